@@ -1,0 +1,194 @@
+"""Printed game data: the packs shipped in data/ plus the values the players typed themselves.
+
+A pack is one JSON file per game or edition::
+
+    {
+      "game": "atlantic-star",          # the game id the pack serves
+      "title": "Atlantic Star",
+      "pack_version": 1,
+      "values": {...},                  # every printed value the rules need; null = unknown
+      "sources": {"dotted.key": "where the value came from", ...},
+      "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
+      "examples": {"dotted.key": "an example of the shape to type", ...},
+      "schema": {...}                   # JSON Schema of "values"; unknown values may be null
+    }
+
+The players' own values live in the data folder (see store.py) and override the pack; a
+session freezes the merged values when it starts, so later `data set` never rescores it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from companion.errors import CompanionError
+
+
+def _pack_dir() -> Path:
+    """Where the shipped packs are: the installed companion.data package, else the source tree."""
+    try:
+        from importlib.resources import files
+
+        return Path(str(files("companion.data")))
+    except (ModuleNotFoundError, TypeError):
+        return Path(__file__).resolve().parent.parent / "data"
+
+
+def pack_names() -> list[str]:
+    return sorted(p.stem for p in _pack_dir().glob("*.json"))
+
+
+@lru_cache(maxsize=None)
+def _load(game: str) -> dict:
+    path = _pack_dir() / f"{game}.json"
+    if not path.exists():
+        raise CompanionError(
+            f"No printed data for {game!r}: the games with data are {', '.join(pack_names())}."
+        )
+    with path.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def pack(game: str) -> dict:
+    """The shipped pack of ``game`` (a copy: callers may change it)."""
+    return copy.deepcopy(_load(game))
+
+
+def split_key(key: str) -> list[str]:
+    parts = key.split(".")
+    if not key or any(not p for p in parts):
+        raise CompanionError(f"{key!r} is not a data key: write it as dotted names, e.g. vp.5")
+    return parts
+
+
+def get_path(values: Any, key: str) -> Any:
+    node = values
+    for part in split_key(key):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(key)
+    return node
+
+
+def set_path(values: Any, key: str, value: Any) -> None:
+    parts = split_key(key)
+    node = values
+    for part in parts[:-1]:
+        if isinstance(node, dict):
+            if node.get(part) is None:  # filling in part of a value still unknown
+                node[part] = {}
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(key)
+    last = parts[-1]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise KeyError(key)
+
+
+def merged(game: str, user_values: dict[str, Any]) -> dict:
+    """The pack's values with the players' own values laid over them."""
+    values = pack(game)["values"]
+    for key, value in sorted(user_values.items()):
+        try:
+            set_path(values, key, value)
+        except KeyError:
+            continue  # a key the pack no longer has: ignored, still listed by `data show`
+    return values
+
+
+def known_key(game: str, key: str) -> bool:
+    """Whether ``key`` names a value (or a part of one) that the pack describes."""
+    p = pack(game)
+    try:
+        get_path(p["values"], key)
+        return True
+    except KeyError:
+        pass
+    # a key inside a null value (e.g. vp.5 while vp is null) is known when the schema has it
+    node = p.get("schema", {})
+    for part in split_key(key):
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+            continue
+        inner = [s for s in node.get("anyOf", []) + node.get("oneOf", []) if s.get("type") != "null"]
+        for sub in inner:
+            if part in (sub.get("properties") or {}):
+                node = sub["properties"][part]
+                break
+        else:
+            return False
+    return True
+
+
+def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> None:
+    """Refuse a value whose shape the pack's schema does not allow, naming what is wrong."""
+    if not known_key(game, key):
+        raise CompanionError(
+            f"{game} has no printed value {key!r}: `companion data show {game}` lists them."
+        )
+    trial = dict(user_values)
+    trial[key] = value
+    values = merged(game, trial)
+    schema = pack(game).get("schema")
+    if not schema:
+        return
+    import jsonschema  # imported here: only `data set` pays for it
+
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(values), key=lambda e: list(e.absolute_path))
+    relevant = [e for e in errors if ".".join(str(p) for p in e.absolute_path).startswith(key.split(".")[0])]
+    if relevant or errors:
+        e = (relevant or errors)[0]
+        where = ".".join(str(p) for p in e.absolute_path) or key
+        raise CompanionError(f"{json.dumps(value)} does not fit {where}: {e.message}.")
+
+
+def unknowns(values: Any, prefix: str = "") -> Iterator[str]:
+    """Dotted keys of every value still null."""
+    if values is None:
+        yield prefix
+    elif isinstance(values, dict):
+        for k, v in values.items():
+            yield from unknowns(v, f"{prefix}.{k}" if prefix else str(k))
+    # lists of values are leaves: a list with some nulls is reported by its key
+    elif isinstance(values, list) and any(v is None for v in values):
+        yield prefix
+
+
+def need_text(game: str, key: str) -> str:
+    """What needs the value at ``key``, from the pack's notes (the nearest enclosing key)."""
+    needs = pack(game).get("needs", {})
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        k = ".".join(parts[:i])
+        if k in needs:
+            return needs[k]
+    return ""
+
+
+def source_text(game: str, key: str) -> str:
+    sources = pack(game).get("sources", {})
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        k = ".".join(parts[:i])
+        if k in sources:
+            return sources[k]
+    return ""
+
+
+def example(game: str, key: str) -> str:
+    return pack(game).get("examples", {}).get(key, "...")

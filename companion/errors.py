@@ -1,0 +1,45 @@
+"""Errors meant for people.
+
+Rules and storage code raise these; the command layer turns each into one line on stderr
+starting with ``Error:`` and exit status 1. Nothing here imports Click, so the rules stay pure.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """A refusal the user can act on: the message says what is wrong and what to type instead."""
+
+    exit_code = 1
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleError(CompanionError):
+    """The game's rules forbid this action; nothing was recorded."""
+
+
+class StoreError(CompanionError):
+    """A file in the data folder cannot be read or written safely; it was left untouched."""
+
+
+class BusyError(StoreError):
+    """Another companion is writing to the data folder and did not finish in time."""
+
+
+class MissingValue(CompanionError):
+    """A printed value the rules need is not known yet; the players must read it off their copy."""
+
+    def __init__(self, game: str, key: str, what: str = "", example: str = "..."):
+        self.game = game
+        self.key = key
+        need = f" ({what})" if what else ""
+        super().__init__(
+            f"The printed value {key}{need} is not known yet: read it off your copy and type "
+            f"`companion data set {game} {key} '{example}'`"
+        )

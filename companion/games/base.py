@@ -1,0 +1,111 @@
+"""The contract every game's rules module keeps.
+
+A game is pure rules: it turns a setup into an initial state and folds events into new states.
+It never touches the disk or the terminal, so every rule can be tested exhaustively and the
+session layer can rebuild any state by replaying the event log (undo is just a shorter replay).
+
+States and events are plain JSON values (dicts, lists, strings, numbers, booleans, None) so
+they can be stored, compared and exported without conversion.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import MissingValue, RuleError
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed when a session starts."""
+
+    game: str
+    players: tuple[str, ...]  # seat order, clockwise
+    options: dict[str, Any] = field(default_factory=dict)  # game options given to `new`
+
+
+class Game:
+    """Base class for a game's rules. Subclasses define ``on_<event type>`` handlers.
+
+    ``apply`` deep-copies the state before calling the handler, so a handler may mutate freely
+    and raise :class:`RuleError` half-way: the caller's state is never touched.
+    """
+
+    id: str = ""
+    title: str = ""
+    description: str = ""  # one line, shown by `games`
+    min_players: int = 1
+    max_players: int = 6
+    deals: bool = False  # sessions of this game get a secret dealing seed
+
+    # -- building states -------------------------------------------------------------------
+    def initial(self, setup: Setup, data: dict) -> State:
+        raise NotImplementedError
+
+    def apply(self, state: State, event: Event, data: dict) -> State:
+        """Return the state after ``event``. Raises RuleError (or MissingValue) to refuse it."""
+        etype = event.get("type", "")
+        handler = getattr(self, "on_" + etype.replace("-", "_"), None)
+        if handler is None:
+            raise RuleError(f"{self.title} has no action called {etype!r}.")
+        if state.get("finished"):
+            raise RuleError("The game is over: only `undo` can change it now.")
+        new = copy.deepcopy(state)
+        handler(new, event, data)
+        return new
+
+    # -- reading states --------------------------------------------------------------------
+    def summary(self, state: State) -> dict:
+        """The ``status --json`` keys this game adds to the session's own keys.
+
+        Must include ``players`` (list of objects with at least ``name`` and ``score``, seat
+        order), ``round``, ``finished`` and ``winners`` (names; empty until the game is over).
+        """
+        raise NotImplementedError
+
+    def describe(self, event: Event) -> str:
+        """One line in words for `log`."""
+        fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+        return f"{event.get('type')}: {fields}" if fields else str(event.get("type"))
+
+    def words(self, state: State, data: dict) -> list[str]:
+        """Domain words the shell completes (player names, cities, ships ...)."""
+        return list(state.get("players_order", []))
+
+    # -- helpers shared by games -----------------------------------------------------------
+    @staticmethod
+    def need(data: dict, game: str, key: str, what: str = "", example: str = "...") -> Any:
+        """The printed value at dotted ``key``, or MissingValue naming the command to supply it."""
+        node: Any = data
+        for part in key.split("."):
+            if isinstance(node, dict):
+                node = node.get(part)
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                node = None
+            if node is None:
+                raise MissingValue(game, key, what, example)
+        return node
+
+
+def player_name(players: list[str] | tuple[str, ...], name: str) -> str:
+    """The seated player's name matching ``name`` case-insensitively, or a refusal listing them."""
+    wanted = name.strip().casefold()
+    for p in players:
+        if p.casefold() == wanted:
+            return p
+    raise RuleError(f"There is no player called {name!r}: the players are {', '.join(players)}.")
+
+
+def best(scores: dict[str, int | float], lowest_wins: bool = False) -> list[str]:
+    """Every player with the best total (all of them on a tie), in seat order."""
+    if not scores:
+        return []
+    target = min(scores.values()) if lowest_wins else max(scores.values())
+    return [p for p, s in scores.items() if s == target]

@@ -1,0 +1,85 @@
+"""The application object every command receives (``ctx.obj``).
+
+It bundles what differs between a one-off command, script mode and the interactive shell:
+the data folder, the session a command targets, and whether the user can be asked for a
+value that was left out. Commands never reach for globals, so every path is testable.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from companion import session as sessions
+from companion.errors import CompanionError
+from companion.store import Store
+
+ENV_HOME = "COMPANION_HOME"
+
+
+def default_data_dir() -> Path:
+    """``COMPANION_HOME`` if set, else the platform's user data folder."""
+    env = os.environ.get(ENV_HOME)
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("companion", appauthor=False))
+
+
+@dataclass
+class App:
+    data_dir: Path
+    session_override: str | None = None
+    # Set by the interactive shell: ask(question, default) -> answer, or None when nobody can
+    # answer (one-off commands and script mode never prompt).
+    ask: Callable[..., str] | None = None
+    # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
+    show_private: Callable[[str, str], None] | None = None
+    interactive: bool = False
+    _store: Store | None = field(default=None, repr=False)
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.data_dir)
+        return self._store
+
+    # -- choosing the session ----------------------------------------------------------------
+    def session_id(self) -> str:
+        if self.session_override:
+            return self.store.resolve(self.session_override)
+        sid = self.store.current()
+        if not sid:
+            raise CompanionError(
+                "No current session: start one with `new GAME --players Ann,Bob` or pick one with "
+                "`use ID` (`sessions` lists them)."
+            )
+        if not self.store.session_path(sid).exists():
+            raise CompanionError(f"The current session {sid} is gone: pick another with `use ID`.")
+        return sid
+
+    def session(self, games: Iterable[str] | None = None, command: str = "") -> sessions.Session:
+        """The targeted session, refused when a command of another game is used on it."""
+        s = sessions.load(self.store, self.session_id())
+        if games is not None:
+            games = tuple(games)
+            if s.meta["game"] not in games:
+                from companion import games as registry
+
+                owner = registry.get(games[0]).title
+                raise CompanionError(
+                    f"`{command or 'this command'}` is a {owner} command, but session {s.id} is "
+                    f"{s.game.title}: switch with `use ID` or start one with `new {games[0]} ...`."
+                )
+        return s
+
+    def record(self, event: Any, games: Iterable[str] | None = None, command: str = ""):
+        """Validate and record one action on the targeted session: (session, replay, event)."""
+        s = self.session(games, command)
+        return sessions.record(self.store, s.id, event)
+
+    def can_ask(self) -> bool:
+        return self.ask is not None

@@ -1,0 +1,223 @@
+"""Commands every game shares: games, new, sessions, use, status, log, undo, redo, verify, board."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from companion import dealing, games as registry
+from companion import session as sessions
+from companion.cli import LazyGroup, load_target
+from companion.commands import NEW, UI
+from companion.commands.common import echo_json, json_option, pass_app, session_option
+from companion.errors import CompanionError
+
+
+def ui_module(game_id: str):
+    return importlib.import_module(UI[game_id])
+
+
+@click.command()
+def games() -> None:
+    """List the games the companion knows, with their ids for `new`."""
+    for gid in registry.available():
+        game = registry.get(gid)
+        click.echo(f"{gid:<15} {game.description}")
+
+
+@click.group(cls=LazyGroup, lazy=NEW)
+def new() -> None:
+    """Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."""
+
+
+@click.command("sessions")
+@json_option
+@click.option("--game", metavar="GAME", help="Only sessions of this game.")
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@pass_app
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> None:
+    """List the stored sessions, newest last; * marks the current one."""
+    entries = app.store.index()
+    if game:
+        entries = [e for e in entries if e["game"] == game]
+    if player:
+        entries = [e for e in entries if player.casefold() in (p.casefold() for p in e["players"])]
+    current = app.store.current()
+    if as_json:
+        echo_json([dict(e, current=e["id"] == current) for e in entries])
+        return
+    if not entries:
+        click.echo("No sessions yet: start one with `new GAME --players Ann,Bob`.")
+        return
+    from companion.render import table
+
+    rows = []
+    for e in entries:
+        summary = e.get("summary") or {}
+        state = "finished, won by " + ", ".join(summary.get("winners") or []) if e.get("finished") else "in play"
+        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(e["players"]),
+                     e["created"][:16].replace("T", " "), state])
+    click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
+
+
+@click.command()
+@click.argument("session_id", metavar="ID")
+@pass_app
+def use(app, session_id: str) -> None:
+    """Make session ID (or the first letters of its id) the current one."""
+    sid = app.store.resolve(session_id)
+    s = sessions.load(app.store, sid)
+    with app.store.writing():
+        app.store.set_current(sid)
+    click.echo(f"Now using session {sid}: {s.game.title} with {', '.join(s.players)}.")
+
+
+@click.command()
+@json_option
+@session_option
+@pass_app
+def status(app, as_json: bool) -> None:
+    """Show the current session: round, scores, whose turn, and what is left to do."""
+    s = app.session()
+    replay = s.replay()
+    if as_json:
+        echo_json(s.status(replay))
+        return
+    click.echo(ui_module(s.meta["game"]).render_status(app, s, replay))
+
+
+@click.command()
+@json_option
+@session_option
+@pass_app
+def log(app, as_json: bool) -> None:
+    """List the session's events, numbered, in words."""
+    s = app.session()
+    done, undone = s.fold()
+    game = s.game
+    rows = [
+        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": game.describe(e["event"]),
+         "event": {k: v for k, v in e["event"].items() if not k.startswith("_")}}
+        for n, e in enumerate(done, 1)
+    ]
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo(f"Session {s.id}: nothing recorded yet.")
+    for r in rows:
+        click.echo(f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  {r['words']}")
+    if undone:
+        click.echo(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
+                   f"{game.describe(undone[0]['event'])})")
+
+
+def _step(app, kind: str) -> None:
+    s = app.session()
+    s, replay, moved = sessions.step(app.store, s.id, kind)
+    verb = "Undid" if kind == "undo" else "Redid"
+    click.echo(f"{verb}: {s.game.describe(moved['event'])}.")
+
+
+@click.command()
+@session_option
+@pass_app
+def undo(app) -> None:
+    """Take back the last event (works on a finished game too)."""
+    _step(app, "undo")
+
+
+@click.command()
+@session_option
+@pass_app
+def redo(app) -> None:
+    """Bring back the event `undo` took back last."""
+    _step(app, "redo")
+
+
+@click.command()
+@click.argument("session_id", metavar="[ID]", required=False)
+@click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
+@pass_app
+def verify(app, session_id: str | None, reveal: bool) -> None:
+    """Show the deal seed and re-derive every recorded deal from it.
+
+    On a finished game anyone may check; before the end, `--reveal` is needed and is recorded,
+    because the seed lets anyone work out every hand.
+    """
+    if session_id:
+        app.session_override = session_id
+    s = app.session()
+    if not s.meta.get("seed"):
+        raise CompanionError(f"Session {s.id} ({s.game.title}) deals no cards: there is nothing to verify.")
+    finished = bool(s.replay().state.get("finished"))
+    if not finished and not s.revealed:
+        if not reveal:
+            raise CompanionError(
+                f"Session {s.id} is not over: its seed would show every hand. Type `verify {s.id} --reveal` "
+                "to show it anyway (this is recorded)."
+            )
+        s = sessions.reveal(app.store, s.id)
+        click.echo("The seed is now revealed; `status` will say so.")
+    seed, entropy = s.meta["seed"], s.meta.get("entropy", "")
+    ok = dealing.commitment(seed) == s.meta.get("commitment")
+    click.echo(f"Seed:       {seed}")
+    click.echo(f"Commitment: {s.meta.get('commitment')} ({'matches the seed' if ok else 'DOES NOT match the seed'})")
+    click.echo(f"Entropy:    {entropy!r}")
+    count = bad = 0
+    for n, entry in enumerate((e for e in s.journal if e.get("kind") == "do"), 1):
+        for deal in dealing.deals_in(entry["event"]):
+            count += 1
+            good = dealing.check(deal, seed, entropy)
+            bad += not good
+            click.echo(f"  event {n:>3} {deal['context']}: {'matches' if good else 'DOES NOT MATCH'}")
+    if not count:
+        click.echo("No deals recorded yet.")
+    if bad or not ok:
+        raise CompanionError(f"{bad} of {count} deals do not match the seed.")
+    click.echo(f"All {count} deals match the seed.")
+
+
+@click.command()
+@click.argument("map_id", metavar="[MAP]", required=False)
+@session_option
+@pass_app
+def board(app, map_id: str | None) -> None:
+    """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
+    if map_id:
+        if map_id not in UI or not hasattr(ui_module(map_id), "render_map"):
+            maps = [g for g in UI if hasattr(ui_module(g), "render_map")] if map_id not in UI else []
+            raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
+        click.echo(ui_module(map_id).render_map(app, map_id))
+        return
+    s = app.session()
+    ui = ui_module(s.meta["game"])
+    if not hasattr(ui, "render_board"):
+        raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
+    click.echo(ui.render_board(app, s, s.replay()))
+
+
+@click.command()
+@pass_app
+def shell(app) -> None:
+    """Start the interactive shell (also what `companion` alone does on a terminal)."""
+    from companion.shell import run_shell
+
+    run_shell(app)
+
+
+@click.command("help")
+@click.argument("words", nargs=-1)
+@click.pass_context
+def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
+    """Show the commands, or `help CMD` for one command's options."""
+    root = ctx.find_root().command
+    cmd, path = root, ["companion"]
+    for word in words:
+        sub = cmd.get_command(ctx, word) if isinstance(cmd, click.Group) else None
+        if sub is None:
+            raise click.UsageError(f"No command {' '.join(words)!r}: type `help` for the list.")
+        cmd, path = sub, path + [word]
+    with click.Context(cmd, info_name=" ".join(path), obj=ctx.obj) as sub_ctx:
+        click.echo(cmd.get_help(sub_ctx))

@@ -1,0 +1,65 @@
+"""Terminal tables, bars and charts, as text, so commands print them with click.echo."""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Iterable, Sequence
+
+
+def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
+    """Render a rich renderable to a string (ANSI colours only when ``color``)."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
+                      highlight=False, emoji=False)
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None = None,
+          right: Iterable[int] = ()) -> str:
+    """A plain box table; columns listed in ``right`` are right-aligned (numbers)."""
+    from rich import box
+    from rich.table import Table
+
+    right = set(right)
+    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False, show_edge=False)
+    for i, h in enumerate(headers):
+        t.add_column(str(h), justify="right" if i in right else "left", overflow="fold")
+    for row in rows:
+        t.add_row(*("" if c is None else str(c) for c in row))
+    return to_text(t)
+
+
+def bar(value: float, target: float, width: int = 26, full: str = "█", empty: str = "·") -> str:
+    """A bar of ``value`` toward ``target`` (clipped to the width)."""
+    if target <= 0:
+        return ""
+    filled = max(0, min(width, round(width * value / target)))
+    return full * filled + empty * (width - filled)
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """A one-line chart of a series (empty for no values)."""
+    ticks = "▁▂▃▄▅▆▇█"
+    if not values:
+        return ""
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        return ticks[3] * len(values)
+    return "".join(ticks[round((v - lo) * (len(ticks) - 1) / (hi - lo))] for v in values)
+
+
+def players_line(status: dict) -> str:
+    """`Ann 12 · Bob 7 · Cy 9`: the scores in seat order."""
+    return " · ".join(f"{p['name']} {p.get('score', 0)}" for p in status.get("players", []))
+
+
+def winners_line(status: dict) -> str:
+    winners = status.get("winners") or []
+    if not status.get("finished"):
+        return ""
+    if len(winners) == 1:
+        return f"Game over: {winners[0]} wins."
+    return f"Game over: shared win for {', '.join(winners)}."

@@ -1,0 +1,60 @@
+"""Every test gets its own data folder, so no test can touch a real user's sessions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import cli
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    path = tmp_path / "home"
+    monkeypatch.setenv("COMPANION_HOME", str(path))
+    return path
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def run(runner):
+    """run(["status", "--json"]) -> Result; fails the test if a Python exception escaped."""
+
+    def _run(args, input=None, expect=None):
+        result = runner.invoke(cli, list(args), input=input, catch_exceptions=True)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert "Traceback" not in result.output + (result.stderr or "")
+        if expect is not None:
+            assert result.exit_code == expect, (result.output, result.stderr)
+        return result
+
+    return _run
+
+
+@pytest.fixture
+def script(run):
+    """script("new ...\\nadd ...") runs the lines in script mode: (exit code, stdout, stderr)."""
+
+    def _script(text: str):
+        result = run([], input=text)
+        return result.exit_code, result.stdout, result.stderr
+
+    return _script
+
+
+@pytest.fixture
+def status(run):
+    """The current session's `status --json` as a dict."""
+
+    def _status(*extra):
+        result = run(["status", "--json", *extra], expect=0)
+        return json.loads(result.stdout)
+
+    return _status

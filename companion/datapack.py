@@ -148,25 +148,50 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
         return
     import jsonschema  # imported here: only `data set` pays for it
 
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(values), key=lambda e: list(e.absolute_path))
-    relevant = [e for e in errors if ".".join(str(p) for p in e.absolute_path).startswith(key.split(".")[0])]
-    if relevant or errors:
-        e = (relevant or errors)[0]
-        where = ".".join(str(p) for p in e.absolute_path) or key
-        raise CompanionError(f"{json.dumps(value)} does not fit {where}: {e.message}.")
+    from jsonschema.exceptions import best_match
+
+    error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(values))
+    if error is not None:
+        while error.context:  # inside anyOf/oneOf: the branch that got furthest explains best
+            error = best_match(error.context)
+        where = ".".join(str(p) for p in error.absolute_path) or key
+        raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
 
 
-def unknowns(values: Any, prefix: str = "") -> Iterator[str]:
-    """Dotted keys of every value still null."""
+def _object_schema(schema: dict | None) -> dict:
+    """The object branch of a schema (inside anyOf/oneOf with null), or {}."""
+    if not schema:
+        return {}
+    if "properties" in schema:
+        return schema
+    for sub in schema.get("anyOf", []) + schema.get("oneOf", []):
+        if "properties" in sub:
+            return sub
+    return {}
+
+
+def unknowns(values: Any, prefix: str = "", schema: dict | None = None) -> Iterator[str]:
+    """Dotted keys of every value still null (or absent where the schema names it)."""
     if values is None:
-        yield prefix
+        props = _object_schema(schema).get("properties")
+        if props and prefix and all("properties" not in _object_schema(p) for p in props.values()):
+            # an unknown table supplied part by part: report the parts (vp.1 ... vp.5)
+            for k in props:
+                yield f"{prefix}.{k}"
+        else:
+            yield prefix
     elif isinstance(values, dict):
-        for k, v in values.items():
-            yield from unknowns(v, f"{prefix}.{k}" if prefix else str(k))
+        props = _object_schema(schema).get("properties") or {}
+        for k in list(values) + [k for k in props if k not in values]:
+            yield from unknowns(values.get(k), f"{prefix}.{k}" if prefix else str(k), props.get(k))
     # lists of values are leaves: a list with some nulls is reported by its key
     elif isinstance(values, list) and any(v is None for v in values):
         yield prefix
+
+
+def missing(game: str, values: dict) -> list[str]:
+    """Every value of ``game`` still unknown, given the merged ``values``."""
+    return list(unknowns(values, "", pack(game).get("schema")))
 
 
 def need_text(game: str, key: str) -> str:
@@ -191,4 +216,7 @@ def source_text(game: str, key: str) -> str:
 
 
 def example(game: str, key: str) -> str:
-    return pack(game).get("examples", {}).get(key, "...")
+    """An example of the value's shape for messages; `vp.*` in a pack serves vp.1 ... vp.5."""
+    examples = pack(game).get("examples", {})
+    parent = key.rsplit(".", 1)[0] + ".*" if "." in key else None
+    return examples.get(key) or (examples.get(parent) if parent else None) or "..."

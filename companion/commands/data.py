@@ -109,7 +109,7 @@ def check(app, game: str | None) -> None:
     missing = 0
     for g in names:
         values = datapack.merged(g, app.store.user_values(g))
-        for key in datapack.unknowns(values):
+        for key in datapack.missing(g, values):
             missing += 1
             need = datapack.need_text(g, key)
             click.echo(f"{g} {key}: unknown{' — ' + need if need else ''}")

@@ -172,8 +172,6 @@ class AtlanticStar(Game):
         i = order.index(s["turn"]["player"])
         for step in range(1, len(order) + 1):
             j = (i + step) % len(order)
-            if j <= i and step > 0 and (i + step) >= len(order) and (i + step - len(order)) == j:
-                pass
             if self.plaques_left(s, order[j]):
                 if i + step >= len(order):
                     s["round"] += 1
@@ -210,13 +208,10 @@ class AtlanticStar(Game):
             )
         self._pay(s, p, space, f"for the {space} space")
         s["hand"][p] = hand
-        taken = s["agency"][i]["card"]
         names = [a["card"] for a in s["agency"]]
         names = [event.get("new")] + names[:i] + names[i + 1 :]  # dearer cards slide one cheaper
         for slot, name in zip(s["agency"], names):
             slot["card"] = name
-        if event.get("card") is None and taken is not None:
-            event["card"] = taken  # shown by the log: the name the agency space carried
         self._end_turn(s, data)
 
     def on_refresh(self, s: State, event: dict, data: dict) -> None:
@@ -415,15 +410,16 @@ class AtlanticStar(Game):
 
     def preview_loan(self, state: State, event: dict, data: dict) -> dict:
         """What a loan would do to its voyage, without recording it (for `loan --preview`)."""
-        after = self.apply(state, event, data)
+        after = self.apply(state, event, data)  # refuses exactly what `loan` would refuse
         p = player_name(state["players_order"], str(event["player"]))
         sea = sea_name(list(state["seas"]), event["sea"])
-        was = {(x["sea"], x["voyage"]): x for x in self.places(state, p) if x["sea"] == sea}
-        now = {(x["sea"], x["voyage"]): x for x in self.places(after, p) if x["sea"] == sea}
-        changed = [k for k in now if now[k]["loan"] != was[k]["loan"]]
-        key = changed[0]
-        return {"player": p, "sea": sea, "voyage": key[1], "amount": event["amount"],
-                "before": was[key], "after": now[key]}
+        voyage = self._loan_voyage(state["seas"][sea]["ranking"], p, sea, event.get("voyage"))["voyage"]
+
+        def find(st: State) -> dict:
+            return next(x for x in self.places(st, p) if x["sea"] == sea and x["voyage"] == voyage)
+
+        return {"player": p, "sea": sea, "voyage": voyage, "amount": event["amount"],
+                "before": find(state), "after": find(after)}
 
     def summary(self, s: State) -> dict:
         players = []

@@ -1,0 +1,704 @@
+"""Trans Europa and Trans Amerika: fair city deals, special cards, round scoring, end of game.
+
+The two boards play by the same rules, so one class holds them and two small subclasses name
+the map. Everything printed (cities, colours, charts, special cards) comes from the frozen
+data pack values, never from this module, so the players can fill in what nobody here knows.
+
+Deals are recorded, not computed, in the event: ``make_round_start`` shuffles every colour stack
+(all of its cards, with :mod:`companion.dealing`) and the special-card deck, and the rules then
+deal from those recorded orders. Dropping the dashed cards for 2 or 3 players happens here,
+when the event is applied, so that a missing ``dashed`` value can be asked for and frozen into
+the event by the session layer; a uniform shuffle with some cards taken out is still a uniform
+shuffle of the rest, so the deal stays fair and `verify` re-derives the full-stack shuffles.
+
+Hands are secret while a round is open: ``summary`` (which is ``status --json``) never shows
+them then; ``hand_of`` is the one way to read a player's cities.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from typing import Any
+
+from companion import dealing
+from companion.errors import MissingValue, RuleError
+from companion.games.base import Event, Game, Setup, State, best, player_name
+
+SCORINGS = ("prestige", "classic")
+VARIANTS = (None, "special-cards")
+PRESTIGE_GOAL = 13  # prestige ends after a round with someone at 13 or more
+CLASSIC_START = 13  # classic editions start everyone at 13 and end at 0 or less
+PASS_THREE_LAPS = 3
+RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
+
+# What each special card does to the deal. The colours a card names are the combined edition's
+# (brown, white, pink, orange, turquoise); they are in the pack and resolved per board.
+RETURN_COLOUR = ("return-white", "return-turquoise")
+REVEAL = ("reveal-pink-orange", "reveal-pink-brown", "reveal-brown-orange")
+PASS_COLOUR = ("pass-pink", "pass-brown", "pass-orange")
+SPECIAL_IDS = (
+    "generous", "demanding", "three-rails", "water-single", "mountain-single",
+    *RETURN_COLOUR, "return-any", "rhythm-321", *REVEAL, *PASS_COLOUR,
+    "pass-three", "swap-hands", "build-anywhere",
+)
+FOUR_CITIES = (*RETURN_COLOUR, "return-any")
+
+
+# -- names -------------------------------------------------------------------------------------
+
+def fold(text: str) -> str:
+    """A city name as typed, compared without case or accents (Zurich finds Zürich)."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def city_colours(data: dict) -> dict[str, str]:
+    """City name -> colour, in the pack's order."""
+    return {c["name"]: c["colour"] for c in data["cities"]}
+
+
+def city_name(data: dict, text: str, board: str) -> str:
+    """The board's city matching ``text``, or a refusal suggesting the nearest names."""
+    names = list(city_colours(data))
+    wanted = fold(text)
+    for n in names:
+        if fold(n) == wanted:
+            return n
+    close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.6)
+    hint = ""
+    if close:
+        hint = " Did you mean " + " or ".join(n for n in names if fold(n) in close) + "?"
+    raise RuleError(f"There is no city {text.strip()!r} on the {board} board.{hint} "
+                    "`companion data show` lists the cities.")
+
+
+def special_title(data: dict, sid: str) -> str:
+    return ((data.get("special_cards") or {}).get(sid) or {}).get("title") or sid
+
+
+def check_special(sid: str) -> str:
+    sid = (sid or "").strip().lower()
+    if sid not in SPECIAL_IDS:
+        raise RuleError(f"There is no special card {sid!r}: the cards are {', '.join(SPECIAL_IDS)}.")
+    return sid
+
+
+def special_deck(data: dict) -> tuple[list[str], bool]:
+    """The digital special-card deck and whether every card's number of copies is known.
+
+    Where the copies of a card are unknown the deck holds one card per printed variant.
+    """
+    cards = data.get("special_cards") or {}
+    deck: list[str] = []
+    complete = True
+    for sid in SPECIAL_IDS:
+        copies = (cards.get(sid) or {}).get("copies")
+        if copies is None:
+            complete = False
+            copies = 1
+        deck.extend([sid] * copies)
+    if not deck:
+        raise RuleError("The special-card deck is empty: set at least one card's copies above 0.")
+    return deck, complete
+
+
+def rhythm_rails(lap: int) -> int:
+    """Rails allowed on a lap (1-based) under the 3-2-1 card."""
+    return RHYTHM[(lap - 1) % len(RHYTHM)]
+
+
+def chart_points(chart: dict, missing: int) -> int:
+    """Prestige for ``missing`` rails: P1 for 1, P2 for 2 ..., the last entry for any more."""
+    table = chart["missing"]
+    return table[min(missing, len(table)) - 1]
+
+
+# -- building the round-start event -------------------------------------------------------------
+
+def make_round_start(state: State, data: dict, seed: str, entropy: str, session_id: str,
+                     special: str | None = None, physical: bool = False) -> Event:
+    """The `round-start` event the seed gives: shuffled colour stacks and the special card.
+
+    Deterministic in its arguments, so `verify` (and the tests) can redo it. ``special`` is the
+    card the players turned over themselves; with the variant and no ``special`` the next card
+    of the session's own shuffled deck is drawn (the deck is reshuffled when used up).
+    """
+    if state.get("finished"):
+        raise RuleError("The game is over: only `undo` can change it now.")
+    if state["round_open"]:
+        raise RuleError(f"Round {state['round']} is still open: end it first with `round end ...`.")
+    number = state["round"] + 1
+    event: Event = {"type": "round-start", "round": number, "physical": bool(physical)}
+    if special:
+        event["special"] = check_special(special)
+        event["special_from"] = "table"
+    elif state["variant"] == "special-cards":
+        deck = state.get("special_deck")
+        if not deck or deck["next"] >= len(deck["order"]):
+            cards, _ = special_deck(data)
+            shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
+            event["special_shuffle"] = shuffled
+            event["special"] = shuffled["order"][0]
+        else:
+            event["special"] = deck["order"][deck["next"]]
+        event["special_from"] = "deck"
+    else:
+        event["special"] = None
+    if not physical:
+        colours = city_colours(data)
+        event["stacks"] = {
+            colour: dealing.record([n for n, c in colours.items() if c == colour], seed, entropy,
+                                   dealing.context(session_id, number, f"cities-{colour}"))
+            for colour in data["colours"]
+        }
+    return event
+
+
+# -- the rules ----------------------------------------------------------------------------------
+
+class TransGame(Game):
+    """Rules shared by both boards; subclasses set ``id``, ``title`` and ``board``."""
+
+    board = ""
+    min_players = 2
+    max_players = 6
+    deals = True
+
+    # -- set-up --------------------------------------------------------------------------------
+    def initial(self, setup: Setup, data: dict) -> State:
+        options = setup.options or {}
+        scoring = options.get("scoring") or "prestige"
+        if scoring not in SCORINGS:
+            raise RuleError(f"Scoring {scoring!r} is unknown: use --scoring prestige or --scoring classic.")
+        variant = options.get("variant") or None
+        if variant not in VARIANTS:
+            raise RuleError(f"Variant {variant!r} is unknown: use --variant special-cards or leave it out.")
+        players = list(setup.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise RuleError(f"{self.title} takes 2 to 6 players, not {len(players)}.")
+        start = CLASSIC_START if scoring == "classic" else 0
+        return {
+            "players_order": players,
+            "scoring": scoring,
+            "variant": variant,
+            "scores": {p: start for p in players},
+            "round": 0,
+            "round_open": False,
+            "physical": False,
+            "special": None,
+            "special_title": None,
+            "special_colours": [],
+            "special_deck": None,
+            "hands": {},
+            "leftover": {},
+            "revealed": {},
+            "pending": None,
+            "history": [],
+            "finished": False,
+            "winners": [],
+        }
+
+    # -- helpers -------------------------------------------------------------------------------
+    def start_player(self, s: State) -> str:
+        """The round's start player: the first seat in round 1, then one to the left each round."""
+        players = s["players_order"]
+        number = s["round"] if s["round_open"] or s["round"] == 0 else s["round"] + 1
+        return players[(max(number, 1) - 1) % len(players)]
+
+    def _left(self, s: State, player: str) -> str:
+        players = s["players_order"]
+        return players[(players.index(player) + 1) % len(players)]
+
+    def _colour(self, data: dict, named: str) -> str:
+        """This board's colour for a colour a special card names (the players say, if unknown)."""
+        alias = (data.get("colour_aliases") or {}).get(named)
+        if alias is not None:
+            if alias not in data["colours"]:
+                raise RuleError(f"colour_aliases.{named} is {alias!r}, not one of this board's colours "
+                                f"({', '.join(data['colours'])}): set it again with `companion data set`.")
+            return alias
+        if named in data["colours"]:
+            return named
+        raise MissingValue(self.id, f"colour_aliases.{named}",
+                           f"the board colour the special card's {named} means: one of {', '.join(data['colours'])}",
+                           f'"{data["colours"][0]}"')
+
+    def _dashed(self, data: dict) -> set[str]:
+        """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
+        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players",
+                          '["' + data["cities"][0]["name"] + '", "... 10 names, 2 of each colour"]')
+        colours = city_colours(data)
+        if (not isinstance(names, list) or len(set(names)) != 10
+                or any(n not in colours for n in names)
+                or any(sum(colours[n] == c for n in names) != 2 for c in data["colours"])):
+            raise RuleError("The value `dashed` must list the 10 dashed-border cities, 2 of each colour, "
+                            f"as named on this board: set it again with `companion data set {self.id} dashed`.")
+        return set(names)
+
+    def _out_of_play(self, s: State, data: dict) -> set[str]:
+        return self._dashed(data) if len(s["players_order"]) <= 3 else set()
+
+    def _need_open(self, s: State, what: str) -> None:
+        if not s["round_open"]:
+            raise RuleError(f"No round is open: start one with `round start` before {what}.")
+
+    def _city(self, data: dict, text: str) -> str:
+        return city_name(data, text, self.board.capitalize())
+
+    def _held_by(self, s: State, city: str) -> str | None:
+        for p, cities in s["hands"].items():
+            if city in cities:
+                return p
+        return None
+
+    # -- round start ---------------------------------------------------------------------------
+    def on_round_start(self, s: State, event: Event, data: dict) -> None:
+        if s["round_open"]:
+            raise RuleError(f"Round {s['round']} is still open: end it first with `round end ...`.")
+        number = s["round"] + 1
+        if event.get("round") != number:
+            raise RuleError(f"This would start round {event.get('round')}, but the next round is {number}.")
+        special = self._take_special(s, event, data)
+        s["round"] = number
+        s["round_open"] = True
+        s["physical"] = bool(event.get("physical"))
+        s["special"] = special
+        s["special_title"] = special_title(data, special) if special else None
+        named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or [] if special else []
+        s["special_colours"] = [self._colour(data, c) for c in named]
+        if len(set(s["special_colours"])) != len(s["special_colours"]):
+            raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
+                            f"fix colour_aliases with `companion data set {self.id} colour_aliases.COLOUR ...`.")
+        s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
+        if s["physical"]:
+            if event.get("stacks"):
+                raise RuleError("A physical round carries no digital deal.")
+            return
+        self._deal(s, event, data)
+        self._apply_deal_effect(s, data)
+
+    def _take_special(self, s: State, event: Event, data: dict) -> str | None:
+        special = event.get("special")
+        source = event.get("special_from")
+        if special is None:
+            if s["variant"] == "special-cards":
+                raise RuleError("With the special-card variant every round turns over a special card.")
+            return None
+        special = check_special(special)
+        if source == "table":
+            return special
+        if source != "deck" or s["variant"] != "special-cards":
+            raise RuleError("Only the special-card variant draws from the digital deck: name the card with --special.")
+        deck = s["special_deck"]
+        shuffled = event.get("special_shuffle")
+        if shuffled is not None:
+            if deck and deck["next"] < len(deck["order"]):
+                raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
+            expected, _ = special_deck(data)
+            if sorted(shuffled.get("deck") or []) != sorted(expected) or sorted(shuffled.get("order") or []) != sorted(expected):
+                raise RuleError("The recorded special-card deck is not this game's deck.")
+            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": 0,
+                                        "shuffles": (deck or {}).get("shuffles", 0) + 1}
+        if not deck or deck["next"] >= len(deck["order"]):
+            raise RuleError("The special-card deck is used up: it must be reshuffled.")
+        if deck["order"][deck["next"]] != special:
+            raise RuleError(f"The next special card of the deck is not {special!r}.")
+        deck["next"] += 1
+        return special
+
+    def _deal(self, s: State, event: Event, data: dict) -> None:
+        """One city of each colour to every player, from the recorded stacks, minus the dashed."""
+        stacks = event.get("stacks") or {}
+        colours = city_colours(data)
+        if sorted(stacks) != sorted(data["colours"]):
+            raise RuleError("The deal must hold one stack for each colour of the board.")
+        out = self._out_of_play(s, data)
+        players = s["players_order"]
+        hands: dict[str, list[str]] = {p: [] for p in players}
+        for colour in data["colours"]:
+            stack = stacks[colour]
+            cards = sorted(n for n, c in colours.items() if c == colour)
+            if sorted(stack.get("deck") or []) != cards or sorted(stack.get("order") or []) != cards:
+                raise RuleError(f"The recorded {colour} stack is not this board's {colour} cities.")
+            order = [n for n in stack["order"] if n not in out]
+            if len(order) < len(players):
+                raise RuleError(f"The {colour} stack has too few cards for {len(players)} players.")
+            for p, city in zip(players, order):
+                hands[p].append(city)
+            s["leftover"][colour] = order[len(players):]
+        s["hands"] = hands
+
+    def _apply_deal_effect(self, s: State, data: dict) -> None:
+        """What the special card does to freshly dealt hands (the app does the dealer's part)."""
+        special = s["special"]
+        colours = city_colours(data)
+        players = s["players_order"]
+        if special in RETURN_COLOUR:
+            (colour,) = s["special_colours"]
+            for p in players:
+                city = next(c for c in s["hands"][p] if colours[c] == colour)
+                s["hands"][p].remove(city)
+                s["leftover"][colour].append(city)
+        elif special == "return-any":
+            s["pending"] = {"kind": "return", "waiting": list(players)}
+        elif special in REVEAL:
+            s["revealed"] = self._reveal(s, data)
+        elif special in PASS_COLOUR:
+            (colour,) = s["special_colours"]
+            if not s["leftover"][colour]:
+                raise RuleError(f"No {colour} card is left to take for the pass card.")
+            start = self.start_player(s)
+            s["hands"][start].append(s["leftover"][colour].pop(0))
+            i = players.index(start)
+            s["pending"] = {"kind": "pass-colour", "colour": colour,
+                            "order": players[i:] + players[:i], "next": 0}
+        elif special == "pass-three":
+            s["pending"] = {"kind": "pass-three", "lap": 1, "chosen": {}}
+        elif special == "swap-hands":
+            s["hands"] = {self._left(s, p): cities for p, cities in s["hands"].items()}
+            s["hands"] = {p: s["hands"][p] for p in players}
+
+    def _reveal(self, s: State, data: dict) -> dict[str, list[str]]:
+        colours = city_colours(data)
+        return {p: [c for c in s["hands"][p] if colours[c] in s["special_colours"]]
+                for p in s["players_order"] if p in s["hands"]}
+
+    # -- hands ---------------------------------------------------------------------------------
+    def on_hand_set(self, s: State, event: Event, data: dict) -> None:
+        """Record the hand a player holds in a physical round (after the card's effect)."""
+        self._need_open(s, "recording a hand")
+        if not s["physical"]:
+            raise RuleError("The app dealt this round: `hand NAME` shows the cities; only a round started "
+                            "with `round start --physical` takes hands from the table.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        given = event.get("cities") or []
+        if isinstance(given, str):
+            given = given.split(",")
+        cities = [self._city(data, str(c)) for c in given if str(c).strip()]
+        colours = city_colours(data)
+        special = s["special"]
+        size = 4 if special in FOUR_CITIES else 5
+        if len(cities) != size:
+            why = " (the special card leaves 4)" if size == 4 else ""
+            raise RuleError(f"A hand this round has {size} cities{why}, not {len(cities)}: "
+                            f"hand {player} --set CITY,CITY,...")
+        if len(set(cities)) != len(cities):
+            raise RuleError(f"{player}'s hand names a city twice: give {size} different cities.")
+        if special != "pass-three":  # passing three cards may leave repeated colours
+            seen: dict[str, str] = {}
+            for c in cities:
+                if colours[c] in seen:
+                    raise RuleError(f"{seen[colours[c]]} and {c} are both {colours[c]}: "
+                                    "a hand holds one city of each colour.")
+                seen[colours[c]] = c
+            if special in RETURN_COLOUR and s["special_colours"][0] in seen:
+                raise RuleError(f"This round everyone put their {s['special_colours'][0]} city back: "
+                                f"leave {seen[s['special_colours'][0]]} out.")
+        out = self._out_of_play(s, data)
+        for c in cities:
+            if c in out:
+                raise RuleError(f"{c} is a dashed-border card, out of play with {len(s['players_order'])} players.")
+            holder = self._held_by(s, c)
+            if holder is not None and holder != player:
+                raise RuleError(f"{c} is already in {holder}'s hand: a city card is dealt only once.")
+        s["hands"][player] = cities
+        if special in REVEAL:
+            s["revealed"] = self._reveal(s, data)
+
+    def on_hand_return(self, s: State, event: Event, data: dict) -> None:
+        """Under the return-any card each player puts one city of their choice back."""
+        self._need_open(s, "returning a city")
+        pending = s["pending"] or {}
+        if s["physical"]:
+            raise RuleError("In a physical round return the card at the table and record the 4 cities kept "
+                            "with `hand NAME --set CITY,...`.")
+        if pending.get("kind") != "return":
+            raise RuleError("Only the 'return-any' special card lets players put a city back.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        if player not in pending["waiting"]:
+            raise RuleError(f"{player} has already put a city back this round.")
+        city = self._city(data, str(event.get("city", "")))
+        if city not in s["hands"][player]:
+            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+        s["hands"][player].remove(city)
+        s["leftover"][city_colours(data)[city]].append(city)
+        pending["waiting"].remove(player)
+        if not pending["waiting"]:
+            s["pending"] = None
+
+    def on_pass(self, s: State, event: Event, data: dict) -> None:
+        """A city passed to the left under the pass-a-colour or pass-three cards."""
+        self._need_open(s, "passing a city")
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        if s["physical"] or kind not in ("pass-colour", "pass-three"):
+            if s["physical"]:
+                raise RuleError("In a physical round pass the cards at the table and record the hands "
+                                "with `hand NAME --set CITY,...`.")
+            raise RuleError("No passing is due: only the pass special cards let players pass cities.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        city = self._city(data, str(event.get("city", "")))
+        if city not in s["hands"][player]:
+            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+        if kind == "pass-colour":
+            colour = pending["colour"]
+            due = pending["order"][pending["next"]]
+            if player != due:
+                raise RuleError(f"It is {due}'s turn to pass a {colour} city: pass {due} CITY")
+            if city_colours(data)[city] != colour:
+                raise RuleError(f"{city} is not {colour}: pass one of your two {colour} cities.")
+            s["hands"][player].remove(city)
+            pending["next"] += 1
+            if pending["next"] < len(pending["order"]):
+                s["hands"][self._left(s, player)].append(city)
+            else:  # the last player puts the unwanted card back on the leftover stack
+                s["leftover"][colour].append(city)
+                s["pending"] = None
+            return
+        chosen = pending["chosen"]
+        if player in chosen:
+            raise RuleError(f"{player} has already chosen a city for pass {pending['lap']} of 3: "
+                            f"waiting for {', '.join(self.waiting(s))}.")
+        chosen[player] = city
+        if len(chosen) == len(s["players_order"]):  # everyone chose: the cards move at once
+            for p, c in chosen.items():
+                s["hands"][p].remove(c)
+            for p, c in chosen.items():
+                s["hands"][self._left(s, p)].append(c)
+            pending["chosen"] = {}
+            pending["lap"] += 1
+            if pending["lap"] > PASS_THREE_LAPS:
+                s["pending"] = None
+
+    # -- round end -----------------------------------------------------------------------------
+    def on_round_end(self, s: State, event: Event, data: dict) -> None:
+        if not s["round_open"]:
+            raise RuleError("No round is open: start one with `round start`.")
+        players = s["players_order"]
+        if s["pending"]:
+            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+        rails_out = bool(event.get("rails_out"))
+        winners: list[str] = []
+        for name in event.get("winners") or []:
+            p = player_name(players, str(name))
+            if p in winners:
+                raise RuleError(f"{p} is named as a winner twice.")
+            winners.append(p)
+        if rails_out and winners:
+            raise RuleError("With --rails-out nobody connected: drop --winner, or drop --rails-out.")
+        if not rails_out and not winners:
+            raise RuleError("Name who connected their cities with --winner NAME, or use --rails-out "
+                            "if the rails ran out.")
+        missing: dict[str, int] = {}
+        for name, count in (event.get("missing") or {}).items():
+            p = player_name(players, str(name))
+            if p in missing:
+                raise RuleError(f"{p} is given two missing-rail counts.")
+            if p in winners:
+                raise RuleError(f"{p} connected (a winner), so has no missing rails: drop --missing {p}=...")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise RuleError(f"{p}'s missing rails must be a whole number, not {count!r}: --missing {p}=3")
+            if count < 1:
+                raise RuleError(f"{p}'s missing rails must be at least 1 (a player with 0 missing connected "
+                                f"too: name them with --winner {p}).")
+            missing[p] = count
+        lacking = [p for p in players if p not in winners and p not in missing]
+        if lacking:
+            raise RuleError("Every player who did not connect needs a missing-rail count: add "
+                            + " ".join(f"--missing {p}=N" for p in lacking))
+        points = self._points(s, data, winners, missing)
+        for p, pts in points.items():
+            s["scores"][p] += pts
+        s["history"].append({
+            "round": s["round"],
+            "start_player": self.start_player(s),
+            "special": s["special"],
+            "physical": s["physical"],
+            "winners": winners,
+            "rails_out": rails_out,
+            "missing": missing,
+            "points": points,
+            "hands": s["hands"],
+        })
+        s["round_open"] = False
+        s["pending"] = None
+        scores = s["scores"]
+        over = (any(v <= 0 for v in scores.values()) if s["scoring"] == "classic"
+                else any(v >= PRESTIGE_GOAL for v in scores.values()))
+        if over:
+            s["finished"] = True
+            s["winners"] = best(scores)
+
+    def _points(self, s: State, data: dict, winners: list[str], missing: dict[str, int]) -> dict[str, int]:
+        """Points of the round per player, in seat order (classic: negative, the rails lost)."""
+        if s["scoring"] == "classic":
+            return {p: -missing.get(p, 0) for p in s["players_order"]}
+        chart = self.chart(s, data)
+        return {p: chart["winner"] if p in winners else chart_points(chart, missing[p]) for p in s["players_order"]}
+
+    def chart(self, s: State, data: dict) -> dict:
+        """The prestige chart in force: the special card's, else the board's normal chart."""
+        key = "normal"
+        if s["special"] in ("generous", "demanding"):
+            key = s["special"]
+        example = '{"winner": 4, "missing": [3, 2, 1, 1, 0]}'
+        what = f"the {key} chart printed on the special card"
+        self.need(data, self.id, f"charts.{key}", what, example)
+        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner", "4")
+        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails", "[3, 2, 1, 1, 0]")
+        if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
+            raise RuleError(f"charts.{key} must look like {example}: "
+                            f"set it again with `companion data set {self.id} charts.{key} '{example}'`.")
+        chart = {"winner": winner, "missing": table}
+        return chart
+
+    # -- reading -------------------------------------------------------------------------------
+    def hand_of(self, s: State, name: str) -> list[str]:
+        """One player's cities this round (or the last one), for `hand NAME` only: never public."""
+        player = player_name(s["players_order"], name)
+        if s["round_open"]:
+            if s["physical"] and player not in s["hands"]:
+                raise RuleError(f"This round was dealt at the table and {player}'s hand is not recorded: "
+                                f"hand {player} --set CITY,CITY,...")
+            return list(s["hands"].get(player, []))
+        if not s["history"]:
+            raise RuleError("No round has started yet: `round start` deals the cities.")
+        return list(s["history"][-1]["hands"].get(player, []))
+
+    def public_hands(self, s: State) -> dict[str, list[str]] | None:
+        """Every hand of the last round once it has ended (None while a round is open)."""
+        if s["round_open"] or not s["history"]:
+            return None
+        return {p: list(c) for p, c in s["history"][-1]["hands"].items()}
+
+    def waiting(self, s: State) -> list[str]:
+        """Players whose choice the deal still waits for, in the order they choose."""
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        if kind == "return":
+            return list(pending["waiting"])
+        if kind == "pass-colour":
+            return [pending["order"][pending["next"]]]
+        if kind == "pass-three":
+            return [p for p in s["players_order"] if p not in pending["chosen"]]
+        return []
+
+    def pending_text(self, s: State) -> str:
+        """Whose choice is due, in words with the command to type; '' when nothing is due."""
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        who = self.waiting(s)
+        if kind == "return":
+            return f"{', '.join(who)} must still put a city back: hand NAME --return CITY"
+        if kind == "pass-colour":
+            last = pending["next"] == len(pending["order"]) - 1
+            what = "puts one of their two {c} cities back on the stack" if last else "passes one of their two {c} cities left"
+            return f"{who[0]} {what.format(c=pending['colour'])}: pass {who[0]} CITY"
+        if kind == "pass-three":
+            return (f"pass {pending['lap']} of 3: {', '.join(who)} must still choose a city to pass left: "
+                    "pass NAME CITY")
+        return ""
+
+    def special_text(self, s: State, lap: int | None = None) -> str:
+        """What the special card in force means this round, in words."""
+        special = s["special"]
+        if not special:
+            return ""
+        if special == "rhythm-321":
+            return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", ..."
+        cols = s["special_colours"]
+        texts = {
+            "generous": "this round is scored on the generous chart",
+            "demanding": "this round is scored on the demanding chart",
+            "three-rails": "up to 3 rails a turn (e.g. one double and one single)",
+            "water-single": "double lines over water count as single this round",
+            "mountain-single": "double lines over mountains count as single this round",
+            "return-any": "everyone plays with 4 cities: each puts one of their choice back",
+            "pass-three": "everyone passes a city left, three times, all at once",
+            "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
+            "build-anywhere": "rails may go on any free line, connected or not",
+        }
+        if special in RETURN_COLOUR:
+            return f"everyone plays with 4 cities: the {cols[0]} city went back"
+        if special in REVEAL:
+            return f"everyone's {' and '.join(cols)} cities are shown"
+        if special in PASS_COLOUR:
+            return f"the start player took an extra {cols[0]} city; {cols[0]} cities are passed left"
+        return texts.get(special, "")
+
+    def summary(self, s: State) -> dict:
+        players = s["players_order"]
+        special = {"id": s["special"], "title": s["special_title"]} if s["special"] else None
+        out = {
+            "players": [
+                {"name": p, "score": s["scores"][p],
+                 "rounds": [h["points"][p] for h in s["history"]],
+                 "cities": len(s["hands"][p]) if s["round_open"] and p in s["hands"] else None}
+                for p in players
+            ],
+            "round": s["round"],
+            "round_open": s["round_open"],
+            "finished": s["finished"],
+            "winners": list(s["winners"]),
+            "map": self.board,
+            "scoring": s["scoring"],
+            "variant": s["variant"],
+            "start_player": self.start_player(s),
+            "special": special,
+            "special_text": self.special_text(s),
+            "physical": s["physical"] if s["round_open"] else None,
+            "revealed": {p: list(c) for p, c in s["revealed"].items()} if s["round_open"] else {},
+            "waiting_for": self.waiting(s),
+            "pending": self.pending_text(s),
+            "history": [{k: v for k, v in h.items() if k != "hands"} for h in s["history"]],
+        }
+        deck = s["special_deck"]
+        if deck:
+            out["special_deck"] = {"left": len(deck["order"]) - deck["next"], "size": len(deck["order"])}
+        if s["finished"]:
+            out["hands"] = self.public_hands(s)
+        return out
+
+    def describe(self, event: Event) -> str:
+        etype = event.get("type")
+        if etype == "round-start":
+            how = "dealt at the table" if event.get("physical") else "cities dealt by the app"
+            special = event.get("special")
+            card = f", special card {special}" if special else ""
+            return f"round {event.get('round')} started: {how}{card}"
+        if etype == "hand-set":
+            return f"{event.get('player')}'s hand recorded"
+        if etype == "hand-return":
+            return f"{event.get('player')} put a city back"
+        if etype == "pass":
+            return f"{event.get('player')} passed a city"
+        if etype == "round-end":
+            parts = []
+            if event.get("rails_out"):
+                parts.append("the rails ran out")
+            if event.get("winners"):
+                parts.append(" and ".join(event["winners"]) + " connected")
+            parts += [f"{p} {n} missing" for p, n in (event.get("missing") or {}).items()]
+            return "round ended: " + "; ".join(parts)
+        return super().describe(event)
+
+    def words(self, state: State, data: dict) -> list[str]:
+        names = list(state.get("players_order", []))
+        cities = [c["name"] for c in data.get("cities") or []]
+        return names + cities + list(SPECIAL_IDS)
+
+
+class TransEuropa(TransGame):
+    id = "trans-europa"
+    title = "Trans Europa"
+    description = "Connect your five cities across Europe first: fair city deals, special cards, prestige."
+    board = "europa"
+
+
+class TransAmerika(TransGame):
+    id = "trans-amerika"
+    title = "Trans Amerika"
+    description = "Connect your five cities across the U.S.A. first: fair city deals, special cards, prestige."
+    board = "amerika"

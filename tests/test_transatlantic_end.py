@@ -1,0 +1,107 @@
+"""Transatlantic rules: the end trigger, the last round and the turns left.
+
+Ship values and surcharges are TEST values (the printed ones are unknown here).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import datapack
+from companion.errors import RuleError
+from companion.games.base import Setup
+from companion.games.transatlantic import Transatlantic
+
+GAME = Transatlantic()
+SEATS = ("Ann", "Bob", "Cy", "Dan")
+
+SHIPS = {  # TEST values
+    "DEVONIA": {"name": "DEVONIA", "year": 1877, "flag": "red", "price": 50, "kind": "steam"},
+    "NUBIAN": {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"},
+    "HQ RED": {"name": "HQ RED", "year": None, "flag": "red", "price": 60, "kind": "hq"},
+}
+
+
+def data() -> dict:
+    values = datapack.pack("transatlantic")["values"]
+    values["market"]["surcharges"] = [0, 10, 20, 30, 40, 50]  # TEST values
+    values["ships"] = SHIPS
+    return values
+
+
+def play(events, players=SEATS):
+    state = GAME.initial(Setup("transatlantic", tuple(players)), data())
+    for event in events:
+        state = GAME.apply(state, event, data())
+    return state
+
+
+NEXT = {"type": "next"}
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_the_end_trigger_and_the_last_turn_for_each_seat(seat):
+    buyer = SEATS[seat]
+    # a round and a bit of play first: the start player never changes
+    s = play([{"type": "reveal", "ships": ["DEVONIA", "HQ RED"]}] + [NEXT] * (4 + seat))
+    assert GAME.summary(s)["current"] == buyer and GAME.summary(s)["round"] == 2
+    s = GAME.apply(s, {"type": "buy", "player": buyer, "ships": ["DEVONIA"]}, data())
+    end = GAME.summary(s)["end"]
+    # this turn, the rest of round 2, and all of round 3
+    assert end == {"by": buyer, "round": 2, "last": "Dan", "turns_left": (4 - seat) + 4}
+    seen = []
+    while GAME.summary(s)["end"]["turns_left"]:
+        seen.append(GAME.summary(s)["current"])
+        s = GAME.apply(s, NEXT, data())
+    assert seen == list(SEATS[seat:]) + list(SEATS)
+    assert seen[-1] == "Dan"
+    assert GAME.summary(s)["current"] is None
+    with pytest.raises(RuleError, match="last turn has been played"):
+        GAME.apply(s, NEXT, data())
+    with pytest.raises(RuleError, match="last turn has been played"):
+        GAME.apply(s, {"type": "buy", "player": "Ann", "ships": ["HQ RED"]}, data())
+
+
+def test_the_trigger_without_next_still_counts_from_the_buyers_turn():
+    s = play([{"type": "reveal", "ships": ["DEVONIA", "HQ RED"]},
+              {"type": "buy", "player": "Cy", "ships": ["DEVONIA"]}])
+    assert GAME.summary(s)["end"]["turns_left"] == 2 + 4
+    assert GAME.summary(s)["current"] == "Cy"
+    s = GAME.apply(s, NEXT, data())
+    assert GAME.summary(s)["current"] == "Dan"
+
+
+def test_no_trigger_while_a_steamship_is_on_the_market():
+    s = play([{"type": "reveal", "ships": ["DEVONIA", "NUBIAN", "HQ RED"]},
+              {"type": "buy", "player": "Ann", "ships": ["HQ RED"]}])
+    assert s["end"] is None
+
+
+def test_no_trigger_while_the_stack_may_hold_steamships():
+    s = play([{"type": "reveal", "ships": ["DEVONIA"]}, {"type": "buy", "player": "Ann", "ships": ["DEVONIA"]}])
+    assert s["end"] is None
+
+
+def test_the_last_steamship_going_to_the_docks_triggers_the_end():
+    s = play([{"type": "reveal", "ships": ["DEVONIA", "NUBIAN", "HQ RED"]},
+              {"type": "buy", "player": "Bob", "ships": ["NUBIAN"]}])
+    assert s["docks"] == ["DEVONIA"]
+    assert GAME.summary(s)["end"]["by"] == "Bob"
+
+
+def test_an_empty_stack_found_after_the_purchase_gives_the_end_to_that_purchase():
+    s = play([{"type": "reveal", "ships": ["DEVONIA"]}, NEXT,
+              {"type": "buy", "player": "Bob", "ships": ["DEVONIA"]}, NEXT])
+    assert s["end"] is None
+    s = GAME.apply(s, {"type": "stack-empty"}, data())
+    end = GAME.summary(s)["end"]
+    assert end["by"] == "Bob"
+    assert end["turns_left"] == 3 + 4 - 1  # Bob's turn has ended already
+    assert GAME.summary(s)["current"] == "Cy"
+
+
+def test_the_start_player_never_changes():
+    s = play([NEXT] * 8, players=("Ann", "Bob"))
+    assert GAME.summary(s)["round"] == 5
+    assert GAME.summary(s)["current"] == "Ann"
+    assert GAME.summary(s)["start"] == "Ann"

@@ -1,0 +1,167 @@
+"""Transatlantic rules: scrapping, points during play, the final scoring and the tie-break.
+
+Ship values, surcharges and sheet VPs are TEST values (the printed ones are unknown here).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import datapack
+from companion.errors import RuleError
+from companion.games.base import Setup
+from companion.games.transatlantic import Transatlantic
+
+GAME = Transatlantic()
+
+SHIPS = {  # TEST values
+    "DEVONIA": {"name": "DEVONIA", "year": 1877, "flag": "red", "price": 50, "kind": "steam"},
+    "ABYSSINIA": {"name": "ABYSSINIA", "year": 1870, "flag": "red", "price": 30, "kind": "steam"},
+    "HAMMONIA": {"name": "HAMMONIA", "year": 1882, "flag": "blue", "price": 70, "kind": "steam"},
+    "UMBRIA": {"name": "UMBRIA", "year": 1884, "flag": "red", "price": 90, "kind": "steam"},
+    "COLUMBIA": {"name": "COLUMBIA", "year": 1889, "flag": "blue", "price": 80, "kind": "steam"},
+    "NUBIAN": {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"},
+    "GERMANIC": {"name": "GERMANIC", "year": 1889, "flag": "white", "price": 40, "kind": "steam"},
+    "ARIEL": {"name": "ARIEL", "year": 1865, "flag": None, "price": None, "kind": "sail"},
+    "HQ RED": {"name": "HQ RED", "year": None, "flag": "red", "price": 60, "kind": "hq"},
+}
+
+
+def data() -> dict:
+    values = datapack.pack("transatlantic")["values"]
+    values["market"]["surcharges"] = [0, 10, 20, 30, 40, 50]  # TEST values
+    values["ships"] = SHIPS
+    return values
+
+
+def play(events, players=("Ann", "Bob")):
+    state = GAME.initial(Setup("transatlantic", tuple(players)), data())
+    for event in events:
+        state = GAME.apply(state, event, data())
+    return state
+
+
+def final(player, cash=0, sheet=None, rows=0, next_row=0):
+    return {"type": "final", "player": player, "cash": cash, "sheet": sheet or {}, "rows": rows,
+            "next_row": next_row}
+
+
+# Docks: DEVONIA and ABYSSINIA (red), HAMMONIA (blue). Ann: UMBRIA, COLUMBIA, HQ RED. Bob: NUBIAN.
+DOCKED = [
+    {"type": "reveal", "ships": ["DEVONIA", "ABYSSINIA", "HAMMONIA", "UMBRIA", "COLUMBIA", "NUBIAN"]},
+    {"type": "buy", "player": "Ann", "ships": ["UMBRIA"]},
+    {"type": "buy", "player": "Ann", "ships": ["COLUMBIA"]},
+    {"type": "buy", "player": "Bob", "ships": ["NUBIAN"]},
+    {"type": "reveal", "ships": ["HQ RED"]},
+    {"type": "buy", "player": "Ann", "ships": ["HQ RED"]},
+]
+
+
+def test_a_player_sheet_scoring_21_by_two_complete_rows_and_two_markers_in_the_third():
+    s = play([final("Ann", rows=2, next_row=2)])
+    parts = GAME.scores(s, "Ann")
+    assert parts["final"]["rows"] == 5 + 10
+    assert parts["final"]["next_row"] == 2 * 3
+    assert parts["total"] == 21
+
+
+def test_the_docks_value_is_the_same_for_every_player():
+    s = play(DOCKED)
+    assert s["docks"] == ["DEVONIA", "ABYSSINIA", "HAMMONIA"]
+    assert GAME.docks_count(s) == {"red": 2, "blue": 1}
+    s = GAME.apply(s, final("Ann", sheet={"red": 3, "blue": 7}), data())
+    ships = {x["ship"]: (x["sheet"], x["docks"], x["points"]) for x in GAME.scores(s, "Ann")["final"]["ships"]}
+    assert ships == {"UMBRIA": (3, 2, 5), "COLUMBIA": (7, 1, 8), "HQ RED": (3, 2, 5)}
+    assert GAME.scores(s, "Ann")["total"] == 18
+    s = GAME.apply(s, final("Bob", sheet={"white": 4, "red": 1}), data())
+    assert GAME.scores(s, "Bob")["total"] == 4  # no white ship in the docks
+
+
+def test_cash_counts_one_vp_per_full_100_and_play_points_add_up():
+    s = play([{"type": "vp", "player": "Ann", "points": 3, "note": "trade houses"},
+              {"type": "vp", "player": "Ann", "points": 6, "note": "FLEET"},
+              final("Ann", cash=299)])
+    parts = GAME.scores(s, "Ann")
+    assert (parts["final"]["cash"], parts["play"], parts["total"]) == (2, 9, 11)
+    assert GAME.summary(s)["players"][0]["vp_during_play"][1] == {"points": 6, "note": "FLEET"}
+
+
+def test_four_complete_rows_score_50():
+    s = play([final("Ann", rows=4)])
+    assert GAME.scores(s, "Ann")["final"]["rows"] == 50
+
+
+def test_scrapping_scores_the_sheet_and_the_docks_and_leaves_the_game():
+    s = play(DOCKED + [{"type": "scrap", "ship": "umbria", "sheet_vp": 3}])
+    assert s["scrapped"]["UMBRIA"] == {"owner": "Ann", "sheet_vp": 3, "docks": 2, "points": 5}
+    assert "UMBRIA" not in s["docks"]
+    assert GAME.fleet(s, "Ann") == ["COLUMBIA", "HQ RED"]
+    assert GAME.summary(s)["players"][0]["score"] == 5
+    with pytest.raises(RuleError, match="scrapped already"):
+        GAME.apply(s, {"type": "scrap", "ship": "UMBRIA", "sheet_vp": 3}, data())
+    # a scrapped ship is not scored again and needs no sheet value
+    s = GAME.apply(s, final("Ann", sheet={"blue": 7, "red": 3}), data())
+    assert [x["ship"] for x in GAME.scores(s, "Ann")["final"]["ships"]] == ["COLUMBIA", "HQ RED"]
+
+
+def test_a_ship_without_a_flag_scores_nothing_and_needs_no_sheet_value():
+    s = play([{"type": "own", "player": "Bob", "ship": "ARIEL"}, final("Bob")])
+    assert GAME.scores(s, "Bob")["final"]["ships"] == [
+        {"ship": "ARIEL", "flag": None, "sheet": 0, "docks": 0, "points": 0}]
+
+
+def test_the_best_score_wins():
+    s = play([final("Ann", rows=1), final("Bob")])
+    assert s["finished"] and s["winners"] == ["Ann"]
+
+
+def test_a_tie_goes_to_the_owner_of_the_youngest_ship():
+    events = [{"type": "own", "player": "Ann", "ship": "HAMMONIA"},  # 1882
+              {"type": "own", "player": "Bob", "ship": "UMBRIA"},  # 1884
+              {"type": "own", "player": "Ann", "ship": "ABYSSINIA"}]
+    s = play(events + [final("Ann", sheet={"blue": 2, "red": 1}), final("Bob", sheet={"red": 3})])
+    assert [GAME.scores(s, p)["total"] for p in ("Ann", "Bob")] == [3, 3]
+    assert s["winners"] == ["Bob"]
+
+
+def test_a_tie_with_equally_young_ships_is_shared():
+    s = play([{"type": "own", "player": "Ann", "ship": "COLUMBIA"},  # 1889
+              {"type": "own", "player": "Bob", "ship": "GERMANIC"},  # 1889
+              final("Ann", sheet={"blue": 2}), final("Bob", sheet={"white": 2})])
+    assert s["winners"] == ["Ann", "Bob"]
+
+
+def test_the_game_is_over_only_when_every_player_has_a_final_entry():
+    s = play([final("Ann", cash=100)], players=("Ann", "Bob", "Cy"))
+    assert not s["finished"]
+    s = GAME.apply(s, final("Ann", cash=300), data())  # a correction replaces the entry
+    assert GAME.scores(s, "Ann")["total"] == 3
+    s = play([final("Ann"), final("Bob"), final("Cy")], players=("Ann", "Bob", "Cy"))
+    assert s["finished"]
+    with pytest.raises(RuleError, match="game is over"):
+        GAME.apply(s, {"type": "vp", "player": "Ann", "points": 1}, data())
+
+
+@pytest.mark.parametrize(
+    "event, message",
+    [
+        (final("Ann", sheet={"blue": 7}), "owns ships of the red flag: add red=VP to --sheet"),
+        (final("Ann", sheet={"red": 1, "blue": 1, "purple": 2}), "no 'purple' flag"),
+        (final("Ann", cash=-5, sheet={"red": 1, "blue": 1}), "Cash \\(--cash\\) cannot be negative"),
+        (final("Ann", rows=-1, sheet={"red": 1, "blue": 1}), "cannot be negative"),
+        (final("Ann", rows=5, sheet={"red": 1, "blue": 1}), "--rows is 0 to 4"),
+        (final("Ann", rows=4, next_row=1, sheet={"red": 1, "blue": 1}), "--next-row 0"),
+        (final("Ann", sheet={"red": -1, "blue": 1}), "cannot be negative"),
+        (final("Dan"), "no player called 'Dan'"),
+        ({"type": "vp", "player": "Ann", "points": -2}, "cannot be negative"),
+        ({"type": "vp", "player": "Ann", "points": "x"}, "whole number"),
+        ({"type": "scrap", "ship": "HQ RED", "sheet_vp": 1}, "headquarters"),
+        ({"type": "scrap", "ship": "DEVONIA", "sheet_vp": 1}, "in the docks"),
+        ({"type": "scrap", "ship": "TITANIC", "sheet_vp": 1}, "not in this game"),
+        ({"type": "scrap", "ship": "UMBRIA", "sheet_vp": -1}, "cannot be negative"),
+    ],
+)
+def test_refusals(event, message):
+    s = play(DOCKED)
+    with pytest.raises(RuleError, match=message):
+        GAME.apply(s, event, data())

@@ -136,7 +136,7 @@ def test_a_charter_that_would_leave_no_voyage_possible_is_refused():
 
 def test_the_limit_counts_only_seas_still_open_to_the_player():
     # 6 players: one plaque per sea. Once only the Baltic (3 legs) is open, 5 cards is the most.
-    t = Table("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+    t = Table("Ann", "Bob", "Cy", "Di", "Ed", "Flo", vp=TEST_VP)
     plan = ["pacific", "atlantic", "mediterranean"]
     while plan:
         if t.turn != "Ann":
@@ -153,3 +153,4 @@ def test_the_limit_counts_only_seas_still_open_to_the_player():
         t.charter("Ann")
     t.voyage("Ann", "baltic", value=9)
     assert t.state["hand"]["Ann"] == 2
+    assert t.state["finished"]  # Ann was the last with plaques: the others were skipped

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from companion import session as sessions
 from companion.errors import CompanionError
-from companion.store import Store
+
+if TYPE_CHECKING:  # imported lazily: `companion --version` must not pay for TinyDB
+    from companion import session as sessions
+    from companion.store import Store
 
 ENV_HOME = "COMPANION_HOME"
 
@@ -39,11 +41,13 @@ class App:
     # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
     show_private: Callable[[str, str], None] | None = None
     interactive: bool = False
-    _store: Store | None = field(default=None, repr=False)
+    _store: "Store | None" = field(default=None, repr=False)
 
     @property
-    def store(self) -> Store:
+    def store(self) -> "Store":
         if self._store is None:
+            from companion.store import Store
+
             self._store = Store(self.data_dir)
         return self._store
 
@@ -61,8 +65,10 @@ class App:
             raise CompanionError(f"The current session {sid} is gone: pick another with `use ID`.")
         return sid
 
-    def session(self, games: Iterable[str] | None = None, command: str = "") -> sessions.Session:
+    def session(self, games: Iterable[str] | None = None, command: str = "") -> "sessions.Session":
         """The targeted session, refused when a command of another game is used on it."""
+        from companion import session as sessions
+
         s = sessions.load(self.store, self.session_id())
         if games is not None:
             games = tuple(games)
@@ -78,6 +84,8 @@ class App:
 
     def record(self, event: Any, games: Iterable[str] | None = None, command: str = ""):
         """Validate and record one action on the targeted session: (session, replay, event)."""
+        from companion import session as sessions
+
         s = self.session(games, command)
         return sessions.record(self.store, s.id, event)
 

@@ -1,0 +1,60 @@
+"""Helpers shared by the benchmark scripts: timing medians and building big data folders."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from companion import session as sessions
+from companion.store import SCHEMA_KEY, Store, atomic_write_text, now, schema_version
+
+
+def median_seconds(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def median_command(argv: list[str], runs: int, env: dict | None = None) -> float:
+    return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True, env=env), runs)
+
+
+def fill_finished_scoresheets(root: Path, count: int) -> Store:
+    """A data folder holding ``count`` finished score-sheet sessions, written in one pass.
+
+    One session is played for real through the session layer; its file is then copied under
+    new ids (so the folder holds real, replayable sessions), and the index is rebuilt once.
+    """
+    store = Store(root)
+    model = sessions.create(store, "scoresheet", ["Ann", "Bob", "Cy"], {"lowest_wins": False, "target": None})
+    for i in range(5):
+        sessions.record(store, model.id, {"type": "add", "scores": {"Ann": i, "Bob": 2 * i % 7, "Cy": 3}})
+    sessions.record(store, model.id, {"type": "finish"})
+    doc = json.loads(store.session_path(model.id).read_text())
+    for n in range(count - 1):
+        sid = f"b{n:07d}"
+        doc["meta"]["1"]["id"] = sid
+        atomic_write_text(store.session_path(sid), json.dumps(doc, separators=(",", ":")))
+    with store.writing():
+        store.rebuild_index()
+        # the index keeps the final summary of finished sessions, as recording the finish does
+        index = json.loads(store.index_path.read_text())
+        summary = {"finished_at": now(), "round": 5, "scores": {"Ann": 10, "Bob": 11, "Cy": 15}, "winners": ["Cy"]}
+        for entry in index["sessions"].values():
+            entry["finished"] = summary["finished_at"]
+            entry["summary"] = summary
+        index[SCHEMA_KEY] = {"kind": "index", "version": schema_version("index")}
+        atomic_write_text(store.index_path, json.dumps(index, separators=(",", ":")))
+    return store
+
+
+def python() -> str:
+    return sys.executable

@@ -261,12 +261,25 @@ class Store:
 
     # -- index -----------------------------------------------------------------------------
     def index(self) -> list[dict]:
-        """Every session's entry in the index, oldest first."""
-        data = read_json_file(self.index_path, "index")
-        if not data:
-            return []
+        """Every session's entry in the index, oldest first.
+
+        A session file the index does not list (a crash between writing the two) is added.
+        """
+        data = read_json_file(self.index_path, "index") or {}
         table = data.get("sessions", {})
-        return [table[k] for k in sorted(table, key=int)]
+        entries = [table[k] for k in sorted(table, key=int)]
+        files = self.session_ids()
+        if len(files) != len(entries):
+            listed = {e.get("id") for e in entries}
+            lost = [sid for sid in files if sid not in listed]
+            if lost:
+                with self.writing():
+                    for sid in lost:
+                        with contextlib.suppress(CompanionError):
+                            meta, _ = self.read_session(sid)
+                            self.index_put(index_entry(meta))
+                return self.index()
+        return entries
 
     def index_put(self, entry: dict) -> None:
         """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""

@@ -18,6 +18,13 @@ def ui_module(game_id: str):
     return importlib.import_module(UI[game_id])
 
 
+def _ui_or_none(game_id: str):
+    try:
+        return ui_module(game_id)
+    except ImportError:
+        return None
+
+
 @click.command()
 def games() -> None:
     """List the games the companion knows, with their ids for `new`."""
@@ -186,8 +193,8 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
 def board(app, map_id: str | None) -> None:
     """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
     if map_id:
-        if map_id not in UI or not hasattr(ui_module(map_id), "render_map"):
-            maps = [g for g in UI if hasattr(ui_module(g), "render_map")] if map_id not in UI else []
+        maps = [g for g in UI if hasattr(_ui_or_none(g), "render_map")]
+        if map_id not in maps:
             raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
         click.echo(ui_module(map_id).render_map(app, map_id))
         return

@@ -338,7 +338,7 @@ class AtlanticStar(Game):
         return given
 
     def _loan_voyage(self, ranking: list[dict], p: str, sea: str, which: Any) -> dict:
-        mine = [x for x in ranking if x["owner"] == p]
+        mine = sorted((x for x in ranking if x["owner"] == p), key=lambda x: x["voyage"])
         if not mine:
             raise RuleError(f"{p} has no voyage in the {sea.title()} to borrow against.")
         if which is not None:
@@ -364,13 +364,12 @@ class AtlanticStar(Game):
     # -- the end ---------------------------------------------------------------------------
     def _finish(self, s: State, data: dict) -> None:
         """Every plaque is placed: score by the printed points (asking for any class unknown)."""
-        for sea, info in s["seas"].items():
-            if info["class"] is not None:
-                self.need(
-                    data, GAME, f"vp.{info['class']}",
-                    f"victory points of the {info['class']}-star class, 1st to 6th place, read off the board",
-                    "[1st, 2nd, 3rd, 4th, 5th, 6th]",
-                )
+        for cls in sorted(info["class"] for info in s["seas"].values() if info["class"] is not None):
+            self.need(
+                data, GAME, f"vp.{cls}",
+                f"victory points of the {cls}-star class, 1st to 6th place, read off the board",
+                "[1st, 2nd, 3rd, 4th, 5th, 6th]",
+            )
         s["vp"] = copy.deepcopy(data.get("vp"))
         scores = {p: self.score(s, p) for p in s["players_order"]}
         top = best(scores)

@@ -295,10 +295,10 @@ class TransGame(Game):
         if shuffled is not None:
             if deck and deck["next"] < len(deck["order"]):
                 raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
-            expected, _ = special_deck(data)
+            expected, complete = special_deck(data)
             if sorted(shuffled.get("deck") or []) != sorted(expected) or sorted(shuffled.get("order") or []) != sorted(expected):
                 raise RuleError("The recorded special-card deck is not this game's deck.")
-            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": 0,
+            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": 0, "complete": complete,
                                         "shuffles": (deck or {}).get("shuffles", 0) + 1}
         if not deck or deck["next"] >= len(deck["order"]):
             raise RuleError("The special-card deck is used up: it must be reshuffled.")
@@ -656,7 +656,8 @@ class TransGame(Game):
         }
         deck = s["special_deck"]
         if deck:
-            out["special_deck"] = {"left": len(deck["order"]) - deck["next"], "size": len(deck["order"])}
+            out["special_deck"] = {"left": len(deck["order"]) - deck["next"], "size": len(deck["order"]),
+                                   "one_per_variant": not deck["complete"]}
         if s["finished"]:
             out["hands"] = self.public_hands(s)
         return out

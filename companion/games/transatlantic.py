@@ -32,7 +32,13 @@ def ship_key(name: str) -> str:
 def add_command(name: str) -> str:
     """The exact command that teaches the companion a ship it does not know yet."""
     quoted = f'"{name}"' if " " in name else name
-    return f"companion ship add {quoted} --year YEAR --flag COLOUR --price PRICE --kind steam|sail|hq"
+    return f"companion ship add {quoted} --year YEAR --flag COLOUR --price PRICE"
+
+
+def unknown_ship(name: str) -> str:
+    """The refusal for a ship nobody has typed yet, with the command that teaches it."""
+    return (f"The ship {name} is not in the catalogue yet: type `{add_command(name)}` "
+            "(with --kind hq for a headquarters, --kind sail for a sailing ship).")
 
 
 def _count(value: Any, what: str) -> int:
@@ -199,7 +205,7 @@ class Transatlantic(Game):
             return {"round": s["turns"] // n + 1, "current": seats[s["turns"] % n], "turns_left": None}
         since = s["turns"] - end["turns_at"]
         left = end["turns_total"] - since
-        index = end["seat"] + since
+        index = end["seat"] + min(since, end["turns_total"] - 1)  # the last turn's round at most
         return {
             "round": end["round"] + index // n,
             "current": seats[index % n] if left > 0 else None,
@@ -241,7 +247,7 @@ class Transatlantic(Game):
                 raise RuleError("Name the ship, e.g. NUBIAN.")
             known = (data.get("ships") or {}).get(name)
             if known is None:
-                raise RuleError(f"The ship {name} is not in the catalogue yet: type `{add_command(name)}`.")
+                raise RuleError(unknown_ship(name))
             ship = check_ship({**known, "name": name}, flags)
         where = self.location(s, ship["name"])
         if where is not None:

@@ -28,29 +28,38 @@ from typing import Any, Iterator
 from companion.errors import CompanionError
 
 
-def _pack_dir() -> Path:
-    """Where the shipped packs are: the installed companion.data package, else the source tree."""
+def _pack_dir():
+    """Where the shipped packs are: the installed companion.data package, else the source tree.
+
+    Returns a Path or an importlib.resources Traversable (companion.data has no __init__.py,
+    so it may be a namespace package whose files() is not a plain path).
+    """
     try:
         from importlib.resources import files
 
-        return Path(str(files("companion.data")))
-    except (ModuleNotFoundError, TypeError):
-        return Path(__file__).resolve().parent.parent / "data"
+        found = files("companion.data")
+        if any(p.name.endswith(".json") for p in found.iterdir()):
+            return found
+    except (ModuleNotFoundError, TypeError, FileNotFoundError, NotADirectoryError):
+        pass
+    return Path(__file__).resolve().parent.parent / "data"
 
 
 def pack_names() -> list[str]:
-    return sorted(p.stem for p in _pack_dir().glob("*.json"))
+    folder = _pack_dir()
+    try:
+        return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 @lru_cache(maxsize=None)
 def _load(game: str) -> dict:
-    path = _pack_dir() / f"{game}.json"
-    if not path.exists():
+    if game not in pack_names():
         raise CompanionError(
             f"No printed data for {game!r}: the games with data are {', '.join(pack_names())}."
         )
-    with path.open(encoding="utf-8") as fh:
-        return json.load(fh)
+    return json.loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
 
 
 def pack(game: str) -> dict:

@@ -141,6 +141,8 @@ class Board:
         if not rows:
             raise CompanionError(f"The printed data of {game} has no board: reinstall the companion.")
         xy = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "o"]
+        if not xy:
+            raise CompanionError(f"The board of {game} has no junctions: its rows hold no 'o'.")
         node_at = {p: i for i, p in enumerate(xy)}
         half = [2 * x - y for x, y in xy]
         cmin = min(h // 2 for h in half)

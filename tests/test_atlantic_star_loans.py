@@ -133,11 +133,12 @@ def test_two_voyages_in_a_sea_choose_with_voyage():
     t.charter("Bob").charter("Cy")
     with pytest.raises(RuleError, match="Ann has 2 Baltic voyages without a loan: pick one with --voyage 1 or --voyage 2"):
         t.loan("Ann", "baltic", 1000)
-    with pytest.raises(RuleError, match="Ann has no Baltic voyage 3: give --voyage 2 or 1"):
+    with pytest.raises(RuleError, match="Ann has no Baltic voyage 3: give --voyage 1 or 2"):
         t.loan("Ann", "baltic", 1000, voyage=3)
     t.loan("Ann", "baltic", 5000, voyage=2)  # 14 -> 9
     assert t.ranking("baltic") == [("Ann", 10), ("Ann", 9)]
-    t.charter("Ann").charter("Bob").charter("Cy")
+    t.charter("Ann")
+    t.voyage("Bob", "pacific", value=20, cls=2).voyage("Cy", "pacific", value=21)
     t.loan("Ann", "baltic", 2000)  # the one without a loan: voyage 1, 10 -> 8
     assert t.ranking("baltic") == [("Ann", 9), ("Ann", 8)]
     assert [(x["voyage"], x["loan"]) for x in t.summary["players"][0]["places"]] == [(2, 5000), (1, 2000)]
@@ -163,5 +164,6 @@ def test_preview_without_the_table_still_shows_places():
 
 
 def test_preview_refuses_what_the_loan_would_refuse():
+    t = rulebook_table()
     with pytest.raises(RuleError, match="whole thousands"):
-        GAME.preview_loan(rulebook_table().state, {"type": "loan", "player": "Oliver", "sea": "med", "amount": 500}, {})
+        GAME.preview_loan(t.state, {"type": "loan", "player": "Oliver", "sea": "med", "amount": 500}, t.data)

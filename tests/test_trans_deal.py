@@ -285,7 +285,7 @@ def test_variant_draws_its_own_deck_and_reshuffles_when_used_up():
         drawn.append(s["special"])
         summary = g.summary(s)
         assert summary["special"]["id"] == s["special"]
-        assert summary["special_deck"]["size"] == 18
+        assert summary["special_deck"]["size"] == 18 and summary["special_deck"]["one_per_variant"]
         for p in g.waiting(s):  # finish whatever the card asks before the round ends
             if s["pending"]["kind"] == "return":
                 s = g.apply(s, {"type": "hand-return", "player": p, "city": s["hands"][p][0]}, data)

@@ -137,7 +137,7 @@ class AtlanticStar(Game):
             "agency": [{"price": price, "card": name} for price, name in zip(prices, names)],
             "seas": {sea: {"class": None, "ranking": []} for sea in seas},
             "places": size,
-            "turn": {"player": players[0], "loan": False, "refreshes": 0},
+            "turn": {"player": players[0], "loan": None, "refreshes": 0},
             "round": 1,
             "voyages": 0,
             "finished": False,
@@ -175,7 +175,7 @@ class AtlanticStar(Game):
             if self.plaques_left(s, order[j]):
                 if i + step >= len(order):
                     s["round"] += 1
-                s["turn"] = {"player": order[j], "loan": False, "refreshes": 0}
+                s["turn"] = {"player": order[j], "loan": None, "refreshes": 0}
                 return
 
     @staticmethod
@@ -271,7 +271,7 @@ class AtlanticStar(Game):
         ranking = s["seas"][sea]["ranking"]
         if ranking and len(ranking) >= s["places"]:
             raise RuleError(f"The {sea.title()} has all {s['places']} plaques: no more loans on its voyages.")
-        plaque = self._loan_voyage(ranking, p, sea, event.get("voyage"))
+        plaque = self.loan_voyage(ranking, p, sea, event.get("voyage"))
         amount = event.get("amount")
         cfg = self.need(data, GAME, "loan")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
@@ -291,7 +291,7 @@ class AtlanticStar(Game):
         plaque["loan"] = amount
         place_plaque(ranking, plaque)
         s["money"][p] += amount
-        turn["loan"] = True
+        turn["loan"] = {"sea": sea, "voyage": plaque["voyage"]}  # which one, for the screens
 
     # -- helpers of the actions --------------------------------------------------------------
     def _legs(self, data: dict, sea: str) -> int:
@@ -337,7 +337,7 @@ class AtlanticStar(Game):
             )
         return given
 
-    def _loan_voyage(self, ranking: list[dict], p: str, sea: str, which: Any) -> dict:
+    def loan_voyage(self, ranking: list[dict], p: str, sea: str, which: Any) -> dict:
         mine = sorted((x for x in ranking if x["owner"] == p), key=lambda x: x["voyage"])
         if not mine:
             raise RuleError(f"{p} has no voyage in the {sea.title()} to borrow against.")
@@ -412,7 +412,7 @@ class AtlanticStar(Game):
         after = self.apply(state, event, data)  # refuses exactly what `loan` would refuse
         p = player_name(state["players_order"], str(event["player"]))
         sea = sea_name(list(state["seas"]), event["sea"])
-        voyage = self._loan_voyage(state["seas"][sea]["ranking"], p, sea, event.get("voyage"))["voyage"]
+        voyage = self.loan_voyage(state["seas"][sea]["ranking"], p, sea, event.get("voyage"))["voyage"]
 
         def find(st: State) -> dict:
             return next(x for x in self.places(st, p) if x["sea"] == sea and x["voyage"] == voyage)
@@ -464,7 +464,9 @@ class AtlanticStar(Game):
         etype, p = event.get("type"), event.get("player", "?")
         if etype == "charter":
             card = f" ({event['card']})" if event.get("card") else ""
-            return f"{p} chartered the ship on the {event.get('space', 0):,} space{card}"
+            space = event.get("space")
+            space = f"{space:,}" if isinstance(space, int) else repr(space)
+            return f"{p} chartered the ship on the {space}-mark space{card}"
         if etype == "refresh":
             return f"{p} paid to replace the four agency cards"
         if etype == "voyage":
@@ -483,7 +485,7 @@ class AtlanticStar(Game):
             amount = event.get("amount")
             which = f" {event['voyage']}" if event.get("voyage") else ""
             shown = marks(amount) if isinstance(amount, int) else repr(amount)
-            return f"{p} borrowed {shown} against the {sea} voyage{which}"
+            return f"{p} borrowed {shown} on the {sea} voyage{which}"
         return super().describe(event)
 
     def words(self, state: State, data: dict) -> list[str]:

@@ -187,6 +187,7 @@ class TransGame(Game):
             "round_open": False,
             "physical": False,
             "special": None,
+            "special_from": None,
             "special_title": None,
             "special_colours": [],
             "special_deck": None,
@@ -264,6 +265,7 @@ class TransGame(Game):
         s["round_open"] = True
         s["physical"] = bool(event.get("physical"))
         s["special"] = special
+        s["special_from"] = event.get("special_from") if special else None
         s["special_title"] = special_title(data, special) if special else None
         named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or [] if special else []
         s["special_colours"] = [self._colour(data, c) for c in named]
@@ -648,6 +650,7 @@ class TransGame(Game):
             "start_player": self.start_player(s),
             "special": special,
             "special_text": self.special_text(s),
+            "special_from": s["special_from"],  # "deck" (the app drew it) or "table" (--special)
             "physical": s["physical"] if s["round_open"] else None,
             "revealed": {p: list(c) for p, c in s["revealed"].items()} if s["round_open"] else {},
             "waiting_for": self.waiting(s),

@@ -74,6 +74,33 @@ class RootGroup(LazyGroup):
     Usage errors (exit 2) are one line too, instead of Click's usage block.
     """
 
+    SECTIONS = {
+        "generic": "Sessions",
+        "data": "Sessions",
+        "scoresheet": "Score sheet",
+        "trans": "Trans Europa / Trans Amerika",
+        "rails": "Trans Europa / Trans Amerika",
+        "transatlantic": "Transatlantic",
+        "atlantic_star": "Atlantic Star",
+        "history": "History and exchange",
+    }
+
+    def format_commands(self, ctx, formatter):
+        """The commands grouped by game, so a player sees only what belongs together."""
+        sections: dict[str, list[tuple[str, str]]] = {}
+        limit = formatter.width - 6 - max((len(n) for n in self.lazy), default=0)
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is None or cmd.hidden:
+                continue
+            module = self.lazy.get(name, "x.generic:x").split(":")[0].rsplit(".", 1)[-1]
+            sections.setdefault(self.SECTIONS.get(module, "Other"), []).append((name, cmd.get_short_help_str(limit)))
+        order = list(dict.fromkeys(self.SECTIONS.values())) + ["Other"]
+        for title in order:
+            if sections.get(title):
+                with formatter.section(title):
+                    formatter.write_dl(sections[title])
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)

@@ -76,8 +76,9 @@ class App:
                 from companion import games as registry
 
                 owner = registry.get(games[0]).title
+                article = "an" if owner[:1].lower() in "aeiou" else "a"
                 raise CompanionError(
-                    f"`{command or 'this command'}` is a {owner} command, but session {s.id} is "
+                    f"`{command or 'this command'}` is {article} {owner} command, but session {s.id} is "
                     f"{s.game.title}: switch with `use ID` or start one with `new {games[0]} ...`."
                 )
         return s

@@ -46,6 +46,12 @@ def sea_name(seas: list[str], text: Any) -> str:
     raise RuleError(f"There is no sea called {text!r}: the seas are {', '.join(seas)}.")
 
 
+def a_voyage(sea: str) -> str:
+    """'a Baltic voyage', 'an Atlantic voyage'."""
+    name = sea.title()
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} voyage"
+
+
 def card_value(cards: list, legs: int, top: int = 9) -> int:
     """A voyage's value from one entry per leg: points 1..top, M (mail, 1) or X (no points).
 
@@ -237,13 +243,13 @@ class AtlanticStar(Game):
         hand, limit = s["hand"][p], self.need(data, GAME, "hand_after_voyage")
         if hand < legs:
             raise RuleError(
-                f"{p} holds {hand} cards: a {sea.title()} voyage needs {legs}, one per leg."
+                f"{p} holds {hand} cards: {a_voyage(sea)} needs {legs}, one per leg."
             )
         if hand - legs > limit:
             fits = [x for x in s["seas"] if s["plaques"][p][x] and legs_ok(hand, self._legs(data, x), limit)]
             allowed = f" With {hand} cards: {' or '.join(x.title() for x in fits)}." if fits else ""
             raise RuleError(
-                f"{p} holds {hand} cards: a {sea.title()} voyage ({legs} legs) would leave "
+                f"{p} holds {hand} cards: {a_voyage(sea)} ({legs} legs) would leave "
                 f"{hand - legs}, and at most {limit} may stay in hand.{allowed}"
             )
         value = self._voyage_value(event, legs, data)
@@ -478,8 +484,8 @@ class AtlanticStar(Game):
                     worth = card_value(cards, len(cards))
                 except RuleError:
                     worth = "?"
-                return f"{p} staged a {sea} voyage worth {worth} ({' '.join(cards)}){cls}"
-            return f"{p} staged a {sea} voyage worth {event.get('value')}{cls}"
+                return f"{p} staged {a_voyage(sea)} worth {worth} ({' '.join(cards)}){cls}"
+            return f"{p} staged {a_voyage(sea)} worth {event.get('value')}{cls}"
         if etype == "loan":
             sea = str(event.get("sea", "?")).title()
             amount = event.get("amount")

@@ -609,7 +609,7 @@ class TransGame(Game):
         if not special:
             return ""
         if special == "rhythm-321":
-            return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", ..."
+            return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", and so on"
         cols = s["special_colours"]
         texts = {
             "generous": "this round is scored on the generous chart",

@@ -34,3 +34,38 @@ def test_two_writers_keep_every_event(tmp_path):
         assert mine == list(range(1, count + 1)), f"{name}'s events are lost or out of order"
     status = sessions.load(store, s.id).status()
     assert [p["score"] for p in status["players"]] == [count * (count + 1) // 2] * 2
+
+
+CLI_WRITER = r"""
+import sys
+from click.testing import CliRunner
+from companion.cli import cli
+home, sid, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+runner = CliRunner()
+for i in range(count):
+    r = runner.invoke(cli, ["--data-dir", home, "add", "--session", sid, f"{name}={i + 1}"])
+    if r.exit_code:
+        print("FAILED", i, r.output, r.stderr, flush=True)
+        sys.exit(1)
+print("done", flush=True)
+"""
+
+
+def test_four_processes_fifty_actions_each(tmp_path):
+    """Four shells on one data folder: two share a session, two have their own; all 200 kept."""
+    store = Store(tmp_path / "home")
+    shared = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+    own1 = sessions.create(store, "scoresheet", ["Cy", "Dee"], {"lowest_wins": False, "target": None})
+    own2 = sessions.create(store, "scoresheet", ["Eve", "Fay"], {"lowest_wins": False, "target": None})
+    plan = [(shared.id, "Ann"), (shared.id, "Bob"), (own1.id, "Cy"), (own2.id, "Eve")]
+    procs = [subprocess.Popen([sys.executable, "-c", CLI_WRITER, str(store.root), sid, name, "50"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for sid, name in plan]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    total = 0
+    for sid, name in plan:
+        mine = [e["event"]["scores"][name] for e in sessions.load(store, sid).replay().events
+                if name in e["event"]["scores"]]
+        assert mine == list(range(1, 51)), f"{name}: lost or reordered"
+        total += len(mine)
+    assert total == 200

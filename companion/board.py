@@ -180,12 +180,16 @@ class Board:
 
         names = [c["name"] for c in values.get("cities") or ()]
         abbr = _abbreviations(names)
+        # the dashed cards: the players' list (`data set GAME dashed`) wins over the city entries
+        dashed_list = values.get("dashed")
+        dashed_names = {fold(n) for n in dashed_list} if isinstance(dashed_list, list) else None
         cities = []
         for c in values.get("cities") or ():
             node = node_at.get(tuple(c["xy"]))
             if node is None:
                 raise CompanionError(f"The city {c['name']} of {game} is not on a junction of the board.")
-            cities.append(City(c["name"], c["colour"], node, c.get("dashed"), abbr[c["name"]]))
+            dashed = fold(c["name"]) in dashed_names if dashed_names is not None else c.get("dashed")
+            cities.append(City(c["name"], c["colour"], node, dashed, abbr[c["name"]]))
         colours = list(values.get("colours") or sorted({c.colour for c in cities}))
 
         board = cls(game, rows, xy, node_at, coord, column, cost, frozenset(disputed), cities,
@@ -237,7 +241,7 @@ class Board:
         raise RuleError(
             f"There is no junction called {text.strip()!r} on the {self.map_name} board.{hint} "
             f"Type a city name or a coordinate such as {self.coord[len(self.coord) // 2]} "
-            f"(`companion board {self.map_name.lower()}` shows them)."
+            f"(`companion board {self.game}` shows them)."
         )
 
     def city(self, text: str) -> City:
@@ -313,12 +317,12 @@ class Board:
         if kind not in KINDS:
             raise RuleError(f"{kind!r} is not a kind of double line: type water or mountain.")
         kinds = self.double_kinds
-        example = '[[[0, 0], [1, 0]], [[2, 0], [2, 1]]]'
         if not isinstance(kinds, dict) or kinds.get(kind) is None:
             key = "double_kinds" if not isinstance(kinds, dict) else f"double_kinds.{kind}"
-            shown = f'{{"water": {example}, "mountain": [...]}}' if key == "double_kinds" else example
-            raise MissingValue(self.game, key, f"which double lines are {kind}; pairs of [x, y] junctions",
-                               shown)
+            example = ('{"water": [[[0, 0], [1, 0]]], "mountain": [[[2, 0], [2, 1]]]}' if key == "double_kinds"
+                       else "[[[0, 0], [1, 0]]]")
+            raise MissingValue(self.game, key, f"which double lines are {kind}, as pairs of [x, y] junctions",
+                               example)
         out: set[Edge] = set()
         for item in kinds[kind]:
             if isinstance(item, str):  # a path of junction names, the friendlier form
@@ -337,9 +341,15 @@ class Board:
                             f"correct it with `companion data set {self.game} double_kinds.{kind} ...`.")
         return out
 
-    def costs(self, single: Iterable[str] = ()) -> dict[Edge, int]:
-        """The rail cost of every line, with the doubles of the ``single`` kinds counting 1."""
+    def costs(self, single: Iterable[str] = (), disputed: int = 2) -> dict[Edge, int]:
+        """The rail cost of every line, with the doubles of the ``single`` kinds counting 1.
+
+        ``disputed`` is what the lines the public encodings disagree on cost (2 unless asked:
+        `rails` also tries 1 to tell the players whether the dispute matters to them).
+        """
         cost = dict(self.cost)
+        for e in self.disputed:
+            cost[e] = disputed
         for kind in single:
             for e in self.kind_edges(kind):
                 cost[e] = 1

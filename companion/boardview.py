@@ -41,6 +41,7 @@ COLOUR_STYLES = {
 LINE_STYLE = "grey50"
 DOUBLE_STYLE = "bold"
 KIND_STYLES = {"water": "bold bright_cyan", "mountain": "bold grey70"}
+LEGEND_WIDTH = 92  # the legend's lines stay narrower than the usual 100-column rendering
 MARGIN = 5  # characters left of the map: the row number and room for a westmost city
 
 
@@ -176,14 +177,25 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str
         out.append(" water   ")
         out.append("═══ ‖", KIND_STYLES["mountain"])
         out.append(" mountain")
-    out.append("\nJunctions: column letter and row number, e.g. ")
+    out.append("\nJunctions: column letter and row number (")
     out.append(board.coord[len(board.coord) // 2], "bold")
-    out.append("; a city's name or abbreviation names its junction too.")
+    out.append("); city names and abbreviations name their junctions too.")
     for colour in board.colours:
         cities = sorted((c for c in board.cities if c.colour == colour), key=lambda c: c.name)
         out.append("\n")
         out.append(f"{colour:<10}", "bold " + colour_style(colour))
-        out.append("  ".join(f"{c.abbr} {c.name}" for c in cities))
+        used = 10
+        for i, c in enumerate(cities):
+            item = f"{c.abbr} {c.name}"
+            if i and used + 2 + len(item) > LEGEND_WIDTH:
+                out.append("\n" + " " * 10)
+                used = 10
+            elif i:
+                out.append("  ")
+                used += 2
+            out.append(c.abbr, "bold " + colour_style(colour))
+            out.append(" " + c.name)
+            used += len(item)
     for text, style in notes:
         out.append("\n")
         out.append(text, style or None)

@@ -234,15 +234,17 @@ def missing_rails(
     network: Iterable[int] = (),
     built: Iterable[Edge] = (),
     single: Iterable[str] = (),
+    disputed: int = 2,
 ) -> Tree:
     """The fewest rails joining ``cities`` to ``network`` (junctions), built lines free.
 
     Without a network (no start marker yet, or a hand on the empty board) the cities only
     have to be joined to each other. ``single`` names the double lines that count 1 under a
     special card (``water``, ``mountain``); it needs the players' ``double_kinds`` and raises
-    MissingValue naming the `data set` command otherwise.
+    MissingValue naming the `data set` command otherwise. ``disputed`` is the cost of the
+    double lines the public encodings disagree on (Europa has two).
     """
-    cost = board.costs(single)
+    cost = board.costs(single, disputed)
     built = list(built)
     network = list(network)
     g = _contract(board, cost, built, network)

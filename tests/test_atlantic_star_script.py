@@ -161,8 +161,9 @@ def test_scoring_waits_for_the_victory_points(script, status, run):
 
 def test_undo_after_the_end_reopens_the_last_voyage(script, status, run):
     script(vp_lines(FLAT_VP) + TIE_GAME)
-    result = run(["charter", "Ann", "0"], expect=1)
-    assert result.stderr.strip() == "Error: The game is over: only `undo` can change it now."
+    for refused in (["charter", "Ann", "0"], ["loan", "Ann", "baltic", "1000"], ["refresh", "Bob"]):
+        result = run(refused, expect=1)
+        assert result.stderr.strip() == "Error: The game is over: only `undo` can change it now."
     run(["undo"], expect=0)
     s = status()
     assert not s["finished"] and s["turn"] == "Bob"

@@ -33,15 +33,15 @@ def test_pack_seas_legs_and_prices():
 
 def test_victory_points_are_unknown_and_named_by_data_check():
     assert PACK["values"]["vp"] is None
-    assert list(datapack.unknowns(PACK["values"])) == ["vp"]
-    assert "victory points" in datapack.need_text("atlantic-star", "vp.5")
+    assert datapack.missing("atlantic-star", PACK["values"]) == ["vp.1", "vp.2", "vp.3", "vp.4", "vp.5"]
+    assert "victory points of the 5-star class" in datapack.need_text("atlantic-star", "vp.5")
 
 
 def test_probable_rows_are_only_a_suggestion():
     # offered to confirm, never the value
     assert PACK["suggestions"]["vp.1"]["value"] == [14, 12, 10, 8, 6, 4]
     assert PACK["suggestions"]["vp.2"]["value"] == [18, 14, 10, 7, 4, 2]
-    assert "14, 12, 10, 8, 6, 4" in PACK["needs"]["vp"]
+    assert "14, 12, 10, 8, 6, 4" in datapack.need_text("atlantic-star", "vp.1")
     assert datapack.merged("atlantic-star", {})["vp"] is None
 
 

@@ -90,7 +90,8 @@ class Table:
                 if left and self.legs(s) <= hand and hand - self.legs(s) <= 2]
         if seas:
             sea = max(seas, key=self.legs)
-            return self.stage(p, sea, 8 + (self.state["voyages"] * 7) % 19)
+            staged = sum(len(info["ranking"]) for info in self.state["seas"].values())
+            return self.stage(p, sea, 8 + (staged * 7) % 19)
         return self.charter(p)
 
     @property

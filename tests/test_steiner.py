@@ -395,9 +395,14 @@ def test_two_or_three_players_leave_the_dashed_cards_out():
 def test_unknown_dashed_cards_are_asked_for():
     values = amerika_values()
     values["cities"] = [dict(c, dashed=None) for c in values["cities"]]
+    values["dashed"] = None
     board = Board.from_values(values, "trans-europa")
     with pytest.raises(MissingValue, match="data set trans-europa dashed"):
         steiner.all_hands(board, players=2)
+    # once the players have typed the list, it is used
+    values["dashed"] = [n for n, c, x, y, d in AMERIKA_CITIES if d]
+    board = Board.from_values(values, "trans-europa")
+    assert steiner.all_hands(board, players=2).hands == 5 ** 5
 
 
 def test_progress_is_reported_up_to_every_hand():

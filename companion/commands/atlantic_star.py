@@ -16,7 +16,7 @@ import click
 
 from companion import datapack
 from companion.commands.common import echo_json, json_option, new_command, pass_app, session_option, split_names
-from companion.errors import CompanionError, MissingValue
+from companion.errors import CompanionError, MissingValue, RuleError
 from companion.games.atlantic_star import GAME as GAME_ID
 from companion.games.atlantic_star import OPERATOR, AtlanticStar, a_voyage, marks, points, sea_name
 from companion.games.base import player_name
@@ -61,7 +61,10 @@ def building(app, event: dict):
         out = dict(event)
         out["player"] = player_name(state["players_order"], event["player"])
         if "sea" in event:
-            out["sea"] = sea_name(list(state["seas"]), event["sea"])
+            try:
+                out["sea"] = sea_name(list(state["seas"]), event["sea"])
+            except RuleError:
+                pass  # the rules refuse it, after checking whose turn it is
         known = replay.data.get("vp") or {}
         for cls, row in sorted(players_vp(app).items()):
             if row is not None and known.get(cls) is None:

@@ -103,9 +103,10 @@ def log(app, as_json: bool) -> None:
     s = app.session()
     done, undone = s.fold()
     game = s.game
+    public = not s.meta.get("seed") or s.revealed or bool(s.replay().state.get("finished"))
     rows = [
         {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": game.describe(e["event"]),
-         "event": {k: v for k, v in e["event"].items() if not k.startswith("_")}}
+         "event": public_event(game, e["event"], public)}
         for n, e in enumerate(done, 1)
     ]
     if as_json:
@@ -118,6 +119,21 @@ def log(app, as_json: bool) -> None:
     if undone:
         click.echo(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
                    f"{game.describe(undone[0]['event'])})")
+
+
+def public_event(game, event: dict, public: bool) -> dict:
+    """An event as `log --json` shows it: while the game is on, a deal shows only its context
+    (its shuffled deck would show every hand) and the game hides its secret cards."""
+    import copy
+
+    out = {k: v for k, v in event.items() if not k.startswith("_")}
+    if public:
+        return out
+    out = copy.deepcopy(game.redact(out))
+    for deal in dealing.deals_in(out):
+        for key in ("deck", "order"):
+            deal[key] = "hidden until the game is over"
+    return out
 
 
 def _step(app, kind: str) -> None:

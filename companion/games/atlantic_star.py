@@ -121,9 +121,7 @@ class AtlanticStar(Game):
         seas = list(self.need(data, GAME, "seas"))
         money = self.need(data, GAME, f"start_money.{n}", "start money", "18000")
         per_player = self.need(data, GAME, f"plaques_per_player.{n}", "plaques per player", "4")
-        operators = data.get("operators", {}).get(n)
-        if operators is None:
-            operators = self.need(data, GAME, f"operators.{n}", "operator plaque values", "[]")
+        operators = self.need(data, GAME, f"operators.{n}", "operator plaque values", "[]")
         prices = self.need(data, GAME, "agency_prices", "agency prices", "[3000, 2000, 1000, 0]")
         per_sea, rest = divmod(per_player, len(seas))
         size = len(players) * per_sea + len(operators)
@@ -133,7 +131,9 @@ class AtlanticStar(Game):
                 f"{len(operators)} operator sets do not fill every sea: check `data show {GAME}`."
             )
         names = list(setup.options.get("agency") or [])
-        names = (names + [None] * len(prices))[: len(prices)]
+        if len(names) > len(prices):
+            raise RuleError(f"The agency has {len(prices)} spaces: name at most {len(prices)} ships, dearest first.")
+        names += [None] * (len(prices) - len(names))
         return {
             "players_order": players,
             "money": {p: money for p in players},
@@ -145,7 +145,6 @@ class AtlanticStar(Game):
             "places": size,
             "turn": {"player": players[0], "loan": None, "refreshes": 0},
             "round": 1,
-            "voyages": 0,
             "finished": False,
             "winners": [],
             "scores": None,
@@ -212,7 +211,7 @@ class AtlanticStar(Game):
                 f"{p} would hold {hand} cards, and none of {p}'s voyages still to stage could leave at "
                 f"most {limit} in hand: stage a voyage instead."
             )
-        self._pay(s, p, space, f"for the {space} space")
+        self._pay(s, p, space, f"for the {space:,}-mark space")
         s["hand"][p] = hand
         names = [a["card"] for a in s["agency"]]
         names = [event.get("new")] + names[:i] + names[i + 1 :]  # dearer cards slide one cheaper
@@ -263,7 +262,6 @@ class AtlanticStar(Game):
         place_plaque(ranking, {"owner": p, "value": value, "loan": 0, "voyage": done + 1})
         s["plaques"][p][sea] -= 1
         s["hand"][p] -= legs
-        s["voyages"] += 1
         self._end_turn(s, data)
 
     def on_loan(self, s: State, event: dict, data: dict) -> None:

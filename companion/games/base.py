@@ -73,6 +73,13 @@ class Game:
         fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
         return f"{event.get('type')}: {fields}" if fields else str(event.get("type"))
 
+    def redact(self, event: Event) -> Event:
+        """The event as others may see it while the game is on (`log --json`).
+
+        Games with secret cards hide them here; the default shows everything.
+        """
+        return event
+
     def words(self, state: State, data: dict) -> list[str]:
         """Domain words the shell completes (player names, cities, ships ...)."""
         return list(state.get("players_order", []))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from typing import Any
 
 from companion import dealing
 from companion.errors import MissingValue, RuleError
@@ -267,7 +266,9 @@ class TransGame(Game):
         s["special"] = special
         s["special_from"] = event.get("special_from") if special else None
         s["special_title"] = special_title(data, special) if special else None
-        named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or [] if special else []
+        named = []  # the colours printed on the card, in the combined edition's names
+        if special:
+            named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
         s["special_colours"] = [self._colour(data, c) for c in named]
         if len(set(s["special_colours"])) != len(s["special_colours"]):
             raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
@@ -567,7 +568,10 @@ class TransGame(Game):
             return list(s["hands"].get(player, []))
         if not s["history"]:
             raise RuleError("No round has started yet: `round start` deals the cities.")
-        return list(s["history"][-1]["hands"].get(player, []))
+        last = s["history"][-1]
+        if player not in last["hands"]:
+            raise RuleError(f"Round {last['round']} was dealt at the table and {player}'s hand was not recorded.")
+        return list(last["hands"][player])
 
     def public_hands(self, s: State) -> dict[str, list[str]] | None:
         """Every hand of the last round once it has ended (None while a round is open)."""
@@ -687,6 +691,15 @@ class TransGame(Game):
             parts += [f"{p} {n} missing" for p, n in (event.get("missing") or {}).items()]
             return "round ended: " + "; ".join(parts)
         return super().describe(event)
+
+    def redact(self, event: Event) -> Event:
+        """Cities recorded, returned or passed are secret until the game is over."""
+        if event.get("type") in ("hand-set", "hand-return", "pass"):
+            event = dict(event)
+            for key in ("cities", "city"):
+                if key in event:
+                    event[key] = "hidden until the game is over"
+        return event
 
     def words(self, state: State, data: dict) -> list[str]:
         names = list(state.get("players_order", []))

@@ -1,0 +1,59 @@
+"""Atlantic Star in the interactive shell: the victory points asked for when the scoring needs them."""
+
+from __future__ import annotations
+
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from companion.app import App
+from companion.shell import run_shell
+
+try:
+    from test_atlantic_star_script import TIE_GAME
+except ImportError:  # tests/ imported as a package
+    from tests.test_atlantic_star_script import TIE_GAME
+
+
+def drive(home, text: str) -> None:
+    with create_pipe_input() as pipe:
+        pipe.send_text(text)
+        with create_app_session(input=pipe, output=DummyOutput()):
+            run_shell(App(home), input=pipe, output=DummyOutput())
+
+
+def test_the_shell_asks_for_each_missing_class_and_shows_the_probable_row_as_a_hint(home, script, status, capsys):
+    lines = TIE_GAME.splitlines()
+    code, _, err = script("\n".join(lines[:-1]) + "\n")
+    assert (code, err) == (0, "")
+    capsys.readouterr()
+    # test rows, typed as the players would read them off the board
+    drive(home, lines[-1] + "\n6 5 4 3 2 1\n[6, 5, 4, 3, 2, 1]\n6,5,4,3,2,1\n6 5 4 3 2 1\nexit\n")
+    out = capsys.readouterr().out
+    assert "the victory points of the 2-star class are not known yet" in out
+    assert "Public sources: 18, 14, 10, 7, 4, 2 — probable" in out  # a hint, never filled in
+    assert "Game over: Ann wins." in out
+    s = status()
+    assert s["finished"] and [p["score"] for p in s["players"]] == [28, 28]
+
+
+def test_a_blank_answer_records_nothing(home, script, status, capsys):
+    lines = TIE_GAME.splitlines()
+    script("\n".join(lines[:-1]) + "\n")
+    capsys.readouterr()
+    drive(home, lines[-1] + "\n\nexit\n")
+    err = capsys.readouterr().err
+    assert "Nothing recorded: the scoring needs them. Type `companion data set atlantic-star vp.2" in err
+    assert not status()["finished"]
+
+
+def test_a_wrong_row_is_asked_again(home, script, status, capsys):
+    lines = TIE_GAME.splitlines()
+    script("\n".join(lines[:-1]) + "\n")
+    capsys.readouterr()
+    drive(home, lines[-1] + "\n1 2 3\n6 5 4 3 2 1\n6 5 4 3 2 1\n6 5 4 3 2 1\n6 5 4 3 2 1\nexit\n")
+    out = capsys.readouterr().out
+    assert "Six whole numbers, please" in out
+    assert status()["finished"]
+    assert status()["winners"] == ["Ann"]

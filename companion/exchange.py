@@ -210,6 +210,10 @@ class Refused(CompanionError):
     """An import file refused whole; the message names the file and what is wrong."""
 
 
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
 def _refuse(name: str, what: str) -> Refused:
     return Refused(f"{name}: {what}; nothing was imported.")
 
@@ -230,7 +234,7 @@ def _no_constants(text: str) -> Any:
 def parse(raw: bytes, name: str) -> Any:
     """The JSON value of an import file, refusing anything a strict reader would not accept."""
     if len(raw) > MAX_FILE_BYTES:
-        raise _refuse(name, f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -413,7 +417,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
         seen.add(sid)
         journal = _check_journal(item["journal"], sid, name)
         if len(json.dumps(item, ensure_ascii=False)) > MAX_SESSION_CHARS:
-            raise _refuse(name, f"session {sid} is larger than {MAX_SESSION_CHARS // (1024 * 1024)} MB")
+            raise _refuse(name, f"session {sid} is larger than {_size(MAX_SESSION_CHARS)}")
         _walk(item, f"session {sid}", name)
         sessions.append((meta, journal))
     return Bundle(name, sessions, aliases)
@@ -427,8 +431,9 @@ def replay_check(meta: dict, journal: list[dict], name: str):
     try:
         return s, s.replay()
     except CompanionError as exc:
-        reason = exc.message.replace(" Its file was not changed.", "").rstrip(".")
-        raise _refuse(name, f"session {meta['id']} cannot be replayed by this companion ({reason})") from None
+        reason = exc.message.replace(" Its file was not changed.", "")
+        reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
+        raise _refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
     except Exception as exc:  # noqa: BLE001 - hostile events may break a rules module in any way
         raise _refuse(name, f"session {meta['id']} holds an event this companion cannot read "
                             f"({type(exc).__name__})") from None
@@ -526,7 +531,7 @@ def import_file(store: Store, path: Path) -> Imported:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _refuse(name, f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+            raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
         raw = path.read_bytes()
     except IsADirectoryError:
         raise CompanionError(f"{path} is a folder: give the file written by `export --format json -o FILE`.") from None

@@ -208,7 +208,9 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
     if player is not None:
         shown = roster.find(player, shown_players(entries, roster).values())
     chosen = select(entries, roster, game, shown, since)
-    results = sorted((Result(e, roster) for e in chosen if finished(e)), key=lambda r: (r.when, r.id))
+    # in the order the sessions ended; the index's order (oldest first) breaks same-second ties
+    done = [(n, Result(e, roster)) for n, e in enumerate(chosen) if finished(e)]
+    results = [r for _, r in sorted(done, key=lambda nr: (nr[1].when, nr[0]))]
     unfinished = [
         {"id": e["id"], "game": e["game"], "players": [roster.show(p) for p in e.get("players") or ()],
          "created": e.get("created")}

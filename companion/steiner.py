@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from heapq import heapify, heappop, heappush
 from itertools import product
 from operator import add
 from typing import Callable, Iterable, Sequence

@@ -61,6 +61,15 @@ def test_europa_paths_and_names_with_accents(run):
     assert set(out["network"]) == {"Paris", "E7", "E6"}
 
 
+def test_a_disputed_double_line_is_counted_double_and_the_other_count_given(run):
+    result = run(["rails", "europa", "--hand", "Brest,Madrid"], expect=0)
+    assert result.stdout.startswith("7 rails connect Brest and Madrid")
+    assert ("Note: the public boards differ on whether Brest-B7 is a double line; counted double here. "
+            "If single on your board: 6 rails.") in result.stdout
+    assert rails_json(run, "europa", "--hand", "Brest,Madrid")["rails_if_disputed_single"] == 6
+    assert rails_json(run, "europa", "--hand", "Brest,Paris")["rails_if_disputed_single"] is None
+
+
 def test_the_board_can_be_drawn_with_the_rails_found(run):
     result = run(["rails", "amerika", "--hand", KNOWN, "--draw"], expect=0)
     assert "━━━" in result.stdout and "SDi" in result.stdout

@@ -165,3 +165,13 @@ def test_refusals(event, message):
     s = play(DOCKED)
     with pytest.raises(RuleError, match=message):
         GAME.apply(s, event, data())
+
+
+def test_a_headquarters_does_not_count_as_the_youngest_ship():
+    hq = {"name": "HQ NEW", "year": 1899, "flag": "red", "price": 60, "kind": "hq"}  # TEST values
+    s = play([{"type": "own", "player": "Ann", "ship": hq},
+              {"type": "own", "player": "Ann", "ship": "ABYSSINIA"},  # 1870
+              {"type": "own", "player": "Bob", "ship": "DEVONIA"},  # 1877
+              final("Ann", sheet={"red": 1}), final("Bob", sheet={"red": 2})])
+    assert [GAME.scores(s, p)["total"] for p in ("Ann", "Bob")] == [2, 2]
+    assert s["winners"] == ["Bob"]

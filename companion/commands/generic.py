@@ -209,6 +209,9 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
 def board(app, map_id: str | None) -> None:
     """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
     if map_id:
+        from companion.board import MAPS  # `board amerika` means `board trans-amerika`
+
+        map_id = MAPS.get(map_id.casefold(), map_id)
         maps = [g for g in UI if hasattr(_ui_or_none(g), "render_map")]
         if map_id not in maps:
             raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))

@@ -127,10 +127,12 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     cost = board.costs(single)
     # the lines the public encodings disagree on: does the answer depend on them?
     if_single = None
+    in_dispute: list = []
     if board.disputed:
         alt = steiner.missing_rails(board, cities, network, built_edges, single, disputed=1)
         if alt.cost != tree.cost:
             if_single = alt.cost
+            in_dispute = sorted(set(alt.edges) & board.disputed)
     walk_nodes = boards.paths(tree.edges)
     walks = ["-".join(board.name(n) for n in w) for w in walk_nodes]
     pairs = _walk_pairs(walk_nodes)
@@ -166,10 +168,10 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
                                     for a, b in pairs))
         click.echo("To build, as paths: " + "  ".join(walks))
     if if_single is not None:
-        lines = ", ".join(board.edge_name(e) for e in sorted(board.disputed))
-        click.echo(f"Note: the double lines {lines} are disputed (the public boards differ) and counted 2; "
-                   f"if single on your board: {if_single} rails. Settle it with "
-                   f"`companion data set {board.game} board.disputed_double_edges '[]'`.")
+        lines = " and ".join(board.edge_name(e) for e in in_dispute)
+        one = len(in_dispute) == 1
+        click.echo(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
+                   f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails.")
     if draw:
         from companion import boardview
 

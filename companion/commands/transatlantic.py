@@ -15,9 +15,9 @@ import click
 
 from companion import datapack
 from companion.commands.common import echo_json, json_option, new_command, pass_app, session_option
-from companion.errors import CompanionError
+from companion.errors import CompanionError, RuleError
 from companion.games.base import best
-from companion.games.transatlantic import (KINDS, SHIP_EXTRAS, Transatlantic, add_command, check_ship,
+from companion.games.transatlantic import (KINDS, SHIP_EXTRAS, Transatlantic, add_command, check_flag, check_ship,
                                            ship_key, unknown_ship)
 from companion.render import table, winners_line
 
@@ -62,31 +62,48 @@ def store_ship(app, ship: dict) -> bool:
 
 
 def ask_ship(app, name: str) -> dict:
-    """In the shell, a ship nobody has typed yet: ask for its card's values and remember them."""
-    click.echo(f"{name} is not in the ship catalogue yet: read its card.")
+    """In the shell, a ship nobody has typed yet: ask for its card's values and remember them.
 
-    def number(question: str, required: bool = True) -> int | None:
+    A blank answer to a value the ship needs stops, recording nothing.
+    """
+    click.echo(f"{name} is not in the ship catalogue yet: read its card (Enter on a blank line stops).")
+
+    def answer(question: str, required: bool, parse):
         while True:
-            answer = app.ask(question, "").strip()
-            if not answer and not required:
+            text = app.ask(question, "").strip()
+            if not text:
+                if required:
+                    raise CompanionError(f"Nothing recorded: {unknown_ship(name)}")
                 return None
             try:
-                return int(answer)
-            except ValueError:
-                click.echo("Type a whole number" + ("" if required else ", or Enter to skip") + ".")
+                return parse(text)
+            except ValueError as exc:
+                click.echo(str(exc))
 
-    kind = ""
-    while kind not in KINDS:
-        kind = app.ask("Kind (steam, sail or hq): ", "steam").strip().lower()
-    ship = {
-        "name": name,
-        "year": number("Year of construction: "),
-        "flag": none_flag(app.ask("Flag colour (or none): ", "").strip()),
-        "price": number("Basic price (red field) £: ", required=kind != "sail"),
-        "kind": kind,
-    }
+    def kind(text: str) -> str:
+        if text.lower() not in KINDS:
+            raise ValueError("Type steam, sail or hq.")
+        return text.lower()
+
+    def whole(text: str) -> int:
+        if not text.isdigit():
+            raise ValueError("Type a whole number.")
+        return int(text)
+
+    def flag(text: str) -> str | None:
+        if none_flag(text) is None:
+            return None
+        try:
+            return check_flag(text, catalogue_values(app).get("flags"))
+        except RuleError as exc:
+            raise ValueError(str(exc)) from None
+
+    ship = {"name": name, "kind": answer("Kind: steam, sail or hq (Enter = steam): ", False, kind) or "steam"}
+    ship["year"] = answer("Year of construction: ", True, whole)
+    ship["flag"] = answer("Flag colour (or none): ", True, flag)
+    ship["price"] = answer("Basic price (red field) in £: ", ship["kind"] != "sail", whole)
     store_ship(app, ship)
-    click.echo(f"Added {name} to the ship catalogue.")
+    click.echo(f"Added {ship_line(catalogue(app)[name])}.")
     return catalogue(app)[name]
 
 
@@ -405,7 +422,7 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
         if given[key] is None:
             if not app.can_ask():
                 raise click.UsageError(f"Add {option}: final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M")
-            given[key] = _ask_int(app, question)
+            given[key] = _ask_int(app, question, option)
     if sheet is None and app.can_ask():
         sheet = app.ask("Sheet VPs per flag (e.g. blue=7,black=3): ", "")
     event = {"type": "final", "player": player, **given, "sheet": parse_sheet(sheet or "")}
@@ -420,10 +437,14 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
         click.echo(f"Still to enter: {', '.join(waiting)}.")
 
 
-def _ask_int(app, question: str) -> int:
+def _ask_int(app, question: str, option: str) -> int:
+    """A whole number typed in the shell; a blank answer stops, recording nothing."""
     while True:
+        text = app.ask(question, "").strip()
+        if not text:
+            raise CompanionError(f"Nothing recorded: final needs {option}.")
         try:
-            return int(app.ask(question, "").strip())
+            return int(text)
         except ValueError:
             click.echo("Type a whole number.")
 

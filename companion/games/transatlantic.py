@@ -446,8 +446,11 @@ class Transatlantic(Game):
         s["winners"] = tied
 
     def youngest(self, s: State, player: str) -> int:
-        """The latest year of construction among a player's ships (-1 if none is known)."""
-        years = [s["ships"][n]["year"] for n in self.fleet(s, player)]
+        """The latest year of construction among a player's ships (-1 if none is known).
+
+        Headquarters are buildings, not ships: they do not take part in the tie-break.
+        """
+        years = [s["ships"][n]["year"] for n in self.fleet(s, player) if s["ships"][n]["kind"] != "hq"]
         return max([y for y in years if y is not None], default=-1)
 
     # -- reading ---------------------------------------------------------------------------

@@ -203,29 +203,29 @@ def missing(game: str, values: dict) -> list[str]:
     return list(unknowns(values, "", pack(game).get("schema")))
 
 
-def need_text(game: str, key: str) -> str:
-    """What needs the value at ``key``, from the pack's notes (the nearest enclosing key)."""
-    needs = pack(game).get("needs", {})
+def _nearest(game: str, section: str, key: str) -> str:
+    """The pack's note in ``section`` for ``key`` or its nearest enclosing key ("" if none)."""
+    notes = _load(game).get(section, {})
     parts = key.split(".")
     for i in range(len(parts), 0, -1):
         k = ".".join(parts[:i])
-        if k in needs:
-            return needs[k]
+        if k in notes:
+            return notes[k]
     return ""
+
+
+def need_text(game: str, key: str) -> str:
+    """What needs the value at ``key`` (shown by `data check`)."""
+    return _nearest(game, "needs", key)
 
 
 def source_text(game: str, key: str) -> str:
-    sources = pack(game).get("sources", {})
-    parts = key.split(".")
-    for i in range(len(parts), 0, -1):
-        k = ".".join(parts[:i])
-        if k in sources:
-            return sources[k]
-    return ""
+    """Where the pack's value at ``key`` came from (shown by `data show`)."""
+    return _nearest(game, "sources", key)
 
 
 def example(game: str, key: str) -> str:
     """An example of the value's shape for messages; `vp.*` in a pack serves vp.1 ... vp.5."""
-    examples = pack(game).get("examples", {})
+    examples = _load(game).get("examples", {})
     parent = key.rsplit(".", 1)[0] + ".*" if "." in key else None
     return examples.get(key) or (examples.get(parent) if parent else None) or "..."

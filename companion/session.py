@@ -146,6 +146,7 @@ class Session:
         out["finished_at"] = r.finished_at if out.get("finished") else None
         if self.meta.get("commitment"):
             out["commitment"] = self.meta["commitment"]
+            out["seed_revealed"] = self.revealed
         return out
 
 

@@ -103,3 +103,15 @@ def test_toolbar_text_on_a_finished_game():
     status = {"session": "abc", "game": "g", "title": "G", "round": 2, "finished": True,
               "winners": ["Ann"], "players": [{"name": "Ann", "score": 3}]}
     assert "over: Ann won" in toolbar_text(status)
+
+
+def test_the_shell_asks_for_the_players_words_at_new(home):
+    from companion import session as sessions
+    from companion.store import Store
+
+    drive(home, "new trans-amerika --players Ann,Bob,Cy,Dee\nour secret words\nexit\n")
+    store = Store(home)
+    assert sessions.load(store, store.current()).meta["entropy"] == "our secret words"
+    # given in full, nothing is asked: the next line is a command again
+    drive(home, "new trans-amerika --players Ann,Bob,Cy,Dee --entropy given\ngames\nexit\n")
+    assert sessions.load(store, store.current()).meta["entropy"] == "given"

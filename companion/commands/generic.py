@@ -92,6 +92,8 @@ def status(app, as_json: bool) -> None:
         echo_json(s.status(replay))
         return
     click.echo(ui_module(s.meta["game"]).render_status(app, s, replay))
+    if s.revealed and not replay.state.get("finished"):
+        click.echo("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")
 
 
 @click.command()

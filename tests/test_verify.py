@@ -1,0 +1,83 @@
+"""`verify`: the seed matches the commitment and every deal is re-derived from it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from companion import session as sessions
+from companion.store import Store
+
+
+def play_two_rounds(run):
+    out = run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--entropy", "pizza"], expect=0).stdout
+    commitment = out.split("seed): ")[1].split()[0]
+    run(["round", "start"], expect=0)
+    run(["round", "end", "--winner", "Ann", "--missing", "Bob=1", "--missing", "Cy=2", "--missing", "Dee=3"], expect=0)
+    run(["round", "start"], expect=0)
+    return commitment
+
+
+def test_verify_refuses_before_the_end_without_reveal(run, status):
+    play_two_rounds(run)
+    err = run(["verify"], expect=1).stderr
+    assert "is not over" in err and "--reveal" in err
+    assert status()["seed_revealed"] is False
+
+
+def test_reveal_is_recorded_and_shown(run, status):
+    commitment = play_two_rounds(run)
+    out = run(["verify", "--reveal"], expect=0).stdout
+    seed = out.split("Seed:")[1].split()[0]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    assert "All" in out and "deals match the seed" in out
+    assert status()["seed_revealed"] is True
+    assert "seed was revealed" in run(["status"], expect=0).stdout
+    # once revealed, verify needs no flag any more and nothing more is recorded
+    run(["verify"], expect=0)
+
+
+def test_a_changed_deal_is_reported(run, status, home):
+    play_two_rounds(run)
+    run(["verify", "--reveal"], expect=0)
+    sid = status()["session"]
+    path = home / "sessions" / f"{sid}.json"
+    doc = json.loads(path.read_text())
+    for entry in doc["journal"].values():
+        deals = json.dumps(entry)
+        if '"order"' in deals:
+            event = entry["event"]
+            # swap two cards in the first recorded deal
+            def first_deal(x):
+                if isinstance(x, dict):
+                    if {"context", "deck", "order"} <= x.keys():
+                        return x
+                    for v in x.values():
+                        found = first_deal(v)
+                        if found:
+                            return found
+                if isinstance(x, list):
+                    for v in x:
+                        found = first_deal(v)
+                        if found:
+                            return found
+                return None
+
+            deal = first_deal(event)
+            deal["order"][0], deal["order"][1] = deal["order"][1], deal["order"][0]
+            break
+    path.write_text(json.dumps(doc))
+    result = run(["verify"], expect=1)
+    assert "DOES NOT MATCH" in result.stdout
+    assert "1 of" in result.stderr and "do not match the seed" in result.stderr
+
+
+def test_verify_after_a_finished_game_needs_no_reveal(run, home):
+    store = Store(home)
+    s = sessions.create(store, "trans-amerika", ["Ann", "Bob", "Cy", "Dee"], {"variant": None, "scoring": "prestige"})
+    for _ in range(4):
+        run(["round", "start"], expect=0)
+        run(["round", "end", "--winner", "Ann", "--missing", "Bob=9", "--missing", "Cy=9", "--missing", "Dee=9"], expect=0)
+    assert sessions.load(store, s.id).replay().state["finished"]
+    out = run(["verify", s.id[:4]], expect=0).stdout
+    assert "matches the seed" in out and "All" in out

@@ -133,6 +133,9 @@ def known_key(game: str, key: str) -> bool:
         if part in props:
             node = props[part]
             continue
+        if isinstance(node.get("additionalProperties"), dict):  # an object keyed by name (ships)
+            node = node["additionalProperties"]
+            continue
         inner = [s for s in node.get("anyOf", []) + node.get("oneOf", []) if s.get("type") != "null"]
         for sub in inner:
             if part in (sub.get("properties") or {}):

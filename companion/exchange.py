@@ -508,19 +508,25 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
             raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
                                 "one player")
 
+        # the session files first, then the names, then the index, which makes them count:
+        # a failure on the way takes back what was written before it
         written: list[Path] = []
+        names_saved = False
         try:
             for meta, journal in new:
                 path = store.session_path(meta["id"])
                 atomic_write_text(path, session_document(meta, journal))
                 written.append(path)
-            if entries:
-                _write_index(store, entries)
             if merged != aliases:
                 save_aliases(store, merged)
+                names_saved = True
+            if entries:
+                _write_index(store, entries)
         except (CompanionError, OSError) as exc:
             for path in written:
                 path.unlink(missing_ok=True)
+            if names_saved:
+                save_aliases(store, aliases)
             reason = exc.message if isinstance(exc, CompanionError) else str(exc)
             raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
     return Imported([m["id"] for m, _ in new], skipped, len(set(merged.items()) - set(aliases.items())))

@@ -304,6 +304,10 @@ def session_html(facts: dict) -> str:
 # -- statistics --------------------------------------------------------------------------------
 
 
+def _num(value: Any) -> str:
+    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _rate(p: dict) -> str:
     return f"{round(100 * p['win_rate'])}% ({p['wins']}/{p['sessions']})"
 
@@ -327,7 +331,7 @@ def stats_html(stats: dict) -> str:
         body.append("<h2>Players</h2>")
         body.append(table_html(["player", "sessions", "wins", "win rate", "streak now", "longest streak"], rows,
                                numeric=(1, 2, 3, 4, 5)))
-        rows = [[p["name"], history.title(g), v["sessions"], v["wins"], v["average"], v["best"]]
+        rows = [[p["name"], history.title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
                 for p in players for g, v in p["games"].items()]
         body.append("<h2>Scores per game</h2>")
         body.append(table_html(["player", "game", "sessions", "wins", "average", "best"], rows, numeric=(2, 3, 4, 5)))
@@ -337,7 +341,8 @@ def stats_html(stats: dict) -> str:
         body.append("<h2>Recent scores</h2>")
         body.append("<figure>\n" + line_chart(labels, series, "Each player's last scores",
                                               x_title="sessions ago") +
-                    f"\n<figcaption>Each player's scores in their last {width} sessions, oldest left.</figcaption>\n"
+                    f"\n<figcaption>Each player's scores in their last {width} session{'s' if width != 1 else ''}, "
+                    "oldest left.</figcaption>\n"
                     "</figure>")
     h2h = stats["head_to_head"]
     if h2h:
@@ -351,7 +356,7 @@ def stats_html(stats: dict) -> str:
         rows = []
         for g in stats["games"]:
             rec = g["record"]
-            rows.append([g["title"], g["sessions"], g["average_rounds"], g["average_minutes"],
+            rows.append([g["title"], g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
                          f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
         body.append("<h2>Games</h2>")
         body.append(table_html(["game", "sessions", "average rounds", "average minutes", "record score"], rows,

@@ -204,3 +204,30 @@ def test_export_filters_and_output_file(run, home, tmp_path):
 def test_the_import_file_must_exist(run, tmp_path):
     err = run(["import", str(tmp_path / "missing.json")], expect=1).stderr
     assert err.startswith("Error: There is no file") and "export --format json" in err
+
+
+def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path, monkeypatch):
+    from companion import exchange
+    from companion.errors import StoreError
+
+    laptop = tmp_path / "laptop"
+    scoresheet(run, "Ann,Bbo", "Ann=3")
+    run(["player", "rename", "Bbo", "Bob"], expect=0)
+    run(["export", "-o", str(tmp_path / "x.json")], expect=0)
+    scoresheet(run, "Eve,Fay", "Eve=1", data_dir=laptop)
+    before = folder_bytes(laptop)
+
+    def disk_full(store, entries):
+        raise StoreError("Could not write index.json: No space left on device. Nothing was changed.")
+
+    monkeypatch.setattr(exchange, "_write_index", disk_full)
+    err = run(["--data-dir", str(laptop), "import", str(tmp_path / "x.json")], expect=1).stderr
+    assert err.startswith("Error: Import of x.json stopped (Could not write index.json: No space left")
+    assert err.endswith("nothing was imported.\n")
+    after = folder_bytes(laptop)
+    assert {k for k in after if k.startswith("sessions")} == {k for k in before if k.startswith("sessions")}
+    names = [r["name"] for r in json.loads(run(["--data-dir", str(laptop), "players", "--json"], expect=0).stdout)]
+    assert sorted(names) == ["Eve", "Fay"]
+    from companion.players import load_aliases
+
+    assert load_aliases(Store(laptop)) == {}

@@ -287,3 +287,9 @@ def test_two_headquarters_and_a_sheet_missing_a_flag_are_refused(game, status):
 def test_transatlantic_commands_refuse_another_games_session(run):
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
     refused(run, ["market"], "`market` is a Transatlantic command")
+
+
+def test_data_set_of_one_ship_is_the_same_as_ship_add(run):
+    card = {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"}  # TEST values
+    run(["data", "set", "transatlantic", "ships.NUBIAN", json.dumps(card)], expect=0)
+    assert "NUBIAN: steam, white, 1875, £30" in run(["ship", "show", "nubian"], expect=0).stdout

@@ -191,10 +191,18 @@ def test_an_unknown_ship_is_refused_with_the_ship_add_command():
     assert 'companion ship add "CITY OF PARIS" --year YEAR --flag COLOUR --price PRICE' in str(err.value)
 
 
-def test_an_unknown_flag_is_refused():
-    bad = {"name": "X", "year": 1880, "flag": "purple", "price": 10, "kind": "steam"}
+def test_an_unknown_flag_in_the_catalogue_is_refused():
+    values = data(ships={"X": {"name": "X", "year": 1880, "flag": "purple", "price": 10, "kind": "steam"}})
     with pytest.raises(RuleError, match="no 'purple' flag: the flags are white, blue, red, black, green"):
-        play([{"type": "reveal", "ships": [bad]}])
+        play([{"type": "reveal", "ships": ["X"]}], values=values)
+
+
+def test_a_flag_added_after_new_travels_with_the_ship_and_may_be_scored():
+    # `ship add` checked the flag against the players' list of the day; the event carries it
+    new = {"name": "X", "year": 1880, "flag": "yellow", "price": 10, "kind": "steam"}
+    s = play([{"type": "reveal", "ships": [new]}, {"type": "buy", "player": "Ann", "ships": ["X"]},
+              {"type": "final", "player": "Ann", "cash": 0, "sheet": {"yellow": 4}, "rows": 0, "next_row": 0}])
+    assert GAME.scores(s, "Ann")["total"] == 4
 
 
 def test_a_refused_event_changes_nothing():

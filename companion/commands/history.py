@@ -153,7 +153,8 @@ def render_stats(stats: dict) -> str:
         if f["player"] and players:
             recent = [v for v in players[0]["recent"] if v is not None]
             if recent:
-                out += ["", f"{players[0]['name']}'s last {len(recent)} scores, oldest first: "
+                many = f"last {len(recent)} scores, oldest first" if len(recent) > 1 else "last score"
+                out += ["", f"{players[0]['name']}'s {many}: "
                             f"{sparkline(recent)}  " + " ".join(f"{v:g}" for v in recent)]
     h2h = stats["head_to_head"]
     if h2h:

@@ -134,7 +134,10 @@ def ship_line(ship: dict) -> str:
 
 @click.group("ship")
 def ship_group() -> None:
-    """The ship catalogue: `ship add` a card's values once, `ship show NAME` to read them back."""
+    """The ship catalogue, typed once for every game.
+
+    `ship add` a card's values the first time it turns up; `ship show NAME` reads them back.
+    """
 
 
 @ship_group.command("add")
@@ -217,7 +220,10 @@ def _session(app, command: str):
 @session_option
 @pass_app
 def own(app, player: str, ship: str) -> None:
-    """A ship a player has without buying it (the starting sailing ship)."""
+    """Give a player a ship without buying it.
+
+    For the sailing ship each player starts with.
+    """
     s, replay = _session(app, "own")
     values = ship_values(app, replay.state, replay.data, ship)
     s, replay, event = app.record({"type": "own", "player": player, "ship": values}, GAME, "own")
@@ -230,7 +236,11 @@ def own(app, player: str, ship: str) -> None:
 @session_option
 @pass_app
 def reveal(app, names: tuple[str, ...]) -> None:
-    """Cards turned over from the stack: they fill the empty market positions from the left."""
+    """Put cards turned over from the stack on the market.
+
+    They fill the empty positions from the left. Revealing a headquarters means no steamship
+    is left in the stack.
+    """
     if not names:
         raise click.UsageError("Name the cards turned over, e.g. reveal NUBIAN HAMMONIA")
     s, replay = _session(app, "reveal")
@@ -247,7 +257,10 @@ def reveal(app, names: tuple[str, ...]) -> None:
 @session_option
 @pass_app
 def stack_empty(app) -> None:
-    """Record that the stack ran out: empty market positions stay empty."""
+    """Record that the stack ran out.
+
+    Empty market positions stay empty from now on.
+    """
     make, before = recording({"type": "stack-empty"})
     s, replay, _ = app.record(make, GAME, "stack-empty")
     click.echo("The stack is empty: no more cards come to the market.")
@@ -268,7 +281,10 @@ def _market_data(app, replay) -> dict:
 @session_option
 @pass_app
 def market(app, as_json: bool) -> None:
-    """The market: positions 1 to 6 with ship, kind, flag, year, basic price, surcharge and total."""
+    """Show the market with each position's price.
+
+    Positions 1 to 6 with ship, kind, flag, year, basic price, surcharge and total.
+    """
     s, replay = _session(app, "market")
     rows = RULES.market_rows(replay.state, _market_data(app, replay))
     if as_json:
@@ -295,7 +311,11 @@ def market(app, as_json: bool) -> None:
 @session_option
 @pass_app
 def buy(app, player: str, names: tuple[str, ...]) -> None:
-    """Buy one or two cards from the market (at most one headquarters); the market is restored."""
+    """Buy 1 or 2 cards from the market (at most one headquarters).
+
+    Each costs its basic price plus its position's surcharge. Then the leftmost ship goes to the
+    docks (not when only a headquarters was bought) and the others move left.
+    """
     if not names:
         raise click.UsageError("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA")
     make, before = recording({"type": "buy", "player": player, "ships": list(names)})
@@ -342,7 +362,10 @@ def end_text(state: dict) -> str:
 @session_option
 @pass_app
 def next_turn(app) -> None:
-    """Mark the end of a turn (optional): then `status` counts the turns left."""
+    """Mark the end of a turn (optional).
+
+    With it, `status` says whose turn it is and, once the end is triggered, the turns left.
+    """
     s, replay, _ = app.record({"type": "next"}, GAME, "next")
     info = RULES.turn_info(replay.state)
     if info["turns_left"] is None:
@@ -362,7 +385,11 @@ def next_turn(app) -> None:
 @session_option
 @pass_app
 def scrap(app, ship: str, sheet_vp: int) -> None:
-    """A ship pushed out with nowhere to go: it scores at once and leaves the game (not to the docks)."""
+    """Scrap a ship: it scores at once and leaves the game.
+
+    For a ship pushed out with nowhere to go: its owner scores N plus the ships of its flag in
+    the docks; it does not go to the docks.
+    """
     s, replay, event = app.record({"type": "scrap", "ship": ship, "sheet_vp": sheet_vp}, GAME, "scrap")
     name = ship_key(ship)
     done = replay.state["scrapped"][name]
@@ -378,7 +405,10 @@ def scrap(app, ship: str, sheet_vp: int) -> None:
 @session_option
 @pass_app
 def vp(app, player: str, points: str, note: str | None) -> None:
-    """Victory points scored during play (trade houses, FLEET, ...)."""
+    """Record victory points scored during play.
+
+    Trade houses when transporting, FLEET, and so on.
+    """
     try:
         value = int(points)
     except ValueError:
@@ -416,7 +446,11 @@ FINAL_INPUTS = [("cash", "--cash N", "Cash in £: "), ("rows", "--rows R", "Comp
 @session_option
 @pass_app
 def final(app, player: str, cash, sheet, rows, next_row) -> None:
-    """A player's end-of-game inputs; when every player has them, the game is over."""
+    """Enter a player's end-of-game scoring.
+
+    Cash, the VPs per flag off the sheet, complete rows and markers in the next row. When every
+    player has an entry, the game is over.
+    """
     given = {"cash": cash, "rows": rows, "next_row": next_row}
     for key, option, question in FINAL_INPUTS:
         if given[key] is None:

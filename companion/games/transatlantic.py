@@ -97,7 +97,7 @@ def row_points(rows: int, next_row: int, rows_vp: list[int]) -> tuple[int, int]:
 class Transatlantic(Game):
     id = GAME
     title = "Transatlantic"
-    description = "Transatlantic: the ship market and its prices, the docks, the end trigger, final scoring."
+    description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
     min_players = 2
     max_players = 4
 
@@ -150,6 +150,14 @@ class Transatlantic(Game):
     def fleet(s: State, player: str) -> list[str]:
         """The ships and headquarters a player owns and has not scrapped."""
         return [n for n in s["owned"][player] if n not in s["scrapped"]]
+
+    @staticmethod
+    def flags(s: State, data: dict) -> list[str] | None:
+        """The flags a sheet may name: the game's, and any flag a ship of this session flies."""
+        if not data.get("flags"):
+            return None
+        extra = {ship["flag"] for ship in s["ships"].values() if ship["flag"]} - set(data["flags"])
+        return list(data["flags"]) + sorted(extra)
 
     def price(self, s: State, data: dict, position: int) -> dict:
         """Basic price, surcharge and total of the card in market position ``position`` (0-based)."""
@@ -237,10 +245,14 @@ class Transatlantic(Game):
 
     # -- events ----------------------------------------------------------------------------
     def _meet(self, s: State, item: Any, data: dict) -> dict:
-        """A ship's frozen values: from the event if it carries them, else the session's catalogue."""
+        """A ship's frozen values: from the event if it carries them, else the session's catalogue.
+
+        Values carried by the event were checked against the flags known when they were typed
+        (a flag the players added after `new` included), so only their shape is checked here.
+        """
         flags = data.get("flags")
         if isinstance(item, dict):
-            ship = check_ship(item, flags)
+            ship = check_ship(item, None)
         else:
             name = ship_key(item or "")
             if not name:
@@ -419,7 +431,7 @@ class Transatlantic(Game):
             raise RuleError("Give the VPs per ship of each flag off the sheet, e.g. --sheet blue=7,black=3.")
         sheet: dict[str, int] = {}
         for flag, vp in given.items():
-            key = check_flag(flag, data.get("flags"))
+            key = check_flag(flag, self.flags(s, data))
             if key in sheet:
                 raise RuleError(f"The {key} flag is given twice: give each flag once.")
             sheet[key] = _count(vp, f"The sheet VPs of the {key} flag")

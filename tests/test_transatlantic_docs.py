@@ -1,0 +1,43 @@
+"""Every Transatlantic command has help text, and docs/transatlantic.md explains it and its options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from companion.cli import load_target
+from companion.commands import COMMANDS, NEW
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["ship", "ships", "own", "reveal", "stack-empty", "market", "buy", "next", "scrap", "vp", "final"]
+
+
+def docs_text() -> str:
+    path = ROOT / "docs" / "transatlantic.md"
+    if not path.exists():
+        pytest.skip("needs the source tree")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_command_has_help_and_docs(name):
+    cmd = load_target(COMMANDS[name])
+    assert cmd.help and cmd.help.strip()
+    text = docs_text()
+    assert f"`{name}" in text, f"docs/transatlantic.md does not mention `{name}`"
+    commands = cmd.commands.values() if isinstance(cmd, click.Group) else [cmd]
+    for sub in commands:
+        assert sub.help
+        if sub is not cmd:
+            assert f"{name} {sub.name}" in text
+        for param in sub.params:
+            if isinstance(param, click.Option) and param.name != "session" and "--json" not in param.opts:
+                assert any(opt in text for opt in param.opts), f"{name} {param.opts}"
+
+
+def test_new_is_documented():
+    cmd = load_target(NEW["transatlantic"])
+    assert "2 to 4 players" in cmd.help
+    assert "new transatlantic --players" in docs_text() and "--start" in docs_text()

@@ -63,27 +63,6 @@ def selection(store: Store, roster: Roster, game: str | None = None, player: str
     return history.select(entries, roster, game, shown)
 
 
-def index_summary(session, replay) -> dict | None:
-    """The index's summary of a replayed session, as ``session._sync_index`` writes it."""
-    from companion import session as sessions
-
-    helper = getattr(sessions, "index_summary", None)
-    if helper is not None:
-        return helper(session, replay)
-    if not replay.state.get("finished"):
-        return None
-    status = session.status(replay)
-    return {
-        "finished_at": replay.finished_at,
-        "round": status.get("round"),
-        "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
-        "winners": status.get("winners", []),
-    }
-
-
-# -- json --------------------------------------------------------------------------------------
-
-
 def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> str:
     """Every chosen session's description and journal, with the aliases of its players."""
     from companion import __version__
@@ -474,6 +453,8 @@ def _write_index(store: Store, entries: list[dict]) -> None:
 
 def import_bundle(store: Store, bundle: Bundle) -> Imported:
     """Add the bundle's new sessions and aliases, or refuse all of it (see the module docstring)."""
+    from companion import session as sessions
+
     name = bundle.name
     with store.writing():
         present = set(store.session_ids())
@@ -492,7 +473,7 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
         entries = []
         for meta, journal in new:
             s, replay = replay_check(meta, journal, name)
-            entries.append(index_entry(meta, index_summary(s, replay)))
+            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
 
         aliases = load_aliases(store)
         merged = dict(aliases)

@@ -274,18 +274,21 @@ def reveal(store: Store, sid: str) -> Session:
     return session
 
 
+def index_summary(session: Session, replay: Replay) -> dict | None:
+    """The index's summary of a session: None until it is finished (record, step, import)."""
+    if not replay.state.get("finished"):
+        return None
+    status = session.status(replay)
+    return {
+        "finished_at": replay.finished_at,
+        "round": status.get("round"),
+        "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
+        "winners": status.get("winners", []),
+    }
+
+
 def _sync_index(store: Store, session: Session, before: Replay, after: Replay) -> None:
     """Keep the index's finished flag and final summary in step (only when they change)."""
-    was, is_ = bool(before.state.get("finished")), bool(after.state.get("finished"))
-    if was == is_:
+    if bool(before.state.get("finished")) == bool(after.state.get("finished")):
         return
-    summary = None
-    if is_:
-        status = session.status(after)
-        summary = {
-            "finished_at": after.finished_at,
-            "round": status.get("round"),
-            "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
-            "winners": status.get("winners", []),
-        }
-    store.index_put(index_entry(session.meta, summary))
+    store.index_put(index_entry(session.meta, index_summary(session, after)))

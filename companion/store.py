@@ -38,6 +38,7 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
     "session": [],
     "settings": [],
     "userdata": [],
+    "players": [],
 }
 
 SCHEMA_KEY = "_schema"
@@ -269,17 +270,28 @@ class Store:
         table = data.get("sessions", {})
         entries = [table[k] for k in sorted(table, key=int)]
         files = self.session_ids()
-        if len(files) != len(entries):
-            listed = {e.get("id") for e in entries}
-            lost = [sid for sid in files if sid not in listed]
-            if lost:
-                with self.writing():
-                    for sid in lost:
-                        with contextlib.suppress(CompanionError):
-                            meta, _ = self.read_session(sid)
-                            self.index_put(index_entry(meta))
-                return self.index()
+        if len(files) != len(entries) and set(files) - {e.get("id") for e in entries}:
+            self.heal_index()
+            data = read_json_file(self.index_path, "index") or {}
+            table = data.get("sessions", {})
+            entries = [table[k] for k in sorted(table, key=int)]
         return entries
+
+    def heal_index(self) -> None:
+        """Add the index entries of session files it does not list (a crash between the two
+        writes), with their final summary; re-read under the lock so a concurrent import or
+        creation is never overwritten."""
+        from companion import session as sessions
+
+        with self.writing():
+            data = read_json_file(self.index_path, "index") or {}
+            listed = {e.get("id") for e in (data.get("sessions") or {}).values()}
+            for sid in self.session_ids():
+                if sid in listed:
+                    continue
+                with contextlib.suppress(CompanionError):
+                    s = sessions.load(self, sid)
+                    self.index_put(index_entry(s.meta, sessions.index_summary(s, s.replay())))
 
     def index_put(self, entry: dict) -> None:
         """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
@@ -288,12 +300,14 @@ class Store:
 
     def rebuild_index(self) -> int:
         """Rebuild the index from the session files (caller holds the lock)."""
+        from companion import session as sessions
+
         db = open_db(self.index_path, "index")
         entries = []
         for sid in self.session_ids():
             with contextlib.suppress(CompanionError):
-                meta, _ = self.read_session(sid)
-                entries.append(index_entry(meta))
+                s = sessions.load(self, sid)
+                entries.append(index_entry(s.meta, sessions.index_summary(s, s.replay())))
         db.drop_table("sessions")
         db.table("sessions").insert_multiple(entries)
         return len(entries)

@@ -45,11 +45,15 @@ def new() -> None:
 @pass_app
 def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> None:
     """List the stored sessions, newest last; * marks the current one."""
+    from companion import players as registry
+
     entries = app.store.index()
+    roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
     if game:
         entries = [e for e in entries if e["game"] == game]
     if player:
-        entries = [e for e in entries if player.casefold() in (p.casefold() for p in e["players"])]
+        wanted = roster.key(player.strip())
+        entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
     current = app.store.current()
     if as_json:
         echo_json([dict(e, current=e["id"] == current) for e in entries])
@@ -63,7 +67,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> No
     for e in entries:
         summary = e.get("summary") or {}
         state = "finished, won by " + ", ".join(summary.get("winners") or []) if e.get("finished") else "in play"
-        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(e["players"]),
+        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
                      e["created"][:16].replace("T", " "), state])
     click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
 

@@ -8,41 +8,16 @@ and `report`, which need the sessions they contain.
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import click
 
 from companion.commands.common import echo_json, json_option, pass_app
 from companion.errors import CompanionError
+from companion.render import table
 
 # -- output helpers ----------------------------------------------------------------------------
-
-
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def text_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], right: Iterable[int] = ()) -> str:
-    """A table that looks like ``render.table``'s, built without rich.
-
-    Listings here can hold thousands of rows (sessions in play, players of a big club), and
-    rich spends about a millisecond per row laying them out; this costs microseconds.
-    """
-    right = set(right)
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
-    widths = [max(_width(r[i]) for r in cells) for i in range(len(headers))]
-
-    def line(row: list[str]) -> str:
-        out = []
-        for i, (cell, w) in enumerate(zip(row, widths)):
-            pad = " " * (w - _width(cell))
-            out.append(pad + cell if i in right else cell + pad)
-        return "   ".join(out).rstrip()
-
-    total = sum(widths) + 3 * (len(widths) - 1)
-    return "\n".join([line(cells[0]), "─" * total] + [line(r) for r in cells[1:]])
 
 
 def write_output(path: Path, text: str) -> None:
@@ -79,7 +54,7 @@ def players(app, as_json: bool) -> None:
     if not rows:
         click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
         return
-    click.echo(text_table(
+    click.echo(table(
         ["player", "sessions", "finished", "wins", "first played", "last played", "also recorded as"],
         [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"], ", ".join(r["recorded_as"])]
          for r in rows],
@@ -140,7 +115,7 @@ def render_stats(stats: dict) -> str:
     out = [head + "."]
     players = stats["players"]
     if players:
-        out += ["", text_table(
+        out += ["", table(
             ["player", "sessions", "wins", "win rate", "", "streak now", "longest", "recent scores"],
             [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
               p["current_streak"], p["longest_streak"],
@@ -148,7 +123,7 @@ def render_stats(stats: dict) -> str:
             right=(1, 2, 4, 5, 6))]
         rows = [[p["name"], g, v["sessions"], v["wins"], "" if v["average"] is None else f"{v['average']:g}",
                  "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
-        out += ["", "Per game:", text_table(["player", "game", "sessions", "wins", "average", "best"], rows,
+        out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
                                             right=(2, 3, 4, 5))]
         if f["player"] and players:
             recent = [v for v in players[0]["recent"] if v is not None]
@@ -163,10 +138,10 @@ def render_stats(stats: dict) -> str:
         if len(names) <= 8 and not f["player"]:
             rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
                            for b in names] for a in h2h]
-            out.append(text_table(["", *names], rows, right=range(1, len(names) + 1)))
+            out.append(table(["", *names], rows, right=range(1, len(names) + 1)))
         else:
             rows = [[a, b, c["wins"], c["losses"], c["draws"]] for a, row in h2h.items() for b, c in row.items()]
-            out.append(text_table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
+            out.append(table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
     if stats["games"]:
         rows = []
         for g in stats["games"]:
@@ -174,12 +149,12 @@ def render_stats(stats: dict) -> str:
             rows.append([g["game"], g["sessions"], "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
                          "" if g["average_minutes"] is None else f"{g['average_minutes']:g}",
                          f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
-        out += ["", "Games:", text_table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
+        out += ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
                                          right=(1, 2, 3))]
     if stats["unfinished"]:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
                 for u in stats["unfinished"]]
-        out += ["", "In play (not counted):", text_table(["id", "game", "players", "started"], rows)]
+        out += ["", "In play (not counted):", table(["id", "game", "players", "started"], rows)]
     if not players and not stats["unfinished"]:
         out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
               [f"No sessions match ({scope})."]
@@ -279,7 +254,7 @@ def render_report(facts: dict) -> str:
         rows.append([seat, shown + (f" (recorded as {name})" if shown != name else ""), facts["scores"].get(name),
                      facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
                      sparkline(values)])
-    out.append(text_table(["seat", "player", "score", "rank", "", f"by {facts['axis']}"], rows, right=(0, 2, 3)))
+    out.append(table(["seat", "player", "score", "rank", "", f"by {facts['axis']}"], rows, right=(0, 2, 3)))
     out += ["", "Log:"]
     out += [f"{n:>3}. {t:<5}  {words}" for n, t, words in facts["log"]] or ["  nothing recorded yet"]
     return "\n".join(out)

@@ -13,15 +13,34 @@ shuffle of the rest, so the deal stays fair and `verify` re-derives the full-sta
 
 Hands are secret while a round is open: ``summary`` (which is ``status --json``) never shows
 them then; ``hand_of`` is the one way to read a player's cities.
+
+The board in a round (the "track"): start markers and rails are events like any other, so undo
+takes them back. The rules refuse what the rulebook forbids (a marker on a taken junction, a
+rail on a line that is not free, a rail that does not join the builder's network unless the
+build-anywhere card is in force) but only note a turn that places more rails than it allows:
+the table knows its turns better than the app, which only infers them (consecutive builds by
+one player are one turn; laps count from the start player). After every rail the rules check
+whether a player's cities are joined to their start marker: the first such rail ends the
+round, except that a player whose *first* rail of the turn joins someone else's last city may
+finish the turn (the rulebook's special case, the only way to two winners). Missing rails are
+then counted exactly by :mod:`companion.steiner` on the recorded board.
+
+Balanced deals (a house rule, ``--deal balanced=K``) redeal until the hands' empty-board
+minimums differ by at most K rails. Every deal tried is recorded in the event with its own
+context (``.../cities-green/deal-2`` ...), so `verify` re-derives them all, and the rules check
+that each rejected deal was out of balance and the one dealt is within it: nobody can fish.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import json
 import unicodedata
 
-from companion import dealing
-from companion.errors import MissingValue, RuleError
+from companion import dealing, steiner
+from companion.board import Board, Edge
+from companion.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
 
 SCORINGS = ("prestige", "classic")
@@ -42,6 +61,12 @@ SPECIAL_IDS = (
     "pass-three", "swap-hands", "build-anywhere",
 )
 FOUR_CITIES = (*RETURN_COLOUR, "return-any")
+SINGLE_CARDS = {"water-single": "water", "mountain-single": "mountain"}  # card -> doubles that count 1
+TURN_RAILS = 2  # rails' worth a turn: two single lines or one double
+THREE_RAILS = 3  # under the three-rails card
+BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app gives up
+# Templates for values nobody knows: never real-looking numbers, so nobody copies one as printed.
+CHART_TEMPLATE = '{"winner": "W", "missing": ["P1", "P2", "P3", "P4", "P5"]}'
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -113,15 +138,94 @@ def chart_points(chart: dict, missing: int) -> int:
     return table[min(missing, len(table)) - 1]
 
 
+# -- the board ----------------------------------------------------------------------------------
+
+_BOARD_KEYS = ("board", "cities", "colours", "dashed", "double_kinds", "disputed_single")
+_BOARDS: dict[str, tuple[Board, dict]] = {}  # the values' text -> (board, hand minimums memo)
+
+
+def _board_and_memo(data: dict, game: str) -> tuple[Board, dict]:
+    key = game + json.dumps([data.get(k) for k in _BOARD_KEYS], sort_keys=True, ensure_ascii=False)
+    found = _BOARDS.get(key)
+    if found is None:
+        if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
+            _BOARDS.clear()
+        found = _BOARDS[key] = (settle_disputed(Board.from_values(data, game), data.get("disputed_single")), {})
+    return found
+
+
+def trans_board(data: dict, game: str) -> Board:
+    """The board of these printed values, Europa's disputed lines settled as the players said.
+
+    Cached on the values' text: replaying a session builds its board once, not once a rail.
+    """
+    return _board_and_memo(data, game)[0]
+
+
+def settle_disputed(board: Board, declared) -> Board:
+    """The board once the players have said which disputed double lines are single on theirs.
+
+    ``declared`` is the ``disputed_single`` value: None (unknown: the disputed lines count 2 and
+    stay marked), or the lines that are single, as junction paths (``"Brest-B7"``) or pairs of
+    [x, y]; every other disputed line is then a plain double line.
+    """
+    if declared is None:
+        return board
+    fix = f"correct it with `companion data set {board.game} disputed_single ...`"
+    if not isinstance(declared, list):
+        raise RuleError(f"disputed_single must be a list of lines, e.g. [\"Brest-B7\"]: {fix}.")
+    lines: set[Edge] = set()
+    for item in declared:
+        if isinstance(item, str):
+            lines.update(board.parse_path(item))
+            continue
+        try:
+            (x1, y1), (x2, y2) = item
+            a, b = board.node_at[(x1, y1)], board.node_at[(x2, y2)]
+        except (KeyError, TypeError, ValueError):
+            raise RuleError(f"disputed_single lists {item!r}, which is not a line of the board: {fix}.") from None
+        lines.add(board.edge(a, b))
+    stray = sorted(lines - board.disputed)
+    if stray:
+        known = " and ".join(board.edge_name(e) for e in sorted(board.disputed)) or "none on this board"
+        raise RuleError(f"disputed_single lists {board.edge_name(stray[0])}, which is not a disputed line "
+                        f"(those are {known}): {fix}.")
+    cost = dict(board.cost)
+    for e in lines:
+        cost[e] = 1
+    return dataclasses.replace(board, cost=cost, disputed=frozenset())
+
+
+def hand_minimum(board: Board, memo: dict, cities: list[str]) -> int:
+    """Fewest rails joining a hand's cities on the empty board (memoised per board)."""
+    key = tuple(sorted(cities))
+    if key not in memo:
+        memo[key] = steiner.missing_rails(board, [board.city(c) for c in key]).cost
+    return memo[key]
+
+
 # -- building the round-start event -------------------------------------------------------------
 
+def deal_stacks(data: dict, seed: str, entropy: str, session_id: str, number: int, attempt: int = 1) -> dict:
+    """Every colour stack shuffled; deal 1 of a round has the plain context, deal n adds /deal-n."""
+    colours = city_colours(data)
+    suffix = "" if attempt == 1 else f"/deal-{attempt}"
+    return {
+        colour: dealing.record([n for n, c in colours.items() if c == colour], seed, entropy,
+                               dealing.context(session_id, number, f"cities-{colour}{suffix}"))
+        for colour in data["colours"]
+    }
+
+
 def make_round_start(state: State, data: dict, seed: str, entropy: str, session_id: str,
-                     special: str | None = None, physical: bool = False) -> Event:
+                     special: str | None = None, physical: bool = False, unbalanced: bool = False) -> Event:
     """The `round-start` event the seed gives: shuffled colour stacks and the special card.
 
     Deterministic in its arguments, so `verify` (and the tests) can redo it. ``special`` is the
     card the players turned over themselves; with the variant and no ``special`` the next card
-    of the session's own shuffled deck is drawn (the deck is reshuffled when used up).
+    of the session's own shuffled deck is drawn (the deck is reshuffled when used up). With
+    balanced deals every deal tried before the balanced one goes into ``redeals``;
+    ``unbalanced`` deals once, plainly, when no balanced deal can be found.
     """
     if state.get("finished"):
         raise RuleError("The game is over: only `undo` can change it now.")
@@ -144,13 +248,32 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         event["special_from"] = "deck"
     else:
         event["special"] = None
-    if not physical:
-        colours = city_colours(data)
-        event["stacks"] = {
-            colour: dealing.record([n for n, c in colours.items() if c == colour], seed, entropy,
-                                   dealing.context(session_id, number, f"cities-{colour}"))
-            for colour in data["colours"]
-        }
+    balance = state.get("balanced")
+    if unbalanced:
+        if balance is None:
+            raise RuleError("This session deals plainly already: drop --unbalanced.")
+        event["unbalanced"] = True
+    if physical:
+        return event
+    if balance is None or unbalanced:
+        event["stacks"] = deal_stacks(data, seed, entropy, session_id, number)
+        return event
+    from companion import games
+
+    game = games.get(state["game"])
+    drop = game.returned_colour(data, event["special"])
+    redeals = []
+    for attempt in range(1, BALANCE_TRIES + 1):
+        stacks = deal_stacks(data, seed, entropy, session_id, number, attempt)
+        if game.deal_spread(state, stacks, data, drop, balance)[0] <= balance:
+            break
+        redeals.append(stacks)
+    else:
+        raise RuleError(f"None of {BALANCE_TRIES} deals keeps every hand within {balance} rails of the others: "
+                        "deal this round plainly with `round start --unbalanced`, or play with a larger K.")
+    if redeals:
+        event["redeals"] = redeals
+    event["stacks"] = stacks
     return event
 
 
@@ -177,7 +300,11 @@ class TransGame(Game):
         if not self.min_players <= len(players) <= self.max_players:
             raise RuleError(f"{self.title} takes 2 to 6 players, not {len(players)}.")
         start = CLASSIC_START if scoring == "classic" else 0
+        balanced = options.get("balanced")
+        if balanced is not None and (isinstance(balanced, bool) or not isinstance(balanced, int) or balanced < 0):
+            raise RuleError(f"A balanced deal needs a whole number of rails, not {balanced!r}: --deal balanced=2")
         return {
+            "game": self.id,
             "players_order": players,
             "scoring": scoring,
             "variant": variant,
@@ -197,6 +324,9 @@ class TransGame(Game):
             "history": [],
             "finished": False,
             "winners": [],
+            "balanced": balanced,  # the house rule's K, or None
+            "balance": None,  # this round's balanced deal: deals tried, easiest and hardest hand
+            "track": self._new_track(data),
         }
 
     # -- helpers -------------------------------------------------------------------------------
@@ -274,10 +404,18 @@ class TransGame(Game):
             raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
                             f"fix colour_aliases with `companion data set {self.id} colour_aliases.COLOUR ...`.")
         s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
+        s["track"] = self._new_track(data)  # the rails of the last round come off the board
+        s["balance"] = None
+        if event.get("unbalanced") and s["balanced"] is None:
+            raise RuleError("This session deals plainly already: drop --unbalanced.")
         if s["physical"]:
-            if event.get("stacks"):
+            if event.get("stacks") or event.get("redeals"):
                 raise RuleError("A physical round carries no digital deal.")
             return
+        if event.get("redeals") and (s["balanced"] is None or event.get("unbalanced")):
+            raise RuleError("Only a balanced deal is redealt: this round's deal must be made once.")
+        if s["balanced"] is not None and not event.get("unbalanced"):
+            self._check_balance(s, event, data)
         self._deal(s, event, data)
         self._apply_deal_effect(s, data)
 
@@ -367,6 +505,294 @@ class TransGame(Game):
         return {p: [c for c in s["hands"][p] if colours[c] in s["special_colours"]]
                 for p in s["players_order"] if p in s["hands"]}
 
+    # -- balanced deals (house rule) -------------------------------------------------------------
+    def returned_colour(self, data: dict, special: str | None) -> str | None:
+        """The board colour everyone puts back under a return-a-colour card (else None)."""
+        if special not in RETURN_COLOUR:
+            return None
+        named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
+        return self._colour(data, named[0]) if named else None
+
+    def _dealt_hands(self, s: State, stacks: dict, data: dict, drop: str | None) -> dict[str, list[str]]:
+        """The hands a deal gives (dashed cards out, a returned colour put back), state untouched."""
+        scratch = {"players_order": s["players_order"], "hands": {}, "leftover": {}}
+        self._deal(scratch, {"stacks": stacks}, data)
+        colours = city_colours(data)
+        return {p: [c for c in cities if colours[c] != drop] for p, cities in scratch["hands"].items()}
+
+    def deal_spread(self, s: State, stacks: dict, data: dict, drop: str | None,
+                    limit: int | None = None) -> tuple[int, int, int]:
+        """(spread, easiest, hardest): the hands' empty-board minimums, in rails.
+
+        Stops counting as soon as the spread exceeds ``limit``: a rejected deal needs only proof.
+        """
+        board, memo = _board_and_memo(data, self.id)
+        hands = self._dealt_hands(s, stacks, data, drop)
+        lo = hi = None
+        for p in s["players_order"]:
+            n = hand_minimum(board, memo, hands[p])
+            lo = n if lo is None else min(lo, n)
+            hi = n if hi is None else max(hi, n)
+            if limit is not None and hi - lo > limit:
+                break
+        return hi - lo, lo, hi
+
+    def _check_balance(self, s: State, event: Event, data: dict) -> None:
+        """Every deal tried is the seed's next one, the rejected were out of balance, the last within."""
+        limit = s["balanced"]
+        number = s["round"]
+        attempts = list(event.get("redeals") or []) + [event.get("stacks") or {}]
+        if len(attempts) > BALANCE_TRIES:
+            raise RuleError(f"A balanced deal tries at most {BALANCE_TRIES} deals, not {len(attempts)}.")
+        session = None
+        drop = self.returned_colour(data, s["special"])
+        for i, stacks in enumerate(attempts, 1):
+            for colour in data["colours"]:
+                context = str(((stacks or {}).get(colour) or {}).get("context", ""))
+                parts = context.split("/", 2)
+                expected = f"cities-{colour}" + ("" if i == 1 else f"/deal-{i}")
+                if (len(parts) != 3 or parts[1] != str(number) or parts[2] != expected
+                        or (session is not None and parts[0] != session)):
+                    raise RuleError(f"The deals recorded for round {number} are not the seed's deals in order: "
+                                    "the event was changed.")
+                session = parts[0]
+            spread, lo, hi = self.deal_spread(s, stacks, data, drop, limit)
+            if i < len(attempts) and spread <= limit:
+                raise RuleError(f"Deal {i} of round {number} already kept the hands within {limit} rails: "
+                                "no deal after it should have been made.")
+        if spread > limit:
+            raise RuleError(f"The deal of round {number} is not balanced: its hands differ by {spread} rails, "
+                            f"more than {limit}.")
+        s["balance"] = {"deals": len(attempts), "easiest": lo, "hardest": hi}
+
+    # -- the board: start markers and rails --------------------------------------------------------
+    @staticmethod
+    def _new_track(data: dict) -> dict:
+        box = data.get("rails")
+        return {
+            "markers": {},  # player -> [junction, its name]
+            "rails": [],  # in the order placed: {"line": [a, b], "by": player, "name": "E6-E7"}
+            "turn": None,  # the turn in progress, as inferred: player, lap, rails, used, allowed
+            "connected": [],  # players whose cities are all joined to their marker, in order
+            "ended": None,  # the rail that ended the round: by, rail, finishing (the special case)
+            "rails_out": False,
+            "box": box if isinstance(box, int) and not isinstance(box, bool) else None,
+        }
+
+    def board_of(self, data: dict) -> Board:
+        return trans_board(data, self.id)
+
+    def _need_dealt(self, s: State, what: str) -> None:
+        self._need_open(s, what)
+        if s["pending"]:
+            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+
+    def allowance(self, s: State, lap: int) -> int:
+        """Rails' worth a turn allows (a double line counts 2) under the special card in force."""
+        if s["special"] == "three-rails":
+            return THREE_RAILS
+        if s["special"] == "rhythm-321":
+            return rhythm_rails(lap)
+        return TURN_RAILS
+
+    def _turn_costs(self, s: State, board: Board) -> dict[Edge, int]:
+        """What each line takes of a turn's allowance. Under a doubles-count-single card whose
+        lines are not known yet, every double is given the benefit of the doubt (counts 1): the
+        allowance is only ever a warning, never a refusal."""
+        kind = SINGLE_CARDS.get(s["special"] or "")
+        if kind is None:
+            return board.cost
+        try:
+            return board.costs([kind])
+        except CompanionError:
+            return {e: 1 for e in board.cost}
+
+    def _next_turn(self, s: State, player: str) -> dict:
+        """A new turn for ``player``: the lap goes up when the seats wrap past the start player."""
+        players = s["players_order"]
+        first = players.index(self.start_player(s))
+        seat = (players.index(player) - first) % len(players)
+        prev = s["track"]["turn"]
+        lap = 1
+        if prev is not None:
+            prev_seat = (players.index(prev["player"]) - first) % len(players)
+            lap = prev["lap"] + (1 if seat <= prev_seat else 0)
+        return {"player": player, "lap": lap, "rails": 0, "used": 0, "allowed": self.allowance(s, lap),
+                "number": prev["number"] + 1 if prev else 1}
+
+    def _joined(self, s: State, board: Board) -> list[str]:
+        """Players (seat order) whose recorded cities are all on their start marker's network."""
+        track = s["track"]
+        built = [tuple(r["line"]) for r in track["rails"]]
+        node = {c.name: c.node for c in board.cities}
+        out = []
+        for p in s["players_order"]:
+            cities = s["hands"].get(p)
+            if not cities or p not in track["markers"]:
+                continue
+            network = board.network(track["markers"][p][0], built)
+            if all(node[c] in network for c in cities):
+                out.append(p)
+        return out
+
+    def _check_joined(self, s: State, board: Board, builder: str | None) -> None:
+        """After a rail (or a hand recorded late): has someone connected, ending the round?"""
+        track = s["track"]
+        new = [p for p in self._joined(s, board) if p not in track["connected"]]
+        if not new:
+            return
+        track["connected"] += new
+        turn = track["turn"]
+        if track["ended"] is None:
+            first = builder is not None and turn is not None and turn["player"] == builder and turn["rails"] == 1
+            rail = track["rails"][-1]["name"] if track["rails"] else None
+            track["ended"] = {"by": builder, "rail": rail,
+                              "finishing": bool(first and builder not in track["connected"])}
+        elif builder in track["connected"]:
+            track["ended"]["finishing"] = False
+
+    def _grow(self, s: State, board: Board, player: str, edges: list[Edge]) -> list[Edge]:
+        """The rails in an order where each joins the player's network, or a refusal."""
+        track = s["track"]
+        built = [tuple(r["line"]) for r in track["rails"]]
+        node, name = track["markers"][player]
+        network = board.network(node, built)
+        todo = list(edges)
+        order: list[Edge] = []
+        while todo:
+            for e in todo:
+                if e[0] in network or e[1] in network:
+                    order.append(e)
+                    network.update(e)
+                    todo.remove(e)
+                    break
+            else:
+                raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "
+                                f"connected to their start marker at {name}): a rail must touch it. "
+                                "Only the build-anywhere card lets rails go anywhere.")
+        return order
+
+    def on_marker(self, s: State, event: Event, data: dict) -> None:
+        """A start marker on a free junction, before the round's first rail."""
+        self._need_dealt(s, "placing start markers")
+        track = s["track"]
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        if player in track["markers"]:
+            raise RuleError(f"{player}'s start marker is already on {track['markers'][player][1]}: "
+                            "`undo` takes it back if it is in the wrong place.")
+        if track["rails"]:
+            raise RuleError("The rails are being built: every start marker goes down before the first rail.")
+        board = self.board_of(data)
+        node = board.junction(str(event.get("junction", "")))
+        for other, (at, name) in track["markers"].items():
+            if at == node:
+                raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
+        track["markers"][player] = [node, board.name(node)]
+
+    def on_build(self, s: State, event: Event, data: dict) -> None:
+        """Rails on free lines, joined to the builder's network (or anywhere, under that card)."""
+        self._need_dealt(s, "building")
+        track = s["track"]
+        players = s["players_order"]
+        player = player_name(players, str(event.get("player", "")))
+        waiting = [p for p in players if p not in track["markers"]]
+        if waiting:
+            raise RuleError("Every start marker goes down before the first rail: waiting for "
+                            f"{', '.join(waiting)} (`start {waiting[0]} JUNCTION`).")
+        box = track["box"]
+        if track["rails_out"]:
+            raise RuleError(f"All {box} rails are on the board: the round is over. Score it with `round end --auto`.")
+        ended = track["ended"]
+        turn = track["turn"]
+        if ended and not (ended["finishing"] and turn and turn["player"] == player):
+            who = " and ".join(track["connected"])
+            raise RuleError(f"The round is over: {who} connected. Score it with `round end --auto`.")
+        board = self.board_of(data)
+        paths = event.get("paths")
+        if isinstance(paths, str):
+            paths = [paths]
+        if not paths:
+            raise RuleError(f"Say which rails, as junctions joined by '-': build {player} "
+                            f"{track['markers'][player][1]}-...")
+        edges = board.parse_paths(str(p) for p in paths)
+        taken = {tuple(r["line"]): r["by"] for r in track["rails"]}
+        for e in edges:
+            if e in taken:
+                raise RuleError(f"{board.edge_name(e)} already has a rail ({taken[e]}'s): rails go on free lines only.")
+        if box is not None and len(track["rails"]) + len(edges) > box:
+            left = box - len(track["rails"])
+            raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
+        order = edges if s["special"] == "build-anywhere" else self._grow(s, board, player, edges)
+        if turn is None or turn["player"] != player:
+            turn = track["turn"] = self._next_turn(s, player)
+        costs = self._turn_costs(s, board)
+        for e in order:
+            ended = track["ended"]
+            if ended and not ended["finishing"]:
+                raise RuleError(f"The round ended with {ended['rail']}, when {' and '.join(track['connected'])} "
+                                "connected: leave out the rails after it.")
+            track["rails"].append({"line": list(e), "by": player, "name": board.edge_name(e)})
+            turn["rails"] += 1
+            turn["used"] += costs.get(e, 1)
+            self._check_joined(s, board, player)
+        if box is not None and len(track["rails"]) >= box and not track["connected"]:
+            track["rails_out"] = True
+
+    def missing_tree(self, s: State, data: dict, name: str, need_marker: bool = False) -> steiner.Tree:
+        """One player's missing rails on the recorded board, exactly, with one optimal route.
+
+        Every rail on the board is free; the special card in force may make doubles count 1
+        (then ``double_kinds`` is needed). Without a start marker the cities only join each other.
+        """
+        player = player_name(s["players_order"], name)
+        cities = self.hand_of(s, player)
+        track = s["track"]
+        board = self.board_of(data)
+        built = [tuple(r["line"]) for r in track["rails"]]
+        marker = track["markers"].get(player)
+        if marker is None and need_marker:
+            raise RuleError(f"{player} has no start marker on the recorded board: place it with "
+                            f"`start {player} JUNCTION`, or count by hand with --missing.")
+        network = sorted(board.network(marker[0], built)) if marker else []
+        single = [SINGLE_CARDS[s["special"]]] if s["special"] in SINGLE_CARDS else []
+        return steiner.missing_rails(board, [board.city(c) for c in cities], network, built, single)
+
+    def auto_result(self, s: State, data: dict, winners=(), rails_out: bool = False) -> dict:
+        """`round end --auto`: the board's winners and everyone else's missing rails.
+
+        Named ``winners`` (or ``rails_out``) are only for a board not fully recorded, where
+        nobody is connected yet; once the board shows who connected, it decides.
+        """
+        self._need_open(s, "ending it")
+        players = s["players_order"]
+        track = s["track"]
+        named = [player_name(players, str(w)) for w in winners]
+        joined = list(track["connected"])
+        if joined:
+            if rails_out:
+                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected: drop --rails-out.")
+            if named and sorted(named) != sorted(joined):
+                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected, not "
+                                f"{' and '.join(named)}: drop --winner, --auto takes the board's word.")
+            named, rails_out = joined, False
+        elif track["rails_out"]:
+            if named:
+                raise RuleError("Every rail is on the board and nobody connected on it: drop --winner.")
+            rails_out = True
+        elif not named and not rails_out:
+            raise RuleError("Nobody's cities are connected on the recorded board yet: keep building "
+                            "(`build NAME PATH`), or if the board is not all recorded say who connected "
+                            "with `round end --auto --winner NAME` (or --rails-out).")
+        missing = {}
+        for p in players:
+            if p in named:
+                continue
+            n = self.missing_tree(s, data, p, need_marker=True).cost
+            if n == 0:
+                raise RuleError(f"{p}'s cities are connected on the recorded board too: name them with --winner {p}.")
+            missing[p] = n
+        return {"winners": named, "missing": missing, "rails_out": bool(rails_out)}
+
     # -- hands ---------------------------------------------------------------------------------
     def on_hand_set(self, s: State, event: Event, data: dict) -> None:
         """Record the hand a player holds in a physical round (after the card's effect)."""
@@ -408,6 +834,8 @@ class TransGame(Game):
         s["hands"][player] = cities
         if special in REVEAL:
             s["revealed"] = self._reveal(s, data)
+        if s["track"]["rails"]:  # a hand recorded late may already be connected on the board
+            self._check_joined(s, self.board_of(data), None)
 
     def on_hand_return(self, s: State, event: Event, data: dict) -> None:
         """Under the return-any card each player puts one city of their choice back."""
@@ -482,8 +910,18 @@ class TransGame(Game):
         if s["pending"]:
             raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
         rails_out = bool(event.get("rails_out"))
+        named_winners = event.get("winners") or []
+        named_missing = event.get("missing") or {}
+        auto = bool(event.get("auto"))
+        if auto:  # counted on the recorded board; counts in the event must be the board's
+            result = self.auto_result(s, data, named_winners, rails_out)
+            given = {player_name(players, str(p)): n for p, n in named_missing.items()}
+            if given and given != result["missing"]:
+                raise RuleError("The missing rails in this event are not the recorded board's: "
+                                + ", ".join(f"{p} {n}" for p, n in result["missing"].items()) + ".")
+            named_winners, named_missing, rails_out = result["winners"], result["missing"], result["rails_out"]
         winners: list[str] = []
-        for name in event.get("winners") or []:
+        for name in named_winners:
             p = player_name(players, str(name))
             if p in winners:
                 raise RuleError(f"{p} is named as a winner twice.")
@@ -494,7 +932,7 @@ class TransGame(Game):
             raise RuleError("Name who connected their cities with --winner NAME, or use --rails-out "
                             "if the rails ran out.")
         missing: dict[str, int] = {}
-        for name, count in (event.get("missing") or {}).items():
+        for name, count in named_missing.items():
             p = player_name(players, str(name))
             if p in missing:
                 raise RuleError(f"{p} is given two missing-rail counts.")
@@ -523,6 +961,7 @@ class TransGame(Game):
             "missing": missing,
             "points": points,
             "hands": s["hands"],
+            "auto": auto,  # the missing rails were counted on the recorded board
         })
         s["round_open"] = False
         s["pending"] = None
@@ -545,15 +984,17 @@ class TransGame(Game):
         key = "normal"
         if s["special"] in ("generous", "demanding"):
             key = s["special"]
-        example = '{"winner": 4, "missing": [3, 2, 1, 1, 0]}'
-        what = f"the {key} chart printed on the special card"
+        example = CHART_TEMPLATE  # a template, never real-looking numbers someone might copy
+        what = f"the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... missing"
         self.need(data, self.id, f"charts.{key}", what, example)
-        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner", "4")
-        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails", "[3, 2, 1, 1, 0]")
+        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner", '"W"')
+        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails",
+                          '["P1", "P2", "P3", "P4", "P5"]')
         if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
-            raise RuleError(f"charts.{key} must look like {example}: "
-                            f"set it again with `companion data set {self.id} charts.{key} '{example}'`.")
+            raise RuleError(f"charts.{key} must be whole numbers shaped like {example} (W = a winner's points, "
+                            f"P1 ... = the points for 1, 2 ... missing rails): set it again with "
+                            f"`companion data set {self.id} charts.{key} ...`.")
         chart = {"winner": winner, "missing": table}
         return chart
 
@@ -637,11 +1078,20 @@ class TransGame(Game):
     def summary(self, s: State) -> dict:
         players = s["players_order"]
         special = {"id": s["special"], "title": s["special_title"]} if s["special"] else None
+        track = s["track"]
+        networks = self.networks(s)
+        built_by = {p: 0 for p in players}
+        for r in track["rails"]:
+            built_by[r["by"]] += 1
         out = {
             "players": [
                 {"name": p, "score": s["scores"][p],
                  "rounds": [h["points"][p] for h in s["history"]],
-                 "cities": len(s["hands"][p]) if s["round_open"] and p in s["hands"] else None}
+                 "cities": len(s["hands"][p]) if s["round_open"] and p in s["hands"] else None,
+                 "start": track["markers"][p][1] if p in track["markers"] else None,
+                 "connected": p in track["connected"],
+                 "network": networks.get(p, []),
+                 "rails": built_by[p]}
                 for p in players
             ],
             "round": s["round"],
@@ -660,6 +1110,16 @@ class TransGame(Game):
             "waiting_for": self.waiting(s),
             "pending": self.pending_text(s),
             "history": [{k: v for k, v in h.items() if k != "hands"} for h in s["history"]],
+            "rails_built": len(track["rails"]),
+            "rails_left": None if track["box"] is None else track["box"] - len(track["rails"]),
+            "rails": [{"line": r["name"], "player": r["by"]} for r in track["rails"]],
+            "connected": list(track["connected"]),
+            "round_over": self.round_over(s),
+            "rails_out": track["rails_out"],
+            "finishing": self.finishing(s),
+            "turn": dict(track["turn"]) if track["turn"] and s["round_open"] else None,
+            "balanced": s["balanced"],
+            "balance": dict(s["balance"]) if s["balance"] else None,
         }
         deck = s["special_deck"]
         if deck:
@@ -669,13 +1129,51 @@ class TransGame(Game):
             out["hands"] = self.public_hands(s)
         return out
 
+    def networks(self, s: State) -> dict[str, list[str]]:
+        """Per player with a marker: every player whose marker is on the same network (self too)."""
+        track = s["track"]
+        parent: dict[int, int] = {}
+
+        def find(a: int) -> int:
+            parent.setdefault(a, a)
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for r in track["rails"]:
+            a, b = r["line"]
+            parent[find(a)] = find(b)
+        root = {p: find(m[0]) for p, m in track["markers"].items()}
+        return {p: [q for q in s["players_order"] if q in root and root[q] == r] for p, r in root.items()}
+
+    def round_over(self, s: State) -> bool:
+        """The board says the round has ended: someone connected (turn finished) or no rails left."""
+        track = s["track"]
+        ended = track["ended"]
+        return bool(s["round_open"] and (track["rails_out"] or (ended and not ended["finishing"])))
+
+    def finishing(self, s: State) -> str | None:
+        """The player still finishing the turn in which someone else connected (the special case)."""
+        ended = s["track"]["ended"]
+        return ended["by"] if s["round_open"] and ended and ended["finishing"] else None
+
     def describe(self, event: Event) -> str:
         etype = event.get("type")
         if etype == "round-start":
             how = "dealt at the table" if event.get("physical") else "cities dealt by the app"
             special = event.get("special")
             card = f", special card {special}" if special else ""
+            if event.get("redeals"):
+                card += f", balanced after {len(event['redeals']) + 1} deals"
+            elif event.get("unbalanced"):
+                card += ", not balanced"
             return f"round {event.get('round')} started: {how}{card}"
+        if etype == "marker":
+            return f"{event.get('player')}'s start marker on {event.get('junction')}"
+        if etype == "build":
+            paths = event.get("paths") or []
+            return f"{event.get('player')} built {', '.join(paths) if isinstance(paths, list) else paths}"
         if etype == "hand-set":
             return f"{event.get('player')}'s hand recorded"
         if etype == "hand-return":
@@ -689,7 +1187,8 @@ class TransGame(Game):
             if event.get("winners"):
                 parts.append(" and ".join(event["winners"]) + " connected")
             parts += [f"{p} {n} missing" for p, n in (event.get("missing") or {}).items()]
-            return "round ended: " + "; ".join(parts)
+            how = " (counted on the board)" if event.get("auto") else ""
+            return f"round ended{how}: " + "; ".join(parts)
         return super().describe(event)
 
     def redact(self, event: Event) -> Event:

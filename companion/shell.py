@@ -72,9 +72,13 @@ def toolbar_text(status: dict) -> str:
     if status.get("finished"):
         parts.append("over: " + ", ".join(status.get("winners") or []) + " won")
     elif players:
-        top = max(p.get("score") or 0 for p in players)
-        leaders = [p["name"] for p in players if (p.get("score") or 0) == top]
-        parts.append(f"leader {' & '.join(leaders)} ({top})")
+        scores = [p.get("score") or 0 for p in players]
+        top = max(scores)
+        leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
+        if len(players) > 1 and len(leaders) == len(players):
+            parts.append(f"all level ({top})")
+        else:
+            parts.append(f"leader {' & '.join(leaders)} ({top})")
     return " · ".join(parts)
 
 

@@ -319,9 +319,9 @@ class Board:
         kinds = self.double_kinds
         if not isinstance(kinds, dict) or kinds.get(kind) is None:
             key = "double_kinds" if not isinstance(kinds, dict) else f"double_kinds.{kind}"
-            example = ('{"water": [[[0, 0], [1, 0]]], "mountain": [[[2, 0], [2, 1]]]}' if key == "double_kinds"
-                       else "[[[0, 0], [1, 0]]]")
-            raise MissingValue(self.game, key, f"which double lines are {kind}, as pairs of [x, y] junctions",
+            example = ('{"water": ["JUNCTION-JUNCTION", "..."], "mountain": ["JUNCTION-JUNCTION", "..."]}'
+                       if key == "double_kinds" else '["JUNCTION-JUNCTION", "..."]')
+            raise MissingValue(self.game, key, f"which double lines are {kind}, as paths of junction names read off `board`",
                                example)
         out: set[Edge] = set()
         for item in kinds[kind]:

@@ -11,8 +11,8 @@ Marks (a legend under the map repeats them):
 * ``───`` ``/`` ``\\``  a single line (1 rail); ``═══`` ``‖`` a double line (2 rails);
   ``=?=`` ``?`` a double line the public sources disagree on (counted 2);
 * a city: its three-letter abbreviation in its colour (``SDi`` = San Diego);
-* rails on the board: ``━━━`` ``╱`` ``╲`` in the player's colour; a start marker: ``◆``, or the
-  city's abbreviation in reverse when it stands on a city.
+* rails on the board: ``━━━`` ``╱`` ``╲`` in the player's colour (``PLAYER_STYLES``, by seat); a
+  start marker: ``◆``, or the city's abbreviation in reverse when it stands on a city.
 
 The drawing is a ``rich.text.Text``: printed to a terminal it is in colour, and
 ``companion.render.to_text(..., color=False)`` turns it into plain text for tests and pipes.
@@ -38,6 +38,10 @@ COLOUR_STYLES = {
     "pink": "hot_pink",
     "turquoise": "turquoise2",
 }
+# players' rails and markers: bright, bold and unlike the cities' colours and the magenta that
+# `rails --draw` gives the missing rails found
+PLAYER_STYLES = ("bold bright_red", "bold bright_blue", "bold bright_green", "bold bright_yellow",
+                 "bold bright_cyan", "bold bright_white")
 LINE_STYLE = "grey50"
 DOUBLE_STYLE = "bold"
 KIND_STYLES = {"water": "bold bright_cyan", "mountain": "bold grey70"}
@@ -47,6 +51,11 @@ MARGIN = 5  # characters left of the map: the row number and room for a westmost
 
 def colour_style(colour: str) -> str:
     return COLOUR_STYLES.get(colour, "")
+
+
+def player_style(seat: int) -> str:
+    """The style of the player in seat ``seat`` (0-based): their rails, marker and legend line."""
+    return PLAYER_STYLES[seat % len(PLAYER_STYLES)]
 
 
 class _Canvas:

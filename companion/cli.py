@@ -65,6 +65,10 @@ def log_unexpected(app: App | None) -> str:
 def usage_line(exc: click.UsageError) -> str:
     """A usage error as one line: what is wrong and where the options are explained."""
     path = exc.ctx.command_path if exc.ctx else "companion"
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError) and isinstance(exc.ctx.command, click.Group):
+        # `new` or `round` alone: Click's whole help as an error would be a screenful, not a line
+        names = exc.ctx.command.list_commands(exc.ctx)
+        return f"`{path}` needs one of: {', '.join(names)} (`{path} --help` shows how to write it)"
     return f"{exc.format_message()} (`{path} --help` shows how to write it)"
 
 
@@ -124,7 +128,7 @@ class RootGroup(LazyGroup):
             raise click.ClickException(exc.message) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C, or Ctrl-D at a question the shell asked
             raise click.exceptions.Abort() from None
         except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
             where = log_unexpected(ctx.find_object(App))

@@ -164,8 +164,10 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
 
     error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(values))
     if error is not None:
-        while error.context:  # inside anyOf/oneOf: the branch that got furthest explains best
-            error = best_match(error.context)
+        while error.context:  # inside anyOf/oneOf: the branch that got furthest explains best,
+            # never the "or null" branch (null only means "not known yet")
+            branch = [e for e in error.context if e.schema.get("type") != "null"] or error.context
+            error = best_match(branch)
         where = ".".join(str(p) for p in error.absolute_path) or key
         raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
 

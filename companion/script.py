@@ -45,7 +45,7 @@ def run_line(app: App, text: str) -> tuple[int, str | None]:
     except click.exceptions.Exit as exc:
         return exc.exit_code, None
     except click.exceptions.Abort:
-        return 1, "Stopped."
+        return 1, "Stopped; nothing more was recorded."
     finally:
         app.session_override = base
 

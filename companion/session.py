@@ -180,6 +180,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
 
     game = games.get(game_id)
     names = seat_from(check_players(players, game), start)
+    check_numbers(options)
     with store.writing():
         data = datapack.merged(game_id, store.user_values(game_id)) if game_id in datapack.pack_names() else {}
         meta: dict[str, Any] = {
@@ -202,6 +203,26 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
 
 MakeEvent = Callable[[Session, Replay], Event]
 
+# The largest number an action may carry: no game has more, and `import` refuses larger ones
+# (companion.exchange.MAX_INT), so whatever is recorded can be exported and imported again.
+LARGEST = 10**15
+
+
+def check_numbers(event: Event) -> None:
+    """Refuse a number no game has (a slip like Ann=99999999999), before it reaches the rules:
+    statistics divide scores as floats, and a huge integer would break them later."""
+    stack: list[Any] = [event]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= LARGEST:
+            shown = f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else "A number of over 40 digits"
+            raise RuleError(f"{shown} is beyond what any game counts (at most {LARGEST:,} either way): "
+                            "check what was typed.")
+
 
 def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Session, Replay, Event]:
     """Validate and append one action, under the lock, against the freshest state on disk.
@@ -215,6 +236,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
         session = load(store, sid)
         before = session.replay()
         event = make_event(session, before) if callable(make_event) else dict(make_event)
+        check_numbers(event)
         data = before.data
         for _ in range(20):
             try:

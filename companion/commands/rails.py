@@ -1,8 +1,11 @@
-"""`rails MAP ...`: exact missing rails on a Trans board, without a session; and the map drawing.
+"""`rails MAP ...`: exact missing rails on a Trans board, without a session; `rails NAME` in one;
+and the map drawing.
 
 Thin over ``companion.board`` (names, paths), ``companion.steiner`` (the exact counts) and
-``companion.boardview`` (the drawing). The board is the shipped pack with the players' own
-values laid over it (``data set trans-amerika double_kinds ...``), as a new session would see it.
+``companion.boardview`` (the drawing). Without a session the board is the shipped pack with the
+players' own values laid over it (``data set trans-amerika double_kinds ...``), as a new session
+would see it. In a Trans session, `rails NAME` counts on the recorded board (start markers and
+rails) with the values the session froze, through the rules' ``missing_tree``.
 """
 
 from __future__ import annotations
@@ -13,20 +16,47 @@ import sys
 import click
 
 from companion import board as boards
-from companion.commands.common import echo_json, json_option, pass_app
+from companion.commands.common import echo_json, json_option, pass_app, session_option
 from companion.errors import CompanionError
 
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
 
 
 def map_board(app, map_name: str) -> boards.Board:
-    """The board a map name means, with the players' own printed values over the pack's."""
+    """The board a map name means, with the players' own printed values over the pack's.
+
+    Europa's disputed double lines are settled when the players said which are single on
+    their board (``data set trans-europa disputed_single '["Brest-B7"]'``).
+    """
     game = boards.resolve_map(map_name)
-    return boards.load_merged(game, app.store.user_values(game))
+    user = app.store.user_values(game)
+    board = boards.load_merged(game, user)
+    if any(k.split(".")[0] == "disputed_single" for k in user):
+        from companion import datapack
+        from companion.games.trans import settle_disputed
+
+        board = settle_disputed(board, datapack.merged(game, user).get("disputed_single"))
+    return board
 
 
 def wants_colour(app) -> bool:
     return bool(app.interactive) or sys.stdout.isatty()
+
+
+def _fresh_styles() -> None:
+    """Forget rich's shared Style objects.
+
+    rich caches a style's escape codes on the Style object, whatever the colour system, and
+    shares those objects through its caches: once a table in 16 colours has drawn orange as
+    bright red, a 256-colour drawing in the same process (the shell) would too, and the other
+    way round. Clearing the caches around a drawing keeps each colour system's codes its own.
+    """
+    from rich.style import Style
+
+    for cached in (Style.parse, getattr(Style, "_add", None)):
+        clear = getattr(cached, "cache_clear", None)
+        if clear is not None:
+            clear()
 
 
 def draw_text(renderable, colour: bool, width: int | None = None) -> str:
@@ -40,7 +70,13 @@ def draw_text(renderable, colour: bool, width: int | None = None) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=colour, color_system="256" if colour else None,
                       highlight=False, emoji=False)
-    console.print(renderable)
+    if colour:
+        _fresh_styles()
+    try:
+        console.print(renderable)
+    finally:
+        if colour:
+            _fresh_styles()
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
@@ -76,7 +112,7 @@ def _key(a: int, b: int) -> tuple[int, int]:
 
 
 @click.command()
-@click.argument("map_name", metavar="MAP")
+@click.argument("map_name", metavar="MAP|NAME")
 @click.option("--hand", metavar="CITY,CITY,...", help="The cities to connect, e.g. --hand Dallas,Omaha,Boston.")
 @click.option("--built", multiple=True, metavar="PATH",
               help="Rails already on the board, as junctions joined by '-' (Dallas-K10-K9); repeat the "
@@ -89,15 +125,25 @@ def _key(a: int, b: int) -> tuple[int, int]:
 @click.option("--stats", is_flag=True, help="With --all-hands: the number of hands, mean, spread, easiest and hardest.")
 @click.option("--players", type=click.IntRange(2, 6), metavar="N",
               help="With --all-hands: the hands of an N-player game (2 or 3 leave the dashed cards out).")
-@click.option("--draw", is_flag=True, help="With --hand: also draw the board with the rails found.")
+@click.option("--draw", is_flag=True, help="With --hand or NAME: also draw the board with the rails found.")
 @json_option
+@session_option
 @pass_app
 def rails(app, map_name, hand, built, start, single, all_hands, stats, players, draw, as_json) -> None:
-    """Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, or `--all-hands --stats`.
+    """Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, `--all-hands --stats`, or `rails NAME`.
 
     The fewest rails joining the cities (to each other, or to the network at --start), where
-    built rails are free and a double line costs 2: an exact minimum, not an estimate.
+    built rails are free and a double line costs 2: an exact minimum, not an estimate. In a
+    Trans session, `rails NAME` counts NAME's cities on the recorded board, privately.
     """
+    if not hand and not all_hands and not _is_map(map_name):
+        for flag, given in (("--built", built), ("--start", start), ("--single", single), ("--stats", stats),
+                            ("--players", players)):
+            if given:
+                raise click.UsageError(f"{flag} goes with `rails MAP --hand ...`: `rails NAME` counts on the "
+                                       "session's recorded board, with its special card.")
+        _player_rails(app, map_name, draw, as_json)
+        return
     if hand and all_hands:
         raise click.UsageError("Give either --hand CITY,... or --all-hands, not both.")
     if not hand and not all_hands:
@@ -112,6 +158,38 @@ def rails(app, map_name, hand, built, start, single, all_hands, stats, players, 
     if stats or players:
         raise click.UsageError(f"{'--stats' if stats else '--players'} goes with --all-hands, not with --hand.")
     _one_hand(app, map_name, hand, built, start, single, draw, as_json)
+
+
+def _is_map(name: str) -> bool:
+    try:
+        boards.resolve_map(name)
+        return True
+    except CompanionError:
+        return False
+
+
+def _player_rails(app, name: str, draw: bool, as_json: bool) -> None:
+    """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
+    from companion.commands.trans import GAME, render_route, with_supplied
+    from companion.games.base import player_name
+
+    try:
+        s = app.session(GAME, "rails NAME")
+    except CompanionError as exc:
+        raise CompanionError(f"{name!r} is not a map (type amerika or europa), and `rails NAME` needs a Trans "
+                             f"session: {exc}") from None
+    replay = s.replay()
+    game = s.game
+    player = player_name(s.players, name)
+    (tree, data), _ = with_supplied(app, s, replay.data,
+                                    lambda data: (game.missing_tree(replay.state, data, player), data))
+    text, payload = render_route(app, s, replay, data, player, tree, draw)
+    if as_json:
+        echo_json(payload)
+    elif replay.state["round_open"] and app.show_private is not None:
+        app.show_private(player, text)  # the shell: the route names the cities, so it stays private
+    else:
+        click.echo(text)
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:

@@ -1,22 +1,57 @@
-"""Commands of Trans Europa / Trans Amerika: `new`, `round start|end`, `hand`, `pass`, and `status`.
+"""Commands of Trans Europa / Trans Amerika: `new`, `round start|end`, `hand`, `pass`, `start`,
+`build`, `status` and `board`.
 
 Thin over ``companion.games.trans``: the deal is built by ``make_round_start`` inside
 ``app.record`` (under the write lock, from the freshest state, with the session's seed), and the
 rules validate every event. What is said on screen never names a city of a hand that is still
-secret: only `hand NAME` shows one player's cities, on a private screen in the shell.
+secret: only `hand NAME` (and `rails NAME`) show one player's cities, on a private screen in
+the shell. Start markers and rails are public, as on the table.
 """
 
 from __future__ import annotations
 
 import click
 
+from companion import datapack
 from companion.commands.common import new_command, parse_pairs, pass_app, session_option
-from companion.errors import CompanionError
+from companion.commands.rails import draw_text, render_map, wants_colour  # noqa: F401 (render_map: `board MAP`)
+from companion.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import player_name
-from companion.games.trans import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
+from companion.games.trans import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start, trans_board
 from companion.render import bar, table, winners_line
 
 GAME = ("trans-europa", "trans-amerika")
+
+
+def with_supplied(app, session, data: dict, compute):
+    """``compute(data)``, using values the players supplied after the session froze its data.
+
+    Returns ``(result, frozen)``: put ``frozen`` into the event as ``_data`` so replays use the
+    same values (the session layer does this itself for values the rules ask for on apply, but
+    a deal or a count computed *before* the event exists has to do it here).
+    """
+    from companion.session import with_frozen
+
+    game = session.meta["game"]
+    frozen: dict = {}
+    current = data
+    for _ in range(10):
+        try:
+            return compute(current), frozen
+        except MissingValue as missing:
+            try:
+                value = datapack.get_path(datapack.merged(game, app.store.user_values(game)), missing.key)
+            except (KeyError, CompanionError):
+                value = None
+            if value is None or missing.key in frozen:
+                raise
+            frozen[missing.key] = value
+            current = with_frozen(data, {"_data": frozen})
+    raise RuleError("Too many printed values are missing for this action.")
+
+
+def and_list(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 # -- new -----------------------------------------------------------------------------------------
@@ -27,11 +62,32 @@ def _new(game_id: str) -> click.Command:
                   help="Play with the special cards: one is turned over before every round.")
     @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
                   help="prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails.")
-    def new(variant: str | None, scoring: str) -> dict:
+    @click.option("--deal", "deal", metavar="balanced=K",
+                  help="House rule: redeal (verifiably) until every hand's empty-board minimum is within K rails "
+                       "of the others'.")
+    def new(variant: str | None, scoring: str, deal: str | None) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
-        return {"variant": variant, "scoring": scoring}
+        options = {"variant": variant, "scoring": scoring}
+        if deal is not None:
+            options["balanced"] = _balanced(deal)
+        return options
 
     return new
+
+
+def _balanced(text: str) -> int:
+    """`balanced=2` -> 2, or a usage error saying how to write it."""
+    kind, sep, number = text.partition("=")
+    if kind.strip().lower() != "balanced" or not sep:
+        raise click.UsageError(f"--deal {text!r} is unknown: write --deal balanced=K, e.g. --deal balanced=2")
+    try:
+        value = int(number.strip())
+    except ValueError:
+        raise click.UsageError(f"--deal balanced={number.strip()}: K must be a whole number of rails, "
+                               "e.g. --deal balanced=2") from None
+    if value < 0:
+        raise click.UsageError("--deal balanced=K: K is a number of rails, 0 or more, e.g. --deal balanced=2")
+    return value
 
 
 new_europa = _new("trans-europa")
@@ -49,15 +105,24 @@ def round_group() -> None:
 @click.option("--physical", is_flag=True, help="The cities are dealt at the table, not by the app.")
 @click.option("--special", type=click.Choice(SPECIAL_IDS), metavar="CARD",
               help="The special card you turned over at the table (one of: " + ", ".join(SPECIAL_IDS) + ").")
+@click.option("--unbalanced", is_flag=True,
+              help="With --deal balanced=K: deal this round once, plainly (when no balanced deal is found).")
 @session_option
 @pass_app
-def round_start(app, physical: bool, special: str | None) -> None:
+def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> None:
     """Deal the next round: one city of each colour to everyone, and the special card if any."""
 
     def deal(session, replay):
         meta = session.meta
-        return make_round_start(replay.state, replay.data, meta["seed"], meta.get("entropy", ""), session.id,
-                                special=special, physical=physical)
+
+        def make(data):
+            return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,
+                                    special=special, physical=physical, unbalanced=unbalanced)
+
+        event, frozen = with_supplied(app, session, replay.data, make)
+        if frozen:
+            event["_data"] = frozen
+        return event
 
     s, replay, _ = app.record(deal, GAME, "round start")
     status = s.status(replay)
@@ -65,6 +130,12 @@ def round_start(app, physical: bool, special: str | None) -> None:
     card = special_lines(status)
     if card:
         click.echo("\n".join(card))
+    balance = status.get("balance")
+    if balance:
+        tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
+        click.echo(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
+                   f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
+                   "`verify` re-derives every one).")
     if physical:
         click.echo("Deal the cities at the table. To keep them on record, each player may type "
                    "`hand NAME --set CITY,CITY,...`.")
@@ -72,6 +143,8 @@ def round_start(app, physical: bool, special: str | None) -> None:
         click.echo("Cities dealt: each player looks at their own with `hand NAME`.")
     if status["pending"]:
         click.echo("Now: " + status["pending"])
+    else:
+        click.echo(f"Start markers, if you record the board: `start NAME JUNCTION` ({status['start_player']} first).")
 
 
 def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rails_out: bool) -> None:
@@ -105,16 +178,33 @@ def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rail
 @click.option("--rails-out", is_flag=True, help="The rails ran out and nobody connected.")
 @click.option("--missing", multiple=True, metavar="NAME=N",
               help="Rails a player still needed (a double line counts 2); one for every non-winner.")
+@click.option("--auto", is_flag=True,
+              help="Count everyone's missing rails exactly on the recorded board (`start` and `build`).")
 @session_option
 @pass_app
-def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str, ...]) -> None:
-    """Score the round: `round end --winner Ann --missing Bob=2 --missing Cy=5`."""
+def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str, ...], auto: bool) -> None:
+    """Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`."""
     counts = parse_pairs(missing, "NAME=N")
+    if auto and counts:
+        raise click.UsageError("--auto counts the missing rails on the board: drop --missing.")
     s = app.session(GAME, "round end")
-    _ask_missing(app, s, winners, counts, rails_out)
-    event = {"type": "round-end", "winners": list(winners), "missing": counts}
-    if rails_out:
-        event["rails_out"] = True
+    if auto:
+        def event(session, replay):
+            def count(data):
+                return session.game.auto_result(replay.state, data, winners, rails_out)
+
+            result, frozen = with_supplied(app, session, replay.data, count)
+            made = {"type": "round-end", "auto": True, "winners": result["winners"], "missing": result["missing"]}
+            if result["rails_out"]:
+                made["rails_out"] = True
+            if frozen:
+                made["_data"] = frozen
+            return made
+    else:
+        _ask_missing(app, s, winners, counts, rails_out)
+        event = {"type": "round-end", "winners": list(winners), "missing": counts}
+        if rails_out:
+            event["rails_out"] = True
     s, replay, _ = app.record(event, GAME, "round end")
     status = s.status(replay)
     last = status["history"][-1]
@@ -125,6 +215,10 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
         parts.append(f"{name} {last['points'][name]:+d} ({why})")
     head = "The rails ran out. " if last["rails_out"] else ""
     click.echo(f"{head}Round {last['round']} scored: " + ", ".join(parts) + ".")
+    if last.get("auto"):
+        card = " (the special card in force counted)" if status["special"] and status["special"]["id"] in (
+            "water-single", "mountain-single") else ""
+        click.echo(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails built{card}.")
     click.echo("Totals: " + ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
     hands = s.game.public_hands(replay.state) or {}
     if any(hands.values()):
@@ -211,6 +305,128 @@ def pass_card(app, name: str, city: tuple[str, ...]) -> None:
     click.echo(("Now: " + pending) if pending else "All cards are passed: the round can be played.")
 
 
+# -- the board: start markers and rails ------------------------------------------------------------
+
+@click.command("start")
+@click.argument("name")
+@click.argument("junction", nargs=-1, required=True)
+@session_option
+@pass_app
+def start_marker(app, name: str, junction: tuple[str, ...]) -> None:
+    """Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`."""
+    text = " ".join(junction)
+
+    def place(session, replay):
+        board = trans_board(replay.data, session.meta["game"])
+        return {"type": "marker", "player": player_name(session.players, name),
+                "junction": board.name(board.junction(text))}
+
+    s, replay, event = app.record(place, GAME, "start")
+    who = player_name(s.players, name)
+    status = s.status(replay)
+    click.echo(f"{who}'s start marker is on {event['junction']}.")
+    players = [p["name"] for p in status["players"]]
+    first = players.index(status["start_player"])
+    waiting = [p for p in players[first:] + players[:first]
+               if next(q for q in status["players"] if q["name"] == p)["start"] is None]
+    if waiting:
+        click.echo(f"Next: `start {waiting[0]} JUNCTION`" + (f" (then {and_list(waiting[1:])})." if waiting[1:] else "."))
+    else:
+        click.echo(f"Every start marker is down: {status['start_player']} builds first, "
+                   "e.g. `build NAME JUNCTION-JUNCTION-...`.")
+
+
+def _paths(board, words: tuple[str, ...]) -> list[str]:
+    """The typed paths, each as junction names joined by '-' in the order typed.
+
+    Several paths are separated by commas (`Paris-E6,Lyon-F8`). Words are joined with spaces
+    first, so `San Diego-D11` needs no quotes; if that does not read, each word is tried as a
+    path of its own (`Paris-E6 Lyon-F8`).
+    """
+    def read(texts, whole: bool) -> list[str]:
+        out = []
+        for text in texts:
+            for part in text.split(","):
+                if part.strip():
+                    nodes = board.path_junctions(part)
+                    if not whole and len(nodes) < 2:
+                        raise RuleError(f"{part.strip()!r} is not a path")
+                    out.append("-".join(board.name(n) for n in nodes))
+        return out
+
+    try:
+        return read([" ".join(words)], True)
+    except CompanionError:
+        if len(words) < 2:
+            raise
+        try:
+            return read(words, False)
+        except CompanionError:
+            pass
+        raise
+
+
+@click.command()
+@click.argument("name")
+@click.argument("path", nargs=-1, required=True)
+@session_option
+@pass_app
+def build(app, name: str, path: tuple[str, ...]) -> None:
+    """Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more)."""
+    before: dict = {}
+
+    def make(session, replay):
+        board = trans_board(replay.data, session.meta["game"])
+        before.update(connected=list(replay.state["track"]["connected"]), rails=len(replay.state["track"]["rails"]))
+        return {"type": "build", "player": player_name(session.players, name), "paths": _paths(board, path)}
+
+    s, replay, event = app.record(make, GAME, "build")
+    who = player_name(s.players, name)
+    status = s.status(replay)
+    placed = status["rails_built"] - before["rails"]
+    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+    click.echo(f"{who} built {placed} rail{'s' if placed != 1 else ''}: {', '.join(event['paths'])} "
+               f"({status['rails_built']} on the board{left}).")
+    warning = allowance_warning(status)
+    if warning:
+        click.echo(warning)
+    for line in ending_lines(status, before["connected"]):
+        click.echo(line)
+
+
+def allowance_warning(status: dict) -> str:
+    """A turn that placed more than it allows: said, never refused (the table may know better)."""
+    turn = status.get("turn")
+    if not turn or turn["used"] <= turn["allowed"]:
+        return ""
+    special = (status.get("special") or {}).get("id")
+    why = {"three-rails": " under the three-rails card",
+           "rhythm-321": f" on lap {turn['lap']} of the 3-2-1 card"}.get(special, "")
+    return (f"Warning: that makes {turn['used']} rails' worth in {turn['player']}'s turn (a double line counts 2); "
+            f"a turn allows {turn['allowed']}{why}. Recorded anyway: `undo` takes it back.")
+
+
+def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
+    """What a build changed about the round: someone connected, the rails ran out."""
+    new = [p for p in status["connected"] if p not in connected_before]
+    lines = []
+    if new:
+        joined = status["connected"]
+        verb = "has" if len(new) == 1 else "have"
+        lines.append(f"{and_list(new)} {verb} connected {'their' if len(new) > 1 else 'all their'} cities.")
+        if status["finishing"]:
+            who = status["finishing"]
+            lines.append(f"The round ends after {who}'s turn: {who} connected them with the turn's first rail, "
+                         f"so {who} may place the rest of this turn (`build {who} ...`), then `round end --auto`.")
+        else:
+            winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{and_list(joined)} both win it"
+            lines.append(f"The round has ended: {winners}. Score it with `round end --auto`.")
+    elif status["rails_out"]:
+        lines.append("Every rail is on the board and nobody connected: the round has ended. "
+                     "Score it with `round end --auto`.")
+    return lines
+
+
 # -- screens -------------------------------------------------------------------------------------
 
 def special_lines(status: dict) -> list[str]:
@@ -248,6 +464,7 @@ def render_status(app, session, replay) -> str:
             out.append(f"  shown: {p}: {', '.join(cities)}")
         if status["pending"]:
             out.append("Waiting: " + status["pending"])
+        out += board_lines(status)
     headers = ["player"] + [f"R{h['round']}" for h in status["history"]] + ["total", "points left" if classic
                                                                            else f"toward {PRESTIGE_GOAL}"]
     rows = []
@@ -259,24 +476,126 @@ def render_status(app, session, replay) -> str:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
     elif status["round_open"]:
-        out.append("Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`).")
+        out.append(next_line(status))
     else:
         out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
     return "\n".join(out)
 
 
-def render_map(app, map_id: str) -> str:
-    """`board trans-amerika`: the printed board with its cities, without a session."""
-    from companion import board, boardview
-    from companion.render import to_text
+def board_lines(status: dict) -> list[str]:
+    """The recorded board in words: markers, rails, whose turn, who connected."""
+    players = status["players"]
+    if not status["rails_built"] and not any(p["start"] for p in players):
+        return []
+    markers = ", ".join(f"{p['name']} {p['start'] or '-'}" for p in players)
+    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+    lines = [f"Start markers: {markers}. Rails: {status['rails_built']} on the board{left}."]
+    shared = {tuple(p["network"]) for p in players if len(p["network"]) > 1}
+    if shared:
+        lines.append("Shared networks: " + "; ".join(and_list(list(n)) for n in sorted(shared)) + ".")
+    turn = status.get("turn")
+    if turn and not status["round_over"]:
+        lines.append(f"Turn {turn['number']} (lap {turn['lap']}): {turn['player']}, {turn['used']} of "
+                     f"{turn['allowed']} rails' worth placed.")
+    if status["connected"]:
+        lines.append(f"Connected: {and_list(status['connected'])}.")
+    return lines
 
-    return to_text(boardview.draw(board.load(map_id)), color=bool(app.interactive))
+
+def next_line(status: dict) -> str:
+    """What to type next in an open round."""
+    if status["round_over"]:
+        return "Next: `round end --auto` (the missing rails are counted on the board)."
+    if status["finishing"]:
+        who = status["finishing"]
+        return f"Next: {who} finishes the turn (`build {who} ...`), then `round end --auto`."
+    waiting = [p["name"] for p in status["players"] if p["start"] is None]
+    if status["rails_built"] or (not waiting and not status["pending"]):
+        return "Next: `build NAME PATH` as the rails go down, or `round end --winner NAME --missing NAME=N ...`."
+    if len(waiting) < len(status["players"]):
+        return f"Next: `start NAME JUNCTION` for {and_list(waiting)}, then `build NAME PATH`."
+    return "Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`)."
+
+
+def render_route(app, session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[str, dict]:
+    """`rails NAME`: the count, the cities, one optimal set of rails; and the same as JSON."""
+    from companion import board as boards
+
+    state = replay.state
+    game = session.game
+    board = trans_board(data, session.meta["game"])
+    track = state["track"]
+    special = state["special"]
+    single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
+    cost = board.costs(single)
+    cities = game.hand_of(state, player)
+    marker = track["markers"].get(player)
+    built = [tuple(r["line"]) for r in track["rails"]]
+    network = sorted(board.network(marker[0], built)) if marker else []
+    walks = boards.paths(tree.edges)
+    pairs = [(a, b) for w in walks for a, b in zip(w, w[1:])]
+    paths = ["-".join(board.name(n) for n in w) for w in walks]
+    key = {(a, b): (a, b) if a < b else (b, a) for a, b in pairs}
+    payload = {
+        "player": player, "round": state["round"], "rails": tree.cost, "cities": list(cities),
+        "start": marker[1] if marker else None, "network": [board.name(n) for n in network],
+        "rails_built": len(built), "special": special,
+        "pairs": [[board.name(a), board.name(b), cost[key[(a, b)]]] for a, b in pairs], "paths": paths,
+    }
+    card = f", the {special} card counted" if single else ""
+    where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
+    lines = [f"{player}'s cities: {', '.join(cities)}."]
+    if tree.cost == 0:
+        lines.append(f"0 rails missing: they are all joined to {player}'s start marker ({where}).")
+    else:
+        goal = f"to the network at {marker[1]}" if marker else "to each other (no start marker yet)"
+        lines.append(f"{player} needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them {goal} ({where}).")
+        doubles = sum(1 for e in tree.edges if cost[e] == 2)
+        lines.append(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
+        lines.append("  " + ", ".join(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else "")
+                                      for a, b in pairs))
+        lines.append("To build, as paths: " + "  ".join(paths))
+    if draw:
+        from companion import boardview
+
+        names = session.players
+        style = {p: boardview.player_style(i) for i, p in enumerate(names)}
+        rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
+        rails.update(boardview.route_styles(tree.edges))
+        markers = {m[0]: style[p] for p, m in track["markers"].items()}
+        notes = [("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
+                  "each player's colour", "")]
+        lines.append(draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app)))
+    return "\n".join(lines), payload
 
 
 def render_board(app, session, replay) -> str:
-    """`board` in a session: the board with the values the session froze (double kinds ...)."""
-    from companion import board, boardview
-    from companion.render import to_text
+    """`board` in a session: every start marker and rail in its player's colour, the networks."""
+    from companion import boardview
 
-    drawing = boardview.draw(board.Board.from_values(replay.data, session.meta["game"]))
-    return to_text(drawing, color=bool(app.interactive))
+    status = session.status(replay)
+    board = trans_board(replay.data, session.meta["game"])
+    state = replay.state
+    track = state["track"]
+    names = [p["name"] for p in status["players"]]
+    style = {p: boardview.player_style(i) for i, p in enumerate(names)}
+    rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
+    markers = {m[0]: style[p] for p, m in track["markers"].items()}
+    if status["round"]:
+        left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+        when = "" if status["round_open"] else " (over)"
+        notes = [(f"Round {status['round']}{when}: {status['rails_built']} rails on the board{left}.", ""),
+                 ("In each player's colour: ◆ the start marker (a city's letters reversed), ━━━ ╱ ╲ the rails.", "")]
+    else:
+        notes = [("No round yet: `round start`, then `start NAME JUNCTION` and `build NAME PATH`.", "")]
+    for p in status["players"]:
+        if not status["round"]:
+            break
+        others = [q for q in p["network"] if q != p["name"]]
+        parts = [f"start {p['start']}" if p["start"] else "no start marker",
+                 f"{p['rails']} rail{'s' if p['rails'] != 1 else ''} built",
+                 "network shared with " + and_list(others) if others else "own network"]
+        if p["connected"]:
+            parts.append("cities connected")
+        notes.append((f"  ◆ ━━━ {p['name']}: " + "; ".join(parts), style[p["name"]]))
+    return draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app))

@@ -141,16 +141,61 @@ def chart_points(chart: dict, missing: int) -> int:
 # -- the board ----------------------------------------------------------------------------------
 
 _BOARD_KEYS = ("board", "cities", "colours", "dashed", "double_kinds", "disputed_single")
-_BOARDS: dict[str, tuple[Board, dict]] = {}  # the values' text -> (board, hand minimums memo)
 
 
-def _board_and_memo(data: dict, game: str) -> tuple[Board, dict]:
+class _BoardCache:
+    """One board and what balanced deals reuse on it: the empty board's graph, distances and
+    the minimum of every hand seen (a redeal is checked again each time a session is read)."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.minimums: dict[tuple[str, ...], int] = {}
+        self._adj: list[list[tuple[int, int]]] | None = None
+        self._dist: list[list[int]] | None = None
+        self._node = {c.name: c.node for c in board.cities}
+
+    def adj(self) -> list[list[tuple[int, int]]]:
+        if self._adj is None:
+            adj: list[list[tuple[int, int]]] = [[] for _ in self.board.xy]
+            for (a, b), w in self.board.cost.items():
+                adj[a].append((b, w))
+                adj[b].append((a, w))
+            self._adj = adj
+        return self._adj
+
+    def estimate(self, cities: list[str]) -> int:
+        """A quick upper bound (a spanning tree over shortest paths), to order the exact counts."""
+        if self._dist is None:
+            self._dist = steiner.all_pairs(self.adj())
+        nodes = [self._node[c] for c in cities]
+        inside, total = {nodes[0]}, 0
+        rest = set(nodes[1:]) - inside
+        while rest:
+            d, v = min((self._dist[a][b], b) for a in inside for b in rest)
+            total += d
+            inside.add(v)
+            rest.discard(v)
+        return total
+
+    def minimum(self, cities: list[str]) -> int:
+        """Fewest rails joining a hand's cities on the empty board (exact; memoised)."""
+        key = tuple(sorted(cities))
+        if key not in self.minimums:
+            nodes = sorted({self._node[c] for c in key})
+            self.minimums[key] = steiner.steiner(self.adj(), nodes[:-1], nodes[-1])[0] if nodes else 0
+        return self.minimums[key]
+
+
+_BOARDS: dict[str, _BoardCache] = {}  # the values' text -> the board and its caches
+
+
+def _board_cache(data: dict, game: str) -> _BoardCache:
     key = game + json.dumps([data.get(k) for k in _BOARD_KEYS], sort_keys=True, ensure_ascii=False)
     found = _BOARDS.get(key)
     if found is None:
         if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
             _BOARDS.clear()
-        found = _BOARDS[key] = (settle_disputed(Board.from_values(data, game), data.get("disputed_single")), {})
+        found = _BOARDS[key] = _BoardCache(settle_disputed(Board.from_values(data, game), data.get("disputed_single")))
     return found
 
 
@@ -159,7 +204,7 @@ def trans_board(data: dict, game: str) -> Board:
 
     Cached on the values' text: replaying a session builds its board once, not once a rail.
     """
-    return _board_and_memo(data, game)[0]
+    return _board_cache(data, game).board
 
 
 def settle_disputed(board: Board, declared) -> Board:
@@ -194,14 +239,6 @@ def settle_disputed(board: Board, declared) -> Board:
     for e in lines:
         cost[e] = 1
     return dataclasses.replace(board, cost=cost, disputed=frozenset())
-
-
-def hand_minimum(board: Board, memo: dict, cities: list[str]) -> int:
-    """Fewest rails joining a hand's cities on the empty board (memoised per board)."""
-    key = tuple(sorted(cities))
-    if key not in memo:
-        memo[key] = steiner.missing_rails(board, [board.city(c) for c in key]).cost
-    return memo[key]
 
 
 # -- building the round-start event -------------------------------------------------------------
@@ -526,11 +563,14 @@ class TransGame(Game):
 
         Stops counting as soon as the spread exceeds ``limit``: a rejected deal needs only proof.
         """
-        board, memo = _board_and_memo(data, self.id)
-        hands = self._dealt_hands(s, stacks, data, drop)
+        cache = _board_cache(data, self.id)
+        hands = list(self._dealt_hands(s, stacks, data, drop).values())
+        if limit is not None:  # the likely easiest and hardest first: two counts often prove it
+            hands.sort(key=cache.estimate)
+            hands = [hands[0], hands[-1], *hands[1:-1]]
         lo = hi = None
-        for p in s["players_order"]:
-            n = hand_minimum(board, memo, hands[p])
+        for cities in hands:
+            n = cache.minimum(cities)
             lo = n if lo is None else min(lo, n)
             hi = n if hi is None else max(hi, n)
             if limit is not None and hi - lo > limit:
@@ -663,8 +703,8 @@ class TransGame(Game):
             for e in todo:
                 if e[0] in network or e[1] in network:
                     order.append(e)
-                    network.update(e)
                     todo.remove(e)
+                    network = board.network(node, built + order)  # a rail may join another network
                     break
             else:
                 raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "

@@ -6,10 +6,7 @@ import pytest
 
 from companion.errors import RuleError
 
-try:
-    from test_atlantic_star_support import GAME, TEST_VP, Table
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import GAME, TEST_VP, Table
+from atlantic_star_support import GAME, TEST_VP, Table
 
 SIX = ("Me", "Oliver", "Cy", "Di", "Ed", "Flo")  # no operators with 6 players
 

@@ -9,10 +9,7 @@ import pytest
 
 from companion.errors import MissingValue, RuleError
 
-try:
-    from test_atlantic_star_support import TEST_VP, Table
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import TEST_VP, Table
+from atlantic_star_support import TEST_VP, Table
 
 # a flat test table: the same points in every class, so a game can be made to tie
 FLAT_VP = {str(c): [6, 5, 4, 3, 2, 1] for c in range(1, 6)}

@@ -8,10 +8,7 @@ from companion import session as sessions
 from companion.errors import MissingValue
 from companion.store import Store
 
-try:
-    from test_atlantic_star_support import TEST_VP
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import TEST_VP
+from atlantic_star_support import TEST_VP
 
 
 @pytest.fixture

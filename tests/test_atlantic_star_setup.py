@@ -8,10 +8,7 @@ import pytest
 from companion import datapack
 from companion.errors import CompanionError
 
-try:
-    from test_atlantic_star_support import Table
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import Table
+from atlantic_star_support import Table
 
 PACK = datapack.pack("atlantic-star")
 

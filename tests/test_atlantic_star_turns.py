@@ -6,10 +6,7 @@ import pytest
 
 from companion.errors import RuleError
 
-try:
-    from test_atlantic_star_support import TEST_VP, Table
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import TEST_VP, Table
+from atlantic_star_support import TEST_VP, Table
 
 
 def test_turns_go_round_in_seat_order_and_count_rounds():

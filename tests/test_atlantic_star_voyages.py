@@ -7,10 +7,7 @@ import pytest
 from companion.errors import RuleError
 from companion.games.atlantic_star import card_value, sea_name
 
-try:
-    from test_atlantic_star_support import Table
-except ImportError:  # tests/ imported as a package
-    from tests.test_atlantic_star_support import Table
+from atlantic_star_support import Table
 
 SIX = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")  # no operators with 6 players
 

@@ -319,7 +319,7 @@ def stats_html(stats: dict) -> str:
              f"since {f['since']}" if f["since"] else ""]
     scope_text = ", ".join(s for s in scope if s) or "all sessions"
     players = stats["players"]
-    body = [f"<h1>Statistics</h1>",
+    body = ["<h1>Statistics</h1>",
             f"<p class=\"meta\">{stats['sessions']} finished session{'s' if stats['sessions'] != 1 else ''} "
             f"({esc(scope_text)}); {len(stats['unfinished'])} in play, not counted.</p>"]
     if players:

@@ -13,7 +13,6 @@ import struct
 import subprocess
 import zlib
 from html.parser import HTMLParser
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest

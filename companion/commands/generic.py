@@ -8,7 +8,7 @@ import click
 
 from companion import dealing, games as registry
 from companion import session as sessions
-from companion.cli import LazyGroup, load_target
+from companion.cli import LazyGroup
 from companion.commands import NEW, UI
 from companion.commands.common import echo_json, json_option, pass_app, session_option
 from companion.errors import CompanionError

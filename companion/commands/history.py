@@ -9,7 +9,6 @@ and `report`, which need the sessions they contain.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 

@@ -33,7 +33,7 @@ def map_board(app, map_name: str) -> boards.Board:
     board = boards.load_merged(game, user)
     if any(k.split(".")[0] == "disputed_single" for k in user):
         from companion import datapack
-        from companion.games.trans import settle_disputed
+        from companion.games.trans_track import settle_disputed
 
         board = settle_disputed(board, datapack.merged(game, user).get("disputed_single"))
     return board

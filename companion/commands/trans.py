@@ -17,7 +17,8 @@ from companion.commands.common import new_command, parse_pairs, pass_app, sessio
 from companion.commands.rails import draw_text, render_map, wants_colour  # noqa: F401 (render_map: `board MAP`)
 from companion.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import player_name
-from companion.games.trans import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start, trans_board
+from companion.games.trans import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
+from companion.games.trans_track import trans_board
 from companion.render import bar, table, winners_line
 
 GAME = ("trans-europa", "trans-amerika")

@@ -158,13 +158,16 @@ def cli(ctx: click.Context, data_dir: Path | None, session_id: str | None) -> No
     Run it with no command for the interactive shell. With commands piped in, it runs them one
     per line (script mode).
     """
-    app = ctx.obj if isinstance(ctx.obj, App) else App(data_dir or default_data_dir())
+    line = isinstance(ctx.obj, App)  # one line of the shell or of a script (run_line)
+    app = ctx.obj if line else App(data_dir or default_data_dir())
     if data_dir and ctx.obj is None:
         app.data_dir = data_dir
     if session_id:
         app.session_override = session_id
     ctx.obj = app
     if ctx.invoked_subcommand is None:
+        if line:  # `--` or `--session ID` alone: no second shell or script inside this one
+            raise click.UsageError("Options alone do nothing: give a command after them, e.g. `--session ID status`.")
         if sys.stdin is not None and sys.stdin.isatty():
             from companion.shell import run_shell
 

@@ -234,6 +234,12 @@ def board(app, map_id: str | None) -> None:
 @pass_app
 def shell(app) -> None:
     """Start the interactive shell (also what `companion` alone does on a terminal)."""
+    import sys
+
+    if app.interactive:  # typed in the shell: a shell inside the shell would only confuse
+        raise CompanionError("This is the shell already: type a command, or `exit` to leave.")
+    if sys.stdin is None or not sys.stdin.isatty():  # a script: it would read the script's next lines
+        raise CompanionError("The shell needs a terminal: in a script, write the commands themselves.")
     from companion.shell import run_shell
 
     run_shell(app)

@@ -323,7 +323,7 @@ def _check_journal(journal: Any, sid: str, name: str) -> list[dict]:
     for n, entry in enumerate(journal, 1):
         _type(entry, dict, f"{where} entry {n}", name)
         kind = entry.get("kind")
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise _refuse(name, f"{where} entry {n} is not do, undo, redo or reveal")
         allowed = {"kind", "at", "event"} if kind == "do" else {"kind", "at"}
         if set(entry) != allowed:
@@ -514,12 +514,22 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
 
 
 def import_file(store: Store, path: Path) -> Imported:
+    import stat
+
     name = path.name
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(str(path))
+        if not stat.S_ISREG(info.st_mode):  # a pipe or a device may never end: never read one
+            raise CompanionError(f"{path} is not a regular file: give the file written by "
+                                 "`export --format json -o FILE`.")
+        if info.st_size > MAX_FILE_BYTES:
             raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # the file may grow while it is read
+        if len(raw) > MAX_FILE_BYTES:
+            raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
     except IsADirectoryError:
         raise CompanionError(f"{path} is a folder: give the file written by `export --format json -o FILE`.") from None
     except FileNotFoundError:

@@ -34,9 +34,11 @@ def parse_time(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
     try:
-        return datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
     except ValueError:
         return None
+    # a time at the edge of the calendar cannot be moved to another time zone: not a real one
+    return moment if 1900 <= moment.year <= 9000 else None
 
 
 def local_date(text: Any) -> str:

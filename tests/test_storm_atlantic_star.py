@@ -12,7 +12,7 @@ import json
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from test_storm_scoresheet import STORM_SETTINGS, Storm, weighted
+from storm_support import STORM_SETTINGS, Storm, weighted
 
 PLAYERS = ["Ann", "Bob", "Zoë", "Mary Jo"]
 TEST_VP = {"1": [11, 9, 7, 5, 3, 1], "3": [13, 11, 9, 7, 5, 3], "5": [20, 15, 10, 6, 2, 0]}  # test values

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from test_storm_scoresheet import STORM_SETTINGS, Storm, weighted
+from storm_support import STORM_SETTINGS, Storm, weighted
 
 PLAYERS = ["Ann", "Bob", "Zoë"]
 # name, year, flag, price, kind: TEST values, not the printed cards

@@ -25,6 +25,10 @@ def write_output(path: Path, text: str) -> None:
 
     if path.is_dir():
         raise CompanionError(f"{path} is a folder: give a file name, e.g. {path / 'out.html'}")
+    if path.exists() and not path.is_file():  # a pipe or a device: never replace it
+        raise CompanionError(f"{path} is not a regular file: give the name of a file to write.")
+    if not path.parent.is_dir():
+        raise CompanionError(f"The folder {path.parent} does not exist: create it first or write elsewhere.")
     atomic_write_text(path, text)
 
 

@@ -139,13 +139,18 @@ def _group(entries: list[dict], aliases: dict[str, str], roster_: Roster, key: s
     return recorded
 
 
+def _history(store: Store) -> tuple[list[dict], dict[str, str], Roster, dict[str, str]]:
+    """What a rename or merge reads under the lock: index, aliases, roster, shown players."""
+    entries = store.index()
+    aliases = load_aliases(store)
+    r = Roster(aliases, entries)
+    return entries, aliases, r, shown_players(entries, r)
+
+
 def rename(store: Store, old: str, new: str) -> tuple[str, str, int]:
     """Show player ``old`` as ``new`` across the whole history: (old shown name, new, sessions)."""
     with store.writing():
-        entries = store.index()
-        aliases = load_aliases(store)
-        r = Roster(aliases, entries)
-        players = shown_players(entries, r)
+        entries, aliases, r, players = _history(store)
         shown_old = r.find(old, players.values())
         new = check_name(new)
         old_key = shown_old.casefold()
@@ -167,10 +172,7 @@ def rename(store: Store, old: str, new: str) -> tuple[str, str, int]:
 def merge(store: Store, a: str, b: str) -> tuple[str, str, int]:
     """Join player ``a``'s history to ``b``'s: (a's shown name, b's, sessions moved)."""
     with store.writing():
-        entries = store.index()
-        aliases = load_aliases(store)
-        r = Roster(aliases, entries)
-        players = shown_players(entries, r)
+        entries, aliases, r, players = _history(store)
         shown_a = r.find(a, players.values())
         shown_b = r.find(b, players.values())
         a_key, b_key = shown_a.casefold(), shown_b.casefold()

@@ -7,33 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from companion import datapack
 from companion.errors import RuleError
-from companion.games.base import Setup
-from companion.games.transatlantic import Transatlantic
+from transatlantic_support import GAME, data
+from transatlantic_support import play as support_play
 
-GAME = Transatlantic()
 SEATS = ("Ann", "Bob", "Cy", "Dan")
 
-SHIPS = {  # TEST values
-    "DEVONIA": {"name": "DEVONIA", "year": 1877, "flag": "red", "price": 50, "kind": "steam"},
-    "NUBIAN": {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"},
-    "HQ RED": {"name": "HQ RED", "year": None, "flag": "red", "price": 60, "kind": "hq"},
-}
-
-
-def data() -> dict:
-    values = datapack.pack("transatlantic")["values"]
-    values["market"]["surcharges"] = [0, 10, 20, 30, 40, 50]  # TEST values
-    values["ships"] = SHIPS
-    return values
-
-
 def play(events, players=SEATS):
-    state = GAME.initial(Setup("transatlantic", tuple(players)), data())
-    for event in events:
-        state = GAME.apply(state, event, data())
-    return state
+    return support_play(events, players)
 
 
 NEXT = {"type": "next"}

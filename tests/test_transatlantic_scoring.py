@@ -7,38 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from companion import datapack
 from companion.errors import RuleError
-from companion.games.base import Setup
-from companion.games.transatlantic import Transatlantic
-
-GAME = Transatlantic()
-
-SHIPS = {  # TEST values
-    "DEVONIA": {"name": "DEVONIA", "year": 1877, "flag": "red", "price": 50, "kind": "steam"},
-    "ABYSSINIA": {"name": "ABYSSINIA", "year": 1870, "flag": "red", "price": 30, "kind": "steam"},
-    "HAMMONIA": {"name": "HAMMONIA", "year": 1882, "flag": "blue", "price": 70, "kind": "steam"},
-    "UMBRIA": {"name": "UMBRIA", "year": 1884, "flag": "red", "price": 90, "kind": "steam"},
-    "COLUMBIA": {"name": "COLUMBIA", "year": 1889, "flag": "blue", "price": 80, "kind": "steam"},
-    "NUBIAN": {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"},
-    "GERMANIC": {"name": "GERMANIC", "year": 1889, "flag": "white", "price": 40, "kind": "steam"},
-    "ARIEL": {"name": "ARIEL", "year": 1865, "flag": None, "price": None, "kind": "sail"},
-    "HQ RED": {"name": "HQ RED", "year": None, "flag": "red", "price": 60, "kind": "hq"},
-}
+from transatlantic_support import GAME, data
+from transatlantic_support import SHIPS as BASE_SHIPS
+from transatlantic_support import play as support_play
 
 
-def data() -> dict:
-    values = datapack.pack("transatlantic")["values"]
-    values["market"]["surcharges"] = [0, 10, 20, 30, 40, 50]  # TEST values
-    values["ships"] = SHIPS
-    return values
+# GERMANIC is younger here than in the market tests, for the youngest-ship tie-break
+SHIPS = {**BASE_SHIPS, "GERMANIC": {**BASE_SHIPS["GERMANIC"], "year": 1889}}  # TEST values
 
 
 def play(events, players=("Ann", "Bob")):
-    state = GAME.initial(Setup("transatlantic", tuple(players)), data())
-    for event in events:
-        state = GAME.apply(state, event, data())
-    return state
+    return support_play(events, players, data(ships=SHIPS))
 
 
 def final(player, cash=0, sheet=None, rows=0, next_row=0):

@@ -11,15 +11,11 @@ from companion import session as sessions
 from companion.errors import MissingValue
 from companion.store import Store
 
-SURCHARGES = [0, 10, 20, 30, 40, 50]  # TEST values
-SHIPS = {  # TEST values (HAMMONIA's £70 is the rulebook's)
-    "DEVONIA": {"name": "DEVONIA", "year": 1877, "flag": "red", "price": 50, "kind": "steam"},
-    "NUBIAN": {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"},
-    "GERMANIC": {"name": "GERMANIC", "year": 1874, "flag": "white", "price": 40, "kind": "steam"},
-    "HAMMONIA": {"name": "HAMMONIA", "year": 1882, "flag": "blue", "price": 70, "kind": "steam"},
-    "ABYSSINIA": {"name": "ABYSSINIA", "year": 1870, "flag": "red", "price": 30, "kind": "steam"},
-    "UMBRIA": {"name": "UMBRIA", "year": 1884, "flag": "red", "price": 90, "kind": "steam"},
-}
+from transatlantic_support import SHIPS as ALL_SHIPS
+from transatlantic_support import SURCHARGES
+
+# the six steamships of a full market (TEST values)
+SHIPS = {n: ALL_SHIPS[n] for n in ("DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA", "UMBRIA")}
 
 
 @pytest.fixture

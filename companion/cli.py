@@ -119,6 +119,13 @@ class RootGroup(LazyGroup):
         except click.Abort:
             click.echo("Stopped; nothing more was recorded.", err=True)
             sys.exit(EXIT_REFUSED)
+        except BrokenPipeError:
+            # The reader went away (`| head`): say nothing, and keep Python from complaining
+            # about the unflushed output at exit.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_REFUSED)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
     def invoke(self, ctx):
@@ -130,6 +137,8 @@ class RootGroup(LazyGroup):
             raise
         except (KeyboardInterrupt, EOFError):  # Ctrl-C, or Ctrl-D at a question the shell asked
             raise click.exceptions.Abort() from None
+        except BrokenPipeError:  # `companion ... | head` stopped reading: not an error of ours
+            raise
         except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
             where = log_unexpected(ctx.find_object(App))
             raise click.ClickException(

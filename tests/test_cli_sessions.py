@@ -120,3 +120,20 @@ def test_index_recovers_a_session_file_it_does_not_list(run, home):
     index["sessions"] = {}
     (home / "index.json").write_text(json.dumps(index))
     assert [r["id"] for r in json.loads(run(["sessions", "--json"], expect=0).stdout)] == [a]
+
+
+def test_a_reader_that_stops_early_is_not_an_error(home):
+    """`companion rails amerika --all-hands | head -1`: nothing is logged or shown."""
+    import os
+    import subprocess
+    import sys
+
+    # every hand of the board: far more than a pipe holds, so the write really breaks
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "rails", "amerika", "--all-hands"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "COMPANION_HOME": str(home)})
+    proc.stdout.readline()
+    proc.stdout.close()  # like `head -1` leaving
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=30)
+    assert "Traceback" not in err and "Something went wrong" not in err
+    assert not (home / "errors.log").exists()

@@ -70,25 +70,38 @@ class App:
         from companion import session as sessions
 
         s = sessions.load(self.store, self.session_id())
-        if games is not None:
-            games = tuple(games)
-            if s.meta["game"] not in games:
-                from companion import games as registry
-
-                owner = registry.get(games[0]).title
-                article = "an" if owner[:1].lower() in "aeiou" else "a"
-                raise CompanionError(
-                    f"`{command or 'this command'}` is {article} {owner} command, but session {s.id} is "
-                    f"{s.game.title}: switch with `use ID` or start one with `new {games[0]} ...`."
-                )
+        check_game(s, games, command)
         return s
 
     def record(self, event: Any, games: Iterable[str] | None = None, command: str = ""):
-        """Validate and record one action on the targeted session: (session, replay, event)."""
+        """Validate and record one action on the targeted session: (session, replay, event).
+
+        The game check runs inside the locked write, on the session read there: the file is
+        read once per action, not twice.
+        """
         from companion import session as sessions
 
-        s = self.session(games, command)
-        return sessions.record(self.store, s.id, event)
+        def build(s, replay):
+            check_game(s, games, command)
+            return event(s, replay) if callable(event) else dict(event)
+
+        return sessions.record(self.store, self.session_id(), build)
 
     def can_ask(self) -> bool:
         return self.ask is not None
+
+
+def check_game(s: "sessions.Session", games: Iterable[str] | None, command: str) -> None:
+    """Refuse a command of one game used on a session of another, saying how to switch."""
+    if games is None:
+        return
+    games = tuple(games)
+    if s.meta["game"] not in games:
+        from companion import games as registry
+
+        owner = registry.get(games[0]).title
+        article = "an" if owner[:1].lower() in "aeiou" else "a"
+        raise CompanionError(
+            f"`{command or 'this command'}` is {article} {owner} command, but session {s.id} is "
+            f"{s.game.title}: switch with `use ID` or start one with `new {games[0]} ...`."
+        )

@@ -3,7 +3,7 @@
 Each hand is solved on its own, as a textbook implementation would: a heap Dijkstra from each
 city, then for every subset of the cities (rooted at the last one) the best split at every
 junction followed by a Dijkstra relaxation over the whole junction graph. Nothing is shared
-between hands. ``bench_steiner.py`` runs it side by side with ``companion.steiner.hand_costs``
+between hands. ``bench_steiner.py`` runs it side by side with ``companion.games.trans.steiner.hand_costs``
 and checks that both give the same count for every hand.
 
 Run alone: ``python benchmarks/baseline_dreyfus_wagner.py amerika [--sample N]``.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import board as boards  # noqa: E402
+from companion.games.trans import board as boards  # noqa: E402
 
 INF = float("inf")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from common import fill_finished_scoresheets, python
 
-from companion import session as sessions
+from companion.core import session as sessions
 
 
 # A small launcher between this script and each command: a child starts with a copy of its
@@ -59,7 +59,7 @@ def live_folder(root: Path, stored: int) -> str:
     """A data folder with ``stored`` finished sessions and one live score sheet of 20 rounds."""
     store = fill_finished_scoresheets(root, stored) if stored > 1 else None
     if store is None:
-        from companion.store import Store
+        from companion.core.store import Store
 
         store = Store(root)
     live = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})

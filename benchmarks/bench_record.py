@@ -14,7 +14,7 @@ from pathlib import Path
 
 from common import fill_finished_scoresheets, median_seconds
 
-from companion import session as sessions
+from companion.core import session as sessions
 
 
 def main() -> None:

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import baseline_dreyfus_wagner as baseline  # noqa: E402
 
-from companion import board as boards  # noqa: E402
-from companion import steiner  # noqa: E402
+from companion.games.trans import board as boards  # noqa: E402
+from companion.games.trans import steiner  # noqa: E402
 
 MAPS = ["amerika", "europa"]
 

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from companion import session as sessions
-from companion.store import SCHEMA_KEY, Store, atomic_write_text, now, schema_version
+from companion.core import session as sessions
+from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, now, schema_version
 
 
 def median_seconds(fn: Callable[[], object], runs: int) -> float:
@@ -44,7 +44,7 @@ def fill_finished_scoresheets(root: Path, count: int) -> Store:
         doc["meta"]["1"]["id"] = sid
         atomic_write_text(store.session_path(sid), json.dumps(doc, separators=(",", ":")))
     with store.writing():
-        store.rebuild_index()
+        sessions.rebuild_index(store)
         # the index keeps the final summary of finished sessions, as recording the finish does
         index = json.loads(store.index_path.read_text())
         summary = {"finished_at": now(), "round": 5, "scores": {"Ann": 10, "Bob": 11, "Cy": 15}, "winners": ["Cy"]}

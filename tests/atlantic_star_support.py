@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import copy
 
-from companion.datapack import pack
-from companion.games.atlantic_star import AtlanticStar
+from companion.core.datapack import pack
+from companion.games.atlantic_star.rules import AtlanticStar
 from companion.games.base import Setup
 
 GAME = AtlanticStar()

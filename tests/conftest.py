@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import cli
+from companion.terminal.cli import cli
 
 
 @pytest.fixture(autouse=True)

@@ -40,11 +40,11 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion import session as sessions
-from companion.app import App
-from companion.cli import cli
-from companion.shell import run_shell
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.app import App
+from companion.terminal.cli import cli
+from companion.terminal.cli import run_shell
+from companion.core.store import Store
 
 # Modest on purpose: the five storms together take about two minutes on 2 cores.
 STORM_SETTINGS = settings(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion import session as sessions
-from companion.errors import MissingValue
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.errors import MissingValue
+from companion.core.store import Store
 
 from atlantic_star_support import TEST_VP
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from companion import datapack
-from companion.errors import CompanionError
+from companion.core import datapack
+from companion.core.errors import CompanionError
 
 from atlantic_star_support import Table
 

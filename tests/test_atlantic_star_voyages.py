@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import RuleError
-from companion.games.atlantic_star import card_value, sea_name
+from companion.core.errors import RuleError
+from companion.games.atlantic_star.rules import card_value, sea_name
 
 from atlantic_star_support import Table
 

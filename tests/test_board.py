@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion import board as boards
-from companion import boardview
-from companion.board import Board
-from companion.errors import CompanionError, RuleError
-from companion.render import to_text
+from companion.games.trans import board as boards
+from companion.games.trans import boardview
+from companion.games.trans.board import Board
+from companion.core.errors import CompanionError, RuleError
+from companion.terminal.render import to_text
 
 
 @pytest.fixture(scope="module")

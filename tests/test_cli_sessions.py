@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from companion.store import Store
+from companion.core.store import Store
 
 
 def new(run, players="Ann,Bob", *extra) -> str:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from companion import session as sessions
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.store import Store
 
 WRITER = r"""
 import sys
-from companion import session as sessions
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.store import Store
 store = Store(sys.argv[1])
 for i in range(int(sys.argv[4])):
     sessions.record(store, sys.argv[2], {"type": "add", "scores": {sys.argv[3]: i + 1}})
@@ -39,7 +39,7 @@ def test_two_writers_keep_every_event(tmp_path):
 CLI_WRITER = r"""
 import sys
 from click.testing import CliRunner
-from companion.cli import cli
+from companion.terminal.cli import cli
 home, sid, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 runner = CliRunner()
 for i in range(count):

@@ -9,13 +9,13 @@ import subprocess
 import sys
 import time
 
-from companion import session as sessions
-from companion.store import Store, read_json_file
+from companion.core import session as sessions
+from companion.core.store import Store, read_json_file
 
 WRITER = r"""
 import sys
-from companion import session as sessions
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.store import Store
 store = Store(sys.argv[1])
 sid = sys.argv[2]
 n = int(sys.argv[3])

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import players
-from companion import session as sessions
-from companion.app import App
-from companion.script import run_line
-from companion.store import Store, read_json_file
+from companion.record import players
+from companion.core import session as sessions
+from companion.core.app import App
+from companion.terminal.cli import run_line
+from companion.core.store import Store, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS_PER_GAME = 40
@@ -36,10 +36,10 @@ KILLS_PER_GAME = 40
 WRITER = r"""
 import contextlib, io, random, shlex, sys
 from pathlib import Path
-from companion import session as sessions
-from companion.app import App
-from companion.script import run_line
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.app import App
+from companion.terminal.cli import run_line
+from companion.core.store import Store
 
 root, sid, game, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 store, app, rng = Store(root), App(Path(root)), random.Random(seed)
@@ -194,7 +194,7 @@ def test_kills_lose_nothing_reported_saved(tmp_path, game):
         every_file_loads(root)
         session = sessions.load(store, sid)
         session.replay()  # the state still replays
-        assert sid in {e["id"] for e in store.index()}
+        assert sid in {e["id"] for e in sessions.index(store)}
         journal = session.journal
         for n, (kind, etype) in reported.items():
             assert n <= len(journal), f"kill {kill}: action {n} was reported saved but the journal has {len(journal)}"
@@ -212,9 +212,9 @@ def test_kills_lose_nothing_reported_saved(tmp_path, game):
 MIXED_WRITER = r"""
 import contextlib, io, shlex, sys
 from pathlib import Path
-from companion import session as sessions
-from companion.app import App
-from companion.script import run_line
+from companion.core import session as sessions
+from companion.core.app import App
+from companion.terminal.cli import run_line
 
 root, sid, kind, name, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 app = App(Path(root))
@@ -262,7 +262,7 @@ def test_four_processes_on_four_games_keep_all_two_hundred(tmp_path):
                  *[f"data set atlantic-star vp.{c} '[6, 5, 4, 3, 2, 1]'" for c in range(1, 6)],
                  "new atlantic-star --players Fay,Gus"]:
         assert run_line(app, line)[0] == 0, line
-    shared, europa, star = [e["id"] for e in app.store.index()]
+    shared, europa, star = [e["id"] for e in sessions.index(app.store)]
     plan = [(shared, "vp", "Ann"), (shared, "vp", "Bob"), (europa, "trans", "-"), (star, "star", "-")]
     procs = [subprocess.Popen([sys.executable, "-c", MIXED_WRITER, str(root), sid, kind, name, "50"], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for sid, kind, name in plan]

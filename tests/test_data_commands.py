@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion import datapack
+from companion.core import datapack
 
 PACK = {
     "game": "demo",

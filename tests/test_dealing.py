@@ -6,7 +6,7 @@ import hashlib
 import itertools
 from collections import Counter
 
-from companion import dealing
+from companion.core import dealing
 
 SEED = "00" * 31 + "2a"
 CHI2_CRITICAL_23_DF_1PCT = 41.638  # chi-square critical value, 23 degrees of freedom, p = 0.01

@@ -7,7 +7,7 @@ import io
 import json
 from xml.etree import ElementTree as ET
 
-from companion.history import local_date
+from companion.record.stats import local_date
 
 
 def played(run, players, *rounds, finish=True, extra=()):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import exchange
+from companion.record import exchange
 
 
 @pytest.fixture

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import load_target
-from companion.commands import NEW
-from companion.store import Store
+from companion.core import registry
+from companion.core.store import Store
 
 # Ship and surcharge values are TEST values (the printed ones are unknown here).
 SCRIPTS: dict[str, list[list[str]]] = {
@@ -59,7 +58,7 @@ SCRIPTS: dict[str, list[list[str]]] = {
 
 def new_command_or_skip(game: str) -> None:
     try:
-        load_target(NEW[game])
+        registry.get(game).new_command()
     except (ImportError, AttributeError) as exc:
         pytest.skip(f"`new {game}` is not importable yet ({exc}); re-run when its commands land")
 
@@ -84,7 +83,7 @@ def index_without_current(run, data_dir: Path) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "current"} for r in rows]
 
 
-@pytest.mark.parametrize("game", list(NEW))
+@pytest.mark.parametrize("game", registry.available())
 def test_round_trip_for_every_game(run, home, tmp_path, game):
     new_command_or_skip(game)
     assert game in SCRIPTS, f"add a short scripted game for {game} to SCRIPTS"
@@ -207,8 +206,8 @@ def test_the_import_file_must_exist(run, tmp_path):
 
 
 def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path, monkeypatch):
-    from companion import exchange
-    from companion.errors import StoreError
+    from companion.record import exchange
+    from companion.core.errors import StoreError
 
     laptop = tmp_path / "laptop"
     scoresheet(run, "Ann,Bbo", "Ann=3")
@@ -228,6 +227,6 @@ def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path
     assert {k for k in after if k.startswith("sessions")} == {k for k in before if k.startswith("sessions")}
     names = [r["name"] for r in json.loads(run(["--data-dir", str(laptop), "players", "--json"], expect=0).stdout)]
     assert sorted(names) == ["Eve", "Fay"]
-    from companion.players import load_aliases
+    from companion.record.players import load_aliases
 
     assert load_aliases(Store(laptop)) == {}

@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 import pytest
 
-from companion.cli import load_target
-from companion.commands import COMMANDS
+from companion.terminal.cli import find_command
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["players", "player", "stats", "export", "import", "report"]
@@ -16,7 +15,7 @@ NAMES = ["players", "player", "stats", "export", "import", "report"]
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_history_command_has_help_and_docs(name):
-    cmd = load_target(COMMANDS[name])
+    cmd = find_command(name)
     assert cmd.help and cmd.help.strip()
     docs = ROOT / "docs" / "history.md"
     if not docs.exists():
@@ -34,7 +33,7 @@ def test_every_option_is_in_the_docs():
     if text is None:
         pytest.skip("needs the source tree")
     for name in NAMES:
-        for param in load_target(COMMANDS[name]).params:
+        for param in find_command(name).params:
             if isinstance(param, click.Option):
                 assert any(opt in text for opt in param.opts), f"{name} {param.opts}"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from companion.players import Roster
-from companion.store import Store
+from companion.record.players import Roster
+from companion.core.store import Store
 
 
 def play(run, players, scores, finish=True):
@@ -127,6 +127,6 @@ def test_the_alias_table_is_a_versioned_file_in_the_data_folder(run, home):
     doc = json.loads((home / "players.json").read_text())
     assert doc["_schema"]["version"] == 1
     assert [(d["recorded"], d["shown"]) for d in doc["aliases"].values()] == [("bbo", "Bob")]
-    from companion.players import load_aliases
+    from companion.record.players import load_aliases
 
     assert load_aliases(Store(home)) == {"bbo": "Bob"}

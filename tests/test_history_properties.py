@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import history
-from companion.players import Roster
+from companion.record import stats as history
+from companion.record.players import Roster
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "ann"]
 

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from companion import history
-from companion.errors import CompanionError
-from companion.players import Roster
+from companion.record import stats as history
+from companion.core.errors import CompanionError
+from companion.record.players import Roster
 
 
 def entry(sid, game, players, created, scores=None, winners=(), rounds=3, minutes=60):

@@ -37,8 +37,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import exchange
-from companion.cli import cli
+from companion.record import exchange
+from companion.terminal.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

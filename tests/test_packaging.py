@@ -29,7 +29,7 @@ def test_the_wheel_contains_every_data_pack(tmp_path):
 
 
 def test_the_installed_package_finds_its_packs():
-    from companion import datapack
+    from companion.core import datapack
 
     names = datapack.pack_names()
     assert set(names) == {p.stem for p in (ROOT / "data").glob("*.json")} or not (ROOT / "data").exists()

@@ -17,7 +17,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from companion.report import PALETTE, nice_ticks
+from companion.record.report import PALETTE, nice_ticks
 
 try:
     from test_exchange_json import SCRIPTS, new_command_or_skip

@@ -9,8 +9,9 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion.app import App
-from companion.shell import CommandCompleter, SessionView, run_shell, toolbar_text
+from companion.core.app import App
+from companion.terminal.cli import cli, run_shell
+from companion.terminal.shell import CommandCompleter, SessionView, toolbar_text
 
 
 def drive(home, text: str, app: App | None = None) -> App:
@@ -55,12 +56,12 @@ def test_help_lists_commands_and_explains_one(home, capsys):
 
 
 def test_unexpected_errors_are_logged_not_shown(home, capsys, monkeypatch):
-    from companion.commands import generic
+    from companion.games.scoresheet import commands
 
     def boom(*a, **k):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(generic, "ui_module", boom)
+    monkeypatch.setattr(commands, "render_status", boom)
     drive(home, "new scoresheet --players Ann,Bob\nstatus\ngames\nexit\n")
     out, err = capsys.readouterr()
     assert "Something went wrong inside companion (ZeroDivisionError)" in err
@@ -75,7 +76,7 @@ def test_history_is_kept_in_the_data_folder(home):
 
 
 def complete(app: App, text: str) -> list[str]:
-    completer = CommandCompleter(app, SessionView(app))
+    completer = CommandCompleter(app, SessionView(app), cli)
     return [c.text for c in completer.get_completions(Document(text), None)]
 
 
@@ -108,8 +109,8 @@ def test_toolbar_text_on_a_finished_game():
 
 
 def test_the_shell_asks_for_the_players_words_at_new(home):
-    from companion import session as sessions
-    from companion.store import Store
+    from companion.core import session as sessions
+    from companion.core.store import Store
 
     drive(home, "new trans-amerika --players Ann,Bob,Cy,Dee\nour secret words\nexit\n")
     store = Store(home)

@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from companion import datapack, steiner
-from companion.board import Board
-from companion.errors import CompanionError, MissingValue, RuleError
+from companion.core import datapack
+from companion.games.trans import steiner
+from companion.games.trans.board import Board
+from companion.core.errors import CompanionError, MissingValue, RuleError
 
 AMERIKA_ROWS = [
     "oooooooooo----------",

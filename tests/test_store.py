@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from companion import store as store_mod
-from companion.errors import BusyError, StoreError
-from companion.store import Store
+from companion.core import store as store_mod
+from companion.core.errors import BusyError, StoreError
+from companion.core.store import Store
 
 
 def new_session(run) -> str:
@@ -36,7 +36,7 @@ def test_environment_is_used_and_folder_created_on_first_use(run, home):
 def test_default_is_the_platform_user_data_folder(monkeypatch):
     from platformdirs import user_data_dir
 
-    from companion.app import default_data_dir
+    from companion.core.app import default_data_dir
 
     monkeypatch.delenv("COMPANION_HOME")
     assert str(default_data_dir()) == user_data_dir("companion", appauthor=False)

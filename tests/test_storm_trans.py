@@ -12,8 +12,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from storm_support import STORM_SETTINGS, Storm, weighted
 
-from companion.board import Board
-from companion.games.trans import SPECIAL_IDS
+from companion.games.trans.board import Board
+from companion.games.trans.rules import SPECIAL_IDS
 
 
 class TransStorm(Storm):
@@ -75,7 +75,7 @@ class TransStorm(Storm):
         return weighted(*choices)
 
     def game_rules(self):
-        from companion import games
+        from companion.core import registry as games
 
         return games.get(self.GAME)
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from companion.app import App
-from companion.script import run_line
-from companion.session import load
-from companion.store import Store
+from companion.core.app import App
+from companion.terminal.cli import run_line
+from companion.core.session import load
+from companion.core.store import Store
 
 AMERIKA_DASHED = {
     "Buffalo", "Duluth", "San Diego", "Seattle", "Boston", "Richmond", "Atlanta", "Houston",

@@ -11,8 +11,8 @@ import json
 import jsonschema
 import pytest
 
-from companion import datapack
-from companion.games.trans import SPECIAL_IDS
+from companion.core import datapack
+from companion.games.trans.rules import SPECIAL_IDS
 
 FIGURES = {
     "trans-amerika": {"junctions": 188, "edges": 509, "double_edges": 109},

@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
-from companion import datapack, dealing
-from companion.errors import MissingValue, RuleError
+from companion.core import datapack
+from companion.core import dealing
+from companion.core.errors import MissingValue, RuleError
 from companion.games.base import Setup
-from companion.games.trans import TransAmerika, TransEuropa, make_round_start
+from companion.games.trans.rules import TransAmerika, TransEuropa, make_round_start
 
 SEED = "a7" * 32
 AMERIKA_DASHED = {

@@ -11,7 +11,7 @@ def test_log_json_hides_deals_and_recorded_cities_until_the_end(run):
     rows = json.loads(run(["log", "--json"], expect=0).stdout)
     text = json.dumps(rows)
     assert "hidden until the game is over" in text
-    cities = [c["name"] for c in __import__("companion.datapack", fromlist=["pack"]).pack("trans-amerika")["values"]["cities"]]
+    cities = [c["name"] for c in __import__("companion.core.datapack", fromlist=["pack"]).pack("trans-amerika")["values"]["cities"]]
     assert not any(f'"{c}"' in text for c in cities), "no city name leaks into the public log"
     status = run(["status", "--json"], expect=0).stdout
     assert not any(f'"{c}"' in status for c in cities)

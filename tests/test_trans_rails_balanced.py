@@ -11,12 +11,14 @@ import re
 
 import pytest
 
-from companion import board as boards
-from companion import dealing, datapack, steiner
-from companion.errors import RuleError
+from companion.games.trans import board as boards
+from companion.core import dealing
+from companion.core import datapack
+from companion.games.trans import steiner
+from companion.core.errors import RuleError
 from companion.games.base import Setup
-from companion.games import trans
-from companion.games.trans import TransAmerika, make_round_start
+from companion.games.trans import rules as trans
+from companion.games.trans.rules import TransAmerika, make_round_start
 
 SEED = "5e" * 32
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from companion import datapack
-from companion.errors import CompanionError, MissingValue
+from companion.core import datapack
+from companion.core.errors import CompanionError, MissingValue
 from companion.games.base import Setup
-from companion.games.trans import TransAmerika, make_round_start
+from companion.games.trans.rules import TransAmerika, make_round_start
 
 GAMES = ("trans-amerika", "trans-europa")
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 import pytest
 
-from companion.cli import load_target
-from companion.commands import COMMANDS
+from companion.terminal.cli import find_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -22,7 +21,7 @@ def text() -> str:
 
 @pytest.mark.parametrize("name", ["start", "build", "rails"])
 def test_every_board_command_has_help_and_docs(name):
-    cmd = load_target(COMMANDS[name])
+    cmd = find_command(name)
     assert cmd.help and cmd.help.strip()
     docs = text()
     assert f"`{name} " in docs

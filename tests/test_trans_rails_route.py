@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from companion.app import App
-from companion.script import run_line
+from companion.core.app import App
+from companion.terminal.cli import run_line
 
 KNOWN = "San Diego,Dallas,St. Louis,Cincinnati,Washington"
 SETUP = (

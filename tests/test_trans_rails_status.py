@@ -3,8 +3,8 @@ they had before the board was recorded."""
 
 from __future__ import annotations
 
-from companion.app import App
-from companion.commands import trans as screens
+from companion.core.app import App
+from companion.games.trans import commands as screens
 
 SETUP = (
     'new trans-amerika --players Ann,Bob,Cy,Dee --entropy "x"\n'
@@ -60,7 +60,7 @@ def test_the_session_board_draws_markers_and_rails_by_player(script, run, home):
     assert "◆ ━━━ Cy: start E5; 1 rail built; own network" in text
     assert "◆" in text.split("Junctions:")[0]  # Cy's marker stands on a junction without a city
     assert "━━━" in text.split("Junctions:")[0]
-    from companion import session
+    from companion.core import session
 
     app = App(home, interactive=True)
     s = session.load(app.store, app.store.current())

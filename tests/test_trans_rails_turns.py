@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from companion.session import load
-from companion.store import Store
+from companion.core.session import load
+from companion.core.store import Store
 
 TWO = 'new trans-amerika --players Ann,Bob --entropy "x"\nround start --physical{card}\nstart Ann Dallas\nstart Bob Chicago\n'
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion import datapack
-from companion.errors import MissingValue, RuleError
+from companion.core import datapack
+from companion.core.errors import MissingValue, RuleError
 from companion.games.base import Setup
-from companion.games.trans import TransAmerika, TransEuropa, chart_points, make_round_start
+from companion.games.trans.rules import TransAmerika, TransEuropa, chart_points, make_round_start
 
 SEED = "5e" * 32
 

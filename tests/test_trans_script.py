@@ -8,8 +8,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion.app import App
-from companion.shell import run_shell
+from companion.core.app import App
+from companion.terminal.cli import run_shell
 
 EVENING = """\
 # Trans Amerika, three players, prestige scoring

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion import dealing, session
-from companion.errors import MissingValue
-from companion.store import Store
-from companion.games.trans import make_round_start
+from companion.core import dealing
+from companion.core import session
+from companion.core.errors import MissingValue
+from companion.core.store import Store
+from companion.games.trans.rules import make_round_start
 
 
 @pytest.fixture

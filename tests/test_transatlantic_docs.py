@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 import pytest
 
-from companion.cli import load_target
-from companion.commands import COMMANDS, NEW
+from companion.core import registry
+from companion.terminal.cli import find_command
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["ship", "ships", "own", "reveal", "stack-empty", "market", "buy", "next", "scrap", "vp", "final"]
@@ -23,7 +23,7 @@ def docs_text() -> str:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_command_has_help_and_docs(name):
-    cmd = load_target(COMMANDS[name])
+    cmd = find_command(name)
     assert cmd.help and cmd.help.strip()
     text = docs_text()
     assert f"`{name}" in text, f"docs/transatlantic.md does not mention `{name}`"
@@ -38,6 +38,6 @@ def test_every_command_has_help_and_docs(name):
 
 
 def test_new_is_documented():
-    cmd = load_target(NEW["transatlantic"])
+    cmd = registry.get("transatlantic").new_command()
     assert "2 to 4 players" in cmd.help
     assert "new transatlantic --players" in docs_text() and "--start" in docs_text()

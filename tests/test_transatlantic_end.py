@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import RuleError
+from companion.core.errors import RuleError
 from transatlantic_support import GAME, data
 from transatlantic_support import play as support_play
 

@@ -10,8 +10,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion.app import App
-from companion.shell import CommandCompleter, SessionView, run_shell
+from companion.core.app import App
+from companion.terminal.cli import cli, run_shell
+from companion.terminal.shell import CommandCompleter, SessionView
 
 EVENING = """\
 # the catalogue, typed once (TEST values)
@@ -123,7 +124,7 @@ def test_the_shell_asks_for_final_inputs_left_out(home, capsys, run, status):
 def test_completion_offers_ship_names_and_players(home, run):
     run(["ship", "add", "CITY OF NEW YORK", "--year", "1888", "--flag", "black", "--price", "100"], expect=0)
     run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
-    completer = CommandCompleter(App(home), SessionView(App(home)))
+    completer = CommandCompleter(App(home), SessionView(App(home)), cli)
 
     def complete(text):
         from prompt_toolkit.document import Document

@@ -7,8 +7,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import session as sessions
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.store import Store
 
 
 def test_undo_redo_and_a_new_action_drops_the_undone(run, status, home):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from companion import session as sessions
-from companion.store import Store
+from companion.core import session as sessions
+from companion.core.store import Store
 
 
 def play_two_rounds(run):

@@ -3,9 +3,9 @@ TEST value (nobody here has the printed cards), except HAMMONIA's £70 from the 
 
 from __future__ import annotations
 
-from companion import datapack
+from companion.core import datapack
 from companion.games.base import Setup
-from companion.games.transatlantic import Transatlantic
+from companion.games.transatlantic.rules import Transatlantic
 
 GAME = Transatlantic()
 

@@ -1,6 +1,7 @@
-"""The contract every game's rules module keeps.
+"""The contract every game keeps: one object declares everything the companion needs from it.
 
-A game is pure rules: it turns a setup into an initial state and folds events into new states.
+The rules: ``initial``/``apply``/``summary``/``describe``/``redact``/``words``. A game is pure
+rules: it turns a setup into an initial state and folds events into new states.
 It never touches the disk or the terminal, so every rule can be tested exhaustively and the
 session layer can rebuild any state by replaying the event log (undo is just a shorter replay).
 
@@ -14,7 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import MissingValue, RuleError
+from companion.core.errors import MissingValue, RuleError
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -30,11 +31,35 @@ class Setup:
 
 
 class Game:
-    """Base class for a game's rules. Subclasses define ``on_<event type>`` handlers.
+    """Base class for a game. Subclasses define ``on_<event type>`` handlers for the rules.
 
     ``apply`` deep-copies the state before calling the handler, so a handler may mutate freely
     and raise :class:`RuleError` half-way: the caller's state is never touched.
+
+    The terminal side (commands, the ``new`` command, screens, completion) lives in a module of
+    the game's own package named by :attr:`ui`, imported only when a command of the game runs,
+    so the rules stay importable without Click and ``companion --version`` imports no game.
+    That module defines:
+
+    - ``COMMANDS``: top-level command name -> Click command (``round``, ``buy`` ...);
+    - ``NEW``: game id -> the ``new GAME`` Click command (``companion.games.kit.new_command``
+      builds one from a function returning the game's options);
+    - ``render_status(app, session, replay) -> str``: what ``status`` prints;
+    - optionally ``render_board(app, session, replay) -> str`` (``board``), ``MAPS`` (ids) and
+      ``render_map(app, map_id) -> str`` (``board MAP`` with no session; the first id is the
+      one `board` names in its list), and
+      ``words(session, replay) -> list[str]``: extra completion words.
+
+    A game may instead override the methods below directly.
     """
+
+    # -- what the companion needs besides the rules -------------------------------------------
+    ui: str = ""  # dotted module with the game's commands and screens
+    # A plugin's own data pack, as "package:file.json" (importlib.resources); built-in games'
+    # packs are the top-level data/<game id>.json, installed as companion.data.
+    pack_file: str = ""
+    section: str = ""  # the heading its commands get in `help` (default: the title)
+    listing: int = 100  # where `games` lists it: lower first, then by id (plugins keep 100)
 
     id: str = ""
     title: str = ""
@@ -83,6 +108,51 @@ class Game:
     def words(self, state: State, data: dict) -> list[str]:
         """Domain words the shell completes (player names, cities, ships ...)."""
         return list(state.get("players_order", []))
+
+    # -- the terminal side ----------------------------------------------------------------------
+    def ui_module(self):
+        """The module named by :attr:`ui` (imported on first use)."""
+        import importlib
+
+        if not self.ui:
+            return None
+        return importlib.import_module(self.ui)
+
+    def commands(self) -> dict:
+        """Top-level command name -> Click command."""
+        module = self.ui_module()
+        return dict(getattr(module, "COMMANDS", {}) or {})
+
+    def new_command(self):
+        """The Click command ``new GAME`` runs, or None when the game has none."""
+        return (getattr(self.ui_module(), "NEW", None) or {}).get(self.id)
+
+    def render_status(self, app, session, replay) -> str:
+        module = self.ui_module()
+        if module is None or not hasattr(module, "render_status"):
+            return "\n".join(f"{p['name']}: {p.get('score')}" for p in session.status(replay).get("players", []))
+        return module.render_status(app, session, replay)
+
+    def render_board(self, app, session, replay) -> str | None:
+        """The session's board in text, or None when the game has no board."""
+        module = self.ui_module()
+        render = getattr(module, "render_board", None)
+        return render(app, session, replay) if render else None
+
+    def maps(self) -> list[str]:
+        """Board ids `board MAP` can draw without a session."""
+        return list(getattr(self.ui_module(), "MAPS", ()) or ())
+
+    def render_map(self, app, map_id: str) -> str:
+        return self.ui_module().render_map(app, map_id)
+
+    def completion(self, session, replay) -> list[str]:
+        """Words the shell offers in a session of this game (never a private card)."""
+        words = list(self.words(replay.state, replay.data))
+        extra = getattr(self.ui_module(), "words", None)
+        if extra:
+            words += list(extra(session, replay))
+        return words
 
     # -- helpers shared by games -----------------------------------------------------------
     @staticmethod

@@ -1,0 +1,236 @@
+"""Printed game data: the packs shipped in data/ plus the values the players typed themselves.
+
+A pack is one JSON file per game or edition::
+
+    {
+      "game": "atlantic-star",          # the game id the pack serves
+      "title": "Atlantic Star",
+      "pack_version": 1,
+      "values": {...},                  # every printed value the rules need; null = unknown
+      "sources": {"dotted.key": "where the value came from", ...},
+      "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
+      "examples": {"dotted.key": "an example of the shape to type", ...},
+      "schema": {...}                   # JSON Schema of "values"; unknown values may be null
+    }
+
+The players' own values live in the data folder (see store.py) and override the pack; a
+session freezes the merged values when it starts, so later `data set` never rescores it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from companion.core.errors import CompanionError
+
+
+def _pack_dir():
+    """Where the shipped packs are: the installed companion.data package, else the source tree.
+
+    Returns a Path or an importlib.resources Traversable (companion.data has no __init__.py,
+    so it may be a namespace package whose files() is not a plain path).
+    """
+    try:
+        from importlib.resources import files
+
+        found = files("companion.data")
+        if any(p.name.endswith(".json") for p in found.iterdir()):
+            return found
+    except (ModuleNotFoundError, TypeError, FileNotFoundError, NotADirectoryError):
+        pass
+    return Path(__file__).resolve().parent.parent.parent / "data"
+
+
+def pack_names() -> list[str]:
+    folder = _pack_dir()
+    try:
+        return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+@lru_cache(maxsize=None)
+def _load(game: str) -> dict:
+    if game not in pack_names():
+        raise CompanionError(
+            f"No printed data for {game!r}: the games with data are {', '.join(pack_names())}."
+        )
+    return json.loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
+
+
+def pack(game: str) -> dict:
+    """The shipped pack of ``game`` (a copy: callers may change it)."""
+    return copy.deepcopy(_load(game))
+
+
+def split_key(key: str) -> list[str]:
+    parts = key.split(".")
+    if not key or any(not p for p in parts):
+        raise CompanionError(f"{key!r} is not a data key: write it as dotted names, e.g. vp.5")
+    return parts
+
+
+def get_path(values: Any, key: str) -> Any:
+    node = values
+    for part in split_key(key):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(key)
+    return node
+
+
+def set_path(values: Any, key: str, value: Any) -> None:
+    parts = split_key(key)
+    node = values
+    for part in parts[:-1]:
+        if isinstance(node, dict):
+            if node.get(part) is None:  # filling in part of a value still unknown
+                node[part] = {}
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(key)
+    last = parts[-1]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise KeyError(key)
+
+
+def merged(game: str, user_values: dict[str, Any]) -> dict:
+    """The pack's values with the players' own values laid over them."""
+    values = pack(game)["values"]
+    for key, value in sorted(user_values.items()):
+        try:
+            set_path(values, key, value)
+        except KeyError:
+            continue  # a key the pack no longer has: ignored, still listed by `data show`
+    return values
+
+
+def known_key(game: str, key: str) -> bool:
+    """Whether ``key`` names a value (or a part of one) that the pack describes."""
+    p = pack(game)
+    try:
+        get_path(p["values"], key)
+        return True
+    except KeyError:
+        pass
+    # a key inside a null value (e.g. vp.5 while vp is null) is known when the schema has it
+    node = p.get("schema", {})
+    for part in split_key(key):
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+            continue
+        if isinstance(node.get("additionalProperties"), dict):  # an object keyed by name (ships)
+            node = node["additionalProperties"]
+            continue
+        inner = [s for s in node.get("anyOf", []) + node.get("oneOf", []) if s.get("type") != "null"]
+        for sub in inner:
+            if part in (sub.get("properties") or {}):
+                node = sub["properties"][part]
+                break
+        else:
+            return False
+    return True
+
+
+def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> None:
+    """Refuse a value whose shape the pack's schema does not allow, naming what is wrong."""
+    if not known_key(game, key):
+        raise CompanionError(
+            f"{game} has no printed value {key!r}: `companion data show {game}` lists them."
+        )
+    trial = dict(user_values)
+    trial[key] = value
+    values = merged(game, trial)
+    schema = pack(game).get("schema")
+    if not schema:
+        return
+    import jsonschema  # imported here: only `data set` pays for it
+
+    from jsonschema.exceptions import best_match
+
+    error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(values))
+    if error is not None:
+        while error.context:  # inside anyOf/oneOf: the branch that got furthest explains best,
+            # never the "or null" branch (null only means "not known yet")
+            branch = [e for e in error.context if e.schema.get("type") != "null"] or error.context
+            error = best_match(branch)
+        where = ".".join(str(p) for p in error.absolute_path) or key
+        raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
+
+
+def _object_schema(schema: dict | None) -> dict:
+    """The object branch of a schema (inside anyOf/oneOf with null), or {}."""
+    if not schema:
+        return {}
+    if "properties" in schema:
+        return schema
+    for sub in schema.get("anyOf", []) + schema.get("oneOf", []):
+        if "properties" in sub:
+            return sub
+    return {}
+
+
+def unknowns(values: Any, prefix: str = "", schema: dict | None = None) -> Iterator[str]:
+    """Dotted keys of every value still null (or absent where the schema names it)."""
+    if values is None:
+        props = _object_schema(schema).get("properties")
+        if props and prefix and all("properties" not in _object_schema(p) for p in props.values()):
+            # an unknown table supplied part by part: report the parts (vp.1 ... vp.5)
+            for k in props:
+                yield f"{prefix}.{k}"
+        else:
+            yield prefix
+    elif isinstance(values, dict):
+        props = _object_schema(schema).get("properties") or {}
+        for k in list(values) + [k for k in props if k not in values]:
+            yield from unknowns(values.get(k), f"{prefix}.{k}" if prefix else str(k), props.get(k))
+    # lists of values are leaves: a list with some nulls is reported by its key
+    elif isinstance(values, list) and any(v is None for v in values):
+        yield prefix
+
+
+def missing(game: str, values: dict) -> list[str]:
+    """Every value of ``game`` still unknown, given the merged ``values``."""
+    return list(unknowns(values, "", pack(game).get("schema")))
+
+
+def _nearest(game: str, section: str, key: str) -> str:
+    """The pack's note in ``section`` for ``key`` or its nearest enclosing key ("" if none)."""
+    notes = _load(game).get(section, {})
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        k = ".".join(parts[:i])
+        if k in notes:
+            return notes[k]
+    return ""
+
+
+def need_text(game: str, key: str) -> str:
+    """What needs the value at ``key`` (shown by `data check`)."""
+    return _nearest(game, "needs", key)
+
+
+def source_text(game: str, key: str) -> str:
+    """Where the pack's value at ``key`` came from (shown by `data show`)."""
+    return _nearest(game, "sources", key)
+
+
+def example(game: str, key: str) -> str:
+    """An example of the value's shape for messages; `vp.*` in a pack serves vp.1 ... vp.5."""
+    examples = _load(game).get("examples", {})
+    parent = key.rsplit(".", 1)[0] + ".*" if "." in key else None
+    return examples.get(key) or (examples.get(parent) if parent else None) or "..."

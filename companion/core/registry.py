@@ -1,0 +1,159 @@
+"""The games the companion knows, found through the entry point group ``companion.games``.
+
+Built-in games and plugins register the same way: a distribution names, in its metadata, a
+game id and the ``module:attribute`` of a :class:`companion.games.base.Game` subclass (or
+instance). The core never names a game; it only reads that group.
+
+Scanning entry points means reading every installed distribution's metadata, and importing
+``importlib.metadata`` alone costs more than a whole ``companion --version``. So the scan is
+done only when a game is needed, and its result is kept in a small cache file keyed by the
+modification times of the folders on ``sys.path``: installing or removing a distribution
+changes its folder, so the cache can never name a game that is gone or miss a new one. Only
+the game asked for is imported.
+
+A plugin that fails to import or breaks the contract never stops start-up or the other games:
+it is left out of :func:`available` and reported in one line by :func:`problems`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import CompanionError
+
+GROUP = "companion.games"
+CACHE_VERSION = 1
+
+# What the contract requires of a game object: attribute -> what it must be.
+REQUIRED = ("id", "title", "initial", "apply", "summary", "describe", "redact", "words")
+
+_cache_path: Path | None = None
+_targets: dict[str, tuple[str, str]] | None = None  # game id -> ("module:attr", distribution)
+_games: dict[str, Any] = {}
+_broken: dict[str, str] = {}  # game id -> one line saying what is wrong
+
+
+def use_cache_file(path: Path | None) -> None:
+    """Where the entry-point scan is remembered between runs (None: scan every run)."""
+    global _cache_path
+    _cache_path = path
+
+
+def _fingerprint() -> list[list]:
+    """The folders distributions live in, with their modification times."""
+    out = []
+    for entry in sys.path:
+        try:
+            out.append([entry, os.stat(entry or ".").st_mtime_ns])
+        except OSError:
+            continue
+    return out
+
+
+def _scan() -> dict[str, tuple[str, str]]:
+    from importlib.metadata import entry_points
+
+    found: dict[str, tuple[str, str]] = {}
+    for ep in entry_points(group=GROUP):
+        dist = getattr(getattr(ep, "dist", None), "name", None) or "?"
+        found.setdefault(ep.name, (ep.value, dist))
+    return found
+
+
+def targets() -> dict[str, tuple[str, str]]:
+    """Every registered game id -> (``module:attribute``, distribution), built-ins first."""
+    global _targets
+    if _targets is not None:
+        return _targets
+    key = _fingerprint()
+    if _cache_path is not None:
+        try:
+            cached = json.loads(_cache_path.read_text(encoding="utf-8"))
+            if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
+                _targets = {k: (v[0], v[1]) for k, v in cached["games"].items()}
+                return _targets
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            pass
+    found = _scan()
+    # the built-in games in the order pyproject.toml names them, then plugins by id
+    builtin = [k for k, v in found.items() if v[0].startswith("companion.games.")]
+    _targets = {k: found[k] for k in builtin + sorted(k for k in found if k not in builtin)}
+    if _cache_path is not None:
+        try:
+            _cache_path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = _cache_path.with_name(_cache_path.name + f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"version": CACHE_VERSION, "key": key,
+                                       "games": {k: list(v) for k, v in _targets.items()}}), encoding="utf-8")
+            os.replace(tmp, _cache_path)
+        except OSError:
+            pass  # a read-only data folder: scan again next time
+    return _targets
+
+
+def forget() -> None:
+    """Drop what was scanned and loaded (tests install and remove plugins)."""
+    global _targets
+    _targets = None
+    _games.clear()
+    _broken.clear()
+
+
+def _load(game_id: str) -> Any | None:
+    if game_id in _games:
+        return _games[game_id]
+    if game_id in _broken:
+        return None
+    target, dist = targets()[game_id]
+    try:
+        module, _, attr = target.partition(":")
+        obj = importlib.import_module(module)
+        for part in attr.split(".") if attr else []:
+            obj = getattr(obj, part)
+        game = obj() if isinstance(obj, type) else obj
+        missing = [name for name in REQUIRED if not hasattr(game, name)]
+        if missing:
+            raise TypeError(f"it has no {', '.join(missing)}")
+        if getattr(game, "id", None) != game_id:
+            raise TypeError(f"its id is {getattr(game, 'id', None)!r}, not {game_id!r}")
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never fatal
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        _broken[game_id] = f"{game_id}: not loaded from {dist} ({target}): {reason}"
+        return None
+    _games[game_id] = game
+    return game
+
+
+def known() -> list[str]:
+    """Every registered id, loaded or not."""
+    return list(targets())
+
+
+def available() -> list[str]:
+    """Ids of the games that load and keep the contract, in their listing order (this
+    imports every game)."""
+    ids = [gid for gid in targets() if _load(gid) is not None]
+    return sorted(ids, key=lambda gid: (getattr(_games[gid], "listing", 100), gid))
+
+
+def problems() -> list[str]:
+    """One line for every registered game that could not be loaded."""
+    available()
+    return [_broken[gid] for gid in targets() if gid in _broken]
+
+
+def get(game_id: str):
+    """The game object of ``game_id``, or a refusal listing the games."""
+    game = _games.get(game_id)
+    if game is not None:
+        return game
+    if game_id in targets():
+        game = _load(game_id)
+        if game is not None:
+            return game
+        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_broken[game_id]}.")
+    raise CompanionError(f"There is no game {game_id!r}: the games are {', '.join(available())}.")

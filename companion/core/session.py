@@ -1,0 +1,363 @@
+"""A session: a game, its options and players, the printed values it froze, and an event log.
+
+The state is never stored: it is the replay of the log through the game's pure rules. The
+journal on disk is append-only (``do``, ``undo``, ``redo`` and ``reveal`` entries), so nothing
+recorded is ever lost; the *effective* event list is the fold of that journal, which is what
+undo and redo move along. A new action after an undo drops the undone events from the effective
+list (they stay in the journal).
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.core import dealing
+from companion.core import registry as games
+from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
+from companion.games.base import Event, Setup, State
+from companion.core.store import Store, index_entry, now
+
+ID_ALPHABET = string.ascii_lowercase + string.digits
+ID_LENGTH = 8
+NAME_MAX = 20
+
+
+def new_id(existing: set[str]) -> str:
+    while True:
+        sid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if sid not in existing:
+            return sid
+
+
+def check_players(names: list[str], game) -> list[str]:
+    """Player names as given, or a refusal saying what is wrong with them."""
+    names = [n.strip() for n in names]
+    if any(not n for n in names):
+        raise CompanionError("A player name is empty: write the names as --players Ann,Bob,Cy")
+    for n in names:
+        if len(n) > NAME_MAX:
+            raise CompanionError(f"The name {n!r} is longer than {NAME_MAX} characters: shorten it.")
+        if any(c in n for c in ",=\n\t") or not n.isprintable():
+            raise CompanionError(f"The name {n!r} may not contain commas, '=' or control characters.")
+    seen: set[str] = set()
+    for n in names:
+        if n.casefold() in seen:
+            raise CompanionError(f"The name {n!r} is given twice: every player needs a different name.")
+        seen.add(n.casefold())
+    if not game.min_players <= len(names) <= game.max_players:
+        raise CompanionError(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
+        )
+    return names
+
+
+def seat_from(names: list[str], start: str | None) -> list[str]:
+    """Seat order starting with the start player (default: the first listed)."""
+    if not start:
+        return names
+    from companion.games.base import player_name
+
+    first = player_name(names, start)
+    i = names.index(first)
+    return names[i:] + names[:i]
+
+
+@dataclass
+class Replay:
+    state: State
+    data: dict
+    events: list[dict]  # effective journal entries, in order
+    undone: list[dict]  # entries redo would bring back, next first
+    finished_at: str | None = None
+
+
+@dataclass
+class Session:
+    meta: dict
+    journal: list[dict] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.meta["id"]
+
+    @property
+    def game(self):
+        return games.get(self.meta["game"])
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.meta["players"])
+
+    @property
+    def setup(self) -> Setup:
+        return Setup(self.meta["game"], tuple(self.meta["players"]), dict(self.meta.get("options") or {}))
+
+    @property
+    def revealed(self) -> bool:
+        return any(e.get("kind") == "reveal" for e in self.journal)
+
+    def fold(self) -> tuple[list[dict], list[dict]]:
+        done: list[dict] = []
+        undone: list[dict] = []
+        for entry in self.journal:
+            kind = entry.get("kind")
+            if kind == "do":
+                done.append(entry)
+                undone.clear()
+            elif kind == "undo" and done:
+                undone.append(done.pop())
+            elif kind == "redo" and undone:
+                done.append(undone.pop())
+        return done, list(reversed(undone))
+
+    def replay(self, upto: int | None = None) -> Replay:
+        """The state after the effective events (the first ``upto`` of them if given)."""
+        done, undone = self.fold()
+        if upto is not None:
+            done = done[:upto]
+        game = self.game
+        data = dict(self.meta.get("data") or {})
+        state = game.initial(self.setup, data)
+        finished_at = None
+        for n, entry in enumerate(done, 1):
+            event = entry["event"]
+            data = with_frozen(data, event)
+            try:
+                state = game.apply(state, event, data)
+            except CompanionError as exc:
+                raise StoreError(
+                    f"Session {self.id} cannot be replayed: event {n} ({event.get('type')}) is refused "
+                    f"by this version's rules ({exc}). Its file was not changed."
+                ) from None
+            if state.get("finished") and finished_at is None:
+                finished_at = entry.get("at")
+            elif not state.get("finished"):
+                finished_at = None
+        return Replay(state, data, done, undone, finished_at)
+
+    def status(self, replay: Replay | None = None) -> dict:
+        """The ``status --json`` object: the session's keys and the game's."""
+        r = replay or self.replay()
+        out = {"session": self.id, "game": self.meta["game"], "title": self.game.title}
+        out.update(self.game.summary(r.state))
+        out["created"] = self.meta.get("created")
+        out["finished_at"] = r.finished_at if out.get("finished") else None
+        if self.meta.get("commitment"):
+            out["commitment"] = self.meta["commitment"]
+            out["seed_revealed"] = self.revealed
+        return out
+
+
+def with_frozen(data: dict, event: Event) -> dict:
+    """The printed values after the ones an event froze when it was recorded."""
+    frozen = event.get("_data")
+    if not frozen:
+        return data
+    from companion.core.datapack import set_path
+
+    import copy
+
+    data = copy.deepcopy(data)
+    for key, value in frozen.items():
+        set_path(data, key, value)
+    return data
+
+
+# -- operations on the store ---------------------------------------------------------------
+
+
+def load(store: Store, sid: str) -> Session:
+    meta, journal = store.read_session(sid)
+    return Session(meta, journal)
+
+
+def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
+           entropy: str = "") -> Session:
+    """Start a new session, freeze the printed values it uses, and make it current."""
+    from companion.core import datapack
+
+    game = games.get(game_id)
+    names = seat_from(check_players(players, game), start)
+    check_numbers(options)
+    with store.writing():
+        data = datapack.merged(game_id, store.user_values(game_id)) if game_id in datapack.pack_names() else {}
+        meta: dict[str, Any] = {
+            "id": new_id(set(store.session_ids())),
+            "game": game_id,
+            "players": names,
+            "options": options,
+            "created": now(),
+            "data": data,
+        }
+        if game.deals:
+            seed = dealing.new_seed()
+            meta.update(seed=seed, commitment=dealing.commitment(seed), entropy=entropy or "")
+        session = Session(meta, [])
+        session.replay()  # refuse options the rules cannot start from, before writing anything
+        store.create_session(meta)
+        store.set_current(meta["id"])
+    return session
+
+
+MakeEvent = Callable[[Session, Replay], Event]
+
+# The largest number an action may carry: no game has more, and `import` refuses larger ones
+# (companion.record.exchange.MAX_INT), so whatever is recorded can be exported and imported again.
+LARGEST = 10**15
+
+
+def check_numbers(event: Event) -> None:
+    """Refuse a number no game has (a slip like Ann=99999999999), before it reaches the rules:
+    statistics divide scores as floats, and a huge integer would break them later."""
+    stack: list[Any] = [event]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= LARGEST:
+            shown = f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else "A number of over 40 digits"
+            raise RuleError(f"{shown} is beyond what any game counts (at most {LARGEST:,} either way): "
+                            "check what was typed.")
+
+
+def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Session, Replay, Event]:
+    """Validate and append one action, under the lock, against the freshest state on disk.
+
+    ``make_event`` is an event, or a function building it from the current session and replay
+    (for deals, which must see the state as it is under the lock). A refused event changes
+    nothing. A printed value that was unknown when the session started is frozen into the event
+    once the players have supplied it.
+    """
+    with store.writing():
+        session = load(store, sid)
+        before = session.replay()
+        event = make_event(session, before) if callable(make_event) else dict(make_event)
+        check_numbers(event)
+        data = before.data
+        for _ in range(20):
+            try:
+                state = session.game.apply(before.state, event, data)
+                break
+            except MissingValue as missing:
+                value = _supplied_value(store, session.meta["game"], missing.key)
+                if value is None:
+                    raise
+                event.setdefault("_data", {})[missing.key] = value
+                data = with_frozen(before.data, event)
+        else:  # pragma: no cover - a game asking for ever more values
+            raise RuleError("Too many printed values are missing for this action.")
+        entry = {"kind": "do", "event": event, "at": now()}
+        store.append(sid, entry)
+        session.journal.append(entry)
+        after = Replay(state, data, before.events + [entry], [], entry["at"] if state.get("finished") else None)
+        _sync_index(store, session, before, after)
+    return session, after, event
+
+
+def _supplied_value(store: Store, game_id: str, key: str) -> Any:
+    from companion.core import datapack
+
+    try:
+        values = datapack.merged(game_id, store.user_values(game_id))
+        return datapack.get_path(values, key)
+    except (KeyError, CompanionError):
+        return None
+
+
+def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
+    """Undo or redo one event; returns the session, the new replay and the entry moved."""
+    with store.writing():
+        session = load(store, sid)
+        before = session.replay()
+        if kind == "undo" and not before.events:
+            raise CompanionError("Nothing to undo: the session is at its start.")
+        if kind == "redo" and not before.undone:
+            raise CompanionError("Nothing to redo: no undone event is waiting.")
+        moved = before.events[-1] if kind == "undo" else before.undone[0]
+        entry = {"kind": kind, "at": now()}
+        store.append(sid, entry)
+        session.journal.append(entry)
+        after = session.replay()
+        _sync_index(store, session, before, after)
+    return session, after, moved
+
+
+def reveal(store: Store, sid: str) -> Session:
+    """Record that the dealing seed was shown before the end of the game."""
+    with store.writing():
+        session = load(store, sid)
+        entry = {"kind": "reveal", "at": now()}
+        store.append(sid, entry)
+        session.journal.append(entry)
+    return session
+
+
+def index(store: Store) -> list[dict]:
+    """Every session's index entry, oldest first.
+
+    A session file the index does not list (a crash between writing the two) is added.
+    """
+    entries = store.index()
+    files = store.session_ids()
+    if len(files) != len(entries) and set(files) - {e.get("id") for e in entries}:
+        heal_index(store)
+        entries = store.index()
+    return entries
+
+
+def heal_index(store: Store) -> None:
+    """Add the index entries of session files it does not list (a crash between the two
+    writes), with their final summary; re-read under the lock so a concurrent import or
+    creation is never overwritten."""
+    import contextlib
+
+    with store.writing():
+        listed = {e.get("id") for e in store.index()}
+        for sid in store.session_ids():
+            if sid in listed:
+                continue
+            with contextlib.suppress(CompanionError):
+                s = load(store, sid)
+                store.index_put(index_entry(s.meta, index_summary(s, s.replay())))
+
+
+def rebuild_index(store: Store) -> int:
+    """Rebuild the index from the session files (caller holds the lock)."""
+    import contextlib
+
+    from companion.core.store import open_db
+
+    db = open_db(store.index_path, "index")
+    entries = []
+    for sid in store.session_ids():
+        with contextlib.suppress(CompanionError):
+            s = load(store, sid)
+            entries.append(index_entry(s.meta, index_summary(s, s.replay())))
+    db.drop_table("sessions")
+    db.table("sessions").insert_multiple(entries)
+    return len(entries)
+
+
+def index_summary(session: Session, replay: Replay) -> dict | None:
+    """The index's summary of a session: None until it is finished (record, step, import)."""
+    if not replay.state.get("finished"):
+        return None
+    status = session.status(replay)
+    return {
+        "finished_at": replay.finished_at,
+        "round": status.get("round"),
+        "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
+        "winners": status.get("winners", []),
+    }
+
+
+def _sync_index(store: Store, session: Session, before: Replay, after: Replay) -> None:
+    """Keep the index's finished flag and final summary in step (only when they change)."""
+    if bool(before.state.get("finished")) == bool(after.state.get("finished")):
+        return
+    store.index_put(index_entry(session.meta, index_summary(session, after)))

@@ -1,0 +1,504 @@
+"""Atlantic Star: charter ships, stage voyages ranked per sea, borrow against them, score by place.
+
+The app cannot know the 132 ship cards (nobody here has their values), so it tracks what the
+table can see and count: each player's money, how many cards they hold, the charter agency as
+four priced spaces (with a card's name when the players typed one), and every voyage plaque on
+the board. A voyage's value is typed as a total or leg by leg; the rules then rank it in its
+sea, which is all the printed victory points need.
+
+Turn shape (the rulebook's order): at most one loan, and only as the first thing; then any
+number of agency refreshes; then exactly one charter or one voyage, which ends the turn.
+
+Victory points per place and class are printed on the board and unknown here (`vp` is null in
+the pack). Play never needs them; scoring does: the voyage that places the last plaque is
+refused with a MissingValue naming ``data set atlantic-star vp.N`` until the players supply the
+classes in use. Provisional points appear in the summary for the classes already known.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from companion.core.errors import RuleError
+from companion.games.base import Game, Setup, State, best, player_name
+
+GAME = "atlantic-star"
+OPERATOR = "operator"
+MAIL, VOID = "M", "X"
+
+
+def marks(amount: int) -> str:
+    """Money as the rulebook writes it: 8,000 marks."""
+    return f"{amount:,} marks"
+
+
+def sea_name(seas: list[str], text: Any) -> str:
+    """The sea named by ``text`` or a unique prefix of it, else a refusal listing the seas."""
+    wanted = str(text or "").strip().casefold()
+    matches = [s for s in seas if s.startswith(wanted)] if wanted else []
+    if wanted in seas:
+        return wanted
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise RuleError(f"{text!r} could be {' or '.join(matches)}: type more of the sea's name.")
+    raise RuleError(f"There is no sea called {text!r}: the seas are {', '.join(seas)}.")
+
+
+def a_voyage(sea: str) -> str:
+    """'a Baltic voyage', 'an Atlantic voyage'."""
+    name = sea.title()
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} voyage"
+
+
+def card_value(cards: list, legs: int, top: int = 9) -> int:
+    """A voyage's value from one entry per leg: points 1..top, M (mail, 1) or X (no points).
+
+    Why the bonus rule lives here: every leg suitably covered (a number or a mail ship) earns
+    a bonus equal to the number of legs; a single X (a ship sailing a leg it has no points for)
+    voids it.
+    """
+    if not isinstance(cards, list) or len(cards) != legs:
+        got = len(cards) if isinstance(cards, list) else 0
+        raise RuleError(
+            f"Give one card per leg: {legs} entries, not {got} (e.g. --cards "
+            f"{','.join(['5', 'M', 'X', '3', '7', '2'][:legs])})."
+        )
+    total, void = 0, False
+    for n, raw in enumerate(cards, 1):
+        text = str(raw).strip().upper()
+        if text == MAIL:
+            total += 1
+        elif text == VOID:
+            void = True
+        elif text.isdigit() and 1 <= int(text) <= top:
+            total += int(text)
+        else:
+            raise RuleError(
+                f"Leg {n}: {raw!r} is not a card entry: type a number 1 to {top} (the ship's points "
+                f"on that leg), M for a mail ship or X for a ship with no points there."
+            )
+    return total if void else total + legs
+
+
+def place_plaque(ranking: list[dict], plaque: dict) -> int:
+    """Insert ``plaque`` into a sea's ranking (highest value first); returns its index.
+
+    Why this order on ties: a plaque newly placed, or lowered by a loan, goes below the plaques
+    already there with the same value; an operator stays above players on equal value.
+    """
+    v, is_op = plaque["value"], plaque["owner"] == OPERATOR
+    at = sum(
+        1
+        for p in ranking
+        if p["value"] > v or (p["value"] == v and (not is_op or p["owner"] == OPERATOR))
+    )
+    ranking.insert(at, plaque)
+    return at
+
+
+def points(vp: Any, cls: int | None, place: int) -> int | None:
+    """The victory points printed beside ``place`` (1-based) of class ``cls``, None if unknown."""
+    row = (vp or {}).get(str(cls)) if cls is not None else None
+    if not isinstance(row, list) or not 1 <= place <= len(row):
+        return None
+    return row[place - 1]
+
+
+class AtlanticStar(Game):
+    ui = "companion.games.atlantic_star.commands"
+    listing = 40
+    id = GAME
+    title = "Atlantic Star"
+    description = "Charter ships, stage cruises ranked per sea, take loans; victory points by place."
+    min_players = 2
+    max_players = 6
+    deals = False  # the players shuffle the real ship cards
+
+    # -- set-up ----------------------------------------------------------------------------
+    def initial(self, setup: Setup, data: dict) -> State:
+        players = list(setup.players)
+        n = str(len(players))
+        seas = list(self.need(data, GAME, "seas"))
+        money = self.need(data, GAME, f"start_money.{n}", "start money", "18000")
+        per_player = self.need(data, GAME, f"plaques_per_player.{n}", "plaques per player", "4")
+        operators = self.need(data, GAME, f"operators.{n}", "operator plaque values", "[]")
+        prices = self.need(data, GAME, "agency_prices", "agency prices", "[3000, 2000, 1000, 0]")
+        per_sea, rest = divmod(per_player, len(seas))
+        size = len(players) * per_sea + len(operators)
+        if rest or size != self.need(data, GAME, "places"):
+            raise RuleError(
+                f"The printed data do not add up for {n} players: {per_player} plaques each and "
+                f"{len(operators)} operator sets do not fill every sea: check `data show {GAME}`."
+            )
+        names = list(setup.options.get("agency") or [])
+        if len(names) > len(prices):
+            raise RuleError(f"The agency has {len(prices)} spaces: name at most {len(prices)} ships, dearest first.")
+        names += [None] * (len(prices) - len(names))
+        return {
+            "players_order": players,
+            "money": {p: money for p in players},
+            "hand": {p: 0 for p in players},
+            "plaques": {p: {sea: per_sea for sea in seas} for p in players},
+            "operators": copy.deepcopy(operators),
+            "agency": [{"price": price, "card": name} for price, name in zip(prices, names)],
+            "seas": {sea: {"class": None, "ranking": []} for sea in seas},
+            "places": size,
+            "turn": {"player": players[0], "loan": None, "refreshes": 0},
+            "round": 1,
+            "finished": False,
+            "winners": [],
+            "scores": None,
+            "vp": copy.deepcopy(data.get("vp")),
+        }
+
+    def apply(self, state: State, event: dict, data: dict) -> State:
+        new = super().apply(state, event, data)
+        # summary() sees only the state: keep the victory points this session knows beside it
+        new["vp"] = copy.deepcopy(data.get("vp"))
+        return new
+
+    # -- the turn --------------------------------------------------------------------------
+    def _actor(self, s: State, event: dict) -> str:
+        """The acting player, refusing anyone but the one whose turn it is."""
+        if "player" not in event:
+            raise RuleError(f"Name the player acting: it is {s['turn']['player']}'s turn.")
+        p = player_name(s["players_order"], str(event["player"]))
+        current = s["turn"]["player"]
+        if p != current:
+            raise RuleError(f"It is {current}'s turn, not {p}'s.")
+        return p
+
+    def _end_turn(self, s: State, data: dict) -> None:
+        """Pass the turn clockwise, skipping players with no plaque left; or end the game."""
+        order = s["players_order"]
+        if not any(self.plaques_left(s, p) for p in order):
+            self._finish(s, data)
+            return
+        i = order.index(s["turn"]["player"])
+        for step in range(1, len(order) + 1):
+            j = (i + step) % len(order)
+            if self.plaques_left(s, order[j]):
+                if i + step >= len(order):
+                    s["round"] += 1
+                s["turn"] = {"player": order[j], "loan": None, "refreshes": 0}
+                return
+
+    @staticmethod
+    def plaques_left(s: State, player: str) -> int:
+        return sum(s["plaques"][player].values())
+
+    def _pay(self, s: State, player: str, amount: int, what: str) -> None:
+        if s["money"][player] < amount:
+            raise RuleError(
+                f"{player} has {marks(s['money'][player])} and cannot pay {marks(amount)} {what}."
+            )
+        s["money"][player] -= amount
+
+    # -- actions ---------------------------------------------------------------------------
+    def on_charter(self, s: State, event: dict, data: dict) -> None:
+        p = self._actor(s, event)
+        prices = [space["price"] for space in s["agency"]]
+        space = event.get("space")
+        if isinstance(space, bool) or space not in prices:
+            shown = ", ".join(str(x) for x in prices[:-1]) + f" or {prices[-1]}"
+            raise RuleError(f"There is no agency space {space!r}: the spaces are {shown}.")
+        i = prices.index(space)
+        hand = s["hand"][p] + 1
+        limit = self.need(data, GAME, "hand_after_voyage")
+        fits = [sea for sea, left in s["plaques"][p].items() if left and hand - self._legs(data, sea) <= limit]
+        if not fits:
+            raise RuleError(
+                f"{p} would hold {hand} cards, and none of {p}'s voyages still to stage could leave at "
+                f"most {limit} in hand: stage a voyage instead."
+            )
+        self._pay(s, p, space, f"for the {space:,}-mark space")
+        s["hand"][p] = hand
+        names = [a["card"] for a in s["agency"]]
+        names = [event.get("new")] + names[:i] + names[i + 1 :]  # dearer cards slide one cheaper
+        for slot, name in zip(s["agency"], names):
+            slot["card"] = name
+        self._end_turn(s, data)
+
+    def on_refresh(self, s: State, event: dict, data: dict) -> None:
+        p = self._actor(s, event)
+        cost = self.need(data, GAME, "refresh_cost")
+        names = list(event.get("cards") or [])
+        if names and len(names) != len(s["agency"]):
+            raise RuleError(
+                f"Name all {len(s['agency'])} new agency cards, dearest first, or none of them."
+            )
+        self._pay(s, p, cost, "to replace the agency's cards")
+        names = names or [None] * len(s["agency"])
+        for slot, name in zip(s["agency"], names):
+            slot["card"] = name
+        s["turn"]["refreshes"] += 1
+
+    def on_voyage(self, s: State, event: dict, data: dict) -> None:
+        p = self._actor(s, event)
+        sea = sea_name(list(s["seas"]), event.get("sea"))
+        legs = self._legs(data, sea)
+        if not s["plaques"][p][sea]:
+            raise RuleError(f"{p} has no {sea.title()} plaque left: every voyage there is staged.")
+        hand, limit = s["hand"][p], self.need(data, GAME, "hand_after_voyage")
+        if hand < legs:
+            raise RuleError(
+                f"{p} holds {hand} cards: {a_voyage(sea)} needs {legs}, one per leg."
+            )
+        if hand - legs > limit:
+            fits = [x for x in s["seas"] if s["plaques"][p][x] and legs_ok(hand, self._legs(data, x), limit)]
+            allowed = f" With {hand} cards: {' or '.join(x.title() for x in fits)}." if fits else ""
+            raise RuleError(
+                f"{p} holds {hand} cards: {a_voyage(sea)} ({legs} legs) would leave "
+                f"{hand - legs}, and at most {limit} may stay in hand.{allowed}"
+            )
+        value = self._voyage_value(event, legs, data)
+        cls = self._class(s, sea, event.get("class"), data)
+        ranking = s["seas"][sea]["ranking"]
+        if s["seas"][sea]["class"] is None:
+            s["seas"][sea]["class"] = cls
+            for k, ops in enumerate(s["operators"], 1):  # the operators' plaques enter first
+                place_plaque(ranking, {"owner": OPERATOR, "value": ops[sea], "loan": 0, "voyage": k})
+        done = sum(1 for x in ranking if x["owner"] == p)
+        place_plaque(ranking, {"owner": p, "value": value, "loan": 0, "voyage": done + 1})
+        s["plaques"][p][sea] -= 1
+        s["hand"][p] -= legs
+        self._end_turn(s, data)
+
+    def on_loan(self, s: State, event: dict, data: dict) -> None:
+        p = self._actor(s, event)
+        turn = s["turn"]
+        if turn["loan"]:
+            raise RuleError(f"{p} has taken a loan this turn already: one loan per turn.")
+        if turn["refreshes"]:
+            raise RuleError(f"A loan comes first in a turn: {p} has already refreshed the agency.")
+        sea = sea_name(list(s["seas"]), event.get("sea"))
+        ranking = s["seas"][sea]["ranking"]
+        if ranking and len(ranking) >= s["places"]:
+            raise RuleError(f"The {sea.title()} has all {s['places']} plaques: no more loans on its voyages.")
+        plaque = self.loan_voyage(ranking, p, sea, event.get("voyage"))
+        amount = event.get("amount")
+        cfg = self.need(data, GAME, "loan")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise RuleError(f"A loan is a whole number of marks, e.g. loan {p} {sea} 5000.")
+        if amount % cfg["unit"]:
+            raise RuleError(f"Loans come in whole thousands: {amount:,} is not, e.g. {max(cfg['unit'], amount - amount % cfg['unit']):,}.")
+        cap = min(cfg["max"], cfg["per_point"] * plaque["value"])
+        if amount > cap:
+            why = (
+                f"at most {marks(cfg['max'])} per voyage"
+                if cap == cfg["max"]
+                else f"at most {cfg['per_point']:,} per point of the voyage's value {plaque['value']}"
+            )
+            raise RuleError(f"{p} may borrow at most {marks(cap)} on that voyage ({why}), not {amount:,}.")
+        ranking.remove(plaque)
+        plaque["value"] -= amount // cfg["per_point"]
+        plaque["loan"] = amount
+        place_plaque(ranking, plaque)
+        s["money"][p] += amount
+        turn["loan"] = {"sea": sea, "voyage": plaque["voyage"]}  # which one, for the screens
+
+    # -- helpers of the actions --------------------------------------------------------------
+    def _legs(self, data: dict, sea: str) -> int:
+        return self.need(data, GAME, f"seas.{sea}.legs")
+
+    def _voyage_value(self, event: dict, legs: int, data: dict) -> int:
+        has_value, has_cards = event.get("value") is not None, event.get("cards") is not None
+        if has_value == has_cards:
+            raise RuleError("Give the voyage's value as --value N or leg by leg as --cards LIST (one of them).")
+        top = self.need(data, GAME, "card_points_max")
+        if has_cards:
+            return card_value(list(event["cards"]), legs, top)
+        value = event["value"]
+        most = legs * (top + 1)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+            raise RuleError(
+                f"A voyage of {legs} legs is worth 0 to {most} (points plus the bonus), not {value!r}."
+            )
+        return value
+
+    def _class(self, s: State, sea: str, given: Any, data: dict) -> int:
+        """The sea's class: chosen by its first voyage among the classes no other sea uses."""
+        current = s["seas"][sea]["class"]
+        classes = self.need(data, GAME, "classes")
+        if given is not None and (isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= classes):
+            raise RuleError(f"A class is 1 to {classes} stars, not {given!r}.")
+        if current is not None:
+            if given is not None and given != current:
+                raise RuleError(
+                    f"The {sea.title()} sails in the {current}-star class: leave out --class or give {current}."
+                )
+            return current
+        used = {v["class"]: x for x, v in s["seas"].items() if v["class"] is not None}
+        free = [str(c) for c in range(1, classes + 1) if c not in used]
+        if given is None:
+            raise RuleError(
+                f"This is the first {sea.title()} voyage: choose its class with --class STARS "
+                f"({', '.join(free)} are free)."
+            )
+        if given in used:
+            raise RuleError(
+                f"The {given}-star class belongs to the {used[given].title()}: choose one of {', '.join(free)}."
+            )
+        return given
+
+    def loan_voyage(self, ranking: list[dict], p: str, sea: str, which: Any) -> dict:
+        mine = sorted((x for x in ranking if x["owner"] == p), key=lambda x: x["voyage"])
+        if not mine:
+            raise RuleError(f"{p} has no voyage in the {sea.title()} to borrow against.")
+        if which is not None:
+            pick = [x for x in mine if x["voyage"] == which]
+            if not pick:
+                numbers = " or ".join(str(x["voyage"]) for x in mine)
+                raise RuleError(f"{p} has no {sea.title()} voyage {which!r}: give --voyage {numbers}.")
+            plaque = pick[0]
+        else:
+            free = [x for x in mine if not x["loan"]]
+            if len(free) > 1:
+                raise RuleError(
+                    f"{p} has {len(free)} {sea.title()} voyages without a loan: pick one with --voyage "
+                    + " or --voyage ".join(str(x["voyage"]) for x in free) + "."
+                )
+            plaque = free[0] if free else mine[0]
+        if plaque["loan"]:
+            raise RuleError(
+                f"{p}'s {sea.title()} voyage {plaque['voyage']} has a loan already: one loan per voyage."
+            )
+        return plaque
+
+    # -- the end ---------------------------------------------------------------------------
+    def _finish(self, s: State, data: dict) -> None:
+        """Every plaque is placed: score by the printed points (asking for any class unknown)."""
+        for cls in sorted(info["class"] for info in s["seas"].values() if info["class"] is not None):
+            self.need(
+                data, GAME, f"vp.{cls}",
+                f"victory points of the {cls}-star class, 1st to 6th place, read off the board",
+                "[1st, 2nd, 3rd, 4th, 5th, 6th]",
+            )
+        s["vp"] = copy.deepcopy(data.get("vp"))
+        scores = {p: self.score(s, p) for p in s["players_order"]}
+        top = best(scores)
+        if len(top) > 1:  # equal points: more money wins, else a shared win
+            top = best({p: s["money"][p] for p in top})
+        s["scores"] = scores
+        s["winners"] = top
+        s["finished"] = True
+        s["turn"] = None
+
+    # -- reading states --------------------------------------------------------------------
+    @staticmethod
+    def places(s: State, player: str) -> list[dict]:
+        """Each of the player's plaques on the board: sea, class, place, value, loan, points."""
+        out = []
+        for sea, info in s["seas"].items():
+            for n, plaque in enumerate(info["ranking"], 1):
+                if plaque["owner"] == player:
+                    out.append({
+                        "sea": sea, "class": info["class"], "place": n, "voyage": plaque["voyage"],
+                        "value": plaque["value"], "loan": plaque["loan"],
+                        "points": points(s.get("vp"), info["class"], n),
+                    })
+        return out
+
+    def score(self, s: State, player: str) -> int | None:
+        """The points beside the player's places; None while a class they sail in is unknown."""
+        pts = [x["points"] for x in self.places(s, player)]
+        return None if any(x is None for x in pts) else sum(pts)
+
+    def missing_classes(self, s: State) -> list[int]:
+        """Classes in use whose victory points the session does not know."""
+        return sorted(
+            info["class"] for info in s["seas"].values()
+            if info["class"] is not None and points(s.get("vp"), info["class"], 1) is None
+        )
+
+    def preview_loan(self, state: State, event: dict, data: dict) -> dict:
+        """What a loan would do to its voyage, without recording it (for `loan --preview`)."""
+        after = self.apply(state, event, data)  # refuses exactly what `loan` would refuse
+        p = player_name(state["players_order"], str(event["player"]))
+        sea = sea_name(list(state["seas"]), event["sea"])
+        voyage = self.loan_voyage(state["seas"][sea]["ranking"], p, sea, event.get("voyage"))["voyage"]
+
+        def find(st: State) -> dict:
+            return next(x for x in self.places(st, p) if x["sea"] == sea and x["voyage"] == voyage)
+
+        return {"player": p, "sea": sea, "voyage": voyage, "amount": event["amount"],
+                "before": find(state), "after": find(after)}
+
+    def summary(self, s: State) -> dict:
+        players = []
+        for p in s["players_order"]:
+            players.append({
+                "name": p,
+                "score": s["scores"][p] if s["scores"] else self.score(s, p),
+                "money": s["money"][p],
+                "hand": s["hand"][p],
+                "plaques_left": self.plaques_left(s, p),
+                "places": self.places(s, p),
+            })
+        return {
+            "players": players,
+            "round": s["round"],
+            "finished": s["finished"],
+            "winners": list(s["winners"]),
+            "turn": s["turn"]["player"] if s["turn"] else None,
+            "may": self.may(s),
+            "agency": copy.deepcopy(s["agency"]),
+            "seas": {
+                sea: {
+                    "class": info["class"],
+                    "ranking": [
+                        {"owner": x["owner"], "value": x["value"], "loan": x["loan"]} for x in info["ranking"]
+                    ],
+                }
+                for sea, info in s["seas"].items()
+            },
+            "vp_missing": self.missing_classes(s),
+        }
+
+    @staticmethod
+    def may(s: State) -> list[str]:
+        """What the player whose turn it is may still do, in the turn's order."""
+        turn = s.get("turn")
+        if not turn:
+            return []
+        out = [] if turn["loan"] or turn["refreshes"] else ["loan"]
+        return out + ["refresh", "charter", "voyage"]
+
+    def describe(self, event: dict) -> str:
+        etype, p = event.get("type"), event.get("player", "?")
+        if etype == "charter":
+            card = f" ({event['card']})" if event.get("card") else ""
+            space = event.get("space")
+            space = f"{space:,}" if isinstance(space, int) else repr(space)
+            return f"{p} chartered the ship on the {space}-mark space{card}"
+        if etype == "refresh":
+            return f"{p} paid to replace the four agency cards"
+        if etype == "voyage":
+            sea = str(event.get("sea", "?")).title()
+            cls = f", {event['class']}-star class" if event.get("class") else ""
+            if event.get("cards") is not None:
+                cards = [str(c).upper() for c in event["cards"]]
+                try:
+                    worth = card_value(cards, len(cards))
+                except RuleError:
+                    worth = "?"
+                return f"{p} staged {a_voyage(sea)} worth {worth} ({' '.join(cards)}){cls}"
+            return f"{p} staged {a_voyage(sea)} worth {event.get('value')}{cls}"
+        if etype == "loan":
+            sea = str(event.get("sea", "?")).title()
+            amount = event.get("amount")
+            which = f" {event['voyage']}" if event.get("voyage") else ""
+            shown = marks(amount) if isinstance(amount, int) else repr(amount)
+            return f"{p} borrowed {shown} on the {sea} voyage{which}"
+        return super().describe(event)
+
+    def words(self, state: State, data: dict) -> list[str]:
+        prices = [str(a["price"]) for a in state.get("agency", [])]
+        return list(state.get("players_order", [])) + list(state.get("seas", {})) + prices
+
+
+def legs_ok(hand: int, legs: int, limit: int) -> bool:
+    """Whether a voyage of ``legs`` can be staged from ``hand`` cards within the hand limit."""
+    return legs <= hand and hand - legs <= limit

@@ -1,0 +1,109 @@
+"""Pieces shared by every command module: the app decorator, `--session`, `--json`, `new`.
+
+Kept here (not in each game's module) so the options read the same everywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Callable
+
+import click
+
+from companion.core.app import App
+from companion.core.errors import CompanionError
+
+pass_app = click.make_pass_decorator(App)
+
+
+def _set_session(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value:
+        ctx.find_object(App).session_override = value
+
+
+session_option = click.option(
+    "--session",
+    metavar="ID",
+    expose_value=False,
+    callback=_set_session,
+    is_eager=True,
+    help="Act on this session (an id or its first letters) instead of the current one.",
+)
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
+
+
+def echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def split_names(value: str) -> list[str]:
+    """`Ann,Bob, Cy` -> ['Ann', 'Bob', 'Cy'] (empty names are refused by the session layer)."""
+    return [v.strip() for v in value.split(",")]
+
+
+def parse_pairs(items: tuple[str, ...] | list[str], what: str = "NAME=N") -> dict[str, int]:
+    """`Ann=3 Bob=-2` -> {'Ann': 3, 'Bob': -2}, refusing anything else in one clear line."""
+    out: dict[str, int] = {}
+    for item in items:
+        name, sep, number = item.partition("=")
+        if not sep or not name.strip():
+            raise click.UsageError(f"{item!r} is not {what}: write it like Ann=12")
+        try:
+            value = int(number.strip())
+        except ValueError:
+            raise click.UsageError(f"{item!r}: {number!r} is not a whole number; write it like {name}=12") from None
+        if name.strip() in out:
+            raise CompanionError(f"{name.strip()} is given twice: give each player once.")
+        out[name.strip()] = value
+    return out
+
+
+def new_command(game_id: str) -> Callable:
+    """Make `new GAME` from a function returning the game's options.
+
+    Adds --players, --start, and --entropy for games that deal; creates the session, makes it
+    current and prints its id (and the deal commitment).
+    """
+
+    def decorator(fn: Callable[..., dict]) -> click.Command:
+        from companion.core import registry as games
+
+        game = games.get(game_id)
+
+        @functools.wraps(fn)
+        def callback(players: str, start: str | None, entropy: str | None = None, **kwargs):
+            app = click.get_current_context().find_object(App)
+            options = fn(**kwargs) or {}
+            if game.deals and entropy is None and app.can_ask():
+                entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
+            from companion.core import session as sessions
+
+            s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "")
+            click.echo(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts).")
+            if s.meta.get("commitment"):
+                click.echo(f"Deal commitment (SHA-256 of the secret seed): {s.meta['commitment']}")
+                click.echo("`verify` shows the seed when the game is over, so anyone can check every deal.")
+            return s
+
+        params = list(getattr(fn, "__click_params__", []))
+        params.reverse()
+        params = [
+            click.Option(["--players"], required=True, metavar="A,B,C",
+                         help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
+            click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
+            *([click.Option(["--entropy"], metavar="TEXT",
+                            help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
+              if game.deals else []),
+            *params,
+        ]
+        return click.Command(
+            game_id,
+            callback=callback,
+            params=params,
+            help=f"Start a {game.title} session. {fn.__doc__ or ''}".strip(),
+            short_help=game.description,
+        )
+
+    return decorator

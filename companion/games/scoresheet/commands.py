@@ -1,0 +1,66 @@
+"""Commands of the generic score sheet: `new scoresheet`, `add`, `finish`, and its status screen.
+
+This module is the model for a game's commands: a `new` built with new_command, thin commands
+that build an event and call app.record, and render_status for `status`.
+"""
+
+from __future__ import annotations
+
+import click
+
+from companion.games.kit import new_command, parse_pairs, pass_app, session_option
+from companion.terminal.render import table, winners_line
+
+GAME = ("scoresheet",)
+
+
+@new_command("scoresheet")
+@click.option("--lowest-wins", is_flag=True, help="The lowest total wins (as in golf or Hearts).")
+@click.option("--target", type=int, metavar="N", help="The game ends after the round in which someone reaches N.")
+def new(lowest_wins: bool, target: int | None) -> dict:
+    """Rounds of points, totals and winners, for any game."""
+    return {"lowest_wins": lowest_wins, "target": target}
+
+
+@click.command()
+@click.argument("scores", nargs=-1, metavar="NAME=POINTS...")
+@session_option
+@pass_app
+def add(app, scores: tuple[str, ...]) -> None:
+    """Record a round: `add Ann=12 Bob=7 Cy=9` (players left out score 0)."""
+    if not scores:
+        raise click.UsageError("Give the round's points, e.g. add Ann=12 Bob=7")
+    s, replay, event = app.record({"type": "add", "scores": parse_pairs(scores, "NAME=POINTS")}, GAME, "add")
+    status = s.status(replay)
+    click.echo(f"Round {status['round']} recorded. Totals: " +
+               ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
+    if status["finished"]:
+        click.echo(winners_line(status))
+
+
+@click.command()
+@session_option
+@pass_app
+def finish(app) -> None:
+    """End the game now; the best total wins (all of them on a tie)."""
+    s, replay, _ = app.record({"type": "finish"}, GAME, "finish")
+    click.echo(winners_line(s.status(replay)))
+
+
+def render_status(app, session, replay) -> str:
+    status = session.status(replay)
+    rounds = status["round"]
+    headers = ["player"] + [f"R{i}" for i in range(1, rounds + 1)] + ["total"]
+    rows = [[p["name"], *p["rounds"], p["score"]] for p in status["players"]]
+    rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
+    if status["target"] is not None:
+        rule += f", ends at {status['target']}"
+    out = [f"Session {session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}",
+           table(headers, rows, right=range(1, len(headers)))]
+    out.append(winners_line(status) or "In play: `add NAME=POINTS ...` records a round, `finish` ends the game.")
+    return "\n".join(out)
+
+
+# -- what the game declares (companion.games.base.Game) ------------------------------------------
+COMMANDS = {"add": add, "finish": finish}
+NEW = {"scoresheet": new}

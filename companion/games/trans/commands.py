@@ -1,0 +1,528 @@
+"""Commands of Trans Europa / Trans Amerika: `new`, `round start|end`, `hand`, `pass`, `start`,
+`build`, `status` and `board`.
+
+Thin over ``companion.games.trans.rules``: the deal is built by ``make_round_start`` inside
+``app.record`` (under the write lock, from the freshest state, with the session's seed), and the
+rules validate every event. What is said on screen never names a city of a hand that is still
+secret: only `hand NAME` (and `rails NAME`) show one player's cities, on a private screen in
+the shell. Start markers and rails are public, as on the table.
+"""
+
+from __future__ import annotations
+
+import click
+
+from companion.games.kit import new_command, parse_pairs, pass_app, session_option
+from companion.games.trans.rails import GAME, draw_text, rails, render_map, render_route, wants_colour, with_supplied  # noqa: F401
+from companion.core.errors import CompanionError, RuleError
+from companion.games.base import player_name
+from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
+from companion.games.trans.track import trans_board
+from companion.terminal.render import bar, table, winners_line
+
+
+
+def and_list(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+# -- new -----------------------------------------------------------------------------------------
+
+def _new(game_id: str) -> click.Command:
+    @new_command(game_id)
+    @click.option("--variant", type=click.Choice(["special-cards"]),
+                  help="Play with the special cards: one is turned over before every round.")
+    @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
+                  help="prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails.")
+    @click.option("--deal", "deal", metavar="balanced=K",
+                  help="House rule: redeal (verifiably) until every hand's empty-board minimum is within K rails "
+                       "of the others'.")
+    def new(variant: str | None, scoring: str, deal: str | None) -> dict:
+        """2 to 6 players; the start player passes to the left every round."""
+        options = {"variant": variant, "scoring": scoring}
+        if deal is not None:
+            options["balanced"] = _balanced(deal)
+        return options
+
+    return new
+
+
+def _balanced(text: str) -> int:
+    """`balanced=2` -> 2, or a usage error saying how to write it."""
+    kind, sep, number = text.partition("=")
+    if kind.strip().lower() != "balanced" or not sep:
+        raise click.UsageError(f"--deal {text!r} is unknown: write --deal balanced=K, e.g. --deal balanced=2")
+    try:
+        value = int(number.strip())
+    except ValueError:
+        raise click.UsageError(f"--deal balanced={number.strip()}: K must be a whole number of rails, "
+                               "e.g. --deal balanced=2") from None
+    if value < 0:
+        raise click.UsageError("--deal balanced=K: K is a number of rails, 0 or more, e.g. --deal balanced=2")
+    return value
+
+
+new_europa = _new("trans-europa")
+new_amerika = _new("trans-amerika")
+
+
+# -- rounds --------------------------------------------------------------------------------------
+
+@click.group("round")
+def round_group() -> None:
+    """Start a round (the deal) or end it (the scoring): `round start`, `round end ...`."""
+
+
+@round_group.command("start")
+@click.option("--physical", is_flag=True, help="The cities are dealt at the table, not by the app.")
+@click.option("--special", type=click.Choice(SPECIAL_IDS), metavar="CARD",
+              help="The special card you turned over at the table (one of: " + ", ".join(SPECIAL_IDS) + ").")
+@click.option("--unbalanced", is_flag=True,
+              help="With --deal balanced=K: deal this round once, plainly (when no balanced deal is found).")
+@session_option
+@pass_app
+def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> None:
+    """Deal the next round: one city of each colour to everyone, and the special card if any."""
+
+    def deal(session, replay):
+        meta = session.meta
+
+        def make(data):
+            return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,
+                                    special=special, physical=physical, unbalanced=unbalanced)
+
+        event, frozen = with_supplied(app, session, replay.data, make)
+        if frozen:
+            event["_data"] = frozen
+        return event
+
+    s, replay, _ = app.record(deal, GAME, "round start")
+    status = s.status(replay)
+    click.echo(f"Round {status['round']} started: {status['start_player']} starts.")
+    card = special_lines(status)
+    if card:
+        click.echo("\n".join(card))
+    balance = status.get("balance")
+    if balance:
+        tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
+        click.echo(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
+                   f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
+                   "`verify` re-derives every one).")
+    if physical:
+        click.echo("Deal the cities at the table. To keep them on record, each player may type "
+                   "`hand NAME --set CITY,CITY,...`.")
+    else:
+        click.echo("Cities dealt: each player looks at their own with `hand NAME`.")
+    if status["pending"]:
+        click.echo("Now: " + status["pending"])
+    else:
+        click.echo(f"Start markers, if you record the board: `start NAME JUNCTION` ({status['start_player']} first).")
+
+
+def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rails_out: bool) -> None:
+    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses)."""
+    if not app.can_ask():
+        return
+    players = s.players
+    named = set()
+    for name in list(winners) + list(missing):
+        try:
+            named.add(player_name(players, name))
+        except CompanionError:
+            return  # the rules will refuse the unknown name in one line
+    if not winners and not rails_out:
+        return
+    for p in players:
+        if p in named:
+            continue
+        answer = app.ask(f"Missing rails for {p}: ").strip()
+        if not answer:
+            continue
+        try:
+            missing[p] = int(answer)
+        except ValueError:
+            raise click.UsageError(f"{answer!r} is not a whole number: type {p}'s missing rails, e.g. 3") from None
+
+
+@round_group.command("end")
+@click.option("--winner", "winners", multiple=True, metavar="NAME",
+              help="A player who connected all their cities (twice for two winners).")
+@click.option("--rails-out", is_flag=True, help="The rails ran out and nobody connected.")
+@click.option("--missing", multiple=True, metavar="NAME=N",
+              help="Rails a player still needed (a double line counts 2); one for every non-winner.")
+@click.option("--auto", is_flag=True,
+              help="Count everyone's missing rails exactly on the recorded board (`start` and `build`).")
+@session_option
+@pass_app
+def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str, ...], auto: bool) -> None:
+    """Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`."""
+    counts = parse_pairs(missing, "NAME=N")
+    if auto and counts:
+        raise click.UsageError("--auto counts the missing rails on the board: drop --missing.")
+    s = app.session(GAME, "round end")
+    if auto:
+        def event(session, replay):
+            def count(data):
+                return session.game.auto_result(replay.state, data, winners, rails_out)
+
+            result, frozen = with_supplied(app, session, replay.data, count)
+            made = {"type": "round-end", "auto": True, "winners": result["winners"], "missing": result["missing"]}
+            if result["rails_out"]:
+                made["rails_out"] = True
+            if frozen:
+                made["_data"] = frozen
+            return made
+    else:
+        _ask_missing(app, s, winners, counts, rails_out)
+        event = {"type": "round-end", "winners": list(winners), "missing": counts}
+        if rails_out:
+            event["rails_out"] = True
+    s, replay, _ = app.record(event, GAME, "round end")
+    status = s.status(replay)
+    last = status["history"][-1]
+    parts = []
+    for p in status["players"]:
+        name = p["name"]
+        why = "connected" if name in last["winners"] else f"{last['missing'][name]} missing"
+        parts.append(f"{name} {last['points'][name]:+d} ({why})")
+    head = "The rails ran out. " if last["rails_out"] else ""
+    click.echo(f"{head}Round {last['round']} scored: " + ", ".join(parts) + ".")
+    if last.get("auto"):
+        card = " (the special card in force counted)" if status["special"] and status["special"]["id"] in (
+            "water-single", "mountain-single") else ""
+        click.echo(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails built{card}.")
+    click.echo("Totals: " + ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
+    hands = s.game.public_hands(replay.state) or {}
+    if any(hands.values()):
+        click.echo("The hands were: " + "; ".join(f"{p}: {', '.join(c)}" for p, c in hands.items() if c) + ".")
+    if status["finished"]:
+        click.echo(winners_line(status))
+    else:
+        click.echo(f"Next: `round start` ({status['start_player']} starts).")
+
+
+# -- hands and passing ---------------------------------------------------------------------------
+
+def hand_text(game, state, data, player: str) -> str:
+    """A player's cities with their colours, and what the player still has to do."""
+    colour = {c["name"]: c["colour"] for c in data.get("cities") or []}
+    cities = game.hand_of(state, player)
+    order = list(data.get("colours") or [])
+    rows = sorted(cities, key=lambda c: order.index(colour[c]) if colour.get(c) in order else len(order))
+    when = f"round {state['round']}" + ("" if state["round_open"] else ", over")
+    lines = [f"{player}'s cities ({when}):"]
+    lines += [f"  {colour.get(c, ''):<10} {c}" for c in rows]
+    pending = state.get("pending") or {}
+    if pending.get("kind") == "pass-three" and player in pending.get("chosen", {}):
+        lines.append(f"  chosen to pass left: {pending['chosen'][player]}")
+    if player in game.waiting(state):
+        lines.append("Your choice is due: " + game.pending_text(state))
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("name")
+@click.argument("more", nargs=-1, required=False)
+@click.option("--set", "cities", metavar="CITY,...", help="Record the hand dealt at the table (physical rounds).")
+@click.option("--return", "returned", metavar="CITY", help="Put this city back (the 'return-any' special card).")
+@session_option
+@pass_app
+def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: str | None) -> None:
+    """Show NAME's cities privately; or record them (--set), or put one back (--return)."""
+    if cities is not None and returned is not None:
+        raise click.UsageError("Give --set or --return, not both.")
+    if more:  # `hand Ann --set New York,Dallas` arrives split at the space: join it again
+        if cities is None and returned is None:
+            raise click.UsageError(f"`hand` takes one player name, not {name} {' '.join(more)}: "
+                                   "quote a name or city with spaces.")
+        if cities is not None:
+            cities = " ".join((cities, *more))
+        else:
+            returned = " ".join((returned, *more))
+    if cities is not None:
+        given = [c.strip() for c in cities.split(",") if c.strip()]
+        s, replay, event = app.record({"type": "hand-set", "player": name, "cities": given}, GAME, "hand")
+        who = player_name(s.players, name)
+        click.echo(f"{who}'s hand recorded ({len(given)} cities).")
+        return
+    if returned is not None:
+        s, replay, _ = app.record({"type": "hand-return", "player": name, "city": returned}, GAME, "hand")
+        who = player_name(s.players, name)
+        click.echo(f"{who} put a city back and plays with {len(s.game.hand_of(replay.state, who))}.")
+        pending = s.game.pending_text(replay.state)
+        click.echo(("Now: " + pending) if pending else "Everyone has chosen: the round can be played.")
+        return
+    s = app.session(GAME, "hand")
+    replay = s.replay()
+    state = replay.state
+    player = player_name(s.players, name)
+    text = hand_text(s.game, state, replay.data, player)
+    if state["round_open"] and app.show_private is not None:
+        app.show_private(player, text)  # the shell: alternate screen, nothing left behind
+    else:
+        click.echo(text)
+
+
+@click.command("pass")
+@click.argument("name")
+@click.argument("city", nargs=-1, required=True)
+@session_option
+@pass_app
+def pass_card(app, name: str, city: tuple[str, ...]) -> None:
+    """Pass CITY to the left neighbour, as a pass special card asks: `pass Ann Dallas`."""
+    s, replay, _ = app.record({"type": "pass", "player": name, "city": " ".join(city)}, GAME, "pass")
+    who = player_name(s.players, name)
+    pending = s.game.pending_text(replay.state)
+    click.echo(f"{who}'s choice is recorded.")
+    click.echo(("Now: " + pending) if pending else "All cards are passed: the round can be played.")
+
+
+# -- the board: start markers and rails ------------------------------------------------------------
+
+@click.command("start")
+@click.argument("name")
+@click.argument("junction", nargs=-1, required=True)
+@session_option
+@pass_app
+def start_marker(app, name: str, junction: tuple[str, ...]) -> None:
+    """Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`."""
+    text = " ".join(junction)
+
+    def place(session, replay):
+        board = trans_board(replay.data, session.meta["game"])
+        return {"type": "marker", "player": player_name(session.players, name),
+                "junction": board.name(board.junction(text))}
+
+    s, replay, event = app.record(place, GAME, "start")
+    who = player_name(s.players, name)
+    status = s.status(replay)
+    click.echo(f"{who}'s start marker is on {event['junction']}.")
+    players = [p["name"] for p in status["players"]]
+    first = players.index(status["start_player"])
+    waiting = [p for p in players[first:] + players[:first]
+               if next(q for q in status["players"] if q["name"] == p)["start"] is None]
+    if waiting:
+        click.echo(f"Next: `start {waiting[0]} JUNCTION`" + (f" (then {and_list(waiting[1:])})." if waiting[1:] else "."))
+    else:
+        click.echo(f"Every start marker is down: {status['start_player']} builds first, "
+                   "e.g. `build NAME JUNCTION-JUNCTION-...`.")
+
+
+def _paths(board, words: tuple[str, ...]) -> list[str]:
+    """The typed paths, each as junction names joined by '-' in the order typed.
+
+    Several paths are separated by commas (`Paris-E6,Lyon-F8`). Words are joined with spaces
+    first, so `San Diego-D11` needs no quotes; if that does not read, each word is tried as a
+    path of its own (`Paris-E6 Lyon-F8`).
+    """
+    def read(texts, whole: bool) -> list[str]:
+        out = []
+        for text in texts:
+            for part in text.split(","):
+                if part.strip():
+                    nodes = board.path_junctions(part)
+                    if not whole and len(nodes) < 2:
+                        raise RuleError(f"{part.strip()!r} is not a path")
+                    out.append("-".join(board.name(n) for n in nodes))
+        return out
+
+    try:
+        return read([" ".join(words)], True)
+    except CompanionError:
+        if len(words) < 2:
+            raise
+        try:
+            return read(words, False)
+        except CompanionError:
+            pass
+        raise
+
+
+@click.command()
+@click.argument("name")
+@click.argument("path", nargs=-1, required=True)
+@session_option
+@pass_app
+def build(app, name: str, path: tuple[str, ...]) -> None:
+    """Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more)."""
+    before: dict = {}
+
+    def make(session, replay):
+        board = trans_board(replay.data, session.meta["game"])
+        before.update(connected=list(replay.state["track"]["connected"]), rails=len(replay.state["track"]["rails"]))
+        return {"type": "build", "player": player_name(session.players, name), "paths": _paths(board, path)}
+
+    s, replay, event = app.record(make, GAME, "build")
+    who = player_name(s.players, name)
+    status = s.status(replay)
+    placed = status["rails_built"] - before["rails"]
+    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+    click.echo(f"{who} built {placed} rail{'s' if placed != 1 else ''}: {', '.join(event['paths'])} "
+               f"({status['rails_built']} on the board{left}).")
+    warning = allowance_warning(status)
+    if warning:
+        click.echo(warning)
+    for line in ending_lines(status, before["connected"]):
+        click.echo(line)
+
+
+def allowance_warning(status: dict) -> str:
+    """A turn that placed more than it allows: said, never refused (the table may know better)."""
+    turn = status.get("turn")
+    if not turn or turn["used"] <= turn["allowed"]:
+        return ""
+    special = (status.get("special") or {}).get("id")
+    why = {"three-rails": " under the three-rails card",
+           "rhythm-321": f" on lap {turn['lap']} of the 3-2-1 card"}.get(special, "")
+    return (f"Warning: that makes {turn['used']} rails' worth in {turn['player']}'s turn (a double line counts 2); "
+            f"a turn allows {turn['allowed']}{why}. Recorded anyway: `undo` takes it back.")
+
+
+def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
+    """What a build changed about the round: someone connected, the rails ran out."""
+    new = [p for p in status["connected"] if p not in connected_before]
+    lines = []
+    if new:
+        joined = status["connected"]
+        verb = "has" if len(new) == 1 else "have"
+        lines.append(f"{and_list(new)} {verb} connected {'their' if len(new) > 1 else 'all their'} cities.")
+        if status["finishing"]:
+            who = status["finishing"]
+            lines.append(f"The round ends after {who}'s turn: {who} connected them with the turn's first rail, "
+                         f"so {who} may place the rest of this turn (`build {who} ...`), then `round end --auto`.")
+        else:
+            winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{and_list(joined)} both win it"
+            lines.append(f"The round has ended: {winners}. Score it with `round end --auto`.")
+    elif status["rails_out"]:
+        lines.append("Every rail is on the board and nobody connected: the round has ended. "
+                     "Score it with `round end --auto`.")
+    return lines
+
+
+# -- screens -------------------------------------------------------------------------------------
+
+def special_lines(status: dict) -> list[str]:
+    """The special card in force, what it means this round, and what the digital deck is."""
+    card = status.get("special")
+    if not card:
+        return []
+    lines = [f"Special card: {card['title']} ({card['id']}): {status['special_text']}."]
+    deck = status.get("special_deck")
+    if deck and card["id"] and status.get("special_from") != "table":
+        note = f"Special-card deck: {deck['left']} of {deck['size']} cards left"
+        if deck.get("one_per_variant"):
+            note += (" (one card per printed variant: how many copies of each the box has is not known; "
+                     "`companion data check` lists them)")
+        lines.append(note + ".")
+    return lines
+
+
+def render_status(app, session, replay) -> str:
+    status = session.status(replay)
+    classic = status["scoring"] == "classic"
+    rnd = status["round"]
+    state = "open" if status["round_open"] else ("over" if rnd else "not started")
+    head = [f"Session {session.id}", status["title"], f"{status['scoring']} scoring"]
+    if status["variant"]:
+        head.append("special cards")
+    head.append(f"round {rnd} ({state})" if rnd else "no round yet")
+    out = [" · ".join(head)]
+    if not status["finished"]:
+        verb = "starts" if status["round_open"] else "starts the next round"
+        out.append(f"Start player: {status['start_player']} {verb}.")
+    if status["round_open"]:
+        out += special_lines(status)
+        for p, cities in (status.get("revealed") or {}).items():
+            out.append(f"  shown: {p}: {', '.join(cities)}")
+        if status["pending"]:
+            out.append("Waiting: " + status["pending"])
+        out += board_lines(status)
+    headers = ["player"] + [f"R{h['round']}" for h in status["history"]] + ["total", "points left" if classic
+                                                                           else f"toward {PRESTIGE_GOAL}"]
+    rows = []
+    for p in status["players"]:
+        track = bar(p["score"], PRESTIGE_GOAL, width=PRESTIGE_GOAL)  # one mark per point
+        rows.append([p["name"], *(f"{v:+d}" for v in p["rounds"]), p["score"], track])
+    out.append(table(headers, rows, right=range(1, len(headers) - 1)))
+    if status["finished"]:
+        out.append(winners_line(status))
+        out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
+    elif status["round_open"]:
+        out.append(next_line(status))
+    else:
+        out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
+    return "\n".join(out)
+
+
+def board_lines(status: dict) -> list[str]:
+    """The recorded board in words: markers, rails, whose turn, who connected."""
+    players = status["players"]
+    if not status["rails_built"] and not any(p["start"] for p in players):
+        return []
+    markers = ", ".join(f"{p['name']} {p['start'] or '-'}" for p in players)
+    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+    lines = [f"Start markers: {markers}. Rails: {status['rails_built']} on the board{left}."]
+    shared = {tuple(p["network"]) for p in players if len(p["network"]) > 1}
+    if shared:
+        lines.append("Shared networks: " + "; ".join(and_list(list(n)) for n in sorted(shared)) + ".")
+    turn = status.get("turn")
+    if turn and not status["round_over"]:
+        lines.append(f"Turn {turn['number']} (lap {turn['lap']}): {turn['player']}, {turn['used']} of "
+                     f"{turn['allowed']} rails' worth placed.")
+    if status["connected"]:
+        lines.append(f"Connected: {and_list(status['connected'])}.")
+    return lines
+
+
+def next_line(status: dict) -> str:
+    """What to type next in an open round."""
+    if status["round_over"]:
+        return "Next: `round end --auto` (the missing rails are counted on the board)."
+    if status["finishing"]:
+        who = status["finishing"]
+        return f"Next: {who} finishes the turn (`build {who} ...`), then `round end --auto`."
+    waiting = [p["name"] for p in status["players"] if p["start"] is None]
+    if status["rails_built"] or (not waiting and not status["pending"]):
+        return "Next: `build NAME PATH` as the rails go down, or `round end --winner NAME --missing NAME=N ...`."
+    if len(waiting) < len(status["players"]):
+        return f"Next: `start NAME JUNCTION` for {and_list(waiting)}, then `build NAME PATH`."
+    return "Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`)."
+
+
+def render_board(app, session, replay) -> str:
+    """`board` in a session: every start marker and rail in its player's colour, the networks."""
+    from companion.games.trans import boardview
+
+    status = session.status(replay)
+    board = trans_board(replay.data, session.meta["game"])
+    state = replay.state
+    track = state["track"]
+    names = [p["name"] for p in status["players"]]
+    style = {p: boardview.player_style(i) for i, p in enumerate(names)}
+    rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
+    markers = {m[0]: style[p] for p, m in track["markers"].items()}
+    if status["round"]:
+        left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+        when = "" if status["round_open"] else " (over)"
+        notes = [(f"Round {status['round']}{when}: {status['rails_built']} rails on the board{left}.", ""),
+                 ("In each player's colour: ◆ the start marker (a city's letters reversed), ━━━ ╱ ╲ the rails.", "")]
+    else:
+        notes = [("No round yet: `round start`, then `start NAME JUNCTION` and `build NAME PATH`.", "")]
+    for p in status["players"]:
+        if not status["round"]:
+            break
+        others = [q for q in p["network"] if q != p["name"]]
+        parts = [f"start {p['start']}" if p["start"] else "no start marker",
+                 f"{p['rails']} rail{'s' if p['rails'] != 1 else ''} built",
+                 "network shared with " + and_list(others) if others else "own network"]
+        if p["connected"]:
+            parts.append("cities connected")
+        notes.append((f"  ◆ ━━━ {p['name']}: " + "; ".join(parts), style[p["name"]]))
+    return draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app))
+
+
+# -- what the game declares (companion.games.base.Game) ------------------------------------------
+COMMANDS = {"round": round_group, "hand": hand, "pass": pass_card, "rails": rails, "start": start_marker,
+            "build": build}
+NEW = {"trans-europa": new_europa, "trans-amerika": new_amerika}
+MAPS = ("amerika", "europa")

@@ -1,0 +1,414 @@
+"""`rails MAP ...`: exact missing rails on a Trans board, without a session; `rails NAME` in one;
+and the map drawing.
+
+Thin over ``companion.games.trans.board`` (names, paths), ``companion.games.trans.steiner`` (the exact counts) and
+``companion.games.trans.boardview`` (the drawing). Without a session the board is the shipped pack with the
+players' own values laid over it (``data set trans-amerika double_kinds ...``), as a new session
+would see it. In a Trans session, `rails NAME` counts on the recorded board (start markers and
+rails) with the values the session froze, through the rules' ``missing_tree``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import click
+
+from companion.games.trans import board as boards
+from companion.games.kit import echo_json, json_option, pass_app, session_option
+from companion.core import datapack
+from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.games.trans.track import trans_board
+
+GAME = ("trans-europa", "trans-amerika")
+MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
+
+
+def map_board(app, map_name: str) -> boards.Board:
+    """The board a map name means, with the players' own printed values over the pack's.
+
+    Europa's disputed double lines are settled when the players said which are single on
+    their board (``data set trans-europa disputed_single '["Brest-B7"]'``).
+    """
+    game = boards.resolve_map(map_name)
+    user = app.store.user_values(game)
+    board = boards.load_merged(game, user)
+    if any(k.split(".")[0] == "disputed_single" for k in user):
+        from companion.core import datapack
+        from companion.games.trans.track import settle_disputed
+
+        board = settle_disputed(board, datapack.merged(game, user).get("disputed_single"))
+    return board
+
+
+def wants_colour(app) -> bool:
+    return bool(app.interactive) or sys.stdout.isatty()
+
+
+def _fresh_styles() -> None:
+    """Forget rich's shared Style objects.
+
+    rich caches a style's escape codes on the Style object, whatever the colour system, and
+    shares those objects through its caches: once a table in 16 colours has drawn orange as
+    bright red, a 256-colour drawing in the same process (the shell) would too, and the other
+    way round. Clearing the caches around a drawing keeps each colour system's codes its own.
+    """
+    from rich.style import Style
+
+    for cached in (Style.parse, getattr(Style, "_add", None)):
+        clear = getattr(cached, "cache_clear", None)
+        if clear is not None:
+            clear()
+
+
+def draw_text(renderable, colour: bool, width: int | None = None) -> str:
+    """A drawing as text: 256 colours on a terminal (orange is not red there), else plain."""
+    import io
+
+    from rich.console import Console
+
+    if width is None:
+        width = max(100, shutil.get_terminal_size((100, 24)).columns) if colour else 100
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=colour, color_system="256" if colour else None,
+                      highlight=False, emoji=False)
+    if colour:
+        _fresh_styles()
+    try:
+        console.print(renderable)
+    finally:
+        if colour:
+            _fresh_styles()
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
+
+
+def render_map(app, map_id: str) -> str:
+    """`board MAP` without a session: the printed board, its cities and double lines."""
+    from companion.games.trans import boardview
+
+    return draw_text(boardview.draw(map_board(app, map_id)), wants_colour(app))
+
+
+def _hand(board: boards.Board, text: str) -> list[boards.City]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise click.UsageError("Give the cities as --hand Dallas,Omaha,... (names separated by commas)")
+    cities: list[boards.City] = []
+    for name in names:
+        city = board.city(name)
+        if city in cities:
+            raise CompanionError(f"{city.name} is given twice: give each city of the hand once.")
+        cities.append(city)
+    if len(cities) > MAX_CITIES:
+        raise CompanionError(f"{len(cities)} cities is more than any hand holds: give at most {MAX_CITIES}.")
+    return cities
+
+
+def _walk_pairs(walks: list[list[int]]) -> list[tuple[int, int]]:
+    """The lines of the walks in walk order (a list reads better following the route)."""
+    return [(a, b) for w in walks for a, b in zip(w, w[1:])]
+
+
+def _key(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+@click.command()
+@click.argument("map_name", metavar="MAP|NAME")
+@click.option("--hand", metavar="CITY,CITY,...", help="The cities to connect, e.g. --hand Dallas,Omaha,Boston.")
+@click.option("--built", multiple=True, metavar="PATH",
+              help="Rails already on the board, as junctions joined by '-' (Dallas-K10-K9); repeat the "
+                   "option or separate paths with commas. They cost nothing.")
+@click.option("--start", "start", metavar="JUNCTION",
+              help="Your start marker: the cities must join the network of rails connected to it.")
+@click.option("--single", type=click.Choice(["water", "mountain"]), multiple=True,
+              help="The special card in force: those double lines count 1 (needs double_kinds).")
+@click.option("--all-hands", is_flag=True, help="Every possible hand (one city per colour) on the empty board.")
+@click.option("--stats", is_flag=True, help="With --all-hands: the number of hands, mean, spread, easiest and hardest.")
+@click.option("--players", type=click.IntRange(2, 6), metavar="N",
+              help="With --all-hands: the hands of an N-player game (2 or 3 leave the dashed cards out).")
+@click.option("--draw", is_flag=True, help="With --hand or NAME: also draw the board with the rails found.")
+@json_option
+@session_option
+@pass_app
+def rails(app, map_name, hand, built, start, single, all_hands, stats, players, draw, as_json) -> None:
+    """Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, `--all-hands --stats`, or `rails NAME`.
+
+    The fewest rails joining the cities (to each other, or to the network at --start), where
+    built rails are free and a double line costs 2: an exact minimum, not an estimate. In a
+    Trans session, `rails NAME` counts NAME's cities on the recorded board, privately.
+    """
+    if not hand and not all_hands and not _is_map(map_name):
+        for flag, given in (("--built", built), ("--start", start), ("--single", single), ("--stats", stats),
+                            ("--players", players)):
+            if given:
+                raise click.UsageError(f"{flag} goes with `rails MAP --hand ...`: `rails NAME` counts on the "
+                                       "session's recorded board, with its special card.")
+        _player_rails(app, map_name, draw, as_json)
+        return
+    if hand and all_hands:
+        raise click.UsageError("Give either --hand CITY,... or --all-hands, not both.")
+    if not hand and not all_hands:
+        raise click.UsageError(f"Say which cities: rails {map_name} --hand Dallas,Omaha,... "
+                               f"(or rails {map_name} --all-hands --stats)")
+    if all_hands:
+        for flag, given in (("--built", built), ("--start", start), ("--draw", draw)):
+            if given:
+                raise click.UsageError(f"{flag} goes with --hand: --all-hands counts on the empty board.")
+        _all_hands(app, map_name, single, stats, players, as_json)
+        return
+    if stats or players:
+        raise click.UsageError(f"{'--stats' if stats else '--players'} goes with --all-hands, not with --hand.")
+    _one_hand(app, map_name, hand, built, start, single, draw, as_json)
+
+
+def _is_map(name: str) -> bool:
+    try:
+        boards.resolve_map(name)
+        return True
+    except CompanionError:
+        return False
+
+
+def _player_rails(app, name: str, draw: bool, as_json: bool) -> None:
+    """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
+    from companion.games.base import player_name
+
+    try:
+        s = app.session(GAME, "rails NAME")
+    except CompanionError as exc:
+        raise CompanionError(f"{name!r} is not a map (type amerika or europa), and `rails NAME` needs a Trans "
+                             f"session: {exc}") from None
+    replay = s.replay()
+    game = s.game
+    player = player_name(s.players, name)
+    (tree, data), _ = with_supplied(app, s, replay.data,
+                                    lambda data: (game.missing_tree(replay.state, data, player), data))
+    text, payload = render_route(app, s, replay, data, player, tree, draw)
+    if as_json:
+        echo_json(payload)
+    elif replay.state["round_open"] and app.show_private is not None:
+        app.show_private(player, text)  # the shell: the route names the cities, so it stays private
+    else:
+        click.echo(text)
+
+
+def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
+    from companion.games.trans import steiner
+
+    board = map_board(app, map_name)
+    cities = _hand(board, hand)
+    built_edges = board.parse_paths(built)
+    network = []
+    if start:
+        network = sorted(board.network(board.junction(start), built_edges))
+    tree = steiner.missing_rails(board, cities, network, built_edges, single)
+    cost = board.costs(single)
+    # the lines the public encodings disagree on: does the answer depend on them?
+    if_single = None
+    in_dispute: list = []
+    if board.disputed:
+        alt = steiner.missing_rails(board, cities, network, built_edges, single, disputed=1)
+        if alt.cost != tree.cost:
+            if_single = alt.cost
+            in_dispute = sorted(set(alt.edges) & board.disputed)
+    walk_nodes = boards.paths(tree.edges)
+    walks = ["-".join(board.name(n) for n in w) for w in walk_nodes]
+    pairs = _walk_pairs(walk_nodes)
+    if as_json:
+        echo_json({
+            "map": board.game,
+            "hand": [c.name for c in cities],
+            "built": [[board.name(a), board.name(b)] for a, b in built_edges],
+            "start": board.name(board.junction(start)) if start else None,
+            "network": [board.name(n) for n in network],
+            "single": list(single),
+            "rails": tree.cost,
+            "pairs": [[board.name(a), board.name(b), cost[_key(a, b)]] for a, b in pairs],
+            "paths": walks,
+            "rails_if_disputed_single": if_single,
+        })
+        return
+    n = len(built_edges)
+    where = (f"the {board.map_name} board with {n} rail{'s' if n != 1 else ''} built" if n
+             else f"the empty {board.map_name} board")
+    names = [c.name for c in cities]
+    goal = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    if start:
+        goal += f" to the network at {board.name(board.junction(start))}"
+    card = f" (under the {' and '.join(single)} doubles count single card)" if single else ""
+    if tree.cost == 0:
+        click.echo(f"0 rails: {goal} {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}.")
+    else:
+        doubles = sum(1 for e in tree.edges if cost[e] == 2)
+        click.echo(f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect {goal} on {where}{card}.")
+        click.echo(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
+        click.echo("  " + ", ".join(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else "")
+                                    for a, b in pairs))
+        click.echo("To build, as paths: " + "  ".join(walks))
+    if if_single is not None:
+        lines = " and ".join(board.edge_name(e) for e in in_dispute)
+        one = len(in_dispute) == 1
+        click.echo(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
+                   f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails.")
+    if draw:
+        from companion.games.trans import boardview
+
+        rails_style = {e: "bold white" for e in built_edges}
+        rails_style.update(boardview.route_styles(tree.edges))
+        markers = {board.junction(start): "bold magenta"} if start else {}
+        notes = [("━━━ ╱ ╲ in magenta: the missing rails found" + ("; in white: the rails built" if built_edges else ""),
+                  "")]
+        click.echo(draw_text(boardview.draw(board, rails=rails_style, markers=markers, notes=notes), wants_colour(app)))
+
+
+class _Progress:
+    """`Counting hands: 40%` on a terminal's stderr, rewritten in place; silent otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 * done // total
+        if self.enabled and percent != self.shown:
+            self.shown = percent
+            click.echo(f"\rCounting every hand: {percent:3d}%", nl=False, err=True)
+
+    def close(self) -> None:
+        if self.enabled and self.shown >= 0:
+            click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+
+
+def _all_hands(app, map_name, single, stats, players, as_json) -> None:
+    from companion.games.trans import steiner
+
+    board = map_board(app, map_name)
+    progress = _Progress(sys.stderr.isatty())
+    try:
+        if not stats:
+            by_colour, costs = steiner.hand_costs(board, players, single, progress)
+        else:
+            result = steiner.all_hands(board, players, single, progress)
+    finally:
+        progress.close()
+    who = "2 or 3 players, no dashed cards" if players and players <= 3 else "4 to 6 players, every card"
+    if not stats:
+        named = sorted(((v, tuple(by_colour[i][j].name for i, j in enumerate(h))) for h, v in costs.items()))
+        if as_json:
+            echo_json([{"hand": list(names), "rails": v} for v, names in named])
+            return
+        for v, names in named:
+            click.echo(f"{v:3d}  {', '.join(names)}")
+        return
+    if as_json:
+        echo_json({
+            "map": board.game,
+            "players": players,
+            "single": list(single),
+            "hands": result.hands,
+            "mean": round(result.mean, 3),
+            "stdev": round(result.stdev, 3),
+            "min": result.minimum,
+            "max": result.maximum,
+            "easiest": [list(h) for h in result.easiest],
+            "hardest": [list(h) for h in result.hardest],
+            "easiest_count": result.easiest_count,
+            "hardest_count": result.hardest_count,
+            "histogram": {str(k): v for k, v in result.histogram.items()},
+        })
+        return
+    from companion.terminal.render import bar, table
+
+    card = f", {' and '.join(single)} doubles single" if single else ""
+    click.echo(f"{board.map_name} board, empty{card}: {result.hands:,} hands ({who}).")
+    click.echo(f"Missing rails: mean {result.mean:.2f}, standard deviation {result.stdev:.2f}, "
+               f"minimum {result.minimum}, maximum {result.maximum}.")
+    for label, value, hands, count in (("Easiest", result.minimum, result.easiest, result.easiest_count),
+                                       ("Hardest", result.maximum, result.hardest, result.hardest_count)):
+        more = f" (and {count - len(hands)} more)" if count > len(hands) else ""
+        click.echo(f"{label} ({value} rails, {count} hand{'s' if count != 1 else ''}): "
+                   + "; ".join(", ".join(h) for h in hands) + more)
+    top = max(result.histogram.values())
+    rows = [[k, v, bar(v, top, width=30)] for k, v in result.histogram.items()]
+    click.echo(table(["rails", "hands", ""], rows, right=[0, 1]))
+
+
+def with_supplied(app, session, data: dict, compute):
+    """``compute(data)``, using values the players supplied after the session froze its data.
+
+    Returns ``(result, frozen)``: put ``frozen`` into the event as ``_data`` so replays use the
+    same values (the session layer does this itself for values the rules ask for on apply, but
+    a deal or a count computed *before* the event exists has to do it here).
+    """
+    from companion.core.session import with_frozen
+
+    game = session.meta["game"]
+    frozen: dict = {}
+    current = data
+    for _ in range(10):
+        try:
+            return compute(current), frozen
+        except MissingValue as missing:
+            try:
+                value = datapack.get_path(datapack.merged(game, app.store.user_values(game)), missing.key)
+            except (KeyError, CompanionError):
+                value = None
+            if value is None or missing.key in frozen:
+                raise
+            frozen[missing.key] = value
+            current = with_frozen(data, {"_data": frozen})
+    raise RuleError("Too many printed values are missing for this action.")
+
+
+def render_route(app, session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[str, dict]:
+    """`rails NAME`: the count, the cities, one optimal set of rails; and the same as JSON."""
+    from companion.games.trans import board as boards
+
+    state = replay.state
+    game = session.game
+    board = trans_board(data, session.meta["game"])
+    track = state["track"]
+    special = state["special"]
+    single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
+    cost = board.costs(single)
+    cities = game.hand_of(state, player)
+    marker = track["markers"].get(player)
+    built = [tuple(r["line"]) for r in track["rails"]]
+    network = sorted(board.network(marker[0], built)) if marker else []
+    walks = boards.paths(tree.edges)
+    pairs = [(a, b) for w in walks for a, b in zip(w, w[1:])]
+    paths = ["-".join(board.name(n) for n in w) for w in walks]
+    key = {(a, b): (a, b) if a < b else (b, a) for a, b in pairs}
+    payload = {
+        "player": player, "round": state["round"], "rails": tree.cost, "cities": list(cities),
+        "start": marker[1] if marker else None, "network": [board.name(n) for n in network],
+        "rails_built": len(built), "special": special,
+        "pairs": [[board.name(a), board.name(b), cost[key[(a, b)]]] for a, b in pairs], "paths": paths,
+    }
+    card = f", the {special} card counted" if single else ""
+    where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
+    lines = [f"{player}'s cities: {', '.join(cities)}."]
+    if tree.cost == 0:
+        lines.append(f"0 rails missing: they are all joined to {player}'s start marker ({where}).")
+    else:
+        goal = f"to the network at {marker[1]}" if marker else "to each other (no start marker yet)"
+        lines.append(f"{player} needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them {goal} ({where}).")
+        doubles = sum(1 for e in tree.edges if cost[e] == 2)
+        lines.append(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
+        lines.append("  " + ", ".join(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else "")
+                                      for a, b in pairs))
+        lines.append("To build, as paths: " + "  ".join(paths))
+    if draw:
+        from companion.games.trans import boardview
+
+        names = session.players
+        style = {p: boardview.player_style(i) for i, p in enumerate(names)}
+        rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
+        rails.update(boardview.route_styles(tree.edges))
+        markers = {m[0]: style[p] for p, m in track["markers"].items()}
+        notes = [("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
+                  "each player's colour", "")]
+        lines.append(draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app)))
+    return "\n".join(lines), payload

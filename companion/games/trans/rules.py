@@ -1,0 +1,899 @@
+"""Trans Europa and Trans Amerika: fair city deals, special cards, round scoring, end of game.
+
+The two boards play by the same rules, so one class holds them and two small subclasses name
+the map. Everything printed (cities, colours, charts, special cards) comes from the frozen
+data pack values, never from this module, so the players can fill in what nobody here knows.
+
+Deals are recorded, not computed, in the event: ``make_round_start`` shuffles every colour stack
+(all of its cards, with :mod:`companion.core.dealing`) and the special-card deck, and the rules then
+deal from those recorded orders. Dropping the dashed cards for 2 or 3 players happens here,
+when the event is applied, so that a missing ``dashed`` value can be asked for and frozen into
+the event by the session layer; a uniform shuffle with some cards taken out is still a uniform
+shuffle of the rest, so the deal stays fair and `verify` re-derives the full-stack shuffles.
+
+Hands are secret while a round is open: ``summary`` (which is ``status --json``) never shows
+them then; ``hand_of`` is the one way to read a player's cities.
+
+The board in a round (the "track"): start markers and rails are events like any other, so undo
+takes them back. The rules refuse what the rulebook forbids (a marker on a taken junction, a
+rail on a line that is not free, a rail that does not join the builder's network unless the
+build-anywhere card is in force) but only note a turn that places more rails than it allows:
+the table knows its turns better than the app, which only infers them (consecutive builds by
+one player are one turn; laps count from the start player). After every rail the rules check
+whether a player's cities are joined to their start marker: the first such rail ends the
+round, except that a player whose *first* rail of the turn joins someone else's last city may
+finish the turn (the rulebook's special case, the only way to two winners). Missing rails are
+then counted exactly by :mod:`companion.games.trans.steiner` on the recorded board.
+
+Balanced deals (a house rule, ``--deal balanced=K``) redeal until the hands' empty-board
+minimums differ by at most K rails. Every deal tried is recorded in the event with its own
+context (``.../cities-green/deal-2`` ...), so `verify` re-derives them all, and the rules check
+that each rejected deal was out of balance and the one dealt is within it: nobody can fish.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+
+from companion.core import dealing
+from companion.core.errors import MissingValue, RuleError
+from companion.games.base import Event, Game, Setup, State, best, player_name
+from companion.games.trans.track import TrackMixin, _board_cache, rhythm_rails
+
+SCORINGS = ("prestige", "classic")
+VARIANTS = (None, "special-cards")
+PRESTIGE_GOAL = 13  # prestige ends after a round with someone at 13 or more
+CLASSIC_START = 13  # classic editions start everyone at 13 and end at 0 or less
+PASS_THREE_LAPS = 3
+
+# What each special card does to the deal. The colours a card names are the combined edition's
+# (brown, white, pink, orange, turquoise); they are in the pack and resolved per board.
+RETURN_COLOUR = ("return-white", "return-turquoise")
+REVEAL = ("reveal-pink-orange", "reveal-pink-brown", "reveal-brown-orange")
+PASS_COLOUR = ("pass-pink", "pass-brown", "pass-orange")
+SPECIAL_IDS = (
+    "generous", "demanding", "three-rails", "water-single", "mountain-single",
+    *RETURN_COLOUR, "return-any", "rhythm-321", *REVEAL, *PASS_COLOUR,
+    "pass-three", "swap-hands", "build-anywhere",
+)
+FOUR_CITIES = (*RETURN_COLOUR, "return-any")
+BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app gives up
+# Templates for values nobody knows: never real-looking numbers, so nobody copies one as printed.
+CHART_TEMPLATE = '{"winner": "W", "missing": ["P1", "P2", "P3", "P4", "P5"]}'
+
+
+# -- names -------------------------------------------------------------------------------------
+
+def fold(text: str) -> str:
+    """A city name as typed, compared without case or accents (Zurich finds Zürich)."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def city_colours(data: dict) -> dict[str, str]:
+    """City name -> colour, in the pack's order."""
+    return {c["name"]: c["colour"] for c in data["cities"]}
+
+
+def city_name(data: dict, text: str, board: str) -> str:
+    """The board's city matching ``text``, or a refusal suggesting the nearest names."""
+    names = list(city_colours(data))
+    wanted = fold(text)
+    for n in names:
+        if fold(n) == wanted:
+            return n
+    close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.6)
+    hint = ""
+    if close:
+        hint = " Did you mean " + " or ".join(n for n in names if fold(n) in close) + "?"
+    raise RuleError(f"There is no city {text.strip()!r} on the {board} board.{hint} "
+                    "`companion data show` lists the cities.")
+
+
+def special_title(data: dict, sid: str) -> str:
+    return ((data.get("special_cards") or {}).get(sid) or {}).get("title") or sid
+
+
+def check_special(sid: str) -> str:
+    sid = (sid or "").strip().lower()
+    if sid not in SPECIAL_IDS:
+        raise RuleError(f"There is no special card {sid!r}: the cards are {', '.join(SPECIAL_IDS)}.")
+    return sid
+
+
+def special_deck(data: dict) -> tuple[list[str], bool]:
+    """The digital special-card deck and whether every card's number of copies is known.
+
+    Where the copies of a card are unknown the deck holds one card per printed variant.
+    """
+    cards = data.get("special_cards") or {}
+    deck: list[str] = []
+    complete = True
+    for sid in SPECIAL_IDS:
+        copies = (cards.get(sid) or {}).get("copies")
+        if copies is None:
+            complete = False
+            copies = 1
+        deck.extend([sid] * copies)
+    if not deck:
+        raise RuleError("The special-card deck is empty: set at least one card's copies above 0.")
+    return deck, complete
+
+
+def chart_points(chart: dict, missing: int) -> int:
+    """Prestige for ``missing`` rails: P1 for 1, P2 for 2 ..., the last entry for any more."""
+    table = chart["missing"]
+    return table[min(missing, len(table)) - 1]
+
+
+# -- building the round-start event -------------------------------------------------------------
+
+def deal_stacks(data: dict, seed: str, entropy: str, session_id: str, number: int, attempt: int = 1) -> dict:
+    """Every colour stack shuffled; deal 1 of a round has the plain context, deal n adds /deal-n."""
+    colours = city_colours(data)
+    suffix = "" if attempt == 1 else f"/deal-{attempt}"
+    return {
+        colour: dealing.record([n for n, c in colours.items() if c == colour], seed, entropy,
+                               dealing.context(session_id, number, f"cities-{colour}{suffix}"))
+        for colour in data["colours"]
+    }
+
+
+def make_round_start(state: State, data: dict, seed: str, entropy: str, session_id: str,
+                     special: str | None = None, physical: bool = False, unbalanced: bool = False) -> Event:
+    """The `round-start` event the seed gives: shuffled colour stacks and the special card.
+
+    Deterministic in its arguments, so `verify` (and the tests) can redo it. ``special`` is the
+    card the players turned over themselves; with the variant and no ``special`` the next card
+    of the session's own shuffled deck is drawn (the deck is reshuffled when used up). With
+    balanced deals every deal tried before the balanced one goes into ``redeals``;
+    ``unbalanced`` deals once, plainly, when no balanced deal can be found.
+    """
+    if state.get("finished"):
+        raise RuleError("The game is over: only `undo` can change it now.")
+    if state["round_open"]:
+        raise RuleError(f"Round {state['round']} is still open: end it first with `round end ...`.")
+    number = state["round"] + 1
+    event: Event = {"type": "round-start", "round": number, "physical": bool(physical)}
+    if special:
+        event["special"] = check_special(special)
+        event["special_from"] = "table"
+    elif state["variant"] == "special-cards":
+        deck = state.get("special_deck")
+        if not deck or deck["next"] >= len(deck["order"]):
+            cards, _ = special_deck(data)
+            shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
+            event["special_shuffle"] = shuffled
+            event["special"] = shuffled["order"][0]
+        else:
+            event["special"] = deck["order"][deck["next"]]
+        event["special_from"] = "deck"
+    else:
+        event["special"] = None
+    balance = state.get("balanced")
+    if unbalanced:
+        if balance is None:
+            raise RuleError("This session deals plainly already: drop --unbalanced.")
+        event["unbalanced"] = True
+    if physical:
+        return event
+    if balance is None or unbalanced:
+        event["stacks"] = deal_stacks(data, seed, entropy, session_id, number)
+        return event
+    from companion.core import registry as games
+
+    game = games.get(state["game"])
+    drop = game.returned_colour(data, event["special"])
+    redeals = []
+    for attempt in range(1, BALANCE_TRIES + 1):
+        stacks = deal_stacks(data, seed, entropy, session_id, number, attempt)
+        if game.deal_spread(state, stacks, data, drop, balance)[0] <= balance:
+            break
+        redeals.append(stacks)
+    else:
+        raise RuleError(f"None of {BALANCE_TRIES} deals keeps every hand within {balance} rails of the others: "
+                        "deal this round plainly with `round start --unbalanced`, or play with a larger K.")
+    if redeals:
+        event["redeals"] = redeals
+    event["stacks"] = stacks
+    return event
+
+
+# -- the rules ----------------------------------------------------------------------------------
+
+class TransGame(TrackMixin, Game):
+    """Rules shared by both boards; subclasses set ``id``, ``title`` and ``board``."""
+    ui = "companion.games.trans.commands"
+    section = "Trans Europa / Trans Amerika"
+
+    def maps(self) -> list[str]:
+        """`board amerika` (and its other spellings) draws this edition's board."""
+        from companion.games.trans.board import MAPS
+
+        names = [name for name, gid in MAPS.items() if gid == self.id]
+        return [self.id.split("-", 1)[1]] + [n for n in names if n != self.id.split("-", 1)[1]]
+
+    board = ""
+    min_players = 2
+    max_players = 6
+    deals = True
+
+    # -- set-up --------------------------------------------------------------------------------
+    def initial(self, setup: Setup, data: dict) -> State:
+        options = setup.options or {}
+        scoring = options.get("scoring") or "prestige"
+        if scoring not in SCORINGS:
+            raise RuleError(f"Scoring {scoring!r} is unknown: use --scoring prestige or --scoring classic.")
+        variant = options.get("variant") or None
+        if variant not in VARIANTS:
+            raise RuleError(f"Variant {variant!r} is unknown: use --variant special-cards or leave it out.")
+        players = list(setup.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise RuleError(f"{self.title} takes 2 to 6 players, not {len(players)}.")
+        start = CLASSIC_START if scoring == "classic" else 0
+        balanced = options.get("balanced")
+        if balanced is not None and (isinstance(balanced, bool) or not isinstance(balanced, int) or balanced < 0):
+            raise RuleError(f"A balanced deal needs a whole number of rails, not {balanced!r}: --deal balanced=2")
+        return {
+            "game": self.id,
+            "players_order": players,
+            "scoring": scoring,
+            "variant": variant,
+            "scores": {p: start for p in players},
+            "round": 0,
+            "round_open": False,
+            "physical": False,
+            "special": None,
+            "special_from": None,
+            "special_title": None,
+            "special_colours": [],
+            "special_deck": None,
+            "hands": {},
+            "leftover": {},
+            "revealed": {},
+            "pending": None,
+            "history": [],
+            "finished": False,
+            "winners": [],
+            "balanced": balanced,  # the house rule's K, or None
+            "balance": None,  # this round's balanced deal: deals tried, easiest and hardest hand
+            "track": self._new_track(data),
+        }
+
+    # -- helpers -------------------------------------------------------------------------------
+    def start_player(self, s: State) -> str:
+        """The round's start player: the first seat in round 1, then one to the left each round."""
+        players = s["players_order"]
+        number = s["round"] if s["round_open"] or s["round"] == 0 else s["round"] + 1
+        return players[(max(number, 1) - 1) % len(players)]
+
+    def _left(self, s: State, player: str) -> str:
+        players = s["players_order"]
+        return players[(players.index(player) + 1) % len(players)]
+
+    def _colour(self, data: dict, named: str) -> str:
+        """This board's colour for a colour a special card names (the players say, if unknown)."""
+        alias = (data.get("colour_aliases") or {}).get(named)
+        if alias is not None:
+            if alias not in data["colours"]:
+                raise RuleError(f"colour_aliases.{named} is {alias!r}, not one of this board's colours "
+                                f"({', '.join(data['colours'])}): set it again with `companion data set`.")
+            return alias
+        if named in data["colours"]:
+            return named
+        raise MissingValue(self.id, f"colour_aliases.{named}",
+                           f"the board colour the special card's {named} means: one of {', '.join(data['colours'])}",
+                           f'"{data["colours"][0]}"')
+
+    def _dashed(self, data: dict) -> set[str]:
+        """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
+        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players",
+                          '["' + data["cities"][0]["name"] + '", "... 10 names, 2 of each colour"]')
+        colours = city_colours(data)
+        if (not isinstance(names, list) or len(set(names)) != 10
+                or any(n not in colours for n in names)
+                or any(sum(colours[n] == c for n in names) != 2 for c in data["colours"])):
+            raise RuleError("The value `dashed` must list the 10 dashed-border cities, 2 of each colour, "
+                            f"as named on this board: set it again with `companion data set {self.id} dashed`.")
+        return set(names)
+
+    def _out_of_play(self, s: State, data: dict) -> set[str]:
+        return self._dashed(data) if len(s["players_order"]) <= 3 else set()
+
+    def _need_open(self, s: State, what: str) -> None:
+        if not s["round_open"]:
+            raise RuleError(f"No round is open: start one with `round start` before {what}.")
+
+    def _city(self, data: dict, text: str) -> str:
+        return city_name(data, text, self.board.capitalize())
+
+    def _held_by(self, s: State, city: str) -> str | None:
+        for p, cities in s["hands"].items():
+            if city in cities:
+                return p
+        return None
+
+    # -- round start ---------------------------------------------------------------------------
+    def on_round_start(self, s: State, event: Event, data: dict) -> None:
+        if s["round_open"]:
+            raise RuleError(f"Round {s['round']} is still open: end it first with `round end ...`.")
+        number = s["round"] + 1
+        if event.get("round") != number:
+            raise RuleError(f"This would start round {event.get('round')}, but the next round is {number}.")
+        special = self._take_special(s, event, data)
+        s["round"] = number
+        s["round_open"] = True
+        s["physical"] = bool(event.get("physical"))
+        s["special"] = special
+        s["special_from"] = event.get("special_from") if special else None
+        s["special_title"] = special_title(data, special) if special else None
+        named = []  # the colours printed on the card, in the combined edition's names
+        if special:
+            named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
+        s["special_colours"] = [self._colour(data, c) for c in named]
+        if len(set(s["special_colours"])) != len(s["special_colours"]):
+            raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
+                            f"fix colour_aliases with `companion data set {self.id} colour_aliases.COLOUR ...`.")
+        s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
+        s["track"] = self._new_track(data)  # the rails of the last round come off the board
+        s["balance"] = None
+        if event.get("unbalanced") and s["balanced"] is None:
+            raise RuleError("This session deals plainly already: drop --unbalanced.")
+        if s["physical"]:
+            if event.get("stacks") or event.get("redeals"):
+                raise RuleError("A physical round carries no digital deal.")
+            return
+        if event.get("redeals") and (s["balanced"] is None or event.get("unbalanced")):
+            raise RuleError("Only a balanced deal is redealt: this round's deal must be made once.")
+        if s["balanced"] is not None and not event.get("unbalanced"):
+            self._check_balance(s, event, data)
+        self._deal(s, event, data)
+        self._apply_deal_effect(s, data)
+
+    def _take_special(self, s: State, event: Event, data: dict) -> str | None:
+        special = event.get("special")
+        source = event.get("special_from")
+        if special is None:
+            if s["variant"] == "special-cards":
+                raise RuleError("With the special-card variant every round turns over a special card.")
+            return None
+        special = check_special(special)
+        if source == "table":
+            return special
+        if source != "deck" or s["variant"] != "special-cards":
+            raise RuleError("Only the special-card variant draws from the digital deck: name the card with --special.")
+        deck = s["special_deck"]
+        shuffled = event.get("special_shuffle")
+        if shuffled is not None:
+            if deck and deck["next"] < len(deck["order"]):
+                raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
+            expected, complete = special_deck(data)
+            if sorted(shuffled.get("deck") or []) != sorted(expected) or sorted(shuffled.get("order") or []) != sorted(expected):
+                raise RuleError("The recorded special-card deck is not this game's deck.")
+            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": 0, "complete": complete,
+                                        "shuffles": (deck or {}).get("shuffles", 0) + 1}
+        if not deck or deck["next"] >= len(deck["order"]):
+            raise RuleError("The special-card deck is used up: it must be reshuffled.")
+        if deck["order"][deck["next"]] != special:
+            raise RuleError(f"The next special card of the deck is not {special!r}.")
+        deck["next"] += 1
+        return special
+
+    def _deal(self, s: State, event: Event, data: dict) -> None:
+        """One city of each colour to every player, from the recorded stacks, minus the dashed."""
+        stacks = event.get("stacks") or {}
+        colours = city_colours(data)
+        if sorted(stacks) != sorted(data["colours"]):
+            raise RuleError("The deal must hold one stack for each colour of the board.")
+        out = self._out_of_play(s, data)
+        players = s["players_order"]
+        hands: dict[str, list[str]] = {p: [] for p in players}
+        for colour in data["colours"]:
+            stack = stacks[colour]
+            cards = sorted(n for n, c in colours.items() if c == colour)
+            if sorted(stack.get("deck") or []) != cards or sorted(stack.get("order") or []) != cards:
+                raise RuleError(f"The recorded {colour} stack is not this board's {colour} cities.")
+            order = [n for n in stack["order"] if n not in out]
+            if len(order) < len(players):
+                raise RuleError(f"The {colour} stack has too few cards for {len(players)} players.")
+            for p, city in zip(players, order):
+                hands[p].append(city)
+            s["leftover"][colour] = order[len(players):]
+        s["hands"] = hands
+
+    def _apply_deal_effect(self, s: State, data: dict) -> None:
+        """What the special card does to freshly dealt hands (the app does the dealer's part)."""
+        special = s["special"]
+        colours = city_colours(data)
+        players = s["players_order"]
+        if special in RETURN_COLOUR:
+            (colour,) = s["special_colours"]
+            for p in players:
+                city = next(c for c in s["hands"][p] if colours[c] == colour)
+                s["hands"][p].remove(city)
+                s["leftover"][colour].append(city)
+        elif special == "return-any":
+            s["pending"] = {"kind": "return", "waiting": list(players)}
+        elif special in REVEAL:
+            s["revealed"] = self._reveal(s, data)
+        elif special in PASS_COLOUR:
+            (colour,) = s["special_colours"]
+            if not s["leftover"][colour]:
+                raise RuleError(f"No {colour} card is left to take for the pass card.")
+            start = self.start_player(s)
+            s["hands"][start].append(s["leftover"][colour].pop(0))
+            i = players.index(start)
+            s["pending"] = {"kind": "pass-colour", "colour": colour,
+                            "order": players[i:] + players[:i], "next": 0}
+        elif special == "pass-three":
+            s["pending"] = {"kind": "pass-three", "lap": 1, "chosen": {}}
+        elif special == "swap-hands":
+            s["hands"] = {self._left(s, p): cities for p, cities in s["hands"].items()}
+            s["hands"] = {p: s["hands"][p] for p in players}
+
+    def _reveal(self, s: State, data: dict) -> dict[str, list[str]]:
+        colours = city_colours(data)
+        return {p: [c for c in s["hands"][p] if colours[c] in s["special_colours"]]
+                for p in s["players_order"] if p in s["hands"]}
+
+    # -- balanced deals (house rule) -------------------------------------------------------------
+    def returned_colour(self, data: dict, special: str | None) -> str | None:
+        """The board colour everyone puts back under a return-a-colour card (else None)."""
+        if special not in RETURN_COLOUR:
+            return None
+        named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
+        return self._colour(data, named[0]) if named else None
+
+    def _dealt_hands(self, s: State, stacks: dict, data: dict, drop: str | None) -> dict[str, list[str]]:
+        """The hands a deal gives (dashed cards out, a returned colour put back), state untouched."""
+        scratch = {"players_order": s["players_order"], "hands": {}, "leftover": {}}
+        self._deal(scratch, {"stacks": stacks}, data)
+        colours = city_colours(data)
+        return {p: [c for c in cities if colours[c] != drop] for p, cities in scratch["hands"].items()}
+
+    def deal_spread(self, s: State, stacks: dict, data: dict, drop: str | None,
+                    limit: int | None = None) -> tuple[int, int, int]:
+        """(spread, easiest, hardest): the hands' empty-board minimums, in rails.
+
+        Stops counting as soon as the spread exceeds ``limit``: a rejected deal needs only proof.
+        """
+        cache = _board_cache(data, self.id)
+        hands = list(self._dealt_hands(s, stacks, data, drop).values())
+        if limit is not None:  # the likely easiest and hardest first: two counts often prove it
+            hands.sort(key=cache.estimate)
+            hands = [hands[0], hands[-1], *hands[1:-1]]
+        lo = hi = None
+        for cities in hands:
+            n = cache.minimum(cities)
+            lo = n if lo is None else min(lo, n)
+            hi = n if hi is None else max(hi, n)
+            if limit is not None and hi - lo > limit:
+                break
+        return hi - lo, lo, hi
+
+    def _check_balance(self, s: State, event: Event, data: dict) -> None:
+        """Every deal tried is the seed's next one, the rejected were out of balance, the last within."""
+        limit = s["balanced"]
+        number = s["round"]
+        attempts = list(event.get("redeals") or []) + [event.get("stacks") or {}]
+        if len(attempts) > BALANCE_TRIES:
+            raise RuleError(f"A balanced deal tries at most {BALANCE_TRIES} deals, not {len(attempts)}.")
+        session = None
+        drop = self.returned_colour(data, s["special"])
+        for i, stacks in enumerate(attempts, 1):
+            for colour in data["colours"]:
+                context = str(((stacks or {}).get(colour) or {}).get("context", ""))
+                parts = context.split("/", 2)
+                expected = f"cities-{colour}" + ("" if i == 1 else f"/deal-{i}")
+                if (len(parts) != 3 or parts[1] != str(number) or parts[2] != expected
+                        or (session is not None and parts[0] != session)):
+                    raise RuleError(f"The deals recorded for round {number} are not the seed's deals in order: "
+                                    "the event was changed.")
+                session = parts[0]
+            spread, lo, hi = self.deal_spread(s, stacks, data, drop, limit)
+            if i < len(attempts) and spread <= limit:
+                raise RuleError(f"Deal {i} of round {number} already kept the hands within {limit} rails: "
+                                "no deal after it should have been made.")
+        if spread > limit:
+            raise RuleError(f"The deal of round {number} is not balanced: its hands differ by {spread} rails, "
+                            f"more than {limit}.")
+        s["balance"] = {"deals": len(attempts), "easiest": lo, "hardest": hi}
+
+    def on_hand_set(self, s: State, event: Event, data: dict) -> None:
+        """Record the hand a player holds in a physical round (after the card's effect)."""
+        self._need_open(s, "recording a hand")
+        if not s["physical"]:
+            raise RuleError("The app dealt this round: `hand NAME` shows the cities; only a round started "
+                            "with `round start --physical` takes hands from the table.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        given = event.get("cities") or []
+        if isinstance(given, str):
+            given = given.split(",")
+        cities = [self._city(data, str(c)) for c in given if str(c).strip()]
+        colours = city_colours(data)
+        special = s["special"]
+        size = 4 if special in FOUR_CITIES else 5
+        if len(cities) != size:
+            why = " (the special card leaves 4)" if size == 4 else ""
+            raise RuleError(f"A hand this round has {size} cities{why}, not {len(cities)}: "
+                            f"hand {player} --set CITY,CITY,...")
+        if len(set(cities)) != len(cities):
+            raise RuleError(f"{player}'s hand names a city twice: give {size} different cities.")
+        if special != "pass-three":  # passing three cards may leave repeated colours
+            seen: dict[str, str] = {}
+            for c in cities:
+                if colours[c] in seen:
+                    raise RuleError(f"{seen[colours[c]]} and {c} are both {colours[c]}: "
+                                    "a hand holds one city of each colour.")
+                seen[colours[c]] = c
+            if special in RETURN_COLOUR and s["special_colours"][0] in seen:
+                raise RuleError(f"This round everyone put their {s['special_colours'][0]} city back: "
+                                f"leave {seen[s['special_colours'][0]]} out.")
+        out = self._out_of_play(s, data)
+        for c in cities:
+            if c in out:
+                raise RuleError(f"{c} is a dashed-border card, out of play with {len(s['players_order'])} players.")
+            holder = self._held_by(s, c)
+            if holder is not None and holder != player:
+                raise RuleError(f"{c} is already in {holder}'s hand: a city card is dealt only once.")
+        s["hands"][player] = cities
+        if special in REVEAL:
+            s["revealed"] = self._reveal(s, data)
+        if s["track"]["rails"]:  # a hand recorded late may already be connected on the board
+            self._check_joined(s, self.board_of(data), None)
+
+    def on_hand_return(self, s: State, event: Event, data: dict) -> None:
+        """Under the return-any card each player puts one city of their choice back."""
+        self._need_open(s, "returning a city")
+        pending = s["pending"] or {}
+        if s["physical"]:
+            raise RuleError("In a physical round return the card at the table and record the 4 cities kept "
+                            "with `hand NAME --set CITY,...`.")
+        if pending.get("kind") != "return":
+            raise RuleError("Only the 'return-any' special card lets players put a city back.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        if player not in pending["waiting"]:
+            raise RuleError(f"{player} has already put a city back this round.")
+        city = self._city(data, str(event.get("city", "")))
+        if city not in s["hands"][player]:
+            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+        s["hands"][player].remove(city)
+        s["leftover"][city_colours(data)[city]].append(city)
+        pending["waiting"].remove(player)
+        if not pending["waiting"]:
+            s["pending"] = None
+
+    def on_pass(self, s: State, event: Event, data: dict) -> None:
+        """A city passed to the left under the pass-a-colour or pass-three cards."""
+        self._need_open(s, "passing a city")
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        if s["physical"] or kind not in ("pass-colour", "pass-three"):
+            if s["physical"]:
+                raise RuleError("In a physical round pass the cards at the table and record the hands "
+                                "with `hand NAME --set CITY,...`.")
+            raise RuleError("No passing is due: only the pass special cards let players pass cities.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        city = self._city(data, str(event.get("city", "")))
+        if city not in s["hands"][player]:
+            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+        if kind == "pass-colour":
+            colour = pending["colour"]
+            due = pending["order"][pending["next"]]
+            if player != due:
+                raise RuleError(f"It is {due}'s turn to pass a {colour} city: pass {due} CITY")
+            if city_colours(data)[city] != colour:
+                raise RuleError(f"{city} is not {colour}: pass one of your two {colour} cities.")
+            s["hands"][player].remove(city)
+            pending["next"] += 1
+            if pending["next"] < len(pending["order"]):
+                s["hands"][self._left(s, player)].append(city)
+            else:  # the last player puts the unwanted card back on the leftover stack
+                s["leftover"][colour].append(city)
+                s["pending"] = None
+            return
+        chosen = pending["chosen"]
+        if player in chosen:
+            raise RuleError(f"{player} has already chosen a city for pass {pending['lap']} of 3: "
+                            f"waiting for {', '.join(self.waiting(s))}.")
+        chosen[player] = city
+        if len(chosen) == len(s["players_order"]):  # everyone chose: the cards move at once
+            for p, c in chosen.items():
+                s["hands"][p].remove(c)
+            for p, c in chosen.items():
+                s["hands"][self._left(s, p)].append(c)
+            pending["chosen"] = {}
+            pending["lap"] += 1
+            if pending["lap"] > PASS_THREE_LAPS:
+                s["pending"] = None
+
+    # -- round end -----------------------------------------------------------------------------
+    def on_round_end(self, s: State, event: Event, data: dict) -> None:
+        if not s["round_open"]:
+            raise RuleError("No round is open: start one with `round start`.")
+        players = s["players_order"]
+        if s["pending"]:
+            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+        rails_out = bool(event.get("rails_out"))
+        named_winners = event.get("winners") or []
+        named_missing = event.get("missing") or {}
+        auto = bool(event.get("auto"))
+        if auto:  # counted on the recorded board; counts in the event must be the board's
+            result = self.auto_result(s, data, named_winners, rails_out)
+            given = {player_name(players, str(p)): n for p, n in named_missing.items()}
+            if given and given != result["missing"]:
+                raise RuleError("The missing rails in this event are not the recorded board's: "
+                                + ", ".join(f"{p} {n}" for p, n in result["missing"].items()) + ".")
+            named_winners, named_missing, rails_out = result["winners"], result["missing"], result["rails_out"]
+        winners: list[str] = []
+        for name in named_winners:
+            p = player_name(players, str(name))
+            if p in winners:
+                raise RuleError(f"{p} is named as a winner twice.")
+            winners.append(p)
+        if rails_out and winners:
+            raise RuleError("With --rails-out nobody connected: drop --winner, or drop --rails-out.")
+        if not rails_out and not winners:
+            raise RuleError("Name who connected their cities with --winner NAME, or use --rails-out "
+                            "if the rails ran out.")
+        missing: dict[str, int] = {}
+        for name, count in named_missing.items():
+            p = player_name(players, str(name))
+            if p in missing:
+                raise RuleError(f"{p} is given two missing-rail counts.")
+            if p in winners:
+                raise RuleError(f"{p} connected (a winner), so has no missing rails: drop --missing {p}=...")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise RuleError(f"{p}'s missing rails must be a whole number, not {count!r}: --missing {p}=3")
+            if count < 1:
+                raise RuleError(f"{p}'s missing rails must be at least 1 (a player with 0 missing connected "
+                                f"too: name them with --winner {p}).")
+            missing[p] = count
+        lacking = [p for p in players if p not in winners and p not in missing]
+        if lacking:
+            raise RuleError("Every player who did not connect needs a missing-rail count: add "
+                            + " ".join(f"--missing {p}=N" for p in lacking))
+        points = self._points(s, data, winners, missing)
+        for p, pts in points.items():
+            s["scores"][p] += pts
+        s["history"].append({
+            "round": s["round"],
+            "start_player": self.start_player(s),
+            "special": s["special"],
+            "physical": s["physical"],
+            "winners": winners,
+            "rails_out": rails_out,
+            "missing": missing,
+            "points": points,
+            "hands": s["hands"],
+            "auto": auto,  # the missing rails were counted on the recorded board
+        })
+        s["round_open"] = False
+        s["pending"] = None
+        scores = s["scores"]
+        over = (any(v <= 0 for v in scores.values()) if s["scoring"] == "classic"
+                else any(v >= PRESTIGE_GOAL for v in scores.values()))
+        if over:
+            s["finished"] = True
+            s["winners"] = best(scores)
+
+    def _points(self, s: State, data: dict, winners: list[str], missing: dict[str, int]) -> dict[str, int]:
+        """Points of the round per player, in seat order (classic: negative, the rails lost)."""
+        if s["scoring"] == "classic":
+            return {p: -missing.get(p, 0) for p in s["players_order"]}
+        chart = self.chart(s, data)
+        return {p: chart["winner"] if p in winners else chart_points(chart, missing[p]) for p in s["players_order"]}
+
+    def chart(self, s: State, data: dict) -> dict:
+        """The prestige chart in force: the special card's, else the board's normal chart."""
+        key = "normal"
+        if s["special"] in ("generous", "demanding"):
+            key = s["special"]
+        example = CHART_TEMPLATE  # a template, never real-looking numbers someone might copy
+        what = f"the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... missing"
+        self.need(data, self.id, f"charts.{key}", what, example)
+        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner", '"W"')
+        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails",
+                          '["P1", "P2", "P3", "P4", "P5"]')
+        if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
+            raise RuleError(f"charts.{key} must be whole numbers shaped like {example} (W = a winner's points, "
+                            f"P1 ... = the points for 1, 2 ... missing rails): set it again with "
+                            f"`companion data set {self.id} charts.{key} ...`.")
+        chart = {"winner": winner, "missing": table}
+        return chart
+
+    # -- reading -------------------------------------------------------------------------------
+    def hand_of(self, s: State, name: str) -> list[str]:
+        """One player's cities this round (or the last one), for `hand NAME` only: never public."""
+        player = player_name(s["players_order"], name)
+        if s["round_open"]:
+            if s["physical"] and player not in s["hands"]:
+                raise RuleError(f"This round was dealt at the table and {player}'s hand is not recorded: "
+                                f"hand {player} --set CITY,CITY,...")
+            return list(s["hands"].get(player, []))
+        if not s["history"]:
+            raise RuleError("No round has started yet: `round start` deals the cities.")
+        last = s["history"][-1]
+        if player not in last["hands"]:
+            raise RuleError(f"Round {last['round']} was dealt at the table and {player}'s hand was not recorded.")
+        return list(last["hands"][player])
+
+    def public_hands(self, s: State) -> dict[str, list[str]] | None:
+        """Every hand of the last round once it has ended (None while a round is open)."""
+        if s["round_open"] or not s["history"]:
+            return None
+        return {p: list(c) for p, c in s["history"][-1]["hands"].items()}
+
+    def waiting(self, s: State) -> list[str]:
+        """Players whose choice the deal still waits for, in the order they choose."""
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        if kind == "return":
+            return list(pending["waiting"])
+        if kind == "pass-colour":
+            return [pending["order"][pending["next"]]]
+        if kind == "pass-three":
+            return [p for p in s["players_order"] if p not in pending["chosen"]]
+        return []
+
+    def pending_text(self, s: State) -> str:
+        """Whose choice is due, in words with the command to type; '' when nothing is due."""
+        pending = s["pending"] or {}
+        kind = pending.get("kind")
+        who = self.waiting(s)
+        if kind == "return":
+            return f"{', '.join(who)} must still put a city back: hand NAME --return CITY"
+        if kind == "pass-colour":
+            last = pending["next"] == len(pending["order"]) - 1
+            what = "puts one of their two {c} cities back on the stack" if last else "passes one of their two {c} cities left"
+            return f"{who[0]} {what.format(c=pending['colour'])}: pass {who[0]} CITY"
+        if kind == "pass-three":
+            return (f"pass {pending['lap']} of 3: {', '.join(who)} must still choose a city to pass left: "
+                    "pass NAME CITY")
+        return ""
+
+    def special_text(self, s: State, lap: int | None = None) -> str:
+        """What the special card in force means this round, in words."""
+        special = s["special"]
+        if not special:
+            return ""
+        if special == "rhythm-321":
+            return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", and so on"
+        cols = s["special_colours"]
+        texts = {
+            "generous": "this round is scored on the generous chart",
+            "demanding": "this round is scored on the demanding chart",
+            "three-rails": "up to 3 rails a turn (e.g. one double and one single)",
+            "water-single": "double lines over water count as single this round",
+            "mountain-single": "double lines over mountains count as single this round",
+            "return-any": "everyone plays with 4 cities: each puts one of their choice back",
+            "pass-three": "everyone passes a city left, three times, all at once",
+            "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
+            "build-anywhere": "rails may go on any free line, connected or not",
+        }
+        if special in RETURN_COLOUR:
+            return f"everyone plays with 4 cities: the {cols[0]} city went back"
+        if special in REVEAL:
+            return f"everyone's {' and '.join(cols)} cities are shown"
+        if special in PASS_COLOUR:
+            return f"the start player took an extra {cols[0]} city; {cols[0]} cities are passed left"
+        return texts.get(special, "")
+
+    def summary(self, s: State) -> dict:
+        players = s["players_order"]
+        special = {"id": s["special"], "title": s["special_title"]} if s["special"] else None
+        track = s["track"]
+        networks = self.networks(s)
+        built_by = {p: 0 for p in players}
+        for r in track["rails"]:
+            built_by[r["by"]] += 1
+        out = {
+            "players": [
+                {"name": p, "score": s["scores"][p],
+                 "rounds": [h["points"][p] for h in s["history"]],
+                 "cities": len(s["hands"][p]) if s["round_open"] and p in s["hands"] else None,
+                 "start": track["markers"][p][1] if p in track["markers"] else None,
+                 "connected": p in track["connected"],
+                 "network": networks.get(p, []),
+                 "rails": built_by[p]}
+                for p in players
+            ],
+            "round": s["round"],
+            "round_open": s["round_open"],
+            "finished": s["finished"],
+            "winners": list(s["winners"]),
+            "map": self.board,
+            "scoring": s["scoring"],
+            "variant": s["variant"],
+            "start_player": self.start_player(s),
+            "special": special,
+            "special_text": self.special_text(s),
+            "special_from": s["special_from"],  # "deck" (the app drew it) or "table" (--special)
+            "physical": s["physical"] if s["round_open"] else None,
+            "revealed": {p: list(c) for p, c in s["revealed"].items()} if s["round_open"] else {},
+            "waiting_for": self.waiting(s),
+            "pending": self.pending_text(s),
+            "history": [{k: v for k, v in h.items() if k != "hands"} for h in s["history"]],
+            "rails_built": len(track["rails"]),
+            "rails_left": None if track["box"] is None else track["box"] - len(track["rails"]),
+            "rails": [{"line": r["name"], "player": r["by"]} for r in track["rails"]],
+            "connected": list(track["connected"]),
+            "round_over": self.round_over(s),
+            "rails_out": track["rails_out"],
+            "finishing": self.finishing(s),
+            "turn": dict(track["turn"]) if track["turn"] and s["round_open"] else None,
+            "balanced": s["balanced"],
+            "balance": dict(s["balance"]) if s["balance"] else None,
+        }
+        deck = s["special_deck"]
+        if deck:
+            out["special_deck"] = {"left": len(deck["order"]) - deck["next"], "size": len(deck["order"]),
+                                   "one_per_variant": not deck["complete"]}
+        if s["finished"]:
+            out["hands"] = self.public_hands(s)
+        return out
+
+    def describe(self, event: Event) -> str:
+        etype = event.get("type")
+        if etype == "round-start":
+            how = "dealt at the table" if event.get("physical") else "cities dealt by the app"
+            special = event.get("special")
+            card = f", special card {special}" if special else ""
+            if event.get("redeals"):
+                card += f", balanced after {len(event['redeals']) + 1} deals"
+            elif event.get("unbalanced"):
+                card += ", not balanced"
+            return f"round {event.get('round')} started: {how}{card}"
+        if etype == "marker":
+            return f"{event.get('player')}'s start marker on {event.get('junction')}"
+        if etype == "build":
+            paths = event.get("paths") or []
+            return f"{event.get('player')} built {', '.join(paths) if isinstance(paths, list) else paths}"
+        if etype == "hand-set":
+            return f"{event.get('player')}'s hand recorded"
+        if etype == "hand-return":
+            return f"{event.get('player')} put a city back"
+        if etype == "pass":
+            return f"{event.get('player')} passed a city"
+        if etype == "round-end":
+            parts = []
+            if event.get("rails_out"):
+                parts.append("the rails ran out")
+            if event.get("winners"):
+                parts.append(" and ".join(event["winners"]) + " connected")
+            parts += [f"{p} {n} missing" for p, n in (event.get("missing") or {}).items()]
+            how = " (counted on the board)" if event.get("auto") else ""
+            return f"round ended{how}: " + "; ".join(parts)
+        return super().describe(event)
+
+    def redact(self, event: Event) -> Event:
+        """Cities recorded, returned or passed are secret until the game is over."""
+        if event.get("type") in ("hand-set", "hand-return", "pass"):
+            event = dict(event)
+            for key in ("cities", "city"):
+                if key in event:
+                    event[key] = "hidden until the game is over"
+        return event
+
+    def words(self, state: State, data: dict) -> list[str]:
+        names = list(state.get("players_order", []))
+        cities = [c["name"] for c in data.get("cities") or []]
+        return names + cities + list(SPECIAL_IDS)
+
+
+class TransEuropa(TransGame):
+    listing = 10
+    id = "trans-europa"
+    title = "Trans Europa"
+    description = "Connect your five cities across Europe first: fair city deals, special cards, prestige."
+    board = "europa"
+
+
+class TransAmerika(TransGame):
+    listing = 20
+    id = "trans-amerika"
+    title = "Trans Amerika"
+    description = "Connect your five cities across the U.S.A. first: fair city deals, special cards, prestige."
+    board = "amerika"

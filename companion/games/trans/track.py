@@ -1,0 +1,394 @@
+"""The board in a Trans round: start markers, rails, networks and exact missing rails.
+
+Split from :mod:`companion.games.trans.rules` (the deals, special cards and scoring): this mixin
+holds what issue 6 added, the recorded board. The rules refuse what the rulebook forbids (a
+marker on a taken junction, a rail on a line that is not free, a rail that does not join the
+builder's network unless the build-anywhere card is in force) but only note a turn that places
+more rails than it allows. Missing rails are counted exactly by :mod:`companion.games.trans.steiner`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from companion.games.trans import steiner
+from companion.games.trans.board import Board, Edge
+from companion.core.errors import CompanionError, RuleError
+from companion.games.base import Event, State, player_name
+
+RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
+SINGLE_CARDS = {"water-single": "water", "mountain-single": "mountain"}  # card -> doubles that count 1
+TURN_RAILS = 2  # rails' worth a turn: two single lines or one double
+THREE_RAILS = 3  # under the three-rails card
+
+
+def rhythm_rails(lap: int) -> int:
+    """Rails allowed on a lap (1-based) under the 3-2-1 card."""
+    return RHYTHM[(lap - 1) % len(RHYTHM)]
+
+
+# -- the board ----------------------------------------------------------------------------------
+
+_BOARD_KEYS = ("board", "cities", "colours", "dashed", "double_kinds", "disputed_single")
+
+
+class _BoardCache:
+    """One board and what balanced deals reuse on it: the empty board's graph, distances and
+    the minimum of every hand seen (a redeal is checked again each time a session is read)."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.minimums: dict[tuple[str, ...], int] = {}
+        self._adj: list[list[tuple[int, int]]] | None = None
+        self._dist: list[list[int]] | None = None
+        self._node = {c.name: c.node for c in board.cities}
+
+    def adj(self) -> list[list[tuple[int, int]]]:
+        if self._adj is None:
+            adj: list[list[tuple[int, int]]] = [[] for _ in self.board.xy]
+            for (a, b), w in self.board.cost.items():
+                adj[a].append((b, w))
+                adj[b].append((a, w))
+            self._adj = adj
+        return self._adj
+
+    def estimate(self, cities: list[str]) -> int:
+        """A quick upper bound (a spanning tree over shortest paths), to order the exact counts."""
+        if self._dist is None:
+            self._dist = steiner.all_pairs(self.adj())
+        nodes = [self._node[c] for c in cities]
+        inside, total = {nodes[0]}, 0
+        rest = set(nodes[1:]) - inside
+        while rest:
+            d, v = min((self._dist[a][b], b) for a in inside for b in rest)
+            total += d
+            inside.add(v)
+            rest.discard(v)
+        return total
+
+    def minimum(self, cities: list[str]) -> int:
+        """Fewest rails joining a hand's cities on the empty board (exact; memoised)."""
+        key = tuple(sorted(cities))
+        if key not in self.minimums:
+            nodes = sorted({self._node[c] for c in key})
+            self.minimums[key] = steiner.steiner(self.adj(), nodes[:-1], nodes[-1])[0] if nodes else 0
+        return self.minimums[key]
+
+
+_BOARDS: dict[str, _BoardCache] = {}  # the values' text -> the board and its caches
+
+
+def _board_cache(data: dict, game: str) -> _BoardCache:
+    key = game + json.dumps([data.get(k) for k in _BOARD_KEYS], sort_keys=True, ensure_ascii=False)
+    found = _BOARDS.get(key)
+    if found is None:
+        if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
+            _BOARDS.clear()
+        found = _BOARDS[key] = _BoardCache(settle_disputed(Board.from_values(data, game), data.get("disputed_single")))
+    return found
+
+
+def trans_board(data: dict, game: str) -> Board:
+    """The board of these printed values, Europa's disputed lines settled as the players said.
+
+    Cached on the values' text: replaying a session builds its board once, not once a rail.
+    """
+    return _board_cache(data, game).board
+
+
+def settle_disputed(board: Board, declared) -> Board:
+    """The board once the players have said which disputed double lines are single on theirs.
+
+    ``declared`` is the ``disputed_single`` value: None (unknown: the disputed lines count 2 and
+    stay marked), or the lines that are single, as junction paths (``"Brest-B7"``) or pairs of
+    [x, y]; every other disputed line is then a plain double line.
+    """
+    if declared is None:
+        return board
+    fix = f"correct it with `companion data set {board.game} disputed_single ...`"
+    if not isinstance(declared, list):
+        raise RuleError(f"disputed_single must be a list of lines, e.g. [\"Brest-B7\"]: {fix}.")
+    lines: set[Edge] = set()
+    for item in declared:
+        if isinstance(item, str):
+            lines.update(board.parse_path(item))
+            continue
+        try:
+            (x1, y1), (x2, y2) = item
+            a, b = board.node_at[(x1, y1)], board.node_at[(x2, y2)]
+        except (KeyError, TypeError, ValueError):
+            raise RuleError(f"disputed_single lists {item!r}, which is not a line of the board: {fix}.") from None
+        lines.add(board.edge(a, b))
+    stray = sorted(lines - board.disputed)
+    if stray:
+        known = " and ".join(board.edge_name(e) for e in sorted(board.disputed)) or "none on this board"
+        raise RuleError(f"disputed_single lists {board.edge_name(stray[0])}, which is not a disputed line "
+                        f"(those are {known}): {fix}.")
+    cost = dict(board.cost)
+    for e in lines:
+        cost[e] = 1
+    return dataclasses.replace(board, cost=cost, disputed=frozenset())
+
+
+
+class TrackMixin:
+    """Start markers and rails of the round in play (mixed into TransGame)."""
+
+    # -- the board: start markers and rails --------------------------------------------------------
+    @staticmethod
+    def _new_track(data: dict) -> dict:
+        box = data.get("rails")
+        return {
+            "markers": {},  # player -> [junction, its name]
+            "rails": [],  # in the order placed: {"line": [a, b], "by": player, "name": "E6-E7"}
+            "turn": None,  # the turn in progress, as inferred: player, lap, rails, used, allowed
+            "connected": [],  # players whose cities are all joined to their marker, in order
+            "ended": None,  # the rail that ended the round: by, rail, finishing (the special case)
+            "rails_out": False,
+            "box": box if isinstance(box, int) and not isinstance(box, bool) else None,
+        }
+
+    def board_of(self, data: dict) -> Board:
+        return trans_board(data, self.id)
+
+    def _need_dealt(self, s: State, what: str) -> None:
+        self._need_open(s, what)
+        if s["pending"]:
+            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+
+    def allowance(self, s: State, lap: int) -> int:
+        """Rails' worth a turn allows (a double line counts 2) under the special card in force."""
+        if s["special"] == "three-rails":
+            return THREE_RAILS
+        if s["special"] == "rhythm-321":
+            return rhythm_rails(lap)
+        return TURN_RAILS
+
+    def _turn_costs(self, s: State, board: Board) -> dict[Edge, int]:
+        """What each line takes of a turn's allowance. Under a doubles-count-single card whose
+        lines are not known yet, every double is given the benefit of the doubt (counts 1): the
+        allowance is only ever a warning, never a refusal."""
+        kind = SINGLE_CARDS.get(s["special"] or "")
+        if kind is None:
+            return board.cost
+        try:
+            return board.costs([kind])
+        except CompanionError:
+            return {e: 1 for e in board.cost}
+
+    def _next_turn(self, s: State, player: str) -> dict:
+        """A new turn for ``player``: the lap goes up when the seats wrap past the start player."""
+        players = s["players_order"]
+        first = players.index(self.start_player(s))
+        seat = (players.index(player) - first) % len(players)
+        prev = s["track"]["turn"]
+        lap = 1
+        if prev is not None:
+            prev_seat = (players.index(prev["player"]) - first) % len(players)
+            lap = prev["lap"] + (1 if seat <= prev_seat else 0)
+        return {"player": player, "lap": lap, "rails": 0, "used": 0, "allowed": self.allowance(s, lap),
+                "number": prev["number"] + 1 if prev else 1}
+
+    def _joined(self, s: State, board: Board) -> list[str]:
+        """Players (seat order) whose recorded cities are all on their start marker's network."""
+        track = s["track"]
+        built = [tuple(r["line"]) for r in track["rails"]]
+        node = {c.name: c.node for c in board.cities}
+        out = []
+        for p in s["players_order"]:
+            cities = s["hands"].get(p)
+            if not cities or p not in track["markers"]:
+                continue
+            network = board.network(track["markers"][p][0], built)
+            if all(node[c] in network for c in cities):
+                out.append(p)
+        return out
+
+    def _check_joined(self, s: State, board: Board, builder: str | None) -> None:
+        """After a rail (or a hand recorded late): has someone connected, ending the round?"""
+        track = s["track"]
+        new = [p for p in self._joined(s, board) if p not in track["connected"]]
+        if not new:
+            return
+        track["connected"] += new
+        turn = track["turn"]
+        if track["ended"] is None:
+            first = builder is not None and turn is not None and turn["player"] == builder and turn["rails"] == 1
+            rail = track["rails"][-1]["name"] if track["rails"] else None
+            track["ended"] = {"by": builder, "rail": rail,
+                              "finishing": bool(first and builder not in track["connected"])}
+        elif builder in track["connected"]:
+            track["ended"]["finishing"] = False
+
+    def _grow(self, s: State, board: Board, player: str, edges: list[Edge]) -> list[Edge]:
+        """The rails in an order where each joins the player's network, or a refusal."""
+        track = s["track"]
+        built = [tuple(r["line"]) for r in track["rails"]]
+        node, name = track["markers"][player]
+        network = board.network(node, built)
+        todo = list(edges)
+        order: list[Edge] = []
+        while todo:
+            for e in todo:
+                if e[0] in network or e[1] in network:
+                    order.append(e)
+                    todo.remove(e)
+                    network = board.network(node, built + order)  # a rail may join another network
+                    break
+            else:
+                raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "
+                                f"connected to their start marker at {name}): a rail must touch it. "
+                                "Only the build-anywhere card lets rails go anywhere.")
+        return order
+
+    def on_marker(self, s: State, event: Event, data: dict) -> None:
+        """A start marker on a free junction, before the round's first rail."""
+        self._need_dealt(s, "placing start markers")
+        track = s["track"]
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        if player in track["markers"]:
+            raise RuleError(f"{player}'s start marker is already on {track['markers'][player][1]}: "
+                            "`undo` takes it back if it is in the wrong place.")
+        if track["rails"]:
+            raise RuleError("The rails are being built: every start marker goes down before the first rail.")
+        board = self.board_of(data)
+        node = board.junction(str(event.get("junction", "")))
+        for other, (at, name) in track["markers"].items():
+            if at == node:
+                raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
+        track["markers"][player] = [node, board.name(node)]
+
+    def on_build(self, s: State, event: Event, data: dict) -> None:
+        """Rails on free lines, joined to the builder's network (or anywhere, under that card)."""
+        self._need_dealt(s, "building")
+        track = s["track"]
+        players = s["players_order"]
+        player = player_name(players, str(event.get("player", "")))
+        waiting = [p for p in players if p not in track["markers"]]
+        if waiting:
+            raise RuleError("Every start marker goes down before the first rail: waiting for "
+                            f"{', '.join(waiting)} (`start {waiting[0]} JUNCTION`).")
+        box = track["box"]
+        if track["rails_out"]:
+            raise RuleError(f"All {box} rails are on the board: the round is over. Score it with `round end --auto`.")
+        ended = track["ended"]
+        turn = track["turn"]
+        if ended and not (ended["finishing"] and turn and turn["player"] == player):
+            who = " and ".join(track["connected"])
+            raise RuleError(f"The round is over: {who} connected. Score it with `round end --auto`.")
+        board = self.board_of(data)
+        paths = event.get("paths")
+        if isinstance(paths, str):
+            paths = [paths]
+        if not paths:
+            raise RuleError(f"Say which rails, as junctions joined by '-': build {player} "
+                            f"{track['markers'][player][1]}-...")
+        edges = board.parse_paths(str(p) for p in paths)
+        taken = {tuple(r["line"]): r["by"] for r in track["rails"]}
+        for e in edges:
+            if e in taken:
+                raise RuleError(f"{board.edge_name(e)} already has a rail ({taken[e]}'s): rails go on free lines only.")
+        if box is not None and len(track["rails"]) + len(edges) > box:
+            left = box - len(track["rails"])
+            raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
+        order = edges if s["special"] == "build-anywhere" else self._grow(s, board, player, edges)
+        if turn is None or turn["player"] != player:
+            turn = track["turn"] = self._next_turn(s, player)
+        costs = self._turn_costs(s, board)
+        for e in order:
+            ended = track["ended"]
+            if ended and not ended["finishing"]:
+                raise RuleError(f"The round ended with {ended['rail']}, when {' and '.join(track['connected'])} "
+                                "connected: leave out the rails after it.")
+            track["rails"].append({"line": list(e), "by": player, "name": board.edge_name(e)})
+            turn["rails"] += 1
+            turn["used"] += costs.get(e, 1)
+            self._check_joined(s, board, player)
+        if box is not None and len(track["rails"]) >= box and not track["connected"]:
+            track["rails_out"] = True
+
+    def missing_tree(self, s: State, data: dict, name: str, need_marker: bool = False) -> steiner.Tree:
+        """One player's missing rails on the recorded board, exactly, with one optimal route.
+
+        Every rail on the board is free; the special card in force may make doubles count 1
+        (then ``double_kinds`` is needed). Without a start marker the cities only join each other.
+        """
+        player = player_name(s["players_order"], name)
+        cities = self.hand_of(s, player)
+        track = s["track"]
+        board = self.board_of(data)
+        built = [tuple(r["line"]) for r in track["rails"]]
+        marker = track["markers"].get(player)
+        if marker is None and need_marker:
+            raise RuleError(f"{player} has no start marker on the recorded board: place it with "
+                            f"`start {player} JUNCTION`, or count by hand with --missing.")
+        network = sorted(board.network(marker[0], built)) if marker else []
+        single = [SINGLE_CARDS[s["special"]]] if s["special"] in SINGLE_CARDS else []
+        return steiner.missing_rails(board, [board.city(c) for c in cities], network, built, single)
+
+    def auto_result(self, s: State, data: dict, winners=(), rails_out: bool = False) -> dict:
+        """`round end --auto`: the board's winners and everyone else's missing rails.
+
+        Named ``winners`` (or ``rails_out``) are only for a board not fully recorded, where
+        nobody is connected yet; once the board shows who connected, it decides.
+        """
+        self._need_open(s, "ending it")
+        players = s["players_order"]
+        track = s["track"]
+        named = [player_name(players, str(w)) for w in winners]
+        joined = list(track["connected"])
+        if joined:
+            if rails_out:
+                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected: drop --rails-out.")
+            if named and sorted(named) != sorted(joined):
+                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected, not "
+                                f"{' and '.join(named)}: drop --winner, --auto takes the board's word.")
+            named, rails_out = joined, False
+        elif track["rails_out"]:
+            if named:
+                raise RuleError("Every rail is on the board and nobody connected on it: drop --winner.")
+            rails_out = True
+        elif not named and not rails_out:
+            raise RuleError("Nobody's cities are connected on the recorded board yet: keep building "
+                            "(`build NAME PATH`), or if the board is not all recorded say who connected "
+                            "with `round end --auto --winner NAME` (or --rails-out).")
+        missing = {}
+        for p in players:
+            if p in named:
+                continue
+            n = self.missing_tree(s, data, p, need_marker=True).cost
+            if n == 0:
+                raise RuleError(f"{p}'s cities are connected on the recorded board too: name them with --winner {p}.")
+            missing[p] = n
+        return {"winners": named, "missing": missing, "rails_out": bool(rails_out)}
+
+    # -- hands ---------------------------------------------------------------------------------
+    def networks(self, s: State) -> dict[str, list[str]]:
+        """Per player with a marker: every player whose marker is on the same network (self too)."""
+        track = s["track"]
+        parent: dict[int, int] = {}
+
+        def find(a: int) -> int:
+            parent.setdefault(a, a)
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for r in track["rails"]:
+            a, b = r["line"]
+            parent[find(a)] = find(b)
+        root = {p: find(m[0]) for p, m in track["markers"].items()}
+        return {p: [q for q in s["players_order"] if q in root and root[q] == r] for p, r in root.items()}
+
+    def round_over(self, s: State) -> bool:
+        """The board says the round has ended: someone connected (turn finished) or no rails left."""
+        track = s["track"]
+        ended = track["ended"]
+        return bool(s["round_open"] and (track["rails_out"] or (ended and not ended["finishing"])))
+
+    def finishing(self, s: State) -> str | None:
+        """The player still finishing the turn in which someone else connected (the special case)."""
+        ended = s["track"]["ended"]
+        return ended["by"] if s["round_open"] and ended and ended["finishing"] else None

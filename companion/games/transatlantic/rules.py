@@ -1,0 +1,532 @@
+"""Transatlantic: the ship market in order, prices, the docks, the end trigger, final scoring.
+
+The companion does not play the board (sea regions, coal, action cards); it keeps what players
+argue about afterwards: which ship sat in which market position and what it cost, which ships
+went to the docks, who owns what, when the end was triggered and how many turns are left, and
+the final score line by line.
+
+Nobody here has the printed ship cards or the board's surcharges, so those come from the
+players (see ``data/transatlantic.json``). A ship's values are frozen into the state the first
+time the session meets it (from the session's frozen catalogue, or from the values the command
+layer put into the event), so a later change of the catalogue never changes a recorded game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import CompanionError, RuleError
+from companion.games.base import Event, Game, Setup, State, best, player_name
+
+GAME = "transatlantic"
+POSITIONS = 6
+KINDS = ("steam", "sail", "hq")
+SHIP_EXTRAS = ("income", "tonnage", "speed", "passengers")
+
+
+def ship_key(name: str) -> str:
+    """The catalogue key of a ship: its name in upper case, spaces tidied."""
+    return " ".join(str(name).split()).upper()
+
+
+def add_command(name: str) -> str:
+    """The exact command that teaches the companion a ship it does not know yet."""
+    quoted = f'"{name}"' if " " in name else name
+    return f"companion ship add {quoted} --year YEAR --flag COLOUR --price PRICE"
+
+
+def unknown_ship(name: str) -> str:
+    """The refusal for a ship nobody has typed yet, with the command that teaches it."""
+    return (f"The ship {name} is not in the catalogue yet: type `{add_command(name)}` "
+            "(with --kind hq for a headquarters, --kind sail for a sailing ship).")
+
+
+def _count(value: Any, what: str) -> int:
+    """A whole number that is zero or more, or a refusal naming it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} must be a whole number, not {value!r}.")
+    if value < 0:
+        raise RuleError(f"{what} cannot be negative ({value}): type 0 or more.")
+    return value
+
+
+def check_ship(values: Any, flags: list[str] | None) -> dict:
+    """A ship's catalogue entry, tidied, or a refusal saying which value is wrong."""
+    if not isinstance(values, dict) or not str(values.get("name") or "").strip():
+        raise RuleError(f"A ship needs at least a name, year, flag, price and kind, not {values!r}.")
+    name = ship_key(values["name"])
+    year = values.get("year")
+    if year is not None:
+        _count(year, f"The year of {name}")
+    price = values.get("price")
+    if price is not None:
+        _count(price, f"The basic price of {name}")
+    kind = values.get("kind") or "steam"
+    if kind not in KINDS:
+        raise RuleError(f"{name}'s kind must be steam, sail or hq, not {kind!r}.")
+    flag = values.get("flag")
+    if flag is not None:
+        flag = check_flag(flag, flags)
+    ship = {"name": name, "year": year, "flag": flag, "price": price, "kind": kind}
+    for extra in SHIP_EXTRAS:
+        value = values.get(extra)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise RuleError(f"{name}'s {extra} must be a number of 0 or more, not {value!r}.")
+        ship[extra] = value
+    return ship
+
+
+def check_flag(flag: Any, flags: list[str] | None) -> str:
+    """A flag colour in lower case; one the game does not have is refused, listing the flags."""
+    text = str(flag).strip().lower()
+    if not text:
+        raise RuleError("A flag colour is empty: name it, e.g. blue.")
+    if flags and text not in flags:
+        raise RuleError(
+            f"There is no {text!r} flag: the flags are {', '.join(flags)} "
+            f"(a flag missing there is added with `companion data set transatlantic flags '[...]'`)."
+        )
+    return text
+
+
+def row_points(rows: int, next_row: int, rows_vp: list[int]) -> tuple[int, int]:
+    """VPs of complete marker rows and of the markers in the uppermost incomplete row."""
+    return sum(rows_vp[:rows]), next_row * (rows + 1)
+
+
+class Transatlantic(Game):
+    ui = "companion.games.transatlantic.commands"
+    listing = 30
+    id = GAME
+    title = "Transatlantic"
+    description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
+    min_players = 2
+    max_players = 4
+
+    # -- set-up ----------------------------------------------------------------------------
+    def initial(self, setup: Setup, data: dict) -> State:
+        return {
+            "players_order": list(setup.players),
+            "market": [None] * POSITIONS,
+            "ships": {},  # name -> frozen values of every ship the session has met
+            "owned": {p: [] for p in setup.players},  # in the order acquired, scrapped ones kept
+            "docks": [],
+            "scrapped": {},  # name -> {"owner", "sheet_vp", "docks", "points"}
+            "no_steam_in_stack": False,
+            "stack_empty": False,
+            "turns": 0,  # turns ended with `next`
+            "last_buy": None,
+            "end": None,
+            "vp": {p: [] for p in setup.players},  # points scored during play
+            "finals": {},
+            "finished": False,
+            "winners": [],
+        }
+
+    # -- reading the state (used by the commands too) --------------------------------------
+    @staticmethod
+    def location(s: State, name: str) -> str | None:
+        """Where a ship of this session is: market, docks, scrapped, a player's name, or None."""
+        if name in s["market"]:
+            return "market"
+        if name in s["docks"]:
+            return "docks"
+        if name in s["scrapped"]:
+            return "scrapped"
+        for p, ships in s["owned"].items():
+            if name in ships:
+                return p
+        return None
+
+    @staticmethod
+    def docks_count(s: State) -> dict[str, int]:
+        """Ships in the docks per flag: the extra VPs every ship of that flag scores."""
+        out: dict[str, int] = {}
+        for name in s["docks"]:
+            flag = s["ships"][name]["flag"]
+            if flag:
+                out[flag] = out.get(flag, 0) + 1
+        return out
+
+    @staticmethod
+    def fleet(s: State, player: str) -> list[str]:
+        """The ships and headquarters a player owns and has not scrapped."""
+        return [n for n in s["owned"][player] if n not in s["scrapped"]]
+
+    @staticmethod
+    def flags(s: State, data: dict) -> list[str] | None:
+        """The flags a sheet may name: the game's, and any flag a ship of this session flies."""
+        if not data.get("flags"):
+            return None
+        extra = {ship["flag"] for ship in s["ships"].values() if ship["flag"]} - set(data["flags"])
+        return list(data["flags"]) + sorted(extra)
+
+    def price(self, s: State, data: dict, position: int) -> dict:
+        """Basic price, surcharge and total of the card in market position ``position`` (0-based)."""
+        name = s["market"][position]
+        surcharges = self.surcharges(data)
+        basic = s["ships"][name]["price"]
+        if basic is None:
+            raise RuleError(f"The basic price of {name} is not known: type `{add_command(name)}` with its price.")
+        return {"name": name, "position": position + 1, "basic": basic, "surcharge": surcharges[position],
+                "total": basic + surcharges[position]}
+
+    def surcharges(self, data: dict) -> list[int]:
+        value = self.need(data, GAME, "market.surcharges",
+                          "the £ surcharge printed under each of the 6 market positions, leftmost first",
+                          "[...]")
+        if not (isinstance(value, list) and len(value) == POSITIONS
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+            raise RuleError(
+                "market.surcharges must be 6 whole numbers, position 1 (leftmost) first: type "
+                "`companion data set transatlantic market.surcharges '[...]'` again."
+            )
+        return value
+
+    def market_rows(self, s: State, data: dict) -> list[dict]:
+        """Positions 1 to 6 for `market`: ship, kind, flag, year, basic price, surcharge, total."""
+        try:
+            surcharges: list[int] | None = self.surcharges(data)
+        except CompanionError:  # unknown (MissingValue) or mistyped: shown as unknown
+            surcharges = None
+        rows = []
+        for i, name in enumerate(s["market"]):
+            row: dict[str, Any] = {"position": i + 1, "ship": name,
+                                   "surcharge": surcharges[i] if surcharges else None}
+            if name:
+                ship = s["ships"][name]
+                row.update(kind=ship["kind"], flag=ship["flag"], year=ship["year"], price=ship["price"])
+                row["total"] = (ship["price"] + row["surcharge"]
+                                if ship["price"] is not None and row["surcharge"] is not None else None)
+            rows.append(row)
+        return rows
+
+    def turn_info(self, s: State) -> dict:
+        """Round, whose turn it is and, once the end is triggered, the turns left.
+
+        Before the trigger the turn is counted from `next`. The trigger is placed on the buyer's
+        own turn (whether or not `next` was used until then): the current round is finished and
+        one more full round is played, so the very last turn is always the last seat's.
+        """
+        seats = s["players_order"]
+        n = len(seats)
+        end = s["end"]
+        if end is None:
+            return {"round": s["turns"] // n + 1, "current": seats[s["turns"] % n], "turns_left": None}
+        since = s["turns"] - end["turns_at"]
+        left = end["turns_total"] - since
+        index = end["seat"] + min(since, end["turns_total"] - 1)  # the last turn's round at most
+        return {
+            "round": end["round"] + index // n,
+            "current": seats[index % n] if left > 0 else None,
+            "turns_left": left,
+        }
+
+    def scores(self, s: State, player: str) -> dict:
+        """Every part of a player's score, so the table can check it line by line."""
+        play = sum(item["points"] for item in s["vp"][player])
+        final = s["finals"].get(player)
+        if final is None:
+            return {"play": play, "total": play, "final": None}
+        docks = self.docks_count(s)
+        ships = []
+        for name in self.fleet(s, player):
+            flag = s["ships"][name]["flag"]
+            sheet = final["sheet"].get(flag, 0) if flag else 0
+            extra = docks.get(flag, 0) if flag else 0
+            ships.append({"ship": name, "flag": flag, "sheet": sheet, "docks": extra, "points": sheet + extra})
+        cash = final["cash"] // 100
+        rows, next_row = row_points(final["rows"], final["next_row"], final["rows_vp"])
+        total = sum(x["points"] for x in ships) + cash + rows + next_row + play
+        return {
+            "play": play,
+            "total": total,
+            "final": {"ships": ships, "cash": cash, "rows": rows, "next_row": next_row,
+                      "inputs": {k: final[k] for k in ("cash", "sheet", "rows", "next_row")}},
+        }
+
+    # -- events ----------------------------------------------------------------------------
+    def _meet(self, s: State, item: Any, data: dict) -> dict:
+        """A ship's frozen values: from the event if it carries them, else the session's catalogue.
+
+        Values carried by the event were checked against the flags known when they were typed
+        (a flag the players added after `new` included), so only their shape is checked here.
+        """
+        flags = data.get("flags")
+        if isinstance(item, dict):
+            ship = check_ship(item, None)
+        else:
+            name = ship_key(item or "")
+            if not name:
+                raise RuleError("Name the ship, e.g. NUBIAN.")
+            known = (data.get("ships") or {}).get(name)
+            if known is None:
+                raise RuleError(unknown_ship(name))
+            ship = check_ship({**known, "name": name}, flags)
+        where = self.location(s, ship["name"])
+        if where is not None:
+            place = {"market": "on the market", "docks": "in the docks", "scrapped": "scrapped"}.get(
+                where, f"owned by {where}")
+            raise RuleError(f"{ship['name']} is already in play ({place}): each card exists once.")
+        return ship
+
+    def _not_after_last_turn(self, s: State) -> None:
+        end = s["end"]
+        if end is not None and self.turn_info(s)["turns_left"] <= 0:
+            raise RuleError("The last turn has been played: enter each player's score with "
+                            "`final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M`.")
+
+    def on_own(self, s: State, event: Event, data: dict) -> None:
+        """A ship a player has without buying it (the starting sailing ship)."""
+        self._not_after_last_turn(s)
+        player = player_name(s["players_order"], event.get("player", ""))
+        ship = self._meet(s, event.get("ship"), data)
+        s["ships"][ship["name"]] = ship
+        s["owned"][player].append(ship["name"])
+
+    def on_reveal(self, s: State, event: Event, data: dict) -> None:
+        """Cards turned over from the stack fill the empty market positions from the left."""
+        self._not_after_last_turn(s)
+        items = event.get("ships") or []
+        if not isinstance(items, list) or not items:
+            raise RuleError("Name the cards turned over, e.g. reveal NUBIAN HAMMONIA.")
+        if s["stack_empty"]:
+            raise RuleError("The stack is empty (recorded with `stack-empty`): no card can be revealed; "
+                            "`undo` if that was a mistake.")
+        free = [i for i, name in enumerate(s["market"]) if name is None]
+        if len(items) > len(free):
+            raise RuleError(
+                f"The market has {len(free)} empty position{'s' if len(free) != 1 else ''}, "
+                f"not {len(items)}: reveal at most {len(free)} card{'s' if len(free) != 1 else ''}."
+            )
+        for item, position in zip(items, free):
+            ship = self._meet(s, item, data)
+            if ship["kind"] == "steam" and s["no_steam_in_stack"]:
+                raise RuleError(
+                    f"{ship['name']} is a steamship, but a headquarters was revealed already, so no "
+                    "steamship is left in the stack: check the card, or `undo` the earlier reveal."
+                )
+            if ship["kind"] == "hq":
+                s["no_steam_in_stack"] = True
+            s["ships"][ship["name"]] = ship
+            s["market"][position] = ship["name"]
+        self._late_trigger(s)
+
+    def on_stack_empty(self, s: State, event: Event, data: dict) -> None:
+        """The stack ran out: the empty market positions stay empty from now on."""
+        self._not_after_last_turn(s)
+        if s["stack_empty"]:
+            raise RuleError("The stack is already recorded as empty.")
+        s["stack_empty"] = True
+        s["no_steam_in_stack"] = True
+        self._late_trigger(s)
+
+    def on_buy(self, s: State, event: Event, data: dict) -> None:
+        """One or two cards from the market, at most one headquarters; then the market is restored."""
+        self._not_after_last_turn(s)
+        player = player_name(s["players_order"], event.get("player", ""))
+        wanted = event.get("ships") or []
+        if not isinstance(wanted, list) or not wanted:
+            raise RuleError("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA.")
+        if len(wanted) > 2:
+            raise RuleError(f"A purchase takes 1 or 2 cards from the market, not {len(wanted)}.")
+        names = [ship_key(w) for w in wanted]
+        if len(set(names)) != len(names):
+            raise RuleError(f"{names[0]} is named twice: each card can be bought once.")
+        positions = []
+        for name in names:
+            if name not in s["market"]:
+                on_market = ", ".join(n for n in s["market"] if n) or "nothing"
+                raise RuleError(f"{name} is not on the market: the market holds {on_market}.")
+            positions.append(s["market"].index(name))
+        kinds = [s["ships"][n]["kind"] for n in names]
+        if kinds.count("hq") > 1:
+            raise RuleError("A purchase takes at most one headquarters: buy the other one on a later turn.")
+        prices = [self.price(s, data, i) for i in positions]
+        for name in names:
+            s["market"][s["market"].index(name)] = None
+            s["owned"][player].append(name)
+        docked = None
+        if kinds != ["hq"]:
+            for i, name in enumerate(s["market"]):
+                if name is not None and s["ships"][name]["kind"] != "hq":
+                    docked = name
+                    s["market"][i] = None
+                    s["docks"].append(name)
+                    break
+        rest = [n for n in s["market"] if n is not None]
+        s["market"] = rest + [None] * (POSITIONS - len(rest))
+        s["last_buy"] = {"player": player, "ships": prices, "total": sum(p["total"] for p in prices),
+                         "docked": docked, "turns_at": s["turns"]}
+        self._trigger(s, player, s["turns"])
+
+    def _steam_on_market(self, s: State) -> bool:
+        return any(n is not None and s["ships"][n]["kind"] == "steam" for n in s["market"])
+
+    def _trigger(self, s: State, player: str, turns_at: int) -> None:
+        """The purchase that takes the last steamship off the market, none being left in the stack."""
+        if s["end"] is not None or not s["no_steam_in_stack"] or self._steam_on_market(s):
+            return
+        seats = s["players_order"]
+        n = len(seats)
+        seat = seats.index(player)
+        s["end"] = {
+            "by": player,
+            "seat": seat,
+            "round": turns_at // n + 1,
+            "turns_at": turns_at,  # turns ended (`next`) when the trigger purchase was made
+            # the trigger turn itself, the rest of this round, and one more full round
+            "turns_total": (n - seat) + n,
+            "last": seats[-1],
+        }
+
+    def _late_trigger(self, s: State) -> None:
+        """The stack turns out to hold no steamship after the market's last one was bought:
+        the end belongs to that purchase."""
+        last = s["last_buy"]
+        if last is not None:
+            self._trigger(s, last["player"], last["turns_at"])
+
+    def on_next(self, s: State, event: Event, data: dict) -> None:
+        """The end of a turn (optional): lets `status` count the turns left once the end is near."""
+        self._not_after_last_turn(s)
+        s["turns"] += 1
+
+    def on_scrap(self, s: State, event: Event, data: dict) -> None:
+        """A ship pushed out and not redeployable scores at once and leaves the game."""
+        self._not_after_last_turn(s)
+        name = ship_key(event.get("ship") or "")
+        where = self.location(s, name)
+        if where is None or where not in s["owned"]:
+            place = {"market": "on the market", "docks": "in the docks", "scrapped": "scrapped already"}.get(
+                where or "", "not in this game")
+            raise RuleError(f"{name or 'That ship'} is {place}: only a ship a player owns can be scrapped.")
+        ship = s["ships"][name]
+        if ship["kind"] == "hq":
+            raise RuleError(f"{name} is a headquarters: headquarters are never deployed, so never scrapped.")
+        sheet_vp = _count(event.get("sheet_vp"), "The sheet VPs (--sheet-vp)")
+        docks = self.docks_count(s).get(ship["flag"], 0) if ship["flag"] else 0
+        points = sheet_vp + docks
+        s["scrapped"][name] = {"owner": where, "sheet_vp": sheet_vp, "docks": docks, "points": points}
+        s["vp"][where].append({"points": points, "note": f"scrapped {name}"})
+
+    def on_vp(self, s: State, event: Event, data: dict) -> None:
+        """Victory points scored during play (trade houses, FLEET, ...)."""
+        player = player_name(s["players_order"], event.get("player", ""))
+        points = _count(event.get("points"), "The victory points")
+        note = str(event.get("note") or "").strip()
+        s["vp"][player].append({"points": points, "note": note})
+
+    def on_final(self, s: State, event: Event, data: dict) -> None:
+        """A player's end-of-game inputs; when every player has one, the game is over."""
+        player = player_name(s["players_order"], event.get("player", ""))
+        cash = _count(event.get("cash"), "Cash (--cash)")
+        rows_vp = list(self.need(data, GAME, "rows_vp", "VPs for the 1st to 4th complete row", "[5, 10, 15, 20]"))
+        rows = _count(event.get("rows"), "Complete rows (--rows)")
+        if rows > len(rows_vp):
+            raise RuleError(f"A player sheet has {len(rows_vp)} rows of markers, so --rows is 0 to {len(rows_vp)}.")
+        next_row = _count(event.get("next_row"), "Markers in the uppermost incomplete row (--next-row)")
+        if rows == len(rows_vp) and next_row:
+            raise RuleError("With every row complete there is no incomplete row: type --next-row 0.")
+        given = event.get("sheet")
+        if not isinstance(given, dict):
+            raise RuleError("Give the VPs per ship of each flag off the sheet, e.g. --sheet blue=7,black=3.")
+        sheet: dict[str, int] = {}
+        for flag, vp in given.items():
+            key = check_flag(flag, self.flags(s, data))
+            if key in sheet:
+                raise RuleError(f"The {key} flag is given twice: give each flag once.")
+            sheet[key] = _count(vp, f"The sheet VPs of the {key} flag")
+        missing = sorted({s["ships"][n]["flag"] for n in self.fleet(s, player)} - set(sheet) - {None})
+        if missing:
+            raise RuleError(
+                f"{player} owns ships of the {', '.join(missing)} flag{'s' if len(missing) > 1 else ''}: "
+                f"add {', '.join(f + '=VP' for f in missing)} to --sheet."
+            )
+        s["finals"][player] = {"cash": cash, "sheet": sheet, "rows": rows, "next_row": next_row,
+                               "rows_vp": rows_vp}
+        if len(s["finals"]) == len(s["players_order"]):
+            self._finish(s)
+
+    def _finish(self, s: State) -> None:
+        """Best score wins; a tie goes to the owner of the youngest ship, then it is shared."""
+        totals = {p: self.scores(s, p)["total"] for p in s["players_order"]}
+        tied = best(totals)
+        if len(tied) > 1:
+            youngest = {p: self.youngest(s, p) for p in tied}
+            top = max(youngest.values())
+            tied = [p for p in tied if youngest[p] == top]
+        s["finished"] = True
+        s["winners"] = tied
+
+    def youngest(self, s: State, player: str) -> int:
+        """The latest year of construction among a player's ships (-1 if none is known).
+
+        Headquarters are buildings, not ships: they do not take part in the tie-break.
+        """
+        years = [s["ships"][n]["year"] for n in self.fleet(s, player) if s["ships"][n]["kind"] != "hq"]
+        return max([y for y in years if y is not None], default=-1)
+
+    # -- reading ---------------------------------------------------------------------------
+    def summary(self, s: State) -> dict:
+        turn = self.turn_info(s)
+        end = None
+        if s["end"] is not None:
+            end = {"by": s["end"]["by"], "round": s["end"]["round"], "last": s["end"]["last"],
+                   "turns_left": max(turn["turns_left"], 0)}
+        players = []
+        for p in s["players_order"]:
+            sc = self.scores(s, p)
+            players.append({
+                "name": p,
+                "score": sc["total"],
+                "ships": self.fleet(s, p),
+                "scrapped": [n for n in s["owned"][p] if n in s["scrapped"]],
+                "play_vp": sc["play"],
+                "vp_during_play": list(s["vp"][p]),
+                "final": sc["final"],
+                "youngest": self.youngest(s, p) if s["owned"][p] else None,
+            })
+        return {
+            "players": players,
+            "round": turn["round"],
+            "current": turn["current"] if not s["finished"] else None,
+            "finished": s["finished"],
+            "winners": list(s["winners"]),
+            "start": s["players_order"][0],
+            "market": list(s["market"]),
+            "docks": list(s["docks"]),
+            "docks_value": self.docks_count(s),
+            "stack": "empty" if s["stack_empty"] else ("no steamships" if s["no_steam_in_stack"] else "steamships"),
+            "end": end,
+        }
+
+    def describe(self, event: Event) -> str:
+        t = event.get("type")
+        if t == "own":
+            ship = event.get("ship")
+            name = ship.get("name") if isinstance(ship, dict) else ship
+            return f"{event.get('player')} owns {ship_key(name or '')}"
+        if t == "reveal":
+            names = [ship_key(x.get("name", "") if isinstance(x, dict) else x) for x in event.get("ships") or []]
+            return "revealed " + ", ".join(names)
+        if t == "stack-empty":
+            return "the stack is empty"
+        if t == "buy":
+            return f"{event.get('player')} bought " + " and ".join(ship_key(x) for x in event.get("ships") or [])
+        if t == "next":
+            return "end of turn"
+        if t == "scrap":
+            return f"{ship_key(event.get('ship') or '')} scrapped ({event.get('sheet_vp')} VP off the sheet + docks)"
+        if t == "vp":
+            note = f" ({event['note']})" if event.get("note") else ""
+            return f"{event.get('player')} scores {event.get('points')} VP{note}"
+        if t == "final":
+            sheet = ",".join(f"{k}={v}" for k, v in (event.get("sheet") or {}).items())
+            return (f"{event.get('player')}'s final: cash £{event.get('cash')}, sheet {sheet}, "
+                    f"{event.get('rows')} rows, {event.get('next_row')} in the next row")
+        return super().describe(event)
+
+    def words(self, s: State, data: dict) -> list[str]:
+        ships = set(s["ships"]) | set((data.get("ships") or {}))
+        return list(s["players_order"]) + sorted(ships) + list(data.get("flags") or [])

@@ -1,0 +1,285 @@
+"""Commands over the whole history: players, player rename/merge, stats, export, import, report.
+
+Thin over the library modules: ``companion.record.stats`` computes, ``companion.record.players`` keeps the
+alias table, ``companion.record.exchange`` reads and writes files, ``companion.record.report`` draws pages.
+Everything here reads the index (one small file), never every session file, except `export`
+and `report`, which need the sessions they contain.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from companion.core import session as sessions
+from companion.games.kit import echo_json, json_option, pass_app
+from companion.core.errors import CompanionError
+from companion.terminal.render import table
+
+# -- output helpers ----------------------------------------------------------------------------
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user asked for, whole or not at all."""
+    from companion.core.store import atomic_write_text
+
+    if path.is_dir():
+        raise CompanionError(f"{path} is a folder: give a file name, e.g. {path / 'out.html'}")
+    if path.exists() and not path.is_file():  # a pipe or a device: never replace it
+        raise CompanionError(f"{path} is not a regular file: give the name of a file to write.")
+    if not path.parent.is_dir():
+        raise CompanionError(f"The folder {path.parent} does not exist: create it first or write elsewhere.")
+    atomic_write_text(path, text)
+
+
+def _store_roster(app):
+    from companion.record import players
+
+    entries = sessions.index(app.store)
+    return entries, players.roster(app.store, entries)
+
+
+# -- players -----------------------------------------------------------------------------------
+
+
+@click.command()
+@json_option
+@pass_app
+def players(app, as_json: bool) -> None:
+    """List every player with their sessions and wins (renames and merges applied)."""
+    from companion.record import stats as history
+
+    entries, roster = _store_roster(app)
+    rows = history.players_table(entries, roster)
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
+        return
+    click.echo(table(
+        ["player", "sessions", "finished", "wins", "first played", "last played", "also recorded as"],
+        [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"], ", ".join(r["recorded_as"])]
+         for r in rows],
+        right=(1, 2, 3),
+    ))
+
+
+@click.group("player")
+def player_group() -> None:
+    """Fix names across the whole history: `player rename OLD NEW`, `player merge A B`."""
+
+
+@player_group.command("rename")
+@click.argument("old")
+@click.argument("new")
+@pass_app
+def player_rename(app, old: str, new: str) -> None:
+    """Show player OLD as NEW in every session (the recorded events keep their names)."""
+    from companion.record import players as registry
+
+    shown_old, new, count = registry.rename(app.store, old, new)
+    click.echo(f"{shown_old} is now shown as {new} in {count} session{'s' if count != 1 else ''}; "
+               "the recorded events are unchanged.")
+
+
+@player_group.command("merge")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@pass_app
+def player_merge(app, a: str, b: str) -> None:
+    """Join A's history to B's: A's sessions count as B's from now on."""
+    from companion.record import players as registry
+
+    shown_a, shown_b, moved = registry.merge(app.store, a, b)
+    click.echo(f"Merged {shown_a} into {shown_b}: {moved} session{'s' if moved != 1 else ''} now count{'' if moved != 1 else 's'} as "
+               f"{shown_b}'s; the recorded events are unchanged.")
+
+
+# -- stats -------------------------------------------------------------------------------------
+
+
+def _pct(rate: float) -> str:
+    return f"{round(100 * rate)}%"
+
+
+def render_stats(stats: dict) -> str:
+    """`stats` in the terminal: tables, win-rate bars and recent-score sparklines."""
+    from companion.record import stats as history
+    from companion.terminal.render import bar, sparkline
+
+    f = stats["filters"]
+    scope = ", ".join(s for s in (f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
+                                  f"since {f['since']}" if f["since"] else "") if s)
+    n = stats["sessions"]
+    head = f"Statistics: {n} finished session{'s' if n != 1 else ''}" + (f" ({scope})" if scope else "")
+    if stats["unfinished"]:
+        head += f"; {len(stats['unfinished'])} in play, not counted"
+    out = [head + "."]
+    players = stats["players"]
+    if players:
+        out += ["", table(
+            ["player", "sessions", "wins", "win rate", "", "streak now", "longest", "recent scores"],
+            [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
+              p["current_streak"], p["longest_streak"],
+              sparkline([v for v in p["recent"] if v is not None])] for p in players],
+            right=(1, 2, 4, 5, 6))]
+        rows = [[p["name"], g, v["sessions"], v["wins"], "" if v["average"] is None else f"{v['average']:g}",
+                 "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
+        out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
+                                            right=(2, 3, 4, 5))]
+        if f["player"] and players:
+            recent = [v for v in players[0]["recent"] if v is not None]
+            if recent:
+                many = f"last {len(recent)} scores, oldest first" if len(recent) > 1 else "last score"
+                out += ["", f"{players[0]['name']}'s {many}: "
+                            f"{sparkline(recent)}  " + " ".join(f"{v:g}" for v in recent)]
+    h2h = stats["head_to_head"]
+    if h2h:
+        out += ["", "Head to head (wins-losses-draws of the left player against the other):"]
+        names = sorted({b for row in h2h.values() for b in row}, key=str.casefold)
+        if len(names) <= 8 and not f["player"]:
+            rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
+                           for b in names] for a in h2h]
+            out.append(table(["", *names], rows, right=range(1, len(names) + 1)))
+        else:
+            rows = [[a, b, c["wins"], c["losses"], c["draws"]] for a, row in h2h.items() for b, c in row.items()]
+            out.append(table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
+    if stats["games"]:
+        rows = []
+        for g in stats["games"]:
+            rec = g["record"]
+            rows.append([g["game"], g["sessions"], "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
+                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}",
+                         f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
+        out += ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
+                                         right=(1, 2, 3))]
+    if stats["unfinished"]:
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
+                for u in stats["unfinished"]]
+        out += ["", "In play (not counted):", table(["id", "game", "players", "started"], rows)]
+    if not players and not stats["unfinished"]:
+        out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
+              [f"No sessions match ({scope})."]
+    return "\n".join(out)
+
+
+@click.command()
+@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`).")
+@click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
+@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Also write the statistics as one self-contained HTML page.")
+@json_option
+@pass_app
+def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None,
+          as_json: bool) -> None:
+    """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
+    from companion.record import stats as history
+
+    entries, roster = _store_roster(app)
+    result = history.compute(entries, roster, player=player, game=game, since=since)
+    if html_file is not None:
+        from companion.record import report as pages
+
+        write_output(html_file, pages.stats_html(result))
+    if as_json:
+        echo_json(result)
+    elif html_file is not None:
+        click.echo(f"Wrote the statistics of {result['sessions']} finished sessions to {html_file}.")
+    else:
+        click.echo(render_stats(result))
+
+
+# -- export and import -------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg"]), default="json", show_default=True,
+              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play XML.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game.")
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), metavar="FILE",
+              help="Write to FILE instead of printing.")
+@pass_app
+def export(app, fmt: str, game: str | None, player: str | None, output: Path | None) -> None:
+    """Export sessions: json (to import elsewhere), csv, or BoardGameGeek play XML."""
+    from companion.record import exchange
+
+    text, entries = exchange.export(app.store, fmt, game, player)
+    secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
+    if secret:
+        click.echo(f"Note: {', '.join(secret)} still in play: the file holds their secret deal seeds, which show "
+                   "every hand. Keep it from the players until those games are over.", err=True)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_output(output, text)
+    n = len(entries)
+    click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
+@pass_app
+def import_cmd(app, file: Path) -> None:
+    """Add the sessions of a json export (from another laptop) to this data folder."""
+    from companion.record import exchange
+
+    done = exchange.import_file(app.store, file)
+    added, skipped = len(done.added), len(done.skipped)
+    parts = [f"Imported {added} session{'s' if added != 1 else ''} from {file.name}"]
+    if skipped:
+        parts.append(f"{skipped} {'was' if skipped == 1 else 'were'} already here")
+    if done.aliases:
+        parts.append(f"{done.aliases} player name{'s' if done.aliases != 1 else ''} added")
+    click.echo(parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + ".")
+
+
+# -- report ------------------------------------------------------------------------------------
+
+
+def render_report(facts: dict) -> str:
+    """A session's report in the terminal: result, scores, score lines and the log."""
+    from companion.record import report as pages
+    from companion.terminal.render import sparkline
+
+    when = f"started {facts['started']}"
+    if facts["finished"]:
+        when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
+    out = [f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}",
+           pages.result_words(facts), ""]
+    rows = []
+    series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
+    for seat, name in enumerate(facts["seats"], 1):
+        shown = facts["shown"][name]
+        values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
+        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else ""), facts["scores"].get(name),
+                     facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
+                     sparkline(values)])
+    out.append(table(["seat", "player", "score", "rank", "", f"by {facts['axis']}"], rows, right=(0, 2, 3)))
+    out += ["", "Log:"]
+    out += [f"{n:>3}. {t:<5}  {words}" for n, t, words in facts["log"]] or ["  nothing recorded yet"]
+    return "\n".join(out)
+
+
+@click.command()
+@click.argument("session_id", metavar="[ID]", required=False)
+@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Write the report as one self-contained HTML page (with a chart) instead.")
+@pass_app
+def report(app, session_id: str | None, html_file: Path | None) -> None:
+    """A session's report: players, scores, winners, a score chart and the log in words."""
+    from companion.record import players as registry
+    from companion.record import report as pages
+
+    if session_id:
+        app.session_override = session_id
+    s = app.session()
+    facts = pages.session_facts(s, s.replay(), registry.roster(app.store))
+    if html_file is None:
+        click.echo(render_report(facts))
+        return
+    write_output(html_file, pages.session_html(facts))
+    click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")

@@ -1,0 +1,557 @@
+"""Exports other tools read (json, csv, BoardGameGeek play XML) and the json import.
+
+The json export is the whole record of each session (its fixed description with the printed
+values it froze, and its append-only journal, undone entries included), plus the alias table,
+so `import` into another data folder rebuilds every session exactly: `status` replays the same
+journal through the same rules. Two laptops merge by exporting from one and importing into
+the other.
+
+An import file comes from elsewhere and is treated as hostile: it is validated completely
+(types, keys, sizes, ids, names, games, every session replayed by the rules) before anything is
+written, and a single problem refuses the whole file in one line. A session already present
+with the same content is skipped; with different content the file is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+from xml.etree import ElementTree as ET
+
+from companion.core import session as sessions
+from companion.record import stats as history
+from companion.core.errors import CompanionError, StoreError
+from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
+from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
+
+FORMAT = "tabletop-companion"
+VERSION = 1
+FORMATS = ("json", "csv", "bgg")
+CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished"]
+BGG_TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
+
+# Limits of an import file: generous for any real group, small enough that a hostile file
+# cannot exhaust memory or time.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_SESSIONS = 200_000
+MAX_JOURNAL = 100_000
+MAX_SESSION_CHARS = 16 * 1024 * 1024
+MAX_STRING = 100_000
+MAX_DEPTH = 64
+MAX_INT = 10**15
+ID_PATTERN = re.compile(r"[a-z0-9]{8}")
+META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy"}
+META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
+TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
+KINDS = {"do", "undo", "redo", "reveal"}
+
+
+# -- what sessions to export -------------------------------------------------------------------
+
+
+def selection(store: Store, roster: Roster, game: str | None = None, player: str | None = None) -> list[dict]:
+    """The index entries `export --game/--player` picks (refusing an unknown game or player)."""
+    from companion.record.players import shown_players
+
+    entries = sessions.index(store)
+    game = history.check_game(game, entries)
+    shown = roster.find(player, shown_players(entries, roster).values()) if player is not None else None
+    return history.select(entries, roster, game, shown)
+
+
+def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> str:
+    """Every chosen session's description and journal, with the aliases of its players."""
+    from companion import __version__
+
+    sessions = []
+    recorded = set()
+    for e in entries:
+        meta, journal = store.read_session(e["id"])
+        sessions.append({"meta": meta, "journal": journal})
+        recorded.update(p.casefold() for p in meta.get("players") or ())
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": now(),
+        "companion": __version__,
+        "aliases": {k: v for k, v in sorted(aliases.items()) if k in recorded},
+        "sessions": sessions,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+# -- one table row per player per session (csv and bgg) ---------------------------------------
+
+
+@dataclass
+class Play:
+    id: str
+    game: str
+    created: str
+    seats: list[str]
+    scores: dict[str, Any]
+    winners: list[str]
+    ranks: dict[str, int]
+    finished: bool
+    minutes: int
+
+
+def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
+    """Finished sessions from the index; sessions in play are replayed for their scores so far."""
+    from companion.core import session as sessions
+
+    out = []
+    for e in entries:
+        if history.finished(e):
+            r = history.Result(e, roster)
+            out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
+                            round(r.minutes or 0)))
+            continue
+        s = sessions.load(store, e["id"])
+        replay = s.replay()
+        status = s.status(replay)
+        seats = [roster.show(p["name"]) for p in status.get("players", [])]
+        scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}
+        start = history.parse_time(e["created"])
+        last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
+        minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
+        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes))
+    return out
+
+
+def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
+    """session, game, date, player, seat, score, rank, winner, finished: one row per player."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays(store, entries, roster):
+        day = history.local_date(play.created)
+        for seat, name in enumerate(play.seats, 1):
+            score = play.scores.get(name)
+            writer.writerow([play.id, play.game, day, name, seat, "" if score is None else score,
+                             play.ranks.get(name, "") if play.finished else "",
+                             int(name in play.winners) if play.finished else "", int(play.finished)])
+    return buf.getvalue()
+
+
+def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
+    """The play-log XML of BoardGameGeek's plays (one <play> per session).
+
+    BGG's own ids of the games are not known here, so ``objectid`` is 0 and ``item name`` is
+    the game's title; the session id goes in ``<comments>``; a session in play is
+    ``incomplete="1"``. Dates are local calendar dates, lengths whole minutes.
+    """
+    chosen = plays(store, entries, roster)
+    root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(chosen)), "page": "1",
+                                "termsofuse": BGG_TERMS})
+    for play in chosen:
+        node = ET.SubElement(root, "play", {
+            "id": "0", "date": history.local_date(play.created), "quantity": "1", "length": str(play.minutes),
+            "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": "",
+        })
+        item = ET.SubElement(node, "item", {"name": history.title(play.game), "objecttype": "thing", "objectid": "0"})
+        ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
+        ET.SubElement(node, "comments").text = f"Tabletop Companion session {play.id} ({play.game})"
+        players = ET.SubElement(node, "players")
+        for seat, name in enumerate(play.seats, 1):
+            score = play.scores.get(name)
+            ET.SubElement(players, "player", {
+                "username": "", "userid": "0", "name": name, "startposition": str(seat), "color": "",
+                "score": "" if score is None else str(score), "new": "0", "rating": "0",
+                "win": "1" if play.finished and name in play.winners else "0",
+            })
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def export(store: Store, fmt: str, game: str | None = None, player: str | None = None) -> tuple[str, list[dict]]:
+    """The export text in ``fmt`` and the entries it holds."""
+    if fmt not in FORMATS:
+        raise CompanionError(f"There is no export format {fmt!r}: choose {', '.join(FORMATS)}.")
+    aliases = load_aliases(store)
+    roster = Roster(aliases, sessions.index(store))
+    entries = selection(store, roster, game, player)
+    if fmt == "json":
+        return export_json(store, entries, aliases), entries
+    if fmt == "csv":
+        return export_csv(store, entries, roster), entries
+    return export_bgg(store, entries, roster), entries
+
+
+# -- import: read and validate everything first ------------------------------------------------
+
+
+class Refused(CompanionError):
+    """An import file refused whole; the message names the file and what is wrong."""
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def _refuse(name: str, what: str) -> Refused:
+    return Refused(f"{name}: {what}; nothing was imported.")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constants(text: str) -> Any:
+    raise ValueError(f"{text} is not a number JSON allows")
+
+
+def parse(raw: bytes, name: str) -> Any:
+    """The JSON value of an import file, refusing anything a strict reader would not accept."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _refuse(name, "it is not UTF-8 text (an export from `export --format json` is)") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        raise _refuse(name, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                            "an export from `export --format json` is expected") from None
+    except (ValueError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) and str(exc) else "it is nested too deeply"
+        raise _refuse(name, reason) from None
+
+
+def _walk(value: Any, where: str, name: str) -> None:
+    """Sizes, depth and numbers of any JSON value, checked without recursion."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _refuse(name, f"{where} is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, str):
+            if len(node) > MAX_STRING:
+                raise _refuse(name, f"{where} holds a text longer than {MAX_STRING} characters")
+        elif isinstance(node, bool) or node is None:
+            pass
+        elif isinstance(node, int):
+            if abs(node) > MAX_INT:
+                raise _refuse(name, f"{where} holds the number {str(node)[:20]}..., too large to be a game value")
+        elif isinstance(node, float):
+            if node != node or abs(node) > MAX_INT:
+                raise _refuse(name, f"{where} holds a number too large to be a game value")
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                if len(k) > MAX_STRING:
+                    raise _refuse(name, f"{where} holds a key longer than {MAX_STRING} characters")
+                stack.append((v, depth + 1))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+
+
+def _type(value: Any, kind: type | tuple, what: str, name: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = {dict: "an object", list: "a list", str: "a text", int: "a whole number"}
+        wanted = names.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
+        raise _refuse(name, f"{what} must be {wanted}")
+    return value
+
+
+def _time(value: Any, what: str, name: str) -> str:
+    _type(value, str, what, name)
+    if len(value) > 40 or history.parse_time(value) is None:
+        raise _refuse(name, f"{what} is not a date and time ({value[:40]!r})")
+    return value
+
+
+def _check_meta(meta: Any, n: int, name: str) -> dict:
+    from companion.core import dealing
+    from companion.core import registry as games
+    from companion.core.session import check_players
+
+    _type(meta, dict, f"session {n}'s meta", name)
+    sid = meta.get("id")
+    if not isinstance(sid, str) or not ID_PATTERN.fullmatch(sid):
+        shown = repr(sid)[:30]
+        raise _refuse(name, f"session {n} has the id {shown}, but an id is 8 letters a-z or digits")
+    where = f"session {sid}"
+    unknown = set(meta) - META_KEYS
+    if unknown:
+        raise _refuse(name, f"{where} has keys this companion does not know ({', '.join(sorted(unknown))[:80]})")
+    missing = META_REQUIRED - set(meta)
+    if missing:
+        raise _refuse(name, f"{where} lacks {', '.join(sorted(missing))}")
+    gid = meta["game"]
+    _type(gid, str, f"{where}'s game", name)
+    if gid not in games.known() or gid not in games.available():
+        raise _refuse(name, f"{where} is a game this companion does not know ({gid[:40]!r}): upgrade companion")
+    game = games.get(gid)
+    players = _type(meta["players"], list, f"{where}'s players", name)
+    if not all(isinstance(p, str) for p in players):
+        raise _refuse(name, f"{where}'s players must be names")
+    try:
+        if check_players(players, game) != players:
+            raise CompanionError("a player name has spaces around it")
+    except CompanionError as exc:
+        raise _refuse(name, f"{where}: {exc.message.rstrip('.')}") from None
+    _type(meta["options"], dict, f"{where}'s options", name)
+    _type(meta["data"], dict, f"{where}'s printed values", name)
+    _time(meta["created"], f"{where}'s start", name)
+    for key in ("seed", "commitment", "entropy"):
+        if key in meta:
+            _type(meta[key], str, f"{where}'s {key}", name)
+    if game.deals and not {"seed", "commitment", "entropy"} <= set(meta):
+        raise _refuse(name, f"{where} deals cards but has no seed, commitment and entropy")
+    if "seed" in meta:
+        if not re.fullmatch(r"[0-9a-f]{64}", meta["seed"]):
+            raise _refuse(name, f"{where}'s seed is not 64 hex digits")
+        if dealing.commitment(meta["seed"]) != meta.get("commitment"):
+            raise _refuse(name, f"{where}'s seed does not match its commitment")
+    return meta
+
+
+def _check_journal(journal: Any, sid: str, name: str) -> list[dict]:
+    where = f"session {sid}'s journal"
+    _type(journal, list, where, name)
+    if len(journal) > MAX_JOURNAL:
+        raise _refuse(name, f"{where} has more than {MAX_JOURNAL} entries")
+    for n, entry in enumerate(journal, 1):
+        _type(entry, dict, f"{where} entry {n}", name)
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise _refuse(name, f"{where} entry {n} is not do, undo, redo or reveal")
+        allowed = {"kind", "at", "event"} if kind == "do" else {"kind", "at"}
+        if set(entry) != allowed:
+            raise _refuse(name, f"{where} entry {n} must have exactly the keys {', '.join(sorted(allowed))}")
+        _time(entry["at"], f"{where} entry {n}'s time", name)
+        if kind == "do":
+            event = _type(entry["event"], dict, f"{where} entry {n}'s event", name)
+            if not isinstance(event.get("type"), str) or not event["type"]:
+                raise _refuse(name, f"{where} entry {n}'s event has no type")
+    return journal
+
+
+def _check_aliases(value: Any, name: str) -> dict[str, str]:
+    _type(value, dict, "the aliases", name)
+    out = {}
+    for recorded, shown in value.items():
+        if not isinstance(shown, str):
+            raise _refuse(name, f"the alias of {recorded[:30]!r} must be a name")
+        try:
+            check_name(recorded)
+            check_name(shown)
+        except CompanionError as exc:
+            raise _refuse(name, f"the aliases: {exc.message.rstrip('.')}") from None
+        if shown.strip() != shown:
+            raise _refuse(name, f"the alias {shown!r} has spaces around it")
+        if recorded.casefold() in out and out[recorded.casefold()] != shown:
+            raise _refuse(name, f"the aliases give {recorded!r} two names")
+        out[recorded.casefold()] = shown
+    return out
+
+
+@dataclass
+class Bundle:
+    """A validated import file: its sessions (meta, journal) and its alias table."""
+
+    name: str
+    sessions: list[tuple[dict, list[dict]]]
+    aliases: dict[str, str]
+
+
+def read_bundle(raw: bytes, name: str) -> Bundle:
+    """Parse and validate an import file completely (no disk access besides the game rules)."""
+    doc = parse(raw, name)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise _refuse(name, "it is not a companion export (make one with `export --format json`)")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _refuse(name, "it has no valid format version")
+    if version > VERSION:
+        raise _refuse(name, f"it was written by a newer companion (format {version}, this one reads {VERSION}): "
+                            "upgrade companion")
+    unknown = set(doc) - TOP_KEYS
+    if unknown:
+        raise _refuse(name, f"it has keys this companion does not know ({', '.join(sorted(unknown))[:80]})")
+    items = _type(doc.get("sessions"), list, "the sessions", name)
+    if len(items) > MAX_SESSIONS:
+        raise _refuse(name, f"it holds more than {MAX_SESSIONS} sessions")
+    aliases = _check_aliases(doc.get("aliases", {}), name)
+    _walk({k: v for k, v in doc.items() if k != "sessions"}, "the file", name)
+    sessions: list[tuple[dict, list[dict]]] = []
+    seen: set[str] = set()
+    for n, item in enumerate(items, 1):
+        _type(item, dict, f"session {n}", name)
+        if set(item) != {"meta", "journal"}:
+            raise _refuse(name, f"session {n} must have exactly the keys journal and meta")
+        meta = _check_meta(item["meta"], n, name)
+        sid = meta["id"]
+        if sid in seen:
+            raise _refuse(name, f"the session id {sid} appears twice")
+        seen.add(sid)
+        journal = _check_journal(item["journal"], sid, name)
+        if len(json.dumps(item, ensure_ascii=False)) > MAX_SESSION_CHARS:
+            raise _refuse(name, f"session {sid} is larger than {_size(MAX_SESSION_CHARS)}")
+        _walk(item, f"session {sid}", name)
+        sessions.append((meta, journal))
+    return Bundle(name, sessions, aliases)
+
+
+def replay_check(meta: dict, journal: list[dict], name: str):
+    """The session and its replay, or a refusal when the rules do not accept it."""
+    from companion.core import session as sessions
+
+    s = sessions.Session(meta, journal)
+    try:
+        return s, s.replay()
+    except CompanionError as exc:
+        reason = exc.message.replace(" Its file was not changed.", "")
+        reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
+        raise _refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
+    except Exception as exc:  # noqa: BLE001 - hostile events may break a rules module in any way
+        raise _refuse(name, f"session {meta['id']} holds an event this companion cannot read "
+                            f"({type(exc).__name__})") from None
+
+
+# -- import: write -----------------------------------------------------------------------------
+
+
+@dataclass
+class Imported:
+    added: list[str]
+    skipped: list[str]
+    aliases: int
+
+
+def session_document(meta: dict, journal: list[dict]) -> str:
+    """A session file exactly as the store writes one (TinyDB tables with a schema version)."""
+    doc = {
+        SCHEMA_KEY: {"kind": "session", "version": schema_version("session")},
+        "meta": {"1": meta},
+        "journal": {str(n): entry for n, entry in enumerate(journal, 1)},
+    }
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def _write_index(store: Store, entries: list[dict]) -> None:
+    """Add ``entries`` to the index in one atomic write, keeping it ordered oldest first."""
+    db = open_db(store.index_path, "index")
+    data = db.storage.read() or {}
+    table = data.get("sessions") or {}
+    ids = {e["id"] for e in entries}
+    rows = [v for _, v in sorted(table.items(), key=lambda kv: int(kv[0])) if v.get("id") not in ids]
+    rows.extend(entries)
+    rows.sort(key=lambda e: str(e.get("created") or ""))
+    data["sessions"] = {str(n): row for n, row in enumerate(rows, 1)}
+    db.storage.write(data)
+
+
+def import_bundle(store: Store, bundle: Bundle) -> Imported:
+    """Add the bundle's new sessions and aliases, or refuse all of it (see the module docstring)."""
+    from companion.core import session as sessions
+
+    name = bundle.name
+    with store.writing():
+        present = set(store.session_ids())
+        new: list[tuple[dict, list[dict]]] = []
+        skipped: list[str] = []
+        for meta, journal in bundle.sessions:
+            sid = meta["id"]
+            if sid in present:
+                here = store.read_session(sid)
+                if here == (meta, journal):
+                    skipped.append(sid)
+                    continue
+                raise _refuse(name, f"session {sid} is already in this data folder with different content "
+                                    f"(`report {sid}` shows it)")
+            new.append((meta, journal))
+        entries = []
+        for meta, journal in new:
+            s, replay = replay_check(meta, journal, name)
+            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
+
+        aliases = load_aliases(store)
+        merged = dict(aliases)
+        for recorded, shown in bundle.aliases.items():
+            if recorded in aliases and aliases[recorded] != shown:
+                raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
+                                    f"{aliases[recorded]} (rename one side first with `player rename`)")
+            merged[recorded] = shown
+        everyone = sessions.index(store) + entries
+        clash = same_session_clash(everyone, Roster(merged, everyone))
+        if clash:
+            entry, names = clash
+            raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
+                                "one player")
+
+        # the session files first, then the names, then the index, which makes them count:
+        # a failure on the way takes back what was written before it
+        written: list[Path] = []
+        names_saved = False
+        try:
+            for meta, journal in new:
+                path = store.session_path(meta["id"])
+                atomic_write_text(path, session_document(meta, journal))
+                written.append(path)
+            if merged != aliases:
+                save_aliases(store, merged)
+                names_saved = True
+            if entries:
+                _write_index(store, entries)
+        except (CompanionError, OSError) as exc:
+            for path in written:
+                path.unlink(missing_ok=True)
+            if names_saved:
+                save_aliases(store, aliases)
+            reason = exc.message if isinstance(exc, CompanionError) else str(exc)
+            raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+    return Imported([m["id"] for m, _ in new], skipped, len(set(merged.items()) - set(aliases.items())))
+
+
+def import_file(store: Store, path: Path) -> Imported:
+    import stat
+
+    name = path.name
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(str(path))
+        if not stat.S_ISREG(info.st_mode):  # a pipe or a device may never end: never read one
+            raise CompanionError(f"{path} is not a regular file: give the file written by "
+                                 "`export --format json -o FILE`.")
+        if info.st_size > MAX_FILE_BYTES:
+            raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # the file may grow while it is read
+        if len(raw) > MAX_FILE_BYTES:
+            raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
+    except IsADirectoryError:
+        raise CompanionError(f"{path} is a folder: give the file written by `export --format json -o FILE`.") from None
+    except FileNotFoundError:
+        raise CompanionError(f"There is no file {path}: give the file written by `export --format json -o FILE`.") from None
+    except OSError as exc:
+        raise CompanionError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+    return import_bundle(store, read_bundle(raw, name))
+
+
+def unfinished_dealt(store: Store, entries: Iterable[dict]) -> list[str]:
+    """Sessions in play whose secret seed an export carries (it would show every hand)."""
+    from companion.core import registry as games
+
+    out = []
+    for e in entries:
+        if history.finished(e):
+            continue
+        try:
+            if games.get(e["game"]).deals:
+                out.append(e["id"])
+        except CompanionError:
+            continue
+    return out

@@ -1,0 +1,195 @@
+"""The player registry: every name ever seated is a player; renames and merges are aliases.
+
+Why aliases and not rewritten events: an event keeps the meaning it had when it was recorded
+(a replay must give the same state for ever, and `verify` must re-derive the same deals), so a
+typo is fixed in how names are *shown*, never in what was recorded. The alias table maps a
+recorded name (case-folded, since names match case-insensitively everywhere) to the name
+shown; every history view (`players`, `stats`, exports, reports) reads names through a
+:class:`Roster` built from it.
+
+The table lives in the data folder as ``players.json``, a TinyDB file written in one atomic
+write. Its schema kind is ``players`` once ``store.MIGRATIONS`` lists it, ``settings`` (same
+version 1 layout) until then, so the switch needs no migration.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Iterable
+
+from companion.core import session as sessions
+from companion.core.errors import CompanionError
+from companion.core.store import MIGRATIONS, Store, now, open_db, read_json_file
+
+ALIAS_FILE = "players.json"
+KIND = "players" if "players" in MIGRATIONS else "settings"
+
+
+# -- who is who (pure) ----------------------------------------------------------------------
+
+
+class Roster:
+    """Recorded names -> the names shown, for one alias table and one history.
+
+    ``show(name)`` is the name a history view prints; two recorded names are the same player
+    when their shown names match case-insensitively (``key``). Without an alias, the spelling
+    of the most recent session wins (groups fix "ann" into "Ann" over time by just typing it).
+    """
+
+    def __init__(self, aliases: dict[str, str], entries: Iterable[dict] = ()):
+        self.aliases = {k.casefold(): v for k, v in aliases.items()}
+        self._alias_spelling = {v.casefold(): v for v in self.aliases.values()}
+        self._latest: dict[str, str] = {}
+        for entry in entries:
+            for name in entry.get("players") or ():
+                self._latest[name.casefold()] = name
+
+    def show(self, name: str) -> str:
+        target = self.aliases.get(name.casefold(), name)
+        key = target.casefold()
+        return self._alias_spelling.get(key) or self._latest.get(key) or target
+
+    def key(self, name: str) -> str:
+        return self.show(name).casefold()
+
+    def find(self, name: str, known: Iterable[str]) -> str:
+        """The shown name among ``known`` that ``name`` means, or a refusal listing them."""
+        wanted = self.show(name.strip()).casefold()
+        known = sorted(set(known), key=str.casefold)
+        for shown in known:
+            if shown.casefold() == wanted:
+                return shown
+        if not known:
+            raise CompanionError("No player has played yet: start a session with `new GAME --players Ann,Bob`.")
+        listed = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+        raise CompanionError(f"There is no player called {name.strip()!r}: the players are {listed}.")
+
+
+def shown_players(entries: Iterable[dict], roster: Roster) -> dict[str, str]:
+    """key -> shown name of every player in ``entries``."""
+    out: dict[str, str] = {}
+    for entry in entries:
+        for name in entry.get("players") or ():
+            shown = roster.show(name)
+            out[shown.casefold()] = shown
+    return out
+
+
+def check_name(name: str) -> str:
+    """A new player name, checked by the same rules as the names given to `new`."""
+    from companion.core.session import check_players
+
+    anyone = SimpleNamespace(min_players=1, max_players=1, title="")
+    return check_players([name], anyone)[0]
+
+
+def same_session_clash(entries: Iterable[dict], roster: Roster) -> tuple[dict, list[str]] | None:
+    """A session in which two seated names would show as one player, with those names."""
+    for entry in entries:
+        seen: dict[str, str] = {}
+        for name in entry.get("players") or ():
+            key = roster.key(name)
+            if key in seen:
+                return entry, [seen[key], name]
+            seen[key] = name
+    return None
+
+
+# -- the table on disk -----------------------------------------------------------------------
+
+
+def aliases_path(store: Store) -> Path:
+    return store.root / ALIAS_FILE
+
+
+def load_aliases(store: Store) -> dict[str, str]:
+    """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
+    data = read_json_file(aliases_path(store), KIND) or {}
+    table = data.get("aliases") or {}
+    out: dict[str, str] = {}
+    if isinstance(table, dict):
+        for doc in table.values():
+            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+                out[doc["recorded"].casefold()] = doc["shown"]
+    return out
+
+
+def save_aliases(store: Store, aliases: dict[str, str]) -> None:
+    """Replace the table in one atomic write (caller holds the write lock)."""
+    at = now()
+    docs = {
+        str(n): {"recorded": recorded, "shown": shown, "at": at}
+        for n, (recorded, shown) in enumerate(sorted(aliases.items()), 1)
+    }
+    store.ensure()
+    open_db(aliases_path(store), KIND).storage.write({"aliases": docs})
+
+
+def roster(store: Store, entries: list[dict] | None = None) -> Roster:
+    return Roster(load_aliases(store), sessions.index(store) if entries is None else entries)
+
+
+# -- renames and merges ------------------------------------------------------------------------
+
+
+def _group(entries: list[dict], aliases: dict[str, str], roster_: Roster, key: str) -> set[str]:
+    """Every recorded name (case-folded) that shows as the player ``key``."""
+    recorded = {name.casefold() for e in entries for name in e.get("players") or () if roster_.key(name) == key}
+    recorded |= {r for r, shown in aliases.items() if shown.casefold() == key}
+    return recorded
+
+
+def _history(store: Store) -> tuple[list[dict], dict[str, str], Roster, dict[str, str]]:
+    """What a rename or merge reads under the lock: index, aliases, roster, shown players."""
+    entries = sessions.index(store)
+    aliases = load_aliases(store)
+    r = Roster(aliases, entries)
+    return entries, aliases, r, shown_players(entries, r)
+
+
+def rename(store: Store, old: str, new: str) -> tuple[str, str, int]:
+    """Show player ``old`` as ``new`` across the whole history: (old shown name, new, sessions)."""
+    with store.writing():
+        entries, aliases, r, players = _history(store)
+        shown_old = r.find(old, players.values())
+        new = check_name(new)
+        old_key = shown_old.casefold()
+        if new.casefold() != old_key and new.casefold() in players:
+            raise CompanionError(
+                f"{players[new.casefold()]} is already a player: to join {shown_old}'s history to theirs, "
+                f"type `player merge {shown_old} {players[new.casefold()]}`."
+            )
+        if new == shown_old:
+            raise CompanionError(f"{shown_old} is already called that: nothing was changed.")
+        updated = dict(aliases)
+        for recorded in _group(entries, aliases, r, old_key) | {old_key}:
+            updated[recorded] = new
+        save_aliases(store, updated)
+        count = sum(1 for e in entries if any(r.key(p) == old_key for p in e.get("players") or ()))
+    return shown_old, new, count
+
+
+def merge(store: Store, a: str, b: str) -> tuple[str, str, int]:
+    """Join player ``a``'s history to ``b``'s: (a's shown name, b's, sessions moved)."""
+    with store.writing():
+        entries, aliases, r, players = _history(store)
+        shown_a = r.find(a, players.values())
+        shown_b = r.find(b, players.values())
+        a_key, b_key = shown_a.casefold(), shown_b.casefold()
+        if a_key == b_key:
+            raise CompanionError(f"{a!r} and {b!r} are already the same player ({shown_a}): nothing was changed.")
+        moved = 0
+        for e in entries:
+            keys = {r.key(p) for p in e.get("players") or ()}
+            if a_key in keys and b_key in keys:
+                raise CompanionError(
+                    f"{shown_a} and {shown_b} both played in session {e['id']} ({e['game']}, "
+                    f"{str(e.get('created'))[:10]}): they are two people, so nothing was merged."
+                )
+            moved += a_key in keys
+        updated = dict(aliases)
+        for recorded in _group(entries, aliases, r, a_key) | {a_key}:
+            updated[recorded] = shown_b
+        save_aliases(store, updated)
+    return shown_a, shown_b, moved

@@ -1,0 +1,372 @@
+"""Printable pages: one session's report and the group's statistics, as self-contained HTML.
+
+One file that opens anywhere, years later, without a network: the style is inline, there is
+no script, the charts are inline SVG, and a Content-Security-Policy forbids the page to load
+anything at all. Names and event words are escaped, so a player called "<b>" is just a name.
+
+The score-by-round series is game-agnostic: it replays the session event by event and reads
+each player's score off the game's ``summary`` (the `status --json` contract), keeping the last
+state of every round. A game whose round never moves is drawn event by event instead.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any, Sequence
+
+from companion.record import stats as history
+from companion.record.players import Roster
+
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; background: #fff;
+       max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.4; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+.meta { color: #555; margin-top: 0; }
+table { border-collapse: collapse; margin: .5rem 0; }
+th, td { padding: .25rem .7rem; border-bottom: 1px solid #ddd; text-align: left; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.win { font-weight: bold; } .result { font-size: 1.1rem; }
+figure { margin: 1rem 0; } figcaption { color: #555; font-size: .9rem; }
+svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #333; }
+ol.log { padding-left: 3rem; } ol.log .t { color: #777; font-variant-numeric: tabular-nums; margin-right: .6rem; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
+@media print { body { margin: 0; } h2 { break-after: avoid; } }
+"""
+
+
+def esc(value: Any) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def colour(n: int) -> str:
+    return PALETTE[n % len(PALETTE)]
+
+
+def page(title: str, body: str) -> str:
+    """A whole HTML document around ``body``."""
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def table_html(headers: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = (),
+               raw: Sequence[int] = ()) -> str:
+    """An HTML table; columns in ``numeric`` align right; cells of columns in ``raw`` are HTML."""
+    numeric, raw = set(numeric), set(raw)
+    right = ' class="n"'
+    head = "".join(f"<th{right if i in numeric else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
+    body = []
+    for row in rows:
+        cells = "".join(
+            f"<td{right if i in numeric else ''}>{c if i in raw else esc(c)}</td>" for i, c in enumerate(row)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
+
+
+# -- charts ------------------------------------------------------------------------------------
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values (1, 2 or 5 times a power of ten) covering lo..hi."""
+    if hi == lo:
+        lo, hi = lo - 1, hi + 1
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    start = math.floor(lo / step) * step
+    ticks = []
+    v = start
+    while v < hi + step * 0.999:
+        ticks.append(round(v, 10))
+        v += step
+    return ticks
+
+
+def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], title: str,
+               x_title: str = "", y_title: str = "score", width: int = 720, height: int = 340) -> str:
+    """An inline SVG line chart: one polyline per series, None leaves a gap."""
+    left, right, top, bottom = 56, 130, 28, 46
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for _, vs in series for v in vs if history.is_number(v)]
+    ticks = nice_ticks(min(values), max(values)) if values else [0, 1]
+    lo, hi = ticks[0], ticks[-1]
+    n = max(len(labels), 1)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return top + plot_h - (v - lo) * plot_h / ((hi - lo) or 1)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}">',
+             f"<title>{esc(title)}</title>",
+             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+    for t in ticks:
+        parts.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{left + plot_w}" y2="{y(t):.1f}" stroke="#e3e3e3"/>')
+        label = f"{t:g}"
+        parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{esc(label)}</text>')
+    every = max(1, math.ceil(n / 14))
+    for i, label in enumerate(labels):
+        if i % every == 0 or i == n - 1:
+            parts.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{esc(label)}</text>')
+    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#888"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#888"/>')
+    if x_title:
+        parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" text-anchor="middle">{esc(x_title)}</text>')
+    if y_title:
+        parts.append(f'<text x="14" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
+                     f'transform="rotate(-90 14 {top + plot_h / 2:.1f})">{esc(y_title)}</text>')
+    for k, (name, vs) in enumerate(series):
+        c = colour(k)
+        runs: list[list[str]] = [[]]
+        for i, v in enumerate(vs):
+            if history.is_number(v):
+                runs[-1].append(f"{x(i):.1f},{y(v):.1f}")
+            elif runs[-1]:
+                runs.append([])
+        parts.append(f'<g class="series" data-player="{esc(name)}">')
+        for run in runs:
+            if len(run) > 1:
+                parts.append(f'<polyline fill="none" stroke="{c}" stroke-width="3" stroke-linejoin="round" '
+                             f'points="{" ".join(run)}"/>')
+        for i, v in enumerate(vs):
+            if history.is_number(v):
+                parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{c}">'
+                             f"<title>{esc(name)}: {esc(v)} ({esc(labels[i] if i < len(labels) else i)})</title></circle>")
+        parts.append("</g>")
+        ly = top + 10 + 20 * k
+        parts.append(f'<line x1="{left + plot_w + 14}" y1="{ly}" x2="{left + plot_w + 30}" y2="{ly}" '
+                     f'stroke="{c}" stroke-width="3"/>')
+        parts.append(f'<text x="{left + plot_w + 36}" y="{ly + 4}">{esc(name)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def bar_chart(items: Sequence[tuple[str, float, str]], title: str, width: int = 720) -> str:
+    """Horizontal bars of values 0..1 (win rates), each with its label and text."""
+    left, right, row = 150, 90, 26
+    height = 20 + row * max(len(items), 1)
+    plot_w = width - left - right
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}">',
+             f"<title>{esc(title)}</title>",
+             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+    for k, (label, value, text) in enumerate(items):
+        yy = 10 + row * k
+        w = max(0.0, min(1.0, value)) * plot_w
+        parts.append(f'<text x="{left - 8}" y="{yy + 15}" text-anchor="end">{esc(label)}</text>')
+        parts.append(f'<rect x="{left}" y="{yy + 3}" width="{plot_w}" height="16" fill="#eeeeee"/>')
+        parts.append(f'<rect class="bar" x="{left}" y="{yy + 3}" width="{w:.1f}" height="16" fill="{colour(k)}">'
+                     f"<title>{esc(label)}: {esc(text)}</title></rect>")
+        parts.append(f'<text x="{left + plot_w + 8}" y="{yy + 15}">{esc(text)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+# -- one session -----------------------------------------------------------------------------
+
+
+def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
+    """(x labels, seated names, scores per player per point, x axis title) of a session.
+
+    One point for the start, then the last state of each round; event by event when the
+    game's round never changes. Replays only this session.
+    """
+    from companion.core.session import with_frozen
+
+    game = session.game
+    data = dict(session.meta.get("data") or {})
+    state = game.initial(session.setup, data)
+    first = game.summary(state)
+    names = [p["name"] for p in first["players"]]
+    start = [p.get("score") for p in first["players"]]
+    snaps: list[tuple[Any, list[Any]]] = []
+    done, _ = session.fold()
+    for entry in done:
+        event = entry["event"]
+        data = with_frozen(data, event)
+        state = game.apply(state, event, data)
+        s = game.summary(state)
+        snaps.append((s.get("round"), [p.get("score") for p in s["players"]]))
+    by_round: list[tuple[Any, list[Any]]] = []
+    for rnd, scores in snaps:
+        if by_round and by_round[-1][0] == rnd:
+            by_round[-1] = (rnd, scores)
+        else:
+            by_round.append((rnd, scores))
+    if len(by_round) >= 2 and all(r is not None for r, _ in by_round):
+        labels = ["start"] + [f"R{r}" for r, _ in by_round]
+        points = [start] + [scores for _, scores in by_round]
+        axis = "round"
+    else:
+        labels = ["start"] + [str(n) for n in range(1, len(snaps) + 1)]
+        points = [start] + [scores for _, scores in snaps]
+        axis = "event"
+    per_player = [[pt[i] if i < len(pt) else None for pt in points] for i in range(len(names))]
+    return labels, names, per_player, axis
+
+
+def _clock(text: Any) -> str:
+    moment = history.parse_time(text)
+    if moment is None:
+        return ""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%H:%M")
+
+
+def _when(text: Any) -> str:
+    moment = history.parse_time(text)
+    if moment is None:
+        return str(text or "")
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def session_facts(session, replay, roster: Roster) -> dict:
+    """Everything a session report shows, computed once for the text and the HTML versions."""
+    status = session.status(replay)
+    seats = [p["name"] for p in status.get("players", [])]
+    shown = {p: roster.show(p) for p in seats}
+    scores = {p["name"]: p.get("score") for p in status.get("players", [])}
+    winners = list(status.get("winners") or [])
+    finished_ = bool(status.get("finished"))
+    lowest = history.direction(scores, winners) == "low"
+    ranks = history.ranks(seats, scores, winners, lowest) if finished_ else {}
+    labels, names, series, axis = score_series(session)
+    start, end = history.parse_time(status.get("created")), history.parse_time(status.get("finished_at"))
+    minutes = round((end - start).total_seconds() / 60) if start and end and end >= start else None
+    game = session.game
+    log = [(n, _clock(e.get("at")), game.describe(e["event"])) for n, e in enumerate(replay.events, 1)]
+    return {
+        "id": session.id, "game": session.meta["game"], "title": status.get("title"), "status": status,
+        "seats": seats, "shown": shown, "scores": scores, "winners": winners, "finished": finished_,
+        "ranks": ranks, "round": status.get("round"), "started": _when(status.get("created")),
+        "ended": _when(status.get("finished_at")) if finished_ else None, "minutes": minutes,
+        "labels": labels, "series": [(shown.get(n, n), vs) for n, vs in zip(names, series)], "axis": axis,
+        "log": log,
+    }
+
+
+def result_words(facts: dict) -> str:
+    winners = [facts["shown"].get(w, w) for w in facts["winners"]]
+    if not facts["finished"]:
+        return "In play: no winner yet."
+    if not winners:
+        return "Finished without a winner."
+    if len(winners) == 1:
+        return f"Won by {winners[0]}."
+    return f"Shared win for {', '.join(winners)}."
+
+
+def session_html(facts: dict) -> str:
+    """The report page of one session."""
+    when = f"Started {facts['started']}"
+    if facts["finished"]:
+        when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
+    else:
+        when += ", still in play"
+    rows = []
+    for seat, name in enumerate(facts["seats"], 1):
+        shown = facts["shown"][name]
+        label = esc(shown) + (f" <small>(recorded as {esc(name)})</small>" if shown != name else "")
+        mark = "winner" if name in facts["winners"] else ""
+        cls = ' class="win"' if name in facts["winners"] else ""
+        rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{colour(seat - 1)}\"></span>"
+                           f"{label}</span>", facts["scores"].get(name), facts["ranks"].get(name, ""), mark])
+    chart = line_chart(facts["labels"], facts["series"], f"Score by {facts['axis']}: {facts['title']}",
+                       x_title=facts["axis"])
+    log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
+    body = [
+        f"<h1>{esc(facts['title'])}</h1>",
+        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)} · round {esc(facts['round'])}</p>",
+        f"<p class=\"result\">{esc(result_words(facts))}</p>",
+        "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
+        table_html(["seat", "player", "score", "rank", ""], rows, numeric=(0, 2, 3), raw=(1,)),
+        f"<h2>Score by {esc(facts['axis'])}</h2>",
+        f"<figure>\n{chart}\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>",
+        "<h2>What happened</h2>",
+        f"<ol class=\"log\">\n{log}\n</ol>" if log else "<p>Nothing was recorded.</p>",
+        "<p class=\"meta\">Made by Tabletop Companion.</p>",
+    ]
+    return page(f"{facts['title']} · session {facts['id']}", "\n".join(body))
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def _num(value: Any) -> str:
+    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _rate(p: dict) -> str:
+    return f"{round(100 * p['win_rate'])}% ({p['wins']}/{p['sessions']})"
+
+
+def stats_html(stats: dict) -> str:
+    """The statistics page: win-rate bars, tables, recent scores, head to head, records."""
+    f = stats["filters"]
+    scope = [f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
+             f"since {f['since']}" if f["since"] else ""]
+    scope_text = ", ".join(s for s in scope if s) or "all sessions"
+    players = stats["players"]
+    body = ["<h1>Statistics</h1>",
+            f"<p class=\"meta\">{stats['sessions']} finished session{'s' if stats['sessions'] != 1 else ''} "
+            f"({esc(scope_text)}); {len(stats['unfinished'])} in play, not counted.</p>"]
+    if players:
+        body.append("<h2>Win rates</h2>")
+        body.append("<figure>\n" + bar_chart([(p["name"], p["win_rate"], _rate(p)) for p in players],
+                                             "Win rate per player") + "\n</figure>")
+        rows = [[p["name"], p["sessions"], p["wins"], f"{round(100 * p['win_rate'])}%", p["current_streak"],
+                 p["longest_streak"]] for p in players]
+        body.append("<h2>Players</h2>")
+        body.append(table_html(["player", "sessions", "wins", "win rate", "streak now", "longest streak"], rows,
+                               numeric=(1, 2, 3, 4, 5)))
+        rows = [[p["name"], history.title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
+                for p in players for g, v in p["games"].items()]
+        body.append("<h2>Scores per game</h2>")
+        body.append(table_html(["player", "game", "sessions", "wins", "average", "best"], rows, numeric=(2, 3, 4, 5)))
+        width = max(len(p["recent"]) for p in players)
+        series = [(p["name"], [None] * (width - len(p["recent"])) + p["recent"]) for p in players]
+        labels = [str(n - width) if n != width else "last" for n in range(1, width + 1)]
+        body.append("<h2>Recent scores</h2>")
+        body.append("<figure>\n" + line_chart(labels, series, "Each player's last scores",
+                                              x_title="sessions ago") +
+                    f"\n<figcaption>Each player's scores in their last {width} session{'s' if width != 1 else ''}, "
+                    "oldest left.</figcaption>\n"
+                    "</figure>")
+    h2h = stats["head_to_head"]
+    if h2h:
+        body.append("<h2>Head to head</h2><p class=\"meta\">Wins–losses–draws of the row player against the column player.</p>")
+        names = sorted({n for row in h2h.values() for n in row} | set(h2h), key=str.casefold)
+        cols = [n for n in names if any(n in row for row in h2h.values())]
+        rows = [[a] + [("–" if a == b else "{wins}–{losses}–{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
+                       for b in cols] for a in sorted(h2h, key=str.casefold)]
+        body.append(table_html([""] + cols, rows, numeric=range(1, len(cols) + 1)))
+    if stats["games"]:
+        rows = []
+        for g in stats["games"]:
+            rec = g["record"]
+            rows.append([g["title"], g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
+                         f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
+        body.append("<h2>Games</h2>")
+        body.append(table_html(["game", "sessions", "average rounds", "average minutes", "record score"], rows,
+                               numeric=(1, 2, 3)))
+    if stats["unfinished"]:
+        rows = [[u["id"], history.title(u["game"]), ", ".join(u["players"]), _when(u["created"])]
+                for u in stats["unfinished"]]
+        body.append("<h2>In play (not counted)</h2>")
+        body.append(table_html(["session", "game", "players", "started"], rows))
+    if not players and not stats["unfinished"]:
+        body.append("<p>No sessions yet.</p>")
+    body.append("<p class=\"meta\">Made by Tabletop Companion.</p>")
+    return page("Statistics · Tabletop Companion", "\n".join(body))

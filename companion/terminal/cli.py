@@ -1,0 +1,279 @@
+"""The root of the command surface: `companion CMD ...` and `CMD ...` in the shell are one
+Click group. Commands are imported only when used, so `companion --version` starts fast.
+Errors become one line for people, never a traceback.
+
+The session commands and the group's record are named in :data:`COMMANDS`. A game's commands
+are not listed anywhere here: each game declares its own (``companion.games.base.Game``), and
+the root group asks the game of the session at hand first, then the other games, so two games
+may use the same command name.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from companion import __version__
+from companion.core.app import App, default_data_dir
+from companion.core.errors import CompanionError
+from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+# top-level command name -> "module:attribute": the commands every session shares and the
+# group's record. Games declare their own commands (companion.games.base.Game.commands).
+COMMANDS: dict[str, str] = {
+    "games": "companion.terminal.generic:games",
+    "new": "companion.terminal.generic:new",
+    "sessions": "companion.terminal.generic:sessions_cmd",
+    "use": "companion.terminal.generic:use",
+    "status": "companion.terminal.generic:status",
+    "log": "companion.terminal.generic:log",
+    "undo": "companion.terminal.generic:undo",
+    "redo": "companion.terminal.generic:redo",
+    "verify": "companion.terminal.generic:verify",
+    "board": "companion.terminal.generic:board",
+    "data": "companion.terminal.data:data",
+    "shell": "companion.terminal.generic:shell",
+    "help": "companion.terminal.generic:help_cmd",
+    "players": "companion.record.commands:players",
+    "player": "companion.record.commands:player_group",
+    "stats": "companion.record.commands:stats",
+    "export": "companion.record.commands:export",
+    "import": "companion.record.commands:import_cmd",
+    "report": "companion.record.commands:report",
+}
+SESSIONS, RECORD = "Sessions", "History and exchange"
+
+
+def log_unexpected(app: App | None) -> str:
+    """Write the traceback to the data folder's error log; return where it went."""
+    text = traceback.format_exc()
+    try:
+        path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        from companion.core.store import now
+
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"--- {now()} companion {__version__}\n{text}\n")
+        return str(path)
+    except OSError:
+        return "nowhere (the data folder is not writable)"
+
+
+class RootGroup(LazyGroup):
+    """Translates the core's refusals into Click's one-line errors with exit status 1.
+
+    Usage errors (exit 2) are one line too, instead of Click's usage block.
+    """
+
+    def app_for(self, ctx: click.Context) -> App:
+        """The app a command line runs with; built from the root's options when it has none yet."""
+        if isinstance(ctx.obj, App):
+            return ctx.obj
+        root = ctx.find_root()
+        if isinstance(root.obj, App):
+            return root.obj
+        return App(root.params.get("data_dir") or default_data_dir(), session_override=root.params.get("session_id"))
+
+    def game_at_hand(self, ctx: click.Context) -> str | None:
+        """The game id of the session the command line targets, or None (no session, or unreadable)."""
+        app = self.app_for(ctx)
+        wanted = ctx.meta.get("companion.session_arg")
+        try:
+            if wanted:
+                return app.store.session_game(app.store.resolve(wanted))
+            return app.store.session_game(app.session_id())
+        except Exception:  # noqa: BLE001 - no session yet, or a damaged one: the command will say
+            return None
+
+    def game_commands(self, ctx: click.Context, everyone: bool = False) -> list[tuple[str, dict]]:
+        """[(game id, {name: command})]: the game at hand first, then (``everyone``) the others."""
+        from companion.core import registry
+
+        here = self.game_at_hand(ctx)
+        order = [here] if here else []
+        if everyone:
+            order += [g for g in registry.available() if g != here]
+        out = []
+        for gid in order:
+            try:
+                out.append((gid, registry.get(gid).commands()))
+            except Exception:  # noqa: BLE001 - a broken plugin never stops the others
+                continue
+        return out
+
+    def resolve_command(self, ctx, args):
+        # `round start --session ID`: the game of that session decides which `round` runs
+        for i, word in enumerate(args):
+            if word == "--session" and i + 1 < len(args):
+                ctx.meta["companion.session_arg"] = args[i + 1]
+            elif word.startswith("--session="):
+                ctx.meta["companion.session_arg"] = word.split("=", 1)[1]
+        return super().resolve_command(ctx, args)
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None:
+            return cmd
+        for everyone in (False, True):
+            for _gid, commands in self.game_commands(ctx, everyone):
+                if name in commands:
+                    return commands[name]  # not cached: another session may be of another game
+        return None
+
+    def list_commands(self, ctx):
+        names = set(super().list_commands(ctx))
+        for _gid, commands in self.game_commands(ctx, everyone=True):
+            names |= set(commands)
+        return sorted(names)
+
+    def sections(self, ctx) -> list[tuple[str, list[tuple[str, click.Command]]]]:
+        """[(heading, [(name, command)])]: the game at hand's commands first, then the session
+        commands, the record, and every other game's."""
+        from companion.core import registry
+
+        shared: dict[str, list] = {SESSIONS: [], RECORD: []}
+        for name in sorted(self.lazy):
+            cmd = super().get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                heading = RECORD if self.lazy[name].startswith("companion.record.") else SESSIONS
+                shared[heading].append((name, cmd))
+        games: dict[str, list] = {}
+        for gid, commands in self.game_commands(ctx, everyone=True):
+            game = registry.get(gid)
+            heading = game.section or game.title
+            listed = games.setdefault(heading, [])
+            for name in sorted(commands):
+                if name not in {n for n, _ in listed} and not commands[name].hidden:
+                    listed.append((name, commands[name]))
+        here = list(games.items())[:1] if self.game_at_hand(ctx) else []
+        rest = [item for item in games.items() if item not in here]
+        return [*here, *shared.items(), *rest]
+
+    def format_commands(self, ctx, formatter):
+        """The commands grouped: the game at hand's first, so a player sees what belongs together."""
+        sections = self.sections(ctx)
+        width = max((len(n) for _, cmds in sections for n, _ in cmds), default=0)
+        limit = formatter.width - 6 - width
+        for title, cmds in sections:
+            if cmds:
+                with formatter.section(title):
+                    formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            click.echo(f"Error: {usage_line(exc)}", err=True)
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Stopped; nothing more was recorded.", err=True)
+            sys.exit(EXIT_REFUSED)
+        except BrokenPipeError:
+            # The reader went away (`| head`): say nothing, and keep Python from complaining
+            # about the unflushed output at exit.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_REFUSED)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CompanionError as exc:
+            raise click.ClickException(exc.message) from None
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C, or Ctrl-D at a question the shell asked
+            raise click.exceptions.Abort() from None
+        except BrokenPipeError:  # `companion ... | head` stopped reading: not an error of ours
+            raise
+        except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
+            where = log_unexpected(ctx.find_object(App))
+            raise click.ClickException(
+                f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
+                f"recorded. Details are in {where}."
+            ) from None
+
+
+@click.group(
+    cls=RootGroup,
+    lazy=COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
+)
+@click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.")
+@click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx: click.Context, data_dir: Path | None, session_id: str | None) -> None:
+    """Tabletop Companion: deals cards fairly, keeps score and says when the game is over.
+
+    Run it with no command for the interactive shell. With commands piped in, it runs them one
+    per line (script mode).
+    """
+    line = isinstance(ctx.obj, App)  # one line of the shell or of a script (run_line)
+    app = ctx.obj if line else App(data_dir or default_data_dir())
+    if data_dir and ctx.obj is None:
+        app.data_dir = data_dir
+    if session_id:
+        app.session_override = session_id
+    ctx.obj = app
+    if ctx.invoked_subcommand is None:
+        if line:  # `--` or `--session ID` alone: no second shell or script inside this one
+            raise click.UsageError("Options alone do nothing: give a command after them, e.g. `--session ID status`.")
+        if sys.stdin is not None and sys.stdin.isatty():
+            from companion.terminal import shell
+
+            shell.run_shell(app, cli)
+        else:
+            from companion.terminal import script
+
+            ctx.exit(script.run_script(app, sys.stdin, cli))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="companion")
+
+
+def find_command(name: str, game: str | None = None) -> click.Command:
+    """The command `companion NAME` runs: a shared one, else ``game``'s, else any game's
+    (for docs and tests that check every command's options)."""
+    from companion.core import registry
+
+    if name in COMMANDS:
+        return load_target(COMMANDS[name])
+    for gid in ([game] if game else []) + registry.available():
+        commands = registry.get(gid).commands()
+        if name in commands:
+            return commands[name]
+    raise KeyError(name)
+
+
+def run_line(app: App, text: str) -> tuple[int, str | None]:
+    """One command line through this group (see companion.terminal.script.run_line)."""
+    from companion.terminal import script
+
+    return script.run_line(app, text, cli)
+
+
+def run_shell(app: App, input=None, output=None) -> None:
+    """The interactive shell on this group (see companion.terminal.shell.run_shell)."""
+    from companion.terminal import shell
+
+    shell.run_shell(app, cli, input=input, output=output)

@@ -1,0 +1,118 @@
+"""`data ...`: the printed values the rules need, from the shipped packs and from the players."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from companion.core import datapack
+from companion.games.kit import pass_app
+from companion.core.errors import CompanionError
+
+
+def _game(game: str) -> str:
+    names = datapack.pack_names()
+    if game not in names:
+        raise CompanionError(f"There is no printed data for {game!r}: the games with data are {', '.join(names)}.")
+    return game
+
+
+def _short(value, width: int = 60) -> str:
+    text = "unknown" if value is None else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+@click.group()
+def data() -> None:
+    """Printed game values: show them, supply the ones nobody knows, check what is missing."""
+
+
+@data.command("show")
+@click.argument("game")
+@click.argument("key", required=False)
+@pass_app
+def show(app, game: str, key: str | None) -> None:
+    """Show GAME's printed values (or the one at KEY, a dotted path) and where each came from."""
+    _game(game)
+    entries = app.store.user_entries(game)
+    values = datapack.merged(game, {k: e["value"] for k, e in entries.items()})
+
+    def origin(k: str) -> str:
+        if k in entries:
+            return f"yours (set {entries[k]['set_at'][:10]})"
+        inner = [u for u in entries if u.startswith(k + ".")]
+        src = datapack.source_text(game, k)
+        if inner:
+            return (src + "; " if src else "") + "partly yours: " + ", ".join(sorted(inner))
+        return src or "the game's pack"
+
+    if key:
+        try:
+            value = datapack.get_path(values, key)
+        except KeyError:
+            if not datapack.known_key(game, key):
+                raise CompanionError(f"{game} has no printed value {key!r}: `data show {game}` lists them.") from None
+            value = None
+        click.echo(json.dumps(value, indent=2, ensure_ascii=False) if value is not None else "unknown")
+        click.echo(f"source: {origin(key)}")
+        if value is None:
+            click.echo(f"supply it with: companion data set {game} {key} '{datapack.example(game, key)}'")
+        return
+    from companion.terminal.render import table
+
+    rows = [[k, _short(v), origin(k)] for k, v in values.items()]
+    click.echo(table(["key", "value", "source"], rows, title=f"Printed values of {game}"))
+
+
+@data.command("set")
+@click.argument("game")
+@click.argument("key")
+@click.argument("value", metavar="JSON-VALUE")
+@pass_app
+def set_value(app, game: str, key: str, value: str) -> None:
+    """Supply a printed value read off your own copy (KEY is a dotted path, VALUE is JSON)."""
+    _game(game)
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        raise CompanionError(
+            f"{value!r} is not a JSON value: write a number as 3, a list as '[1, 2]', text as '\"text\"'."
+        ) from None
+    with app.store.writing():
+        datapack.validate(game, key, parsed, app.store.user_values(game))
+        app.store.set_user_value(game, key, parsed)
+    click.echo(f"Set {game} {key} = {_short(parsed, 200)}.")
+    click.echo("New sessions use it, and so do sessions still waiting for it; finished scores never change.")
+
+
+@data.command("unset")
+@click.argument("game")
+@click.argument("key")
+@pass_app
+def unset(app, game: str, key: str) -> None:
+    """Forget your own value at KEY (the game's pack value, or unknown, applies again)."""
+    _game(game)
+    with app.store.writing():
+        removed = app.store.unset_user_value(game, key)
+    if not removed:
+        raise CompanionError(f"You have no value of your own at {game} {key}: `data show {game}` lists them.")
+    click.echo(f"Forgot your value of {game} {key}.")
+
+
+@data.command("check")
+@click.argument("game", required=False)
+@pass_app
+def check(app, game: str | None) -> None:
+    """List every printed value still unknown, and what needs it."""
+    names = [_game(game)] if game else datapack.pack_names()
+    missing = 0
+    for g in names:
+        values = datapack.merged(g, app.store.user_values(g))
+        for key in datapack.missing(g, values):
+            missing += 1
+            need = datapack.need_text(g, key)
+            click.echo(f"{g} {key}: unknown{' — ' + need if need else ''}")
+            click.echo(f"    companion data set {g} {key} '{datapack.example(g, key)}'")
+    if not missing:
+        click.echo("Every printed value is known." if not game else f"Every printed value of {game} is known.")

@@ -1,0 +1,273 @@
+"""Commands every game shares: games, new, sessions, use, status, log, undo, redo, verify, board."""
+
+from __future__ import annotations
+
+import click
+
+from companion.core.app import App
+
+from companion.core import dealing
+from companion.core import registry
+from companion.core import session as sessions
+from companion.games.kit import echo_json, json_option, pass_app, session_option
+from companion.core.errors import CompanionError
+
+
+@click.command()
+def games() -> None:
+    """List the games the companion knows, with their ids for `new`."""
+    for gid in registry.available():
+        game = registry.get(gid)
+        click.echo(f"{gid:<15} {game.description}")
+    for line in registry.problems():
+        click.echo(f"Not loaded: {line}")
+
+
+class NewGroup(click.Group):
+    """`new GAME`: one subcommand per installed game, each declared by the game itself."""
+
+    def list_commands(self, ctx):
+        return [gid for gid in registry.available() if self.get_command(ctx, gid) is not None]
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None:
+            return cmd
+        try:
+            game = registry.get(name)
+            cmd = game.new_command()
+        except CompanionError:
+            return None
+        if cmd is not None:
+            self.add_command(cmd, name)
+        return cmd
+
+
+@click.group(cls=NewGroup)
+def new() -> None:
+    """Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."""
+
+
+@click.command("sessions")
+@json_option
+@click.option("--game", metavar="GAME", help="Only sessions of this game.")
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@pass_app
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> None:
+    """List the stored sessions, newest last; * marks the current one."""
+    from companion.record import players as registry
+
+    entries = sessions.index(app.store)
+    roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
+    if game:
+        entries = [e for e in entries if e["game"] == game]
+    if player:
+        wanted = roster.key(player.strip())
+        entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
+    current = app.store.current()
+    if as_json:
+        echo_json([dict(e, current=e["id"] == current) for e in entries])
+        return
+    if not entries:
+        click.echo("No sessions yet: start one with `new GAME --players Ann,Bob`.")
+        return
+    from companion.terminal.render import table
+
+    rows = []
+    for e in entries:
+        summary = e.get("summary") or {}
+        state = "finished, won by " + ", ".join(summary.get("winners") or []) if e.get("finished") else "in play"
+        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
+                     e["created"][:16].replace("T", " "), state])
+    click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
+
+
+@click.command()
+@click.argument("session_id", metavar="ID")
+@pass_app
+def use(app, session_id: str) -> None:
+    """Make session ID (or the first letters of its id) the current one."""
+    sid = app.store.resolve(session_id)
+    s = sessions.load(app.store, sid)
+    with app.store.writing():
+        app.store.set_current(sid)
+    click.echo(f"Now using session {sid}: {s.game.title} with {', '.join(s.players)}.")
+
+
+@click.command()
+@json_option
+@session_option
+@pass_app
+def status(app, as_json: bool) -> None:
+    """Show the current session: round, scores, whose turn, and what is left to do."""
+    s = app.session()
+    replay = s.replay()
+    if as_json:
+        echo_json(s.status(replay))
+        return
+    click.echo(s.game.render_status(app, s, replay))
+    if s.revealed and not replay.state.get("finished"):
+        click.echo("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")
+
+
+@click.command()
+@json_option
+@session_option
+@pass_app
+def log(app, as_json: bool) -> None:
+    """List the session's events, numbered, in words."""
+    s = app.session()
+    done, undone = s.fold()
+    game = s.game
+    public = not s.meta.get("seed") or s.revealed or bool(s.replay().state.get("finished"))
+    rows = [
+        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": game.describe(e["event"]),
+         "event": public_event(game, e["event"], public)}
+        for n, e in enumerate(done, 1)
+    ]
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo(f"Session {s.id}: nothing recorded yet.")
+    for r in rows:
+        click.echo(f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  {r['words']}")
+    if undone:
+        click.echo(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
+                   f"{game.describe(undone[0]['event'])})")
+
+
+def public_event(game, event: dict, public: bool) -> dict:
+    """An event as `log --json` shows it: while the game is on, a deal shows only its context
+    (its shuffled deck would show every hand) and the game hides its secret cards."""
+    import copy
+
+    out = {k: v for k, v in event.items() if not k.startswith("_")}
+    if public:
+        return out
+    out = copy.deepcopy(game.redact(out))
+    for deal in dealing.deals_in(out):
+        for key in ("deck", "order"):
+            deal[key] = "hidden until the game is over"
+    return out
+
+
+def _step(app, kind: str) -> None:
+    s = app.session()
+    s, replay, moved = sessions.step(app.store, s.id, kind)
+    verb = "Undid" if kind == "undo" else "Redid"
+    click.echo(f"{verb}: {s.game.describe(moved['event'])}.")
+
+
+@click.command()
+@session_option
+@pass_app
+def undo(app) -> None:
+    """Take back the last event (works on a finished game too)."""
+    _step(app, "undo")
+
+
+@click.command()
+@session_option
+@pass_app
+def redo(app) -> None:
+    """Bring back the event `undo` took back last."""
+    _step(app, "redo")
+
+
+@click.command()
+@click.argument("session_id", metavar="[ID]", required=False)
+@click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
+@pass_app
+def verify(app, session_id: str | None, reveal: bool) -> None:
+    """Show the deal seed and re-derive every recorded deal from it.
+
+    On a finished game anyone may check; before the end, `--reveal` is needed and is recorded,
+    because the seed lets anyone work out every hand.
+    """
+    if session_id:
+        app.session_override = session_id
+    s = app.session()
+    if not s.meta.get("seed"):
+        raise CompanionError(f"Session {s.id} ({s.game.title}) deals no cards: there is nothing to verify.")
+    finished = bool(s.replay().state.get("finished"))
+    if not finished and not s.revealed:
+        if not reveal:
+            raise CompanionError(
+                f"Session {s.id} is not over: its seed would show every hand. Type `verify {s.id} --reveal` "
+                "to show it anyway (this is recorded)."
+            )
+        s = sessions.reveal(app.store, s.id)
+        click.echo("The seed is now revealed; `status` will say so.")
+    seed, entropy = s.meta["seed"], s.meta.get("entropy", "")
+    ok = dealing.commitment(seed) == s.meta.get("commitment")
+    click.echo(f"Seed:       {seed}")
+    click.echo(f"Commitment: {s.meta.get('commitment')} ({'matches the seed' if ok else 'DOES NOT match the seed'})")
+    click.echo(f"Entropy:    {entropy!r}")
+    count = bad = 0
+    for n, entry in enumerate((e for e in s.journal if e.get("kind") == "do"), 1):
+        for deal in dealing.deals_in(entry["event"]):
+            count += 1
+            good = dealing.check(deal, seed, entropy)
+            bad += not good
+            click.echo(f"  event {n:>3} {deal['context']}: {'matches' if good else 'DOES NOT MATCH'}")
+    if not count:
+        click.echo("No deals recorded yet.")
+    if bad or not ok:
+        raise CompanionError(f"{bad} of {count} deals do not match the seed.")
+    click.echo(f"All {count} deals match the seed.")
+
+
+@click.command()
+@click.argument("map_id", metavar="[MAP]", required=False)
+@session_option
+@pass_app
+def board(app, map_id: str | None) -> None:
+    """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
+    if map_id:
+        maps: list[str] = []
+        for gid in registry.available():
+            game = registry.get(gid)
+            names = game.maps()
+            if map_id.casefold() in names:
+                click.echo(game.render_map(app, map_id.casefold()))
+                return
+            maps += names[:1]
+        raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
+    s = app.session()
+    text = s.game.render_board(app, s, s.replay())
+    if text is None:
+        raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
+    click.echo(text)
+
+
+@click.command()
+@click.pass_context
+def shell(ctx: click.Context) -> None:
+    """Start the interactive shell (also what `companion` alone does on a terminal)."""
+    import sys
+
+    app = ctx.find_object(App)
+    if app.interactive:  # typed in the shell: a shell inside the shell would only confuse
+        raise CompanionError("This is the shell already: type a command, or `exit` to leave.")
+    if sys.stdin is None or not sys.stdin.isatty():  # a script: it would read the script's next lines
+        raise CompanionError("The shell needs a terminal: in a script, write the commands themselves.")
+    from companion.terminal.shell import run_shell
+
+    run_shell(app, ctx.find_root().command)
+
+
+@click.command("help")
+@click.argument("words", nargs=-1)
+@click.pass_context
+def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
+    """Show the commands, or `help CMD` for one command's options."""
+    root = ctx.find_root().command
+    cmd, path = root, ["companion"]
+    for word in words:
+        sub = cmd.get_command(ctx, word) if isinstance(cmd, click.Group) else None
+        if sub is None:
+            raise click.UsageError(f"No command {' '.join(words)!r}: type `help` for the list.")
+        cmd, path = sub, path + [word]
+    with click.Context(cmd, info_name=" ".join(path), obj=ctx.obj) as sub_ctx:
+        click.echo(cmd.get_help(sub_ctx))

@@ -1,0 +1,61 @@
+"""Running command lines: script mode (commands on standard input) and the shell share this."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Iterable
+
+import click
+
+from companion.core.app import App
+from companion.terminal.groups import usage_line
+
+
+def split_line(text: str) -> list[str]:
+    """A command line's words, as a POSIX shell would split them; `companion` in front is allowed."""
+    words = shlex.split(text, comments=True)
+    if words and words[0] == "companion":
+        words = words[1:]
+    return words
+
+
+def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
+    """Run one command line through ``root``, the same Click group as `companion CMD`.
+
+    (``companion.terminal.cli.run_line`` passes the root group: this module never imports it.)
+    Returns (exit status, error message or None). Nothing is printed for errors: the caller
+    decides how (the shell prints `Error: ...`, script mode `line N: ...`).
+    """
+    try:
+        words = split_line(text)
+    except ValueError as exc:
+        return 2, f"{exc}: check the quotes in {text!r}"
+    if not words:
+        return 0, None
+    base = app.session_override
+    try:
+        result = root.main(args=words, prog_name="companion", standalone_mode=False, obj=app)
+        return (result if isinstance(result, int) else 0), None
+    except click.UsageError as exc:
+        return exc.exit_code, usage_line(exc)
+    except click.exceptions.ClickException as exc:
+        return exc.exit_code, exc.format_message()
+    except click.exceptions.Exit as exc:
+        return exc.exit_code, None
+    except click.exceptions.Abort:
+        return 1, "Stopped; nothing more was recorded."
+    finally:
+        app.session_override = base
+
+
+def run_script(app: App, lines: Iterable[str], root: click.Group) -> int:
+    """Script mode: one command per line; stops at the first failing line with `line N: ...`."""
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        code, message = run_line(app, text, root)
+        if code:
+            click.echo(f"line {number}: {message or 'failed'}", err=True)
+            return 1
+    return 0

@@ -1,0 +1,209 @@
+"""The interactive shell: the same Click commands, with completion, history and a toolbar.
+
+Like litecli and pgcli, the shell only reads lines and shows things; the commands do the work
+(through companion.terminal.script.run_line), so everything the shell can do is tested through Click too.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import Iterable
+
+import click
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+from companion import __version__
+from companion.core import session as sessions
+from companion.core.app import App
+from companion.core.errors import CompanionError
+from companion.terminal.script import run_line
+
+LEAVE = {"exit", "quit"}
+
+
+class SessionView:
+    """What the toolbar and completer show of the current session, re-read only when it changed."""
+
+    def __init__(self, app: App):
+        self.app = app
+        self._key = None
+        self._value: tuple[str, list[str]] = ("", [])
+
+    def _load(self) -> tuple[str, list[str]]:
+        try:
+            sid = self.app.session_id()
+            path = self.app.store.session_path(sid)
+            key = (sid, path.stat().st_mtime_ns)
+        except (CompanionError, OSError):
+            return "no session · `new GAME --players A,B` or `use ID`", []
+        if key == self._key:
+            return self._value
+        try:
+            s = sessions.load(self.app.store, sid)
+            replay = s.replay()
+            status = s.status(replay)
+            words = list(s.players) + list(s.game.completion(s, replay))
+            text = toolbar_text(status)
+        except Exception:  # noqa: BLE001 - the toolbar must never break the shell
+            text, words = f"session {sid}", []
+        self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
+        return self._value
+
+    def toolbar(self) -> str:
+        return self._load()[0]
+
+    def words(self) -> list[str]:
+        return self._load()[1]
+
+
+def toolbar_text(status: dict) -> str:
+    parts = [f"session {status['session']}", status.get("title", status["game"])]
+    if status.get("round") is not None:
+        parts.append(f"round {status['round']}")
+    players = status.get("players") or []
+    if status.get("finished"):
+        parts.append("over: " + ", ".join(status.get("winners") or []) + " won")
+    elif players:
+        scores = [p.get("score") or 0 for p in players]
+        top = max(scores)
+        leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
+        if len(players) > 1 and len(leaders) == len(players):
+            parts.append(f"all level ({top})")
+        else:
+            parts.append(f"leader {' & '.join(leaders)} ({top})")
+    return " · ".join(parts)
+
+
+class CommandCompleter(Completer):
+    """Completes command names, their options and choices, and the session's domain words."""
+
+    def __init__(self, app: App, view: SessionView, root: click.Group):
+        self.app = app
+        self.view = view
+        self.root = root
+
+    def get_completions(self, document, complete_event) -> Iterable[Completion]:
+        try:
+            yield from self._complete(document.text_before_cursor)
+        except Exception:  # noqa: BLE001 - completion must never break the shell
+            return
+
+    def _complete(self, text: str) -> Iterable[Completion]:
+        cli = self.root
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        if text and not text[-1].isspace() and words:
+            current, done = words[-1], words[:-1]
+        else:
+            current, done = "", words
+        ctx = click.Context(cli, obj=self.app)
+        cmd: click.Command = cli
+        for w in done:
+            if isinstance(cmd, click.Group):
+                sub = cmd.get_command(ctx, w)
+                if sub is not None:
+                    cmd = sub
+                    continue
+            if not isinstance(cmd, click.Group):
+                break
+        candidates: list[str] = []
+        if isinstance(cmd, click.Group) and not current.startswith("-"):
+            candidates = list(cmd.list_commands(ctx))
+            if cmd is cli:
+                candidates += sorted(LEAVE)
+        elif current.startswith("-"):
+            for p in cmd.params:
+                if isinstance(p, click.Option):
+                    candidates += [o for o in p.opts if o.startswith("--")]
+        else:
+            for p in cmd.params:
+                if isinstance(p.type, click.Choice):
+                    candidates += list(p.type.choices)
+            if cmd.name in {"use", "verify", "report"}:
+                candidates += self.app.store.session_ids()
+            elif done[:1] == ["data"] and len(done) == 2:
+                from companion.core import datapack
+
+                candidates += datapack.pack_names()
+            candidates += self.view.words()
+        seen = set()
+        low = current.casefold()
+        for c in candidates:
+            if c in seen or not c.casefold().startswith(low):
+                continue
+            seen.add(c)
+            insert = shlex.quote(c) if any(ch.isspace() for ch in c) else c
+            yield Completion(insert, start_position=-len(current), display=c)
+
+
+def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
+    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line."""
+    try:
+        app.store.ensure()
+        history = FileHistory(str(app.store.history_path))
+    except (CompanionError, OSError):
+        history = InMemoryHistory()
+    view = SessionView(app)
+    prompt = PromptSession(
+        history=history,
+        completer=CommandCompleter(app, view, root),
+        complete_while_typing=False,
+        bottom_toolbar=view.toolbar,
+        input=input,
+        output=output,
+    )
+    asker = PromptSession(input=input, output=output)
+
+    def ask(question: str, default: str = "") -> str:
+        return asker.prompt(question, default=default)
+
+    def show_private(owner: str, text: str) -> None:
+        out = prompt.app.output
+        try:
+            on_terminal = os.isatty(out.fileno())
+        except Exception:  # noqa: BLE001 - dummy and pipe outputs have no terminal
+            on_terminal = False
+        if not on_terminal:
+            click.echo(text)
+            return
+        ask(f"Pass the laptop to {owner}, then press Enter to show the cards. ")
+        out.enter_alternate_screen()
+        out.erase_screen()
+        out.cursor_goto(0, 0)
+        out.write_raw(text.replace("\n", "\r\n") + "\r\n\r\n")
+        out.flush()
+        try:
+            ask("Press Enter to hide them again. ")
+        finally:
+            out.erase_screen()
+            out.quit_alternate_screen()
+            out.flush()
+
+    app.interactive = True
+    app.ask = ask
+    app.show_private = show_private
+    click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
+    while True:
+        try:
+            line = prompt.prompt("companion> ")
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            break
+        text = line.strip()
+        if text in LEAVE:
+            break
+        if not text or text.startswith("#"):
+            continue
+        try:
+            code, message = run_line(app, text, root)
+        except (KeyboardInterrupt, EOFError):
+            click.echo("Stopped; nothing more was recorded.")
+            continue
+        if code and message:
+            click.echo(f"Error: {message}", err=True)

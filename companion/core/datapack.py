@@ -45,7 +45,7 @@ def _pack_dir():
     return Path(__file__).resolve().parent.parent.parent / "data"
 
 
-def pack_names() -> list[str]:
+def _shipped() -> list[str]:
     folder = _pack_dir()
     try:
         return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
@@ -53,13 +53,52 @@ def pack_names() -> list[str]:
         return []
 
 
+def _plugin_pack(game: str):
+    """A plugin game's own pack (its ``pack_file``, "package:file.json"), or None.
+
+    Asked only for ids that have no shipped pack, so the built-in games never pay for it.
+    """
+    from companion.core import registry
+
+    if game not in registry.known():
+        return None
+    try:
+        ref = getattr(registry.get(game), "pack_file", "") or ""
+    except CompanionError:
+        return None  # a broken plugin: `games` reports it
+    if ":" not in ref:
+        return None
+    from importlib.resources import files
+
+    package, _, name = ref.partition(":")
+    return files(package).joinpath(name)
+
+
+def pack_names() -> list[str]:
+    """The games with printed values: the shipped packs, then the plugins' own."""
+    from companion.core import registry
+
+    shipped = _shipped()
+    return shipped + [g for g in registry.known() if g not in shipped and _plugin_pack(g) is not None]
+
+
+def has_pack(game: str) -> bool:
+    return game in _shipped() or _plugin_pack(game) is not None
+
+
 @lru_cache(maxsize=None)
 def _load(game: str) -> dict:
-    if game not in pack_names():
+    if game in _shipped():
+        return json.loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
+    source = _plugin_pack(game)
+    if source is None:
         raise CompanionError(
             f"No printed data for {game!r}: the games with data are {', '.join(pack_names())}."
         )
-    return json.loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CompanionError(f"The data pack of {game!r} ({source}) cannot be read: {exc}.") from None
 
 
 def pack(game: str) -> dict:

@@ -183,7 +183,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     names = seat_from(check_players(players, game), start)
     check_numbers(options)
     with store.writing():
-        data = datapack.merged(game_id, store.user_values(game_id)) if game_id in datapack.pack_names() else {}
+        data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
         meta: dict[str, Any] = {
             "id": new_id(set(store.session_ids())),
             "game": game_id,

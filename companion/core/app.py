@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from companion.core.errors import CompanionError
 
-if TYPE_CHECKING:  # imported lazily: `companion --version` must not pay for TinyDB
+if TYPE_CHECKING:  # imported lazily: `companion --version` must not pay for TinyDB (or pathlib)
+    from pathlib import Path
+
     from companion.core import session as sessions
     from companion.core.store import Store
 
@@ -23,6 +24,8 @@ ENV_HOME = "COMPANION_HOME"
 
 def default_data_dir() -> Path:
     """``COMPANION_HOME`` if set, else the platform's user data folder."""
+    from pathlib import Path
+
     env = os.environ.get(ENV_HOME)
     if env:
         return Path(env).expanduser()

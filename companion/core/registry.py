@@ -45,11 +45,18 @@ def use_cache_file(path: Path | None) -> None:
 
 
 def _fingerprint() -> list[list]:
-    """The folders distributions live in, with their modification times."""
+    """The folders distributions live in, with their modification times.
+
+    The working folder (``python -m companion`` puts it first) is left out: it changes
+    whenever a file is written there, and nobody installs a distribution into it.
+    """
+    here = os.getcwd()
     out = []
     for entry in sys.path:
+        if entry in ("", ".", here):
+            continue
         try:
-            out.append([entry, os.stat(entry or ".").st_mtime_ns])
+            out.append([entry, os.stat(entry).st_mtime_ns])
         except OSError:
             continue
     return out

@@ -11,8 +11,6 @@ may use the same command name.
 from __future__ import annotations
 
 import sys
-import traceback
-from pathlib import Path
 
 import click
 
@@ -51,6 +49,8 @@ SESSIONS, RECORD = "Sessions", "History and exchange"
 
 def log_unexpected(app: App | None) -> str:
     """Write the traceback to the data folder's error log; return where it went."""
+    import traceback
+
     text = traceback.format_exc()
     try:
         path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
@@ -77,7 +77,10 @@ class RootGroup(LazyGroup):
         root = ctx.find_root()
         if isinstance(root.obj, App):
             return root.obj
-        return App(root.params.get("data_dir") or default_data_dir(), session_override=root.params.get("session_id"))
+        from pathlib import Path
+
+        given = root.params.get("data_dir")
+        return App(Path(given) if given else default_data_dir(), session_override=root.params.get("session_id"))
 
     def game_at_hand(self, ctx: click.Context) -> str | None:
         """The game id of the session the command line targets, or None (no session, or unreadable)."""
@@ -214,22 +217,24 @@ class RootGroup(LazyGroup):
 )
 @click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),  # a str: pathlib is imported only when the folder is used
     help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
 )
 @click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.")
 @click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None, session_id: str | None) -> None:
+def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> None:
     """Tabletop Companion: deals cards fairly, keeps score and says when the game is over.
 
     Run it with no command for the interactive shell. With commands piped in, it runs them one
     per line (script mode).
     """
     line = isinstance(ctx.obj, App)  # one line of the shell or of a script (run_line)
+    if data_dir:
+        from pathlib import Path
+
+        data_dir = Path(data_dir)
     app = ctx.obj if line else App(data_dir or default_data_dir())
-    if data_dir and ctx.obj is None:
-        app.data_dir = data_dir
     if session_id:
         app.session_override = session_id
     ctx.obj = app

@@ -32,9 +32,51 @@ version = "0.0.1"
 [project.entry-points."companion.games"]
 broken = "broken_game:Broken"
 nocontract = "odd_game:NotAGame"
+twin = "twin_game:Twin"
 
 [tool.setuptools]
-py-modules = ["broken_game", "odd_game"]
+py-modules = ["broken_game", "odd_game", "twin_game"]
+""",
+    # a game whose `finish` has the same name as the score sheet's
+    "twin_game.py": """import click
+
+from companion.games.base import Game
+from companion.games.kit import new_command, pass_app
+
+
+class Twin(Game):
+    id = "twin"
+    title = "Twin"
+    description = "A game with a command named like the score sheet's."
+    ui = "twin_game"
+
+    def initial(self, setup, data):
+        return {"players_order": list(setup.players), "finished": False, "winners": []}
+
+    def on_finish(self, s, event, data):
+        s["finished"], s["winners"] = True, list(s["players_order"][:1])
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0} for p in s["players_order"]], "round": 0,
+                "finished": s["finished"], "winners": s["winners"]}
+
+
+@new_command("twin")
+def new():
+    \"\"\"Nothing but a finish.\"\"\"
+    return {}
+
+
+@click.command()
+@pass_app
+def finish(app):
+    \"\"\"The twin's own finish.\"\"\"
+    app.record({"type": "finish"}, ("twin",), "finish")
+    click.echo("twin finished")
+
+
+COMMANDS = {"finish": finish}
+NEW = {"twin": new}
 """,
     "broken_game.py": "raise_here = 1 / 0\n",
     "odd_game.py": """class NotAGame:
@@ -114,6 +156,7 @@ def test_a_broken_plugin_is_one_line_and_stops_nothing(companion):
     out = companion("games").stdout
     lines = [line for line in out.splitlines() if line.startswith("Not loaded:")]
     assert len(lines) == 2, out
+    assert "twin" in out
     assert any("broken" in line and "ZeroDivisionError" in line or "division by zero" in line for line in lines)
     assert any("nocontract" in line and "it has no" in line for line in lines)
     assert companion("--version").stdout.startswith("companion ")
@@ -155,3 +198,40 @@ def test_a_refusal_before_the_game_is_one_line(companion):
     assert "There is no box 'sevens'" in bad.stderr and bad.stderr.count("\n") == 1
     dice = companion("score", "Ann", "ones", "1,1,x", expect=2)
     assert "is not five dice" in dice.stderr
+
+
+def test_two_games_may_share_a_command_name(companion):
+    companion("new", "scoresheet", "--players", "Ann,Bob")
+    companion("add", "Ann=3", "Bob=1")
+    sheet = json.loads(companion("sessions", "--json").stdout)[-1]["id"]
+    companion("new", "twin", "--players", "Cy,Dee")
+    assert companion("help").stdout.index("Twin") < companion("help").stdout.index("Sessions")
+    assert companion("finish").stdout.strip() == "twin finished"
+    assert "Game over" in companion("--session", sheet, "finish").stdout  # the score sheet's own
+    companion("use", sheet)
+    assert companion("help").stdout.index("Score sheet") < companion("help").stdout.index("Sessions")
+
+
+def test_import_stats_and_completion_know_the_plugin(companion, site, home, tmp_path):
+    companion(stdin=GAME)
+    exported = tmp_path / "yacht.json"
+    companion("export", "-o", str(exported))
+    other = tmp_path / "other-laptop"
+    env = dict(os.environ, COMPANION_HOME=str(other), PYTHONPATH=str(site))
+    imported = subprocess.run([sys.executable, "-m", "companion", "import", str(exported)], capture_output=True,
+                              text=True, env=env)
+    assert imported.returncode == 0, imported.stderr
+    stats = subprocess.run([sys.executable, "-m", "companion", "stats"], capture_output=True, text=True, env=env)
+    assert "126 by Bob" in stats.stdout and "yacht" in stats.stdout
+    # the shell offers the plugin's command and its words, through the same completer
+    code = ("from prompt_toolkit.document import Document\n"
+            "from companion.core.app import App\n"
+            "from companion.terminal.cli import cli\n"
+            "from companion.terminal.shell import CommandCompleter, SessionView\n"
+            "app = App(__import__('pathlib').Path(%r))\n"
+            "c = CommandCompleter(app, SessionView(app), cli)\n"
+            "print(sorted(x.text for x in c.get_completions(Document('sc'), None)))\n"
+            "print(sorted(x.text for x in c.get_completions(Document('score Ann full'), None)))\n") % str(home)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(site)), check=True).stdout
+    assert "'score'" in out.splitlines()[0] and "'full-house'" in out.splitlines()[1]

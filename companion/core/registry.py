@@ -47,13 +47,17 @@ def use_cache_file(path: Path | None) -> None:
 def _fingerprint() -> list[list]:
     """The folders distributions live in, with their modification times.
 
-    The working folder (``python -m companion`` puts it first) is left out: it changes
-    whenever a file is written there, and nobody installs a distribution into it.
+    The folder Python put first on the path for this run is left out: the working folder for
+    ``python -m companion`` (it changes whenever a file is written there), the script's folder
+    for the ``companion`` command. Nobody installs a distribution there, and leaving it out
+    lets both ways of starting share the cache.
     """
-    here = os.getcwd()
+    skip = {"", ".", os.getcwd()}
+    if sys.argv and sys.argv[0]:
+        skip.add(os.path.dirname(os.path.abspath(sys.argv[0])))
     out = []
     for entry in sys.path:
-        if entry in ("", ".", here):
+        if entry in skip:
             continue
         try:
             out.append([entry, os.stat(entry).st_mtime_ns])

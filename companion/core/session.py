@@ -9,12 +9,10 @@ list (they stay in the journal).
 
 from __future__ import annotations
 
-import secrets
 import string
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from companion.core import dealing
 from companion.core import registry as games
 from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
 from companion.games.base import Event, Setup, State
@@ -27,6 +25,8 @@ NAME_MAX = 20
 
 def new_id(existing: set[str]) -> str:
     while True:
+        import secrets  # imported here: `status` never makes an id, and secrets pulls in random
+
         sid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
         if sid not in existing:
             return sid
@@ -193,6 +193,8 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
             "data": data,
         }
         if game.deals:
+            from companion.core import dealing
+
             seed = dealing.new_seed()
             meta.update(seed=seed, commitment=dealing.commitment(seed), entropy=entropy or "")
         session = Session(meta, [])

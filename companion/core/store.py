@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -55,6 +54,8 @@ def now() -> str:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only writes need it
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

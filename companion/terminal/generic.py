@@ -6,7 +6,6 @@ import click
 
 from companion.core.app import App
 
-from companion.core import dealing
 from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import echo_json, json_option, pass_app, session_option
@@ -146,6 +145,8 @@ def public_event(game, event: dict, public: bool) -> dict:
     if public:
         return out
     out = copy.deepcopy(game.redact(out))
+    from companion.core import dealing
+
     for deal in dealing.deals_in(out):
         for key in ("deck", "order"):
             deal[key] = "hidden until the game is over"
@@ -200,6 +201,8 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
         s = sessions.reveal(app.store, s.id)
         click.echo("The seed is now revealed; `status` will say so.")
     seed, entropy = s.meta["seed"], s.meta.get("entropy", "")
+    from companion.core import dealing
+
     ok = dealing.commitment(seed) == s.meta.get("commitment")
     click.echo(f"Seed:       {seed}")
     click.echo(f"Commitment: {s.meta.get('commitment')} ({'matches the seed' if ok else 'DOES NOT match the seed'})")

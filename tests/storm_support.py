@@ -161,6 +161,18 @@ def one_line(text: str) -> str:
     return "".join(" " if c in "\n\r\x00" else c for c in text)
 
 
+def copying_replay(session: sessions.Session) -> dict:
+    """The state as replay computed it before issue 12: ``Game.apply`` at every event, which
+    copies the whole state each time (quadratic, but obviously isolated)."""
+    done, _ = session.fold()
+    data = dict(session.meta.get("data") or {})
+    state = session.game.initial(session.setup, data)
+    for entry in done:
+        data = sessions.with_frozen(data, entry["event"])
+        state = session.game.apply(state, entry["event"], data)
+    return state
+
+
 class Storm(RuleBasedStateMachine):
     """The engine: subclasses set SETUP and define ``valid`` (and may add hostile lines)."""
 
@@ -349,9 +361,16 @@ class Storm(RuleBasedStateMachine):
 
     def teardown(self):
         try:
+            self.replay_matches_the_copying_replay()
             self.undo_everything()
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def replay_matches_the_copying_replay(self) -> None:
+        """Replay changes one working state in place (issue 12): it must give exactly the state
+        of the old replay, which deep-copied the whole state at every event."""
+        session = sessions.load(self.store, self.sid)
+        assert session.replay().state == copying_replay(session), f"replay differs after {self.trail!r}"
 
     def undo_everything(self) -> None:
         limit = 2 * len(sessions.load(self.store, self.sid).journal) + 2

@@ -87,14 +87,14 @@ def test_an_unreadable_file(run, two_sessions, monkeypatch):
     """Simulated: the tests run as root in CI, and root reads any file whatever its mode."""
     home, damaged, healthy = two_sessions
     target = home / "sessions" / f"{damaged}.json"
-    real = Path.read_text
+    real = os.open
 
-    def read_text(self, *a, **k):
-        if self == target:
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
-        return real(self, *a, **k)
+    def refusing_open(path, *a, **k):
+        if Path(path) == target:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real(path, *a, **k)
 
-    monkeypatch.setattr(Path, "read_text", read_text)
+    monkeypatch.setattr(os, "open", refusing_open)
     one_line_error(run(["status", "--session", damaged]), str(target), "Permission denied", "permissions")
     still_usable(run, healthy)
 

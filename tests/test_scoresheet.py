@@ -109,3 +109,11 @@ def test_log_lists_events_in_words(run):
     rows = json.loads(run(["log", "--json"], expect=0).stdout)
     assert [r["n"] for r in rows] == [1, 2]
     assert rows[0]["event"] == {"type": "add", "scores": {"Ann": 3, "Bob": 4}}
+
+
+def test_a_long_score_sheet_shows_its_last_rounds(run):
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    run([], input="".join(f"add Ann={i} Bob=1\n" for i in range(1, 21)))
+    out = run(["status"], expect=0).stdout
+    assert "R20" in out and "R9 " in out and "R8 " not in out and "R1 " not in out
+    assert "Rounds 1 to 8 are not shown" in out and "210" in out

@@ -9,13 +9,15 @@ list (they stay in the journal).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import string
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from companion.core import registry as games
 from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
-from companion.games.base import Event, Setup, State
+from companion.games.base import Event, Setup, State, json_copy
 from companion.core.store import Store, index_entry, now
 
 ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -72,12 +74,16 @@ class Replay:
     events: list[dict]  # effective journal entries, in order
     undone: list[dict]  # entries redo would bring back, next first
     finished_at: str | None = None
+    fresh: int = 0  # events the rules applied (the rest came from a snapshot)
 
 
 @dataclass
 class Session:
     meta: dict
     journal: list[dict] = field(default_factory=list)
+    # The session file's text and its replay snapshot, when loaded from a store (see replay).
+    text: str | None = field(default=None, repr=False, compare=False)
+    snapshot: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -120,13 +126,21 @@ class Session:
             done = done[:upto]
         game = self.game
         data = dict(self.meta.get("data") or {})
-        state = game.initial(self.setup, data)
-        finished_at = None
-        for n, entry in enumerate(done, 1):
+        start = self._snapshot_start(done)
+        if start is not None:
+            skip, state, finished_at = start
+            for entry in done[:skip]:
+                data = with_frozen(data, entry["event"])
+        else:
+            # One working state, changed in place by each event (Game.advance): linear in the
+            # number of events. It is copied once from the start, and each event is copied as it
+            # is handed over, so the state shares nothing with the printed values or the journal.
+            skip, state, finished_at = 0, json_copy(game.initial(self.setup, data)), None
+        for n, entry in enumerate(done[skip:], skip + 1):
             event = entry["event"]
             data = with_frozen(data, event)
             try:
-                state = game.apply(state, event, data)
+                state = game.advance(state, json_copy(event), data)
             except CompanionError as exc:
                 raise StoreError(
                     f"Session {self.id} cannot be replayed: event {n} ({event.get('type')}) is refused "
@@ -136,7 +150,49 @@ class Session:
                 finished_at = entry.get("at")
             elif not state.get("finished"):
                 finished_at = None
-        return Replay(state, data, done, undone, finished_at)
+        return Replay(state, data, done, undone, finished_at, len(done) - skip)
+
+    def _snapshot_start(self, done: list[dict]) -> tuple[int, State, str | None] | None:
+        """(events covered, state, finished_at) from the session's snapshot, when it is still
+        true of this journal: same companion and rules, the file's text up to the snapshot
+        unchanged (its SHA-256), and only new actions since (no undo or redo)."""
+        snap, text = self.snapshot, self.text
+        if not snap or text is None:
+            return None
+        try:
+            length, covered, prefix = int(snap["journal_length"]), int(snap["done"]), int(snap["prefix_chars"])
+            if (snap.get("format") != SNAPSHOT_FORMAT or snap.get("rules") != rules_version(self.game)
+                    or snap.get("game") != self.meta["game"] or not 0 < covered <= len(done)
+                    or not 0 < length <= len(self.journal) or not 0 < prefix <= len(text)
+                    or any(e.get("kind") not in ("do", "reveal") for e in self.journal[length:])
+                    or hashlib.sha256(text[:prefix].encode("utf-8")).hexdigest() != snap["prefix_sha256"]
+                    or not isinstance(snap["state"], dict)):
+                return None
+            return covered, json_copy(snap["state"]), snap.get("finished_at")
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def snapshot_of(self, replay: Replay) -> dict | None:
+        """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,
+        or None when the state would not come back identical from JSON."""
+        text = self.text
+        if text is None or not text.endswith("}}") or replay.undone:
+            return None
+        body = json.dumps(replay.state, ensure_ascii=False, separators=(",", ":"))
+        if json.loads(body) != replay.state:  # a tuple or a number key: no snapshot, replay instead
+            return None
+        prefix = len(text) - 2  # all but the closing of the journal and of the file
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "game": self.meta["game"],
+            "rules": rules_version(self.game),
+            "journal_length": len(self.journal),
+            "done": len(replay.events),
+            "prefix_chars": prefix,
+            "prefix_sha256": hashlib.sha256(text[:prefix].encode("utf-8")).hexdigest(),
+            "finished_at": replay.finished_at,
+            "state": json.loads(body),
+        }
 
     def status(self, replay: Replay | None = None) -> dict:
         """The ``status --json`` object: the session's keys and the game's."""
@@ -169,9 +225,34 @@ def with_frozen(data: dict, event: Event) -> dict:
 # -- operations on the store ---------------------------------------------------------------
 
 
+# Replay snapshots (issue 12): after at least this many events were replayed by the rules, a
+# write keeps the state beside the journal (DATA/cache/replay/ID.json), with the SHA-256 of the
+# session file's text it stands for. Replay starts from it while that text is unchanged.
+SNAPSHOT_EVERY = 200
+SNAPSHOT_FORMAT = 1
+
+
+def rules_version(game) -> str:
+    """What changes when a game's rules may have changed: companion's version, and the size and
+    time of the module holding the game's rules (a plugin upgraded in place)."""
+    import inspect
+    import os
+
+    from companion import __version__
+
+    try:
+        st = os.stat(inspect.getfile(type(game)))
+        where = f"{st.st_size}:{st.st_mtime_ns}"
+    except (OSError, TypeError):
+        where = "?"
+    return f"{__version__}:{type(game).__module__}.{type(game).__qualname__}:{where}"
+
+
 def load(store: Store, sid: str) -> Session:
     meta, journal = store.read_session(sid)
-    return Session(meta, journal)
+    text = store.session_text(sid)
+    snapshot = store.read_snapshot(sid) if len(journal) >= SNAPSHOT_EVERY else None
+    return Session(meta, journal, text, snapshot)
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
@@ -239,25 +320,36 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
         session = load(store, sid)
         before = session.replay()
         event = make_event(session, before) if callable(make_event) else dict(make_event)
+        event = json_copy(event)  # the event shares nothing with the state it was built from
         check_numbers(event)
         data = before.data
+        was_finished = bool(before.state.get("finished"))
         for _ in range(20):
             try:
-                state = session.game.apply(before.state, event, data)
+                # The replay is this call's own: the event changes it in place (no copy of the
+                # whole state per action). A refusal throws it away with everything else.
+                state = session.game.advance(before.state, json_copy(event), data)
                 break
             except MissingValue as missing:
                 value = _supplied_value(store, session.meta["game"], missing.key)
                 if value is None:
                     raise
                 event.setdefault("_data", {})[missing.key] = value
+                before = session.replay()  # the refused try may have changed the working state
                 data = with_frozen(before.data, event)
         else:  # pragma: no cover - a game asking for ever more values
             raise RuleError("Too many printed values are missing for this action.")
         entry = {"kind": "do", "event": event, "at": now()}
         store.append(sid, entry)
         session.journal.append(entry)
-        after = Replay(state, data, before.events + [entry], [], entry["at"] if state.get("finished") else None)
-        _sync_index(store, session, before, after)
+        session.text = store.session_text(sid)
+        after = Replay(state, data, before.events + [entry], [], entry["at"] if state.get("finished") else None,
+                       before.fresh + 1)
+        if after.fresh >= SNAPSHOT_EVERY:
+            snap = session.snapshot_of(after)
+            if snap is not None:
+                store.write_snapshot(sid, snap)
+        _sync_index(store, session, was_finished, after)
     return session, after, event
 
 
@@ -284,8 +376,9 @@ def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
         entry = {"kind": kind, "at": now()}
         store.append(sid, entry)
         session.journal.append(entry)
+        session.text = store.session_text(sid)
         after = session.replay()
-        _sync_index(store, session, before, after)
+        _sync_index(store, session, bool(before.state.get("finished")), after)
     return session, after, moved
 
 
@@ -358,8 +451,8 @@ def index_summary(session: Session, replay: Replay) -> dict | None:
     }
 
 
-def _sync_index(store: Store, session: Session, before: Replay, after: Replay) -> None:
+def _sync_index(store: Store, session: Session, was_finished: bool, after: Replay) -> None:
     """Keep the index's finished flag and final summary in step (only when they change)."""
-    if bool(before.state.get("finished")) == bool(after.state.get("finished")):
+    if was_finished == bool(after.state.get("finished")):
         return
     store.index_put(index_entry(session.meta, index_summary(session, after)))

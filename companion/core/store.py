@@ -17,8 +17,10 @@ knows nothing of other processes. Here:
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -76,20 +78,75 @@ def atomic_write_text(path: Path, text: str) -> None:
                 os.close(dfd)
 
 
+# The largest data file read (a session of 100,000 events is about 12 MB): a link to
+# /dev/zero or a runaway file is refused instead of read until memory runs out (issue 12).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def read_file_text(path: Path, limit: int = MAX_FILE_BYTES) -> tuple[str, tuple] | None:
+    """The text of a regular file and its signature (see :func:`file_signature`), or None if
+    it is absent. A FIFO, a device or a folder is refused without waiting on it; so is a file
+    over ``limit`` bytes or one that is not UTF-8."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise StoreError(f"{path} is a folder, but a data file belongs there: move it away.") from None
+    except OSError as exc:
+        if exc.errno == errno.ENOENT or exc.errno == errno.ENOTDIR:
+            return None
+        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. Check its permissions; it was not changed.") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise StoreError(f"{path} is a folder, but a data file belongs there: move it away.")
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(f"{path} is not a regular file (a device, pipe or socket): move it away; it was not read.")
+        if st.st_size > limit:
+            raise StoreError(f"{path} is too large ({st.st_size:,} bytes, at most {limit:,}): move it away; "
+                             "it was not read.")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise StoreError(f"{path} is too large (over {limit:,} bytes): move it away; it was not read.")
+            chunks.append(chunk)
+    except OSError as exc:
+        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. Check its permissions; it was not changed.") from None
+    finally:
+        os.close(fd)
+    try:
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        raise StoreError(f"{path} is not UTF-8 text (damaged): restore it from a backup or move it away; "
+                         "it was not changed.") from None
+    return text, (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def read_json_file(path: Path, kind: str) -> dict | None:
     """The tables stored in ``path`` (migrated to the current schema), or None if it is absent.
 
     Damaged, unreadable or newer files raise StoreError naming the file; they are not touched.
     """
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    found = read_json_text(path, kind)
+    return None if found is None else found[0]
+
+
+def read_json_text(path: Path, kind: str) -> tuple[dict, str, tuple] | None:
+    """Like :func:`read_json_file`, with the file's text and signature as well."""
+    found = read_file_text(path)
+    if found is None:
         return None
-    except IsADirectoryError:
-        raise StoreError(f"{path} is a folder, but a data file belongs there: move it away.") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise StoreError(f"Cannot read {path}: {reason}. Check its permissions; it was not changed.") from None
+    raw, signature = found
+    data = parse_json(path, raw, kind)
+    return data, raw, signature
+
+
+def parse_json(path: Path, raw: str, kind: str) -> dict:
     if not raw.strip():
         raise StoreError(f"{path} is empty (damaged): restore it from a backup or move it away; it was not changed.")
     try:
@@ -99,6 +156,12 @@ def read_json_file(path: Path, kind: str) -> dict | None:
             f"{path} is not valid JSON (line {exc.lineno}): restore it from a backup or move it away; "
             "it was not changed."
         ) from None
+    except RecursionError:
+        raise StoreError(f"{path} is nested too deeply to be companion data (damaged): move it away; "
+                         "it was not changed.") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise StoreError(f"{path} holds a value companion cannot read ({exc}): move it away; "
+                         "it was not changed.") from None
     if not isinstance(data, dict):
         raise StoreError(f"{path} does not hold companion data: move it away; it was not changed.")
     meta = data.pop(SCHEMA_KEY, None)
@@ -145,6 +208,9 @@ class Store:
     def __init__(self, root: str | Path):
         self.root = Path(root).expanduser()
         self._lock = None
+        # session id -> (file signature, parsed contents / text) of the last read or write
+        self._docs: dict[str, tuple[tuple, dict]] = {}
+        self._texts: dict[str, tuple[tuple, str]] = {}
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -229,10 +295,17 @@ class Store:
         return matches[0]
 
     def read_session(self, sid: str) -> tuple[dict, list[dict]]:
-        """The session's fixed description and its journal, read without a lock."""
-        data = read_json_file(self.session_path(sid), "session")
-        if data is None:
+        """The session's fixed description and its journal, read without a lock.
+
+        The file's text and parsed contents are kept (with its inode, size and time) so that
+        ``append`` under the lock does not parse the file a second time, and replay can check
+        its snapshot against the text (issue 12)."""
+        path = self.session_path(sid)
+        found = read_json_text(path, "session")
+        if found is None:
             raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
+        data, text, signature = found
+        self._remember(sid, signature, data, text)
         try:
             meta = data["meta"]["1"]
             journal_table = data.get("journal", {})
@@ -243,6 +316,14 @@ class Store:
                 "it was not changed."
             ) from None
         return meta, journal
+
+    def session_text(self, sid: str) -> str | None:
+        """The text of the session file as last read or written by this Store, if the file
+        is still that one (same inode, size and time); None otherwise."""
+        cached = self._texts.get(sid)
+        if cached is None or cached[0] != file_signature(self.session_path(sid)):
+            return None
+        return cached[1]
 
     def session_game(self, sid: str) -> str:
         """The game id of session ``sid`` (the root group uses it to find the game's commands)."""
@@ -259,11 +340,55 @@ class Store:
         self.index_put(index_entry(meta))
 
     def append(self, sid: str, entry: dict) -> int:
-        """Append one journal entry to a session file (caller holds the lock)."""
+        """Append one journal entry to a session file (caller holds the lock).
+
+        Writes what TinyDB's insert would write, byte for byte, but reuses the contents read
+        under the same lock instead of parsing the file again."""
         path = self.session_path(sid)
         if not path.exists():
             raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
-        return open_db(path, "session").table("journal").insert(entry)
+        cached = self._docs.get(sid)
+        if cached is not None and cached[0] == file_signature(path):
+            data = cached[1]
+        else:
+            data = read_json_file(path, "session") or {}
+        journal = data.setdefault("journal", {})
+        if not isinstance(journal, dict):
+            raise StoreError(f"{path} is damaged (its journal is not a table): move it away; it was not changed.")
+        number = max((int(k) for k in journal), default=0) + 1
+        journal[str(number)] = entry
+        doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}}
+        doc.update(data)
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        atomic_write_text(path, text)
+        self._remember(sid, file_signature(path), data, text)
+        return number
+
+    def _remember(self, sid: str, signature: tuple | None, data: dict, text: str) -> None:
+        """Keep the last session read or written (one only: `stats` reads thousands). Its
+        journal entries are shared with the caller, who never changes them."""
+        self._docs = {sid: (signature, data)}
+        self._texts = {sid: (signature, text)}
+
+    # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
+    def snapshot_path(self, sid: str) -> Path:
+        return self.root / "cache" / "replay" / f"{sid}.snapshot"
+
+    def read_snapshot(self, sid: str) -> dict | None:
+        """The replay snapshot kept for session ``sid``, or None if absent or unreadable."""
+        path = self.snapshot_path(sid)
+        try:
+            if not path.is_file() or path.is_symlink() or path.stat().st_size > SNAPSHOT_MAX_BYTES:
+                return None
+            snap = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        return snap if isinstance(snap, dict) else None
+
+    def write_snapshot(self, sid: str, snap: dict) -> None:
+        """Keep a replay snapshot; a failure to write it is not an error (it is only a cache)."""
+        with contextlib.suppress(CompanionError, OSError):
+            atomic_write_text(self.snapshot_path(sid), json.dumps(snap, ensure_ascii=False, separators=(",", ":")))
 
     # -- index -----------------------------------------------------------------------------
     def index(self) -> list[dict]:
@@ -308,6 +433,19 @@ class Store:
     def unset_user_value(self, game: str, key: str) -> bool:
         table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
         return bool(table.remove(Query().key == key))
+
+
+SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def file_signature(path: Path) -> tuple | None:
+    """What tells one version of a file from the next: inode, size and modification time
+    (every write replaces the file, so a new version always has a new inode)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def glob_escape(text: str) -> str:

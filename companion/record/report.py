@@ -181,10 +181,11 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     game's round never changes. Replays only this session.
     """
     from companion.core.session import with_frozen
+    from companion.games.base import json_copy
 
     game = session.game
     data = dict(session.meta.get("data") or {})
-    state = game.initial(session.setup, data)
+    state = json_copy(game.initial(session.setup, data))  # one working state: linear (issue 12)
     first = game.summary(state)
     names = [p["name"] for p in first["players"]]
     start = [p.get("score") for p in first["players"]]
@@ -193,7 +194,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     for entry in done:
         event = entry["event"]
         data = with_frozen(data, event)
-        state = game.apply(state, event, data)
+        state = game.advance(state, json_copy(event), data)
         s = game.summary(state)
         snaps.append((s.get("round"), [p.get("score") for p in s["players"]]))
     by_round: list[tuple[Any, list[Any]]] = []

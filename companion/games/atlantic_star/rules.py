@@ -153,8 +153,8 @@ class AtlanticStar(Game):
             "vp": copy.deepcopy(data.get("vp")),
         }
 
-    def apply(self, state: State, event: dict, data: dict) -> State:
-        new = super().apply(state, event, data)
+    def advance(self, state: State, event: dict, data: dict) -> State:
+        new = super().advance(state, event, data)
         # summary() sees only the state: keep the victory points this session knows beside it
         new["vp"] = copy.deepcopy(data.get("vp"))
         return new

@@ -12,6 +12,7 @@ from companion.games.kit import new_command, parse_pairs, pass_app, session_opti
 from companion.terminal.render import table, winners_line
 
 GAME = ("scoresheet",)
+SHOWN_ROUNDS = 12
 
 
 @new_command("scoresheet")
@@ -50,13 +51,18 @@ def finish(app) -> None:
 def render_status(app, session, replay) -> str:
     status = session.status(replay)
     rounds = status["round"]
-    headers = ["player"] + [f"R{i}" for i in range(1, rounds + 1)] + ["total"]
-    rows = [[p["name"], *p["rounds"], p["score"]] for p in status["players"]]
+    # The last SHOWN_ROUNDS rounds only: a table of hundreds of columns helps nobody (and cost
+    # most of `status` in a long session); `log` and `report` have every round.
+    first = max(1, rounds - SHOWN_ROUNDS + 1)
+    headers = ["player"] + [f"R{i}" for i in range(first, rounds + 1)] + ["total"]
+    rows = [[p["name"], *p["rounds"][first - 1:], p["score"]] for p in status["players"]]
     rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
     if status["target"] is not None:
         rule += f", ends at {status['target']}"
     out = [f"Session {session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}",
            table(headers, rows, right=range(1, len(headers)))]
+    if first > 1:
+        out.append(f"Rounds 1 to {first - 1} are not shown: `log` lists every round.")
     out.append(winners_line(status) or "In play: `add NAME=POINTS ...` records a round, `finish` ends the game.")
     return "\n".join(out)
 

@@ -143,7 +143,20 @@ class Session:
         r = replay or self.replay()
         out = {"session": self.id, "game": self.meta["game"], "title": self.game.title}
         out.update(self.game.summary(r.state))
+        played = r.state.get("played")
+        if played:  # logged from its final scores (`played`): the scores are the result
+            out["players"] = [{"name": p, "score": v} for p, v in played["scores"].items()]
+            out["winners"] = list(played["winners"])
+            out["finished"] = True
+            out["played"] = True
+        abandoned = r.state.get("abandoned")
+        out["abandoned"] = bool(abandoned)
+        if abandoned:
+            out["abandon_reason"] = abandoned.get("reason") or ""
         out["created"] = self.meta.get("created")
+        for key in ("played_on", "location"):
+            if self.meta.get(key):
+                out[key] = self.meta[key]
         out["finished_at"] = r.finished_at if out.get("finished") else None
         if self.meta.get("commitment"):
             out["commitment"] = self.meta["commitment"]
@@ -175,13 +188,21 @@ def load(store: Store, sid: str) -> Session:
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
-           entropy: str = "") -> Session:
-    """Start a new session, freeze the printed values it uses, and make it current."""
+           entropy: str = "", extra: dict | None = None, events: list[Event] = (),
+           make_current: bool = True) -> Session:
+    """Start a new session, freeze the printed values it uses, and make it current.
+
+    ``extra`` adds description keys (``played_on``, ``location``); ``events`` are recorded
+    with the session in the same locked write (`played` logs a whole game at once), so a
+    crash never leaves half of it.
+    """
     from companion.core import datapack
 
     game = games.get(game_id)
     names = seat_from(check_players(players, game), start)
     check_numbers(options)
+    for event in events:
+        check_numbers(event)
     with store.writing():
         data = datapack.merged(game_id, store.user_values(game_id)) if game_id in datapack.pack_names() else {}
         meta: dict[str, Any] = {
@@ -192,13 +213,20 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
             "created": now(),
             "data": data,
         }
+        meta.update({k: v for k, v in (extra or {}).items() if v})
         if game.deals:
             seed = dealing.new_seed()
             meta.update(seed=seed, commitment=dealing.commitment(seed), entropy=entropy or "")
-        session = Session(meta, [])
-        session.replay()  # refuse options the rules cannot start from, before writing anything
+        at = now()
+        session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
+        replay = session.replay()  # refuse options the rules cannot start from, before writing anything
         store.create_session(meta)
-        store.set_current(meta["id"])
+        for entry in session.journal:
+            store.append(meta["id"], entry)
+        if events:
+            store.index_put(index_entry(meta, index_summary(session, replay)))
+        if make_current:
+            store.set_current(meta["id"])
     return session
 
 
@@ -344,7 +372,12 @@ def rebuild_index(store: Store) -> int:
 
 
 def index_summary(session: Session, replay: Replay) -> dict | None:
-    """The index's summary of a session: None until it is finished (record, step, import)."""
+    """The index's summary of a session: None until it is finished or abandoned (record,
+    step, import). An abandoned game has no result: its summary says when and why only."""
+    abandoned = replay.state.get("abandoned")
+    if abandoned:
+        at = next((e.get("at") for e in reversed(replay.events) if e["event"].get("type") == "abandon"), None)
+        return {"abandoned_at": at, "reason": abandoned.get("reason") or ""}
     if not replay.state.get("finished"):
         return None
     status = session.status(replay)
@@ -353,11 +386,13 @@ def index_summary(session: Session, replay: Replay) -> dict | None:
         "round": status.get("round"),
         "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
         "winners": status.get("winners", []),
+        **({"played": True} if status.get("played") else {}),
     }
 
 
 def _sync_index(store: Store, session: Session, before: Replay, after: Replay) -> None:
-    """Keep the index's finished flag and final summary in step (only when they change)."""
-    if bool(before.state.get("finished")) == bool(after.state.get("finished")):
+    """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
+    if (bool(before.state.get("finished")) == bool(after.state.get("finished"))
+            and bool(before.state.get("abandoned")) == bool(after.state.get("abandoned"))):
         return
     store.index_put(index_entry(session.meta, index_summary(session, after)))

@@ -116,6 +116,8 @@ def render_stats(stats: dict) -> str:
     head = f"Statistics: {n} finished session{'s' if n != 1 else ''}" + (f" ({scope})" if scope else "")
     if stats["unfinished"]:
         head += f"; {len(stats['unfinished'])} in play, not counted"
+    if stats["abandoned"]:
+        head += f"; {len(stats['abandoned'])} abandoned, not counted"
     out = [head + "."]
     players = stats["players"]
     if players:
@@ -159,7 +161,11 @@ def render_stats(stats: dict) -> str:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
                 for u in stats["unfinished"]]
         out += ["", "In play (not counted):", table(["id", "game", "players", "started"], rows)]
-    if not players and not stats["unfinished"]:
+    if stats["abandoned"]:
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
+                for u in stats["abandoned"]]
+        out += ["", "Abandoned (no result, not counted):", table(["id", "game", "players", "started", "reason"], rows)]
+    if not players and not stats["unfinished"] and not stats["abandoned"]:
         out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
               [f"No sessions match ({scope})."]
     return "\n".join(out)

@@ -32,7 +32,11 @@ from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_ent
 FORMAT = "tabletop-companion"
 VERSION = 1
 FORMATS = ("json", "csv", "bgg")
-CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished"]
+CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished",
+               "abandoned", "location", "notes"]
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection): such text
+# cells are written with a leading ' so they stay text. Numbers we write ourselves are numbers.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BGG_TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
 
 # Limits of an import file: generous for any real group, small enough that a hostile file
@@ -45,7 +49,8 @@ MAX_STRING = 100_000
 MAX_DEPTH = 64
 MAX_INT = 10**15
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
-META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy"}
+META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
+             "location"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
 TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
 KINDS = {"do", "undo", "redo", "reveal"}
@@ -99,18 +104,30 @@ class Play:
     ranks: dict[str, int]
     finished: bool
     minutes: int
+    date: str = ""  # the calendar date it was played
+    location: str = ""
+    abandoned: str | None = None  # the reason ("" for none) when abandoned
+    notes: tuple[str, ...] = ()
+
+
+def notes_of(done: list[dict]) -> tuple[str, ...]:
+    """The texts of the notes among a session's effective events."""
+    return tuple(str(e["event"].get("text", "")) for e in done if e["event"].get("type") == "note")
 
 
 def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
-    """Finished sessions from the index; sessions in play are replayed for their scores so far."""
+    """Finished sessions from the index (their files read for the notes only); sessions in
+    play or abandoned are replayed for their scores so far."""
     from companion.core import session as sessions
 
     out = []
     for e in entries:
+        extra = {"date": history.played_date(e), "location": str(e.get("location") or "")}
         if history.finished(e):
             r = history.Result(e, roster)
+            done, _ = sessions.load(store, e["id"]).fold()
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
-                            round(r.minutes or 0)))
+                            round(r.minutes or 0), notes=notes_of(done), **extra))
             continue
         s = sessions.load(store, e["id"])
         replay = s.replay()
@@ -120,8 +137,18 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         start = history.parse_time(e["created"])
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
-        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes))
+        gone = replay.state.get("abandoned")
+        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes,
+                        abandoned=(gone.get("reason") or "") if gone else None, notes=notes_of(replay.events),
+                        **extra))
     return out
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: text starting like a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
@@ -130,12 +157,13 @@ def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for play in plays(store, entries, roster):
-        day = history.local_date(play.created)
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)
-            writer.writerow([play.id, play.game, day, name, seat, "" if score is None else score,
-                             play.ranks.get(name, "") if play.finished else "",
-                             int(name in play.winners) if play.finished else "", int(play.finished)])
+            writer.writerow([safe_cell(c) for c in (
+                play.id, play.game, play.date, name, seat, "" if score is None else score,
+                play.ranks.get(name, "") if play.finished else "",
+                int(name in play.winners) if play.finished else "", int(play.finished),
+                int(play.abandoned is not None), play.location, " | ".join(play.notes))])
     return buf.getvalue()
 
 
@@ -151,12 +179,16 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
                                 "termsofuse": BGG_TERMS})
     for play in chosen:
         node = ET.SubElement(root, "play", {
-            "id": "0", "date": history.local_date(play.created), "quantity": "1", "length": str(play.minutes),
-            "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": "",
+            "id": "0", "date": play.date, "quantity": "1", "length": str(play.minutes),
+            "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": play.location,
         })
         item = ET.SubElement(node, "item", {"name": history.title(play.game), "objecttype": "thing", "objectid": "0"})
         ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
-        ET.SubElement(node, "comments").text = f"Tabletop Companion session {play.id} ({play.game})"
+        comments = [f"Tabletop Companion session {play.id} ({play.game})"]
+        if play.abandoned is not None:
+            comments.append("abandoned" + (f": {play.abandoned}" if play.abandoned else ", no result"))
+        comments += list(play.notes)
+        ET.SubElement(node, "comments").text = "\n".join(comments)
         players = ET.SubElement(node, "players")
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)

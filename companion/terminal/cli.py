@@ -34,6 +34,8 @@ COMMANDS: dict[str, str] = {
     "log": "companion.terminal.generic:log",
     "undo": "companion.terminal.generic:undo",
     "redo": "companion.terminal.generic:redo",
+    "abandon": "companion.terminal.generic:abandon",
+    "note": "companion.terminal.generic:note",
     "verify": "companion.terminal.generic:verify",
     "board": "companion.terminal.generic:board",
     "data": "companion.terminal.data:data",

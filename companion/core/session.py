@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -23,6 +24,9 @@ from companion.core.store import Store, index_entry, now
 ID_ALPHABET = string.ascii_lowercase + string.digits
 ID_LENGTH = 8
 NAME_MAX = 20
+# A name starting with one of these is a formula in a spreadsheet (the CSV export) or an option
+# on a command line; '=' is refused anywhere in a name already.
+NAME_BAD_STARTS = ("+", "-", "@")
 
 
 def new_id(existing: set[str]) -> str:
@@ -42,6 +46,9 @@ def check_players(names: list[str], game) -> list[str]:
             raise CompanionError(f"The name {n!r} is longer than {NAME_MAX} characters: shorten it.")
         if any(c in n for c in ",=\n\t") or not n.isprintable():
             raise CompanionError(f"The name {n!r} may not contain commas, '=' or control characters.")
+        if n.startswith(NAME_BAD_STARTS):
+            raise CompanionError(f"The name {n!r} may not start with {n[0]!r}: a spreadsheet would read it as a "
+                                 "formula, and a command line as an option. Write it another way.")
     seen: set[str] = set()
     for n in names:
         if n.casefold() in seen:
@@ -52,6 +59,44 @@ def check_players(names: list[str], game) -> list[str]:
             f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
         )
     return names
+
+
+LOCATION_MAX = 100
+
+
+def parse_played_on(text: str | None) -> str | None:
+    """`--played-on` as YYYY-MM-DD or YYYY-MM-DDTHH:MM (a play can't be in the future), or a
+    refusal showing how to write it."""
+    if text is None:
+        return None
+    raw = text.strip().replace(" ", "T")
+    how = "write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30"
+    try:
+        if len(raw) == 10:
+            day = date.fromisoformat(raw)
+            shown = day.isoformat()
+        elif len(raw) == 16 and raw[10] == "T":
+            moment = datetime.fromisoformat(raw)
+            day, shown = moment.date(), moment.strftime("%Y-%m-%dT%H:%M")
+        else:
+            raise ValueError
+    except ValueError:
+        raise CompanionError(f"{text!r} is not a date: {how}.") from None
+    if day.year < 1900:
+        raise CompanionError(f"{shown} is too long ago: check the year.")
+    if day > date.today() + timedelta(days=1):  # a day of slack for time zones
+        raise CompanionError(f"{shown} is in the future: --played-on is the day the game was played.")
+    return shown
+
+
+def parse_location(text: str | None) -> str | None:
+    """`--location` as one short line, or a refusal."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    if len(text) > LOCATION_MAX or not text.isprintable():
+        raise CompanionError(f"A location is one line of at most {LOCATION_MAX} characters.")
+    return text
 
 
 def seat_from(names: list[str], start: str | None) -> list[str]:
@@ -149,6 +194,7 @@ class Session:
             out["winners"] = list(played["winners"])
             out["finished"] = True
             out["played"] = True
+            out["round"] = None  # the rounds were not typed in
         abandoned = r.state.get("abandoned")
         out["abandoned"] = bool(abandoned)
         if abandoned:

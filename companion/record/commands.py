@@ -289,3 +289,108 @@ def report(app, session_id: str | None, html_file: Path | None) -> None:
         return
     write_output(html_file, pages.session_html(facts))
     click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
+
+
+# -- delete and restore ------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("session_id", metavar="ID")
+@click.option("--yes", is_flag=True, help="Delete without asking (needed in script mode).")
+@pass_app
+def delete(app, session_id: str, yes: bool) -> None:
+    """Move session ID into the data folder's bin (`restore ID` brings it back whole)."""
+    from companion.record import trash
+
+    sid = app.store.resolve(session_id)
+    s = sessions.load(app.store, sid)
+    what = f"session {sid} ({s.game.title} with {', '.join(s.players)}, started {s.meta['created'][:10]})"
+    if not yes:
+        if not app.can_ask():
+            raise CompanionError(f"`delete` moves {what} to the bin: add --yes to do it here "
+                                 f"(`delete {sid} --yes`).")
+        answer = app.ask(f"Move {what} to the bin? `restore {sid}` brings it back. [y/N] ", "")
+        if answer.strip().casefold() not in ("y", "yes"):
+            click.echo(f"Kept session {sid}; nothing was changed.")
+            return
+    trash.delete(app.store, sid)
+    click.echo(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back.")
+
+
+@click.command()
+@click.argument("session_id", metavar="ID")
+@pass_app
+def restore(app, session_id: str) -> None:
+    """Bring a deleted session back from the bin (`sessions --deleted` lists it)."""
+    from companion.record import trash
+
+    s = trash.restore(app.store, session_id)
+    click.echo(f"Restored session {s.id} ({s.game.title} with {', '.join(s.players)}): it counts again.")
+
+
+# -- a play logged after the fact --------------------------------------------------------------
+
+
+def parse_final_scores(text: str) -> dict[str, int]:
+    """`Ann=52,Bob=47` (commas or spaces between) -> {'Ann': 52, 'Bob': 47}, in seat order."""
+    from companion.games.kit import parse_pairs
+
+    items = [part for chunk in text.split(",") for part in chunk.split()]
+    scores = parse_pairs([i for i in items if i], "NAME=SCORE")
+    if not scores:
+        raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")
+    return scores
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "players_", required=True, metavar="Ann=52,Bob=47",
+              help="Every player's final score, in seat order.")
+@click.option("--winner", "winners", multiple=True, metavar="NAME",
+              help="Who won (repeat for a shared win); needed only when the game's tie rule needs more than scores.")
+@click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
+@click.option("--location", metavar="TEXT", help="Where it was played.")
+@click.option("--note", "note_text", metavar="TEXT", help="A note kept with the play.")
+@json_option
+@pass_app
+def played(app, game_id: str, players_: str, winners: tuple[str, ...], played_on: str | None,
+           location: str | None, note_text: str | None, as_json: bool) -> None:
+    """Log a finished play from its final scores alone (it counts in stats like any other).
+
+    The winners follow the game's own rule; give --winner when scores tie and the rule needs
+    more than scores (money, the youngest ship ...). The current session is left as it was.
+    """
+    from companion.core import registry
+    from companion.games.base import player_name
+
+    game = registry.get(game_id.strip().lower())
+    scores = parse_final_scores(players_)
+    names = sessions.check_players(list(scores), game)
+    scores = dict(zip(names, scores.values()))
+    extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
+    if winners:
+        chosen: list[str] = []
+        for w in winners:
+            name = player_name(names, w)
+            if name not in chosen:
+                chosen.append(name)
+    else:
+        chosen = game.played_winners(scores, {})
+        if chosen is None:
+            top = max(scores.values())
+            tied = [p for p, v in scores.items() if v == top]
+            raise CompanionError(
+                f"{' and '.join(tied)} tie at {top}: {game.title} settles that by {game.tie_break}, which the "
+                f"scores do not show. Add --winner NAME (repeat it for a shared win).")
+    events = [{"type": "played", "scores": scores, "winners": chosen}]
+    if note_text is not None:
+        events.append({"type": "note", "text": note_text.strip()})
+    s = sessions.create(app.store, game.id, names, {}, None, "", extra, events, make_current=False)
+    if as_json:
+        echo_json(s.status())
+        return
+    when = f" on {extra['played_on']}" if extra["played_on"] else ""
+    where = f" at {extra['location']}" if extra["location"] else ""
+    won = f"{chosen[0]} wins" if len(chosen) == 1 else f"shared win for {', '.join(chosen)}"
+    click.echo(f"Logged session {s.id}: {game.title}{when}{where}: "
+               f"{', '.join(f'{p} {v}' for p, v in scores.items())}; {won}.")

@@ -21,6 +21,7 @@ from datetime import date, datetime
 from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
+from companion.core.session import parse_location, parse_played_on  # noqa: F401 (used by commands)
 from companion.record.players import Roster, shown_players
 
 RECENT = 10  # sessions in a player's "recent scores" line

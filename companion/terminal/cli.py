@@ -47,6 +47,9 @@ COMMANDS: dict[str, str] = {
     "export": "companion.record.commands:export",
     "import": "companion.record.commands:import_cmd",
     "report": "companion.record.commands:report",
+    "delete": "companion.record.commands:delete",
+    "restore": "companion.record.commands:restore",
+    "played": "companion.record.commands:played",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

@@ -52,12 +52,18 @@ def new() -> None:
 @json_option
 @click.option("--game", metavar="GAME", help="Only sessions of this game.")
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
 @pass_app
-def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> None:
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, deleted: bool) -> None:
     """List the stored sessions, newest last; * marks the current one."""
     from companion.record import players as registry
 
-    entries = sessions.index(app.store)
+    if deleted:
+        from companion.record import trash
+
+        entries = trash.listing(app.store)
+    else:
+        entries = sessions.index(app.store)
     roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
     if game:
         entries = [e for e in entries if e["game"] == game]
@@ -69,14 +75,15 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> No
         echo_json([dict(e, current=e["id"] == current) for e in entries])
         return
     if not entries:
-        click.echo("No sessions yet: start one with `new GAME --players Ann,Bob`.")
+        click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
+                   "No sessions yet: start one with `new GAME --players Ann,Bob`.")
         return
     from companion.terminal.render import table
 
     rows = []
     for e in entries:
         summary = e.get("summary") or {}
-        state = session_state(e, roster)
+        state = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
         rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
                      e["created"][:16].replace("T", " "), state])
     click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))

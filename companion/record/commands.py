@@ -20,17 +20,59 @@ from companion.terminal.render import table
 # -- output helpers ----------------------------------------------------------------------------
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write a file the user asked for, whole or not at all."""
-    from companion.core.store import atomic_write_text
-
-    if path.is_dir():
+def check_output(app, path: Path, force: bool) -> Path:
+    """Refuse an output file before any work is done: never inside the data folder (symlinks
+    resolved: `report --html DATA/sessions/ID.json` would destroy a session), never over an
+    existing file without --force, never a folder, a pipe or a device."""
+    try:
+        target = path.expanduser().resolve()
+        root = app.store.root.expanduser().resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise CompanionError(f"Cannot use {path} as an output file ({exc}): write elsewhere.") from None
+    if target == root or root in target.parents:
+        raise CompanionError(f"{path} is inside the data folder {root}: the companion never writes over its "
+                             "own files. Write elsewhere, e.g. your home folder.")
+    if target.is_dir():
         raise CompanionError(f"{path} is a folder: give a file name, e.g. {path / 'out.html'}")
-    if path.exists() and not path.is_file():  # a pipe or a device: never replace it
+    if target.exists() and not target.is_file():  # a pipe or a device: never replace it
         raise CompanionError(f"{path} is not a regular file: give the name of a file to write.")
-    if not path.parent.is_dir():
+    if target.exists() and not force:
+        raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.")
+    if not target.parent.is_dir():
         raise CompanionError(f"The folder {path.parent} does not exist: create it first or write elsewhere.")
-    atomic_write_text(path, text)
+    return target
+
+
+def write_output(app, path: Path, text: str, force: bool) -> None:
+    """Write a file the user asked for, whole or not at all (checked again at the last moment:
+    without --force an existing file is never replaced, even one made meanwhile)."""
+    import contextlib
+    import os
+    import tempfile
+
+    from companion.core.errors import StoreError
+
+    target = check_output(app, path, force)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails if the name exists: no-clobber, atomically
+    except FileExistsError:
+        raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.") from None
+    except OSError as exc:
+        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was written.") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+force_option = click.option("--force", is_flag=True, help="Replace the output file if it exists.")
 
 
 def _store_roster(app):
@@ -177,19 +219,22 @@ def render_stats(stats: dict) -> str:
 @click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Also write the statistics as one self-contained HTML page.")
+@force_option
 @json_option
 @pass_app
-def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None,
+def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None, force: bool,
           as_json: bool) -> None:
     """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
     from companion.record import stats as history
 
+    if html_file is not None:
+        check_output(app, html_file, force)
     entries, roster = _store_roster(app)
     result = history.compute(entries, roster, player=player, game=game, since=since)
     if html_file is not None:
         from companion.record import report as pages
 
-        write_output(html_file, pages.stats_html(result))
+        write_output(app, html_file, pages.stats_html(result), force)
     if as_json:
         echo_json(result)
     elif html_file is not None:
@@ -208,11 +253,14 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), metavar="FILE",
               help="Write to FILE instead of printing.")
+@force_option
 @pass_app
-def export(app, fmt: str, game: str | None, player: str | None, output: Path | None) -> None:
+def export(app, fmt: str, game: str | None, player: str | None, output: Path | None, force: bool) -> None:
     """Export sessions: json (to import elsewhere), csv, or BoardGameGeek play XML."""
     from companion.record import exchange
 
+    if output is not None:
+        check_output(app, output, force)
     text, entries = exchange.export(app.store, fmt, game, player)
     secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
     if secret:
@@ -221,7 +269,7 @@ def export(app, fmt: str, game: str | None, player: str | None, output: Path | N
     if output is None:
         click.echo(text, nl=False)
         return
-    write_output(output, text)
+    write_output(app, output, text, force)
     n = len(entries)
     click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
 
@@ -274,20 +322,23 @@ def render_report(facts: dict) -> str:
 @click.argument("session_id", metavar="[ID]", required=False)
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Write the report as one self-contained HTML page (with a chart) instead.")
+@force_option
 @pass_app
-def report(app, session_id: str | None, html_file: Path | None) -> None:
+def report(app, session_id: str | None, html_file: Path | None, force: bool) -> None:
     """A session's report: players, scores, winners, a score chart and the log in words."""
     from companion.record import players as registry
     from companion.record import report as pages
 
     if session_id:
         app.session_override = session_id
+    if html_file is not None:
+        check_output(app, html_file, force)
     s = app.session()
     facts = pages.session_facts(s, s.replay(), registry.roster(app.store))
     if html_file is None:
         click.echo(render_report(facts))
         return
-    write_output(html_file, pages.session_html(facts))
+    write_output(app, html_file, pages.session_html(facts), force)
     click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
 
 

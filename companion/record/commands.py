@@ -276,19 +276,36 @@ def export(app, fmt: str, game: str | None, player: str | None, output: Path | N
 
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
+@click.option("--skip-conflicts", is_flag=True,
+              help="Import everything else when a session has diverged, and list what was skipped.")
+@click.option("--dry-run", is_flag=True, help="Say what the import would do, changing nothing.")
 @pass_app
-def import_cmd(app, file: Path) -> None:
-    """Add the sessions of a json export (from another laptop) to this data folder."""
+def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
+    """Add the sessions of a json export (from another laptop) to this data folder; games
+    continued there are brought up to date."""
     from companion.record import exchange
 
-    done = exchange.import_file(app.store, file)
+    done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
-    parts = [f"Imported {added} session{'s' if added != 1 else ''} from {file.name}"]
+    verb = "Would import" if dry_run else "Imported"
+    parts = [f"{verb} {added} session{'s' if added != 1 else ''} from {file.name}"]
     if skipped:
         parts.append(f"{skipped} {'was' if skipped == 1 else 'were'} already here")
+    if done.continued:
+        parts.append(f"{len(done.continued)} continued")
     if done.aliases:
         parts.append(f"{done.aliases} player name{'s' if done.aliases != 1 else ''} added")
-    click.echo(parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + ".")
+    lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
+    would = "would be " if dry_run else ""
+    for sid, n in done.continued:
+        lines.append(f"{'would be ' if dry_run else ''}continued: {sid}, {n} new event{'s' if n != 1 else ''}")
+    for sid in done.ahead:
+        lines.append(f"kept: {sid} went further here than in the file")
+    for sid, why in done.conflicts:
+        lines.append(f"{would}skipped: {sid} has diverged: {why}")
+    if dry_run:
+        lines.append("Dry run: nothing was changed.")
+    click.echo("\n".join(lines))
 
 
 # -- report ------------------------------------------------------------------------------------

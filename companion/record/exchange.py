@@ -14,11 +14,12 @@ with the same content is skipped; with different content the file is refused.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 from xml.etree import ElementTree as ET
@@ -458,8 +459,12 @@ def replay_check(meta: dict, journal: list[dict], name: str):
 @dataclass
 class Imported:
     added: list[str]
-    skipped: list[str]
+    skipped: list[str]  # already here, the same
     aliases: int
+    continued: list[tuple[str, int]] = field(default_factory=list)  # (id, new entries)
+    ahead: list[str] = field(default_factory=list)  # this folder's copy went further: kept
+    conflicts: list[tuple[str, str]] = field(default_factory=list)  # (id, why), with --skip-conflicts
+    dry_run: bool = False
 
 
 def session_document(meta: dict, journal: list[dict]) -> str:
@@ -485,27 +490,91 @@ def _write_index(store: Store, entries: list[dict]) -> None:
     db.storage.write(data)
 
 
-def import_bundle(store: Store, bundle: Bundle) -> Imported:
-    """Add the bundle's new sessions and aliases, or refuse all of it (see the module docstring)."""
+def _entry_words(entry: dict) -> str:
+    """A journal entry in a few words, for a refusal (never a secret: types and times only)."""
+    if entry.get("kind") == "do":
+        return f"{(entry.get('event') or {}).get('type')} at {entry.get('at')}"
+    return f"{entry.get('kind')} at {entry.get('at')}"
+
+
+def compare(here: tuple[dict, list[dict]], there: tuple[dict, list[dict]]) -> tuple[str, Any]:
+    """How an imported session stands to the stored one with its id.
+
+    ('same', None), ('continued', number of new entries), ('ahead', None) when the stored
+    journal already holds the imported one and more, or ('diverged', why) naming the first
+    entry that differs.
+    """
+    (meta_here, journal_here), (meta, journal) = here, there
+    if meta_here != meta:
+        keys = sorted(k for k in set(meta_here) | set(meta) if meta_here.get(k) != meta.get(k))
+        return "diverged", f"its description differs ({', '.join(keys)[:60]})"
+    common = min(len(journal_here), len(journal))
+    for i in range(common):
+        if journal_here[i] != journal[i]:
+            return "diverged", (f"entry {i + 1} differs (here: {_entry_words(journal_here[i])}; in the file: "
+                                f"{_entry_words(journal[i])})")
+    if len(journal) == len(journal_here):
+        return "same", None
+    if len(journal) > len(journal_here):
+        return "continued", len(journal) - len(journal_here)
+    return "ahead", None
+
+
+def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> None:
+    """Every deal recorded from entry ``start`` on must be what the session's seed gives: a
+    continued game is held to the same seed as a new one (nobody can append a chosen hand)."""
+    from companion.core import dealing
+
+    seed = meta.get("seed")
+    if not seed:
+        return
+    for n, entry in enumerate(journal[start:], start + 1):
+        if entry.get("kind") != "do":
+            continue
+        for deal in dealing.deals_in(entry["event"]):
+            try:
+                good = dealing.check(deal, seed, meta.get("entropy", ""))
+            except Exception:  # noqa: BLE001 - a doctored deal may break the shuffle in any way
+                good = False
+            if not good:
+                raise _refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")
+
+
+def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
+    """Add the bundle's new sessions and aliases, append to the sessions it continues, or
+    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing."""
     from companion.core import session as sessions
 
     name = bundle.name
     with store.writing():
         present = set(store.session_ids())
         new: list[tuple[dict, list[dict]]] = []
-        skipped: list[str] = []
+        grown: list[tuple[dict, list[dict], int]] = []
+        done = Imported([], [], 0, dry_run=dry_run)
         for meta, journal in bundle.sessions:
             sid = meta["id"]
-            if sid in present:
-                here = store.read_session(sid)
-                if here == (meta, journal):
-                    skipped.append(sid)
-                    continue
-                raise _refuse(name, f"session {sid} is already in this data folder with different content "
-                                    f"(`report {sid}` shows it)")
-            new.append((meta, journal))
+            if sid not in present:
+                new.append((meta, journal))
+                continue
+            how, detail = compare(store.read_session(sid), (meta, journal))
+            if how == "same":
+                done.skipped.append(sid)
+            elif how == "ahead":
+                done.ahead.append(sid)
+            elif how == "continued":
+                grown.append((meta, journal, len(journal) - detail))
+            elif skip_conflicts:
+                done.conflicts.append((sid, detail))
+            else:
+                raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                    f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
         entries = []
         for meta, journal in new:
+            check_deals(meta, journal, name)
+            s, replay = replay_check(meta, journal, name)
+            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
+        for meta, journal, start in grown:
+            check_deals(meta, journal, name, start)
             s, replay = replay_check(meta, journal, name)
             entries.append(index_entry(meta, sessions.index_summary(s, replay)))
 
@@ -522,16 +591,27 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
             entry, names = clash
             raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
                                 "one player")
+        done.added = [m["id"] for m, _ in new]
+        done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
+        done.aliases = len(set(merged.items()) - set(aliases.items()))
+        if dry_run:
+            return done
 
         # the session files first, then the names, then the index, which makes them count:
         # a failure on the way takes back what was written before it
         written: list[Path] = []
+        replaced: list[tuple[Path, bytes]] = []
         names_saved = False
         try:
             for meta, journal in new:
                 path = store.session_path(meta["id"])
                 atomic_write_text(path, session_document(meta, journal))
                 written.append(path)
+            for meta, journal, _start in grown:
+                path = store.session_path(meta["id"])
+                old = path.read_bytes()
+                atomic_write_text(path, session_document(meta, journal))
+                replaced.append((path, old))
             if merged != aliases:
                 save_aliases(store, merged)
                 names_saved = True
@@ -540,14 +620,17 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
         except (CompanionError, OSError) as exc:
             for path in written:
                 path.unlink(missing_ok=True)
+            for path, old in replaced:
+                with contextlib.suppress(OSError, CompanionError):
+                    atomic_write_text(path, old.decode("utf-8"))
             if names_saved:
                 save_aliases(store, aliases)
             reason = exc.message if isinstance(exc, CompanionError) else str(exc)
             raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
-    return Imported([m["id"] for m, _ in new], skipped, len(set(merged.items()) - set(aliases.items())))
+    return done
 
 
-def import_file(store: Store, path: Path) -> Imported:
+def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
     import stat
 
     name = path.name
@@ -570,7 +653,7 @@ def import_file(store: Store, path: Path) -> Imported:
         raise CompanionError(f"There is no file {path}: give the file written by `export --format json -o FILE`.") from None
     except OSError as exc:
         raise CompanionError(f"Cannot read {path}: {exc.strerror or exc}.") from None
-    return import_bundle(store, read_bundle(raw, name))
+    return import_bundle(store, read_bundle(raw, name), skip_conflicts, dry_run)
 
 
 def unfinished_dealt(store: Store, entries: Iterable[dict]) -> list[str]:

@@ -25,11 +25,14 @@ def check_output(app, path: Path, force: bool) -> Path:
     resolved: `report --html DATA/sessions/ID.json` would destroy a session), never over an
     existing file without --force, never a folder, a pipe or a device."""
     try:
-        target = path.expanduser().resolve()
+        path = path.expanduser()
+        target = path.resolve()
+        # the name itself is what gets written (a symlink is replaced, never followed)
+        named = path.parent.resolve() / path.name
         root = app.store.root.expanduser().resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise CompanionError(f"Cannot use {path} as an output file ({exc}): write elsewhere.") from None
-    if target == root or root in target.parents:
+    if any(t == root or root in t.parents for t in (target, named)):
         raise CompanionError(f"{path} is inside the data folder {root}: the companion never writes over its "
                              "own files. Write elsewhere, e.g. your home folder.")
     if target.is_dir():
@@ -38,9 +41,9 @@ def check_output(app, path: Path, force: bool) -> Path:
         raise CompanionError(f"{path} is not a regular file: give the name of a file to write.")
     if target.exists() and not force:
         raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.")
-    if not target.parent.is_dir():
+    if not named.parent.is_dir():
         raise CompanionError(f"The folder {path.parent} does not exist: create it first or write elsewhere.")
-    return target
+    return named
 
 
 def write_output(app, path: Path, text: str, force: bool) -> None:
@@ -149,7 +152,7 @@ def _pct(rate: float) -> str:
 def render_stats(stats: dict) -> str:
     """`stats` in the terminal: tables, win-rate bars and recent-score sparklines."""
     from companion.record import stats as history
-    from companion.terminal.render import bar, sparkline
+    from companion.terminal.render import bar, scale_words, sparkline
 
     f = stats["filters"]
     scope = ", ".join(s for s in (f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
@@ -164,21 +167,22 @@ def render_stats(stats: dict) -> str:
     players = stats["players"]
     if players:
         out += ["", table(
-            ["player", "sessions", "wins", "win rate", "", "streak now", "longest", "recent scores"],
+            ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
             [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
-              p["current_streak"], p["longest_streak"],
-              sparkline([v for v in p["recent"] if v is not None])] for p in players],
+              p["current_streak"], p["longest_streak"]] for p in players],
             right=(1, 2, 4, 5, 6))]
         rows = [[p["name"], g, v["sessions"], v["wins"], "" if v["average"] is None else f"{v['average']:g}",
                  "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
         out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
                                             right=(2, 3, 4, 5))]
-        if f["player"] and players:
-            recent = [v for v in players[0]["recent"] if v is not None]
-            if recent:
-                many = f"last {len(recent)} scores, oldest first" if len(recent) > 1 else "last score"
-                out += ["", f"{players[0]['name']}'s {many}: "
-                            f"{sparkline(recent)}  " + " ".join(f"{v:g}" for v in recent)]
+        charts = history.recent_by_game(players, f["game"])
+        if charts:
+            out += ["", f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per game):"]
+            for c in charts:
+                out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
+                width = max(len(name) for name, _ in c["rows"])
+                out += [f"    {name:<{width}}  {sparkline(vs, c['lo'], c['hi'])}  " + " ".join(f"{v:g}" for v in vs)
+                        for name, vs in c["rows"]]
     h2h = stats["head_to_head"]
     if h2h:
         out += ["", "Head to head (wins-losses-draws of the left player against the other):"]
@@ -220,16 +224,28 @@ def render_stats(stats: dict) -> str:
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Also write the statistics as one self-contained HTML page.")
 @force_option
+@click.option("--ratings", is_flag=True, help="Skill ratings per player, per game and overall (openskill).")
 @json_option
 @pass_app
 def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None, force: bool,
-          as_json: bool) -> None:
+          ratings: bool, as_json: bool) -> None:
     """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
     from companion.record import stats as history
 
     if html_file is not None:
         check_output(app, html_file, force)
     entries, roster = _store_roster(app)
+    if ratings:
+        from companion.record import ratings as skill
+
+        if html_file is not None:
+            raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
+        result = skill.compute(entries, roster, game=game, player=player, since=since)
+        if as_json:
+            echo_json(result)
+        else:
+            click.echo(skill.render(result))
+        return
     result = history.compute(entries, roster, player=player, game=game, since=since)
     if html_file is not None:
         from companion.record import report as pages
@@ -314,7 +330,7 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
 def render_report(facts: dict) -> str:
     """A session's report in the terminal: result, scores, score lines and the log."""
     from companion.record import report as pages
-    from companion.terminal.render import sparkline
+    from companion.terminal.render import scale_words, sparkline
 
     when = f"started {facts['started']}"
     if facts["finished"]:
@@ -323,13 +339,16 @@ def render_report(facts: dict) -> str:
            pages.result_words(facts), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
+    every = [v for vs in series.values() for v in vs if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    lo, hi = (min(every), max(every)) if every else (0, 0)
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
         values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
         rows.append([seat, shown + (f" (recorded as {name})" if shown != name else ""), facts["scores"].get(name),
                      facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
-                     sparkline(values)])
-    out.append(table(["seat", "player", "score", "rank", "", f"by {facts['axis']}"], rows, right=(0, 2, 3)))
+                     sparkline(values, lo, hi)])
+    axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
+    out.append(table(["seat", "player", "score", "rank", "", axis], rows, right=(0, 2, 3)))
     out += ["", "Log:"]
     out += [f"{n:>3}. {t:<5}  {words}" for n, t, words in facts["log"]] or ["  nothing recorded yet"]
     return "\n".join(out)

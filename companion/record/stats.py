@@ -24,7 +24,25 @@ from companion.core.errors import CompanionError
 from companion.core.session import parse_location, parse_played_on  # noqa: F401 (used by commands)
 from companion.record.players import Roster, shown_players
 
-RECENT = 10  # sessions in a player's "recent scores" line
+RECENT = 10  # sessions in a player's "recent scores" line (per game, and over all games)
+
+
+def recent_by_game(players: list[dict], game: str | None = None) -> list[dict]:
+    """The "recent scores" chart, one per game (scores of different games never share a
+    line): [{game, title, lo, hi, rows: [(name, scores)]}]; lo/hi is the chart's one scale."""
+    games: dict[str, list] = {}
+    for p in players:
+        for gid, g in p["games"].items():
+            if game and gid != game:
+                continue
+            scores = [v for v in g.get("recent") or [] if is_number(v)]
+            if scores:
+                games.setdefault(gid, []).append((p["name"], scores))
+    out = []
+    for gid in sorted(games):
+        values = [v for _, vs in games[gid] for v in vs]
+        out.append({"game": gid, "title": title(gid), "lo": min(values), "hi": max(values), "rows": games[gid]})
+    return out
 
 
 def is_number(value: Any) -> bool:
@@ -276,9 +294,10 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
             p["_streak"] = p["_streak"] + 1 if won else 0
             p["longest_streak"] = max(p["longest_streak"], p["_streak"])
             p["_recent"].append(score if is_number(score) else None)
-            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": []})
+            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": [], "_recent": []})
             pg["sessions"] += 1
             pg["wins"] += won
+            pg["_recent"].append(score if is_number(score) else None)
             if is_number(score):
                 pg["_scores"].append(score)
                 rec = g["record"]
@@ -297,7 +316,8 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
         for gid, pg in sorted(p["_games"].items()):
             scores, low = pg["_scores"], low_game[gid]
             pgames[gid] = {"sessions": pg["sessions"], "wins": pg["wins"], "average": _mean(scores),
-                           "best": (min(scores) if low else max(scores)) if scores else None}
+                           "best": (min(scores) if low else max(scores)) if scores else None,
+                           "recent": pg["_recent"][-RECENT:]}
         players.append({
             "name": p["name"], "sessions": p["sessions"], "wins": p["wins"],
             "win_rate": round(p["wins"] / p["sessions"], 4),

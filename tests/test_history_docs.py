@@ -10,7 +10,8 @@ import pytest
 from companion.terminal.cli import find_command
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = ["players", "player", "stats", "export", "import", "report"]
+NAMES = ["players", "player", "stats", "export", "import", "report", "abandon", "note", "delete", "restore",
+         "played", "sessions"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -78,9 +78,11 @@ def test_streaks_follow_the_order_sessions_ended_not_the_index_order():
 
 def test_average_and_best_score_per_game():
     p = by_name(stats())
-    assert p["Ann"]["games"]["scoresheet"] == {"sessions": 4, "wins": 4, "average": 10.0, "best": 15}
-    assert p["Ann"]["games"]["trans-europa"] == {"sessions": 1, "wins": 0, "average": 8.0, "best": 8}
-    assert p["Bob"]["games"]["scoresheet"] == {"sessions": 4, "wins": 0, "average": 6.25, "best": 9}
+    assert p["Ann"]["games"]["scoresheet"] == {"sessions": 4, "wins": 4, "average": 10.0, "best": 15,
+                                               "recent": [10, 12, 15, 3]}
+    assert p["Ann"]["games"]["trans-europa"] == {"sessions": 1, "wins": 0, "average": 8.0, "best": 8, "recent": [8]}
+    assert p["Bob"]["games"]["scoresheet"] == {"sessions": 4, "wins": 0, "average": 6.25, "best": 9,
+                                               "recent": [7, 5, 4, 9]}
 
 
 def test_head_to_head_counts_everyone_ranked_below():
@@ -185,7 +187,8 @@ def test_stats_command_json_text_and_renames(run):
     assert "▁" in text or "▄" in text, "recent scores drawn as a sparkline"
     assert "Head to head" in text and "In play (not counted)" in text
     one = run(["stats", "--player", "ann"], expect=0).stdout
-    assert "Ann's last 3 scores" in one
+    assert "Recent scores per game" in one and "Score sheet (▁ = " in one
+    assert "    Bob  " not in one.split("Recent scores per game")[1].split("Head to head")[0], "Ann's lines only"
 
 
 def test_stats_with_no_history(run):

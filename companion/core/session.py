@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import string
+from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -23,6 +24,9 @@ from companion.core.store import Store, index_entry, now
 ID_ALPHABET = string.ascii_lowercase + string.digits
 ID_LENGTH = 8
 NAME_MAX = 20
+# A name starting with one of these is a formula in a spreadsheet (the CSV export) or an option
+# on a command line; '=' is refused anywhere in a name already.
+NAME_BAD_STARTS = ("+", "-", "@")
 
 
 def new_id(existing: set[str]) -> str:
@@ -44,6 +48,9 @@ def check_players(names: list[str], game) -> list[str]:
             raise CompanionError(f"The name {n!r} is longer than {NAME_MAX} characters: shorten it.")
         if any(c in n for c in ",=\n\t") or not n.isprintable():
             raise CompanionError(f"The name {n!r} may not contain commas, '=' or control characters.")
+        if n.startswith(NAME_BAD_STARTS):
+            raise CompanionError(f"The name {n!r} may not start with {n[0]!r}: a spreadsheet would read it as a "
+                                 "formula, and a command line as an option. Write it another way.")
     seen: set[str] = set()
     for n in names:
         if n.casefold() in seen:
@@ -54,6 +61,44 @@ def check_players(names: list[str], game) -> list[str]:
             f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
         )
     return names
+
+
+LOCATION_MAX = 100
+
+
+def parse_played_on(text: str | None) -> str | None:
+    """`--played-on` as YYYY-MM-DD or YYYY-MM-DDTHH:MM (a play can't be in the future), or a
+    refusal showing how to write it."""
+    if text is None:
+        return None
+    raw = text.strip().replace(" ", "T")
+    how = "write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30"
+    try:
+        if len(raw) == 10:
+            day = date.fromisoformat(raw)
+            shown = day.isoformat()
+        elif len(raw) == 16 and raw[10] == "T":
+            moment = datetime.fromisoformat(raw)
+            day, shown = moment.date(), moment.strftime("%Y-%m-%dT%H:%M")
+        else:
+            raise ValueError
+    except ValueError:
+        raise CompanionError(f"{text!r} is not a date: {how}.") from None
+    if day.year < 1900:
+        raise CompanionError(f"{shown} is too long ago: check the year.")
+    if day > date.today() + timedelta(days=1):  # a day of slack for time zones
+        raise CompanionError(f"{shown} is in the future: --played-on is the day the game was played.")
+    return shown
+
+
+def parse_location(text: str | None) -> str | None:
+    """`--location` as one short line, or a refusal."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    if len(text) > LOCATION_MAX or not text.isprintable():
+        raise CompanionError(f"A location is one line of at most {LOCATION_MAX} characters.")
+    return text
 
 
 def seat_from(names: list[str], start: str | None) -> list[str]:
@@ -199,7 +244,21 @@ class Session:
         r = replay or self.replay()
         out = {"session": self.id, "game": self.meta["game"], "title": self.game.title}
         out.update(self.game.summary(r.state))
+        played = r.state.get("played")
+        if played:  # logged from its final scores (`played`): the scores are the result
+            out["players"] = [{"name": p, "score": v} for p, v in played["scores"].items()]
+            out["winners"] = list(played["winners"])
+            out["finished"] = True
+            out["played"] = True
+            out["round"] = None  # the rounds were not typed in
+        abandoned = r.state.get("abandoned")
+        out["abandoned"] = bool(abandoned)
+        if abandoned:
+            out["abandon_reason"] = abandoned.get("reason") or ""
         out["created"] = self.meta.get("created")
+        for key in ("played_on", "location"):
+            if self.meta.get(key):
+                out[key] = self.meta[key]
         out["finished_at"] = r.finished_at if out.get("finished") else None
         if self.meta.get("commitment"):
             out["commitment"] = self.meta["commitment"]
@@ -256,13 +315,21 @@ def load(store: Store, sid: str) -> Session:
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
-           entropy: str = "") -> Session:
-    """Start a new session, freeze the printed values it uses, and make it current."""
+           entropy: str = "", extra: dict | None = None, events: list[Event] = (),
+           make_current: bool = True) -> Session:
+    """Start a new session, freeze the printed values it uses, and make it current.
+
+    ``extra`` adds description keys (``played_on``, ``location``); ``events`` are recorded
+    with the session in the same locked write (`played` logs a whole game at once), so a
+    crash never leaves half of it.
+    """
     from companion.core import datapack
 
     game = games.get(game_id)
     names = seat_from(check_players(players, game), start)
     check_numbers(options)
+    for event in events:
+        check_numbers(event)
     with store.writing():
         data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
         meta: dict[str, Any] = {
@@ -273,15 +340,22 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
             "created": now(),
             "data": data,
         }
+        meta.update({k: v for k, v in (extra or {}).items() if v})
         if game.deals:
             from companion.core import dealing
 
             seed = dealing.new_seed()
             meta.update(seed=seed, commitment=dealing.commitment(seed), entropy=entropy or "")
-        session = Session(meta, [])
-        session.replay()  # refuse options the rules cannot start from, before writing anything
+        at = now()
+        session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
+        replay = session.replay()  # refuse options the rules cannot start from, before writing anything
         store.create_session(meta)
-        store.set_current(meta["id"])
+        for entry in session.journal:
+            store.append(meta["id"], entry)
+        if events:
+            store.index_put(index_entry(meta, index_summary(session, replay)))
+        if make_current:
+            store.set_current(meta["id"])
     return session
 
 
@@ -323,7 +397,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
         event = json_copy(event)  # the event shares nothing with the state it was built from
         check_numbers(event)
         data = before.data
-        was_finished = bool(before.state.get("finished"))
+        was = ended(before.state)
         for _ in range(20):
             try:
                 # The replay is this call's own: the event changes it in place (no copy of the
@@ -349,7 +423,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
             snap = session.snapshot_of(after)
             if snap is not None:
                 store.write_snapshot(sid, snap)
-        _sync_index(store, session, was_finished, after)
+        _sync_index(store, session, was, after)
     return session, after, event
 
 
@@ -373,12 +447,13 @@ def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
         if kind == "redo" and not before.undone:
             raise CompanionError("Nothing to redo: no undone event is waiting.")
         moved = before.events[-1] if kind == "undo" else before.undone[0]
+        was = ended(before.state)
         entry = {"kind": kind, "at": now()}
         store.append(sid, entry)
         session.journal.append(entry)
         session.text = store.session_text(sid)
         after = session.replay()
-        _sync_index(store, session, bool(before.state.get("finished")), after)
+        _sync_index(store, session, was, after)
     return session, after, moved
 
 
@@ -439,7 +514,12 @@ def rebuild_index(store: Store) -> int:
 
 
 def index_summary(session: Session, replay: Replay) -> dict | None:
-    """The index's summary of a session: None until it is finished (record, step, import)."""
+    """The index's summary of a session: None until it is finished or abandoned (record,
+    step, import). An abandoned game has no result: its summary says when and why only."""
+    abandoned = replay.state.get("abandoned")
+    if abandoned:
+        at = next((e.get("at") for e in reversed(replay.events) if e["event"].get("type") == "abandon"), None)
+        return {"abandoned_at": at, "reason": abandoned.get("reason") or ""}
     if not replay.state.get("finished"):
         return None
     status = session.status(replay)
@@ -448,11 +528,18 @@ def index_summary(session: Session, replay: Replay) -> dict | None:
         "round": status.get("round"),
         "scores": {p["name"]: p.get("score") for p in status.get("players", [])},
         "winners": status.get("winners", []),
+        **({"played": True} if status.get("played") else {}),
     }
 
 
-def _sync_index(store: Store, session: Session, was_finished: bool, after: Replay) -> None:
-    """Keep the index's finished flag and final summary in step (only when they change)."""
-    if was_finished == bool(after.state.get("finished")):
+def ended(state: State) -> tuple[bool, bool]:
+    """(finished, abandoned): what the index keeps in step. Taken before an action, since the
+    action changes the working state in place."""
+    return bool(state.get("finished")), bool(state.get("abandoned"))
+
+
+def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: Replay) -> None:
+    """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
+    if was == ended(after.state):
         return
     store.index_put(index_entry(session.meta, index_summary(session, after)))

@@ -461,4 +461,6 @@ def index_entry(meta: dict, summary: dict | None = None) -> dict:
         "created": meta["created"],
         "finished": (summary or {}).get("finished_at"),
         "summary": summary,
+        # a game logged after the fact, or its place: stats order and filter by when it was played
+        **{k: meta[k] for k in ("played_on", "location") if meta.get(k)},
     }

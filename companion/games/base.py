@@ -88,9 +88,13 @@ class Game:
         caller's own copy, since a handler may keep parts of it in the state.
         Games that keep something beside the rules' state override this, not ``apply``."""
         etype = event.get("type", "")
+        if etype in GENERIC_EVENTS:
+            return generic_apply(self, state, event)
         handler = getattr(self, "on_" + etype.replace("-", "_"), None)
         if handler is None:
             raise RuleError(f"{self.title} has no action called {etype!r}.")
+        if state.get("abandoned"):
+            raise RuleError("This game was abandoned: `undo` takes that back, or start another with `new`.")
         if state.get("finished"):
             raise RuleError("The game is over: only `undo` can change it now.")
         handler(state, event, data)
@@ -105,8 +109,22 @@ class Game:
         """
         raise NotImplementedError
 
+    # `played GAME --players Ann=52,Bob=47`: what settles a tie for first that final scores
+    # alone cannot (e.g. "money"); "" when a tie is a shared win.
+    tie_break: str = ""
+
+    def played_winners(self, scores: dict[str, int], options: dict) -> list[str] | None:
+        """The winners of a play logged from its final scores alone, by this game's rule; None
+        when the scores tie for first and the rule needs more than scores (:attr:`tie_break`)."""
+        top = best(scores, bool(options.get("lowest_wins")))
+        if len(top) > 1 and self.tie_break:
+            return None
+        return top
+
     def describe(self, event: Event) -> str:
-        """One line in words for `log`."""
+        """One line in words for `log` (games call this for the events they do not word)."""
+        if event.get("type") in GENERIC_EVENTS:
+            return describe_generic(event)
         fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
         return f"{event.get('type')}: {fields}" if fields else str(event.get("type"))
 
@@ -211,3 +229,64 @@ def best(scores: dict[str, int | float], lowest_wins: bool = False) -> list[str]
         return []
     target = min(scores.values()) if lowest_wins else max(scores.values())
     return [p for p, s in scores.items() if s == target]
+
+
+# -- events every game understands -------------------------------------------------------------
+#
+# Kept here, not in each game's rules, so that every game (plugins too) can be abandoned, noted
+# and logged after the fact the same way, and the rules modules stay about their own game.
+
+GENERIC_EVENTS = ("note", "abandon", "played")
+NOTE_MAX = 500
+
+
+def generic_apply(game: Game, state: State, event: Event) -> State:
+    """Apply a note, an abandon or a played event (see :data:`GENERIC_EVENTS`)."""
+    etype = event["type"]
+    if etype == "note":
+        text = event.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise RuleError("A note needs some words: note \"Bob had to leave early\"")
+        if len(text) > NOTE_MAX or not text.isprintable():
+            raise RuleError(f"A note is one line of at most {NOTE_MAX} characters.")
+        return dict(state)  # a note changes nothing in the game: the journal keeps it
+    if state.get("abandoned"):
+        raise RuleError("This game was abandoned already: `undo` takes that back.")
+    if state.get("finished"):
+        raise RuleError("The game is over: there is nothing to abandon or to log here.")
+    reason = event.get("reason")
+    if etype == "abandon":
+        if reason is not None and (not isinstance(reason, str) or len(reason) > NOTE_MAX or not reason.isprintable()):
+            raise RuleError(f"The reason is one line of at most {NOTE_MAX} characters.")
+        new = dict(state)
+        new["abandoned"] = {"reason": reason or ""}
+        return new
+    # played: the final scores of a game played away from the companion
+    seats = list(state.get("players_order") or [])
+    scores = event.get("scores")
+    winners = event.get("winners")
+    if not isinstance(scores, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
+        raise RuleError("A played game needs every player's final score as a whole number: --players Ann=52,Bob=47")
+    if seats and list(scores) != seats:
+        raise RuleError(f"A played game needs the final score of each player: {', '.join(seats)}.")
+    if not isinstance(winners, list) or not winners or any(w not in scores for w in winners):
+        raise RuleError("A played game needs its winners among its players.")
+    new = dict(state)
+    new["finished"] = True
+    new["played"] = {"scores": dict(scores), "winners": list(winners)}
+    return new
+
+
+def describe_generic(event: Event) -> str:
+    """`log` and the report's words for a note, an abandon or a played event."""
+    etype = event.get("type")
+    if etype == "note":
+        return f"Note: {event.get('text', '')}"
+    if etype == "abandon":
+        reason = event.get("reason")
+        return "Abandoned" + (f": {reason}" if reason else " (no result)")
+    if etype == "played":
+        scores = event.get("scores") or {}
+        won = event.get("winners") or []
+        return ("Played: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+                + (f"; won by {', '.join(won)}" if won else ""))

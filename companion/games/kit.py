@@ -73,15 +73,21 @@ def new_command(game_id: str) -> Callable:
         game = games.get(game_id)
 
         @functools.wraps(fn)
-        def callback(players: str, start: str | None, entropy: str | None = None, **kwargs):
+        def callback(players: str, start: str | None, played_on: str | None, location: str | None,
+                     entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
+            from companion.core import session as sessions
+
+            extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
             options = fn(**kwargs) or {}
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
-            from companion.core import session as sessions
 
-            s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "")
-            click.echo(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts).")
+            s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "", extra)
+            when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
+                           if extra[k])
+            click.echo(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts)"
+                       f"{',' + when if when else ''}.")
             if s.meta.get("commitment"):
                 click.echo(f"Deal commitment (SHA-256 of the secret seed): {s.meta['commitment']}")
                 click.echo("`verify` shows the seed when the game is over, so anyone can check every deal.")
@@ -93,6 +99,9 @@ def new_command(game_id: str) -> Callable:
             click.Option(["--players"], required=True, metavar="A,B,C",
                          help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
             click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
+            click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
+                         help="When it was played, for a game typed in later (stats order by this)."),
+            click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
             *([click.Option(["--entropy"], metavar="TEXT",
                             help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
               if game.deals else []),

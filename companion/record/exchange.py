@@ -14,11 +14,12 @@ with the same content is skipped; with different content the file is refused.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 from xml.etree import ElementTree as ET
@@ -32,7 +33,11 @@ from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_ent
 FORMAT = "tabletop-companion"
 VERSION = 1
 FORMATS = ("json", "csv", "bgg")
-CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished"]
+CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished",
+               "abandoned", "location", "notes"]
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection): such text
+# cells are written with a leading ' so they stay text. Numbers we write ourselves are numbers.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BGG_TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
 
 # Limits of an import file: generous for any real group, small enough that a hostile file
@@ -45,7 +50,8 @@ MAX_STRING = 100_000
 MAX_DEPTH = 64
 MAX_INT = 10**15
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
-META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy"}
+META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
+             "location"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
 TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
 KINDS = {"do", "undo", "redo", "reveal"}
@@ -99,18 +105,30 @@ class Play:
     ranks: dict[str, int]
     finished: bool
     minutes: int
+    date: str = ""  # the calendar date it was played
+    location: str = ""
+    abandoned: str | None = None  # the reason ("" for none) when abandoned
+    notes: tuple[str, ...] = ()
+
+
+def notes_of(done: list[dict]) -> tuple[str, ...]:
+    """The texts of the notes among a session's effective events."""
+    return tuple(str(e["event"].get("text", "")) for e in done if e["event"].get("type") == "note")
 
 
 def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
-    """Finished sessions from the index; sessions in play are replayed for their scores so far."""
+    """Finished sessions from the index (their files read for the notes only); sessions in
+    play or abandoned are replayed for their scores so far."""
     from companion.core import session as sessions
 
     out = []
     for e in entries:
+        extra = {"date": history.played_date(e), "location": str(e.get("location") or "")}
         if history.finished(e):
             r = history.Result(e, roster)
+            done, _ = sessions.load(store, e["id"]).fold()
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
-                            round(r.minutes or 0)))
+                            round(r.minutes or 0), notes=notes_of(done), **extra))
             continue
         s = sessions.load(store, e["id"])
         replay = s.replay()
@@ -120,8 +138,18 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         start = history.parse_time(e["created"])
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
-        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes))
+        gone = replay.state.get("abandoned")
+        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes,
+                        abandoned=(gone.get("reason") or "") if gone else None, notes=notes_of(replay.events),
+                        **extra))
     return out
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: text starting like a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
@@ -130,12 +158,13 @@ def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for play in plays(store, entries, roster):
-        day = history.local_date(play.created)
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)
-            writer.writerow([play.id, play.game, day, name, seat, "" if score is None else score,
-                             play.ranks.get(name, "") if play.finished else "",
-                             int(name in play.winners) if play.finished else "", int(play.finished)])
+            writer.writerow([safe_cell(c) for c in (
+                play.id, play.game, play.date, name, seat, "" if score is None else score,
+                play.ranks.get(name, "") if play.finished else "",
+                int(name in play.winners) if play.finished else "", int(play.finished),
+                int(play.abandoned is not None), play.location, " | ".join(play.notes))])
     return buf.getvalue()
 
 
@@ -151,12 +180,16 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
                                 "termsofuse": BGG_TERMS})
     for play in chosen:
         node = ET.SubElement(root, "play", {
-            "id": "0", "date": history.local_date(play.created), "quantity": "1", "length": str(play.minutes),
-            "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": "",
+            "id": "0", "date": play.date, "quantity": "1", "length": str(play.minutes),
+            "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": play.location,
         })
         item = ET.SubElement(node, "item", {"name": history.title(play.game), "objecttype": "thing", "objectid": "0"})
         ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
-        ET.SubElement(node, "comments").text = f"Tabletop Companion session {play.id} ({play.game})"
+        comments = [f"Tabletop Companion session {play.id} ({play.game})"]
+        if play.abandoned is not None:
+            comments.append("abandoned" + (f": {play.abandoned}" if play.abandoned else ", no result"))
+        comments += list(play.notes)
+        ET.SubElement(node, "comments").text = "\n".join(comments)
         players = ET.SubElement(node, "players")
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)
@@ -426,8 +459,12 @@ def replay_check(meta: dict, journal: list[dict], name: str):
 @dataclass
 class Imported:
     added: list[str]
-    skipped: list[str]
+    skipped: list[str]  # already here, the same
     aliases: int
+    continued: list[tuple[str, int]] = field(default_factory=list)  # (id, new entries)
+    ahead: list[str] = field(default_factory=list)  # this folder's copy went further: kept
+    conflicts: list[tuple[str, str]] = field(default_factory=list)  # (id, why), with --skip-conflicts
+    dry_run: bool = False
 
 
 def session_document(meta: dict, journal: list[dict]) -> str:
@@ -453,27 +490,91 @@ def _write_index(store: Store, entries: list[dict]) -> None:
     db.storage.write(data)
 
 
-def import_bundle(store: Store, bundle: Bundle) -> Imported:
-    """Add the bundle's new sessions and aliases, or refuse all of it (see the module docstring)."""
+def _entry_words(entry: dict) -> str:
+    """A journal entry in a few words, for a refusal (never a secret: types and times only)."""
+    if entry.get("kind") == "do":
+        return f"{(entry.get('event') or {}).get('type')} at {entry.get('at')}"
+    return f"{entry.get('kind')} at {entry.get('at')}"
+
+
+def compare(here: tuple[dict, list[dict]], there: tuple[dict, list[dict]]) -> tuple[str, Any]:
+    """How an imported session stands to the stored one with its id.
+
+    ('same', None), ('continued', number of new entries), ('ahead', None) when the stored
+    journal already holds the imported one and more, or ('diverged', why) naming the first
+    entry that differs.
+    """
+    (meta_here, journal_here), (meta, journal) = here, there
+    if meta_here != meta:
+        keys = sorted(k for k in set(meta_here) | set(meta) if meta_here.get(k) != meta.get(k))
+        return "diverged", f"its description differs ({', '.join(keys)[:60]})"
+    common = min(len(journal_here), len(journal))
+    for i in range(common):
+        if journal_here[i] != journal[i]:
+            return "diverged", (f"entry {i + 1} differs (here: {_entry_words(journal_here[i])}; in the file: "
+                                f"{_entry_words(journal[i])})")
+    if len(journal) == len(journal_here):
+        return "same", None
+    if len(journal) > len(journal_here):
+        return "continued", len(journal) - len(journal_here)
+    return "ahead", None
+
+
+def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> None:
+    """Every deal recorded from entry ``start`` on must be what the session's seed gives: a
+    continued game is held to the same seed as a new one (nobody can append a chosen hand)."""
+    from companion.core import dealing
+
+    seed = meta.get("seed")
+    if not seed:
+        return
+    for n, entry in enumerate(journal[start:], start + 1):
+        if entry.get("kind") != "do":
+            continue
+        for deal in dealing.deals_in(entry["event"]):
+            try:
+                good = dealing.check(deal, seed, meta.get("entropy", ""))
+            except Exception:  # noqa: BLE001 - a doctored deal may break the shuffle in any way
+                good = False
+            if not good:
+                raise _refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")
+
+
+def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
+    """Add the bundle's new sessions and aliases, append to the sessions it continues, or
+    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing."""
     from companion.core import session as sessions
 
     name = bundle.name
     with store.writing():
         present = set(store.session_ids())
         new: list[tuple[dict, list[dict]]] = []
-        skipped: list[str] = []
+        grown: list[tuple[dict, list[dict], int]] = []
+        done = Imported([], [], 0, dry_run=dry_run)
         for meta, journal in bundle.sessions:
             sid = meta["id"]
-            if sid in present:
-                here = store.read_session(sid)
-                if here == (meta, journal):
-                    skipped.append(sid)
-                    continue
-                raise _refuse(name, f"session {sid} is already in this data folder with different content "
-                                    f"(`report {sid}` shows it)")
-            new.append((meta, journal))
+            if sid not in present:
+                new.append((meta, journal))
+                continue
+            how, detail = compare(store.read_session(sid), (meta, journal))
+            if how == "same":
+                done.skipped.append(sid)
+            elif how == "ahead":
+                done.ahead.append(sid)
+            elif how == "continued":
+                grown.append((meta, journal, len(journal) - detail))
+            elif skip_conflicts:
+                done.conflicts.append((sid, detail))
+            else:
+                raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                    f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
         entries = []
         for meta, journal in new:
+            check_deals(meta, journal, name)
+            s, replay = replay_check(meta, journal, name)
+            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
+        for meta, journal, start in grown:
+            check_deals(meta, journal, name, start)
             s, replay = replay_check(meta, journal, name)
             entries.append(index_entry(meta, sessions.index_summary(s, replay)))
 
@@ -490,16 +591,27 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
             entry, names = clash
             raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
                                 "one player")
+        done.added = [m["id"] for m, _ in new]
+        done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
+        done.aliases = len(set(merged.items()) - set(aliases.items()))
+        if dry_run:
+            return done
 
         # the session files first, then the names, then the index, which makes them count:
         # a failure on the way takes back what was written before it
         written: list[Path] = []
+        replaced: list[tuple[Path, bytes]] = []
         names_saved = False
         try:
             for meta, journal in new:
                 path = store.session_path(meta["id"])
                 atomic_write_text(path, session_document(meta, journal))
                 written.append(path)
+            for meta, journal, _start in grown:
+                path = store.session_path(meta["id"])
+                old = path.read_bytes()
+                atomic_write_text(path, session_document(meta, journal))
+                replaced.append((path, old))
             if merged != aliases:
                 save_aliases(store, merged)
                 names_saved = True
@@ -508,14 +620,17 @@ def import_bundle(store: Store, bundle: Bundle) -> Imported:
         except (CompanionError, OSError) as exc:
             for path in written:
                 path.unlink(missing_ok=True)
+            for path, old in replaced:
+                with contextlib.suppress(OSError, CompanionError):
+                    atomic_write_text(path, old.decode("utf-8"))
             if names_saved:
                 save_aliases(store, aliases)
             reason = exc.message if isinstance(exc, CompanionError) else str(exc)
             raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
-    return Imported([m["id"] for m, _ in new], skipped, len(set(merged.items()) - set(aliases.items())))
+    return done
 
 
-def import_file(store: Store, path: Path) -> Imported:
+def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
     import stat
 
     name = path.name
@@ -538,7 +653,7 @@ def import_file(store: Store, path: Path) -> Imported:
         raise CompanionError(f"There is no file {path}: give the file written by `export --format json -o FILE`.") from None
     except OSError as exc:
         raise CompanionError(f"Cannot read {path}: {exc.strerror or exc}.") from None
-    return import_bundle(store, read_bundle(raw, name))
+    return import_bundle(store, read_bundle(raw, name), skip_conflicts, dry_run)
 
 
 def unfinished_dealt(store: Store, entries: Iterable[dict]) -> list[str]:

@@ -336,15 +336,18 @@ def stats_html(stats: dict) -> str:
                 for p in players for g, v in p["games"].items()]
         body.append("<h2>Scores per game</h2>")
         body.append(table_html(["player", "game", "sessions", "wins", "average", "best"], rows, numeric=(2, 3, 4, 5)))
-        width = max(len(p["recent"]) for p in players)
-        series = [(p["name"], [None] * (width - len(p["recent"])) + p["recent"]) for p in players]
-        labels = [str(n - width) if n != width else "last" for n in range(1, width + 1)]
-        body.append("<h2>Recent scores</h2>")
-        body.append("<figure>\n" + line_chart(labels, series, "Each player's last scores",
-                                              x_title="sessions ago") +
-                    f"\n<figcaption>Each player's scores in their last {width} session{'s' if width != 1 else ''}, "
-                    "oldest left.</figcaption>\n"
-                    "</figure>")
+        charts = history.recent_by_game(players, f["game"])
+        if charts:
+            body.append("<h2>Recent scores</h2>")
+        for c in charts:  # one chart per game: scores of different games never share a scale
+            width = max(len(vs) for _, vs in c["rows"])
+            series = [(name, [None] * (width - len(vs)) + vs) for name, vs in c["rows"]]
+            labels = [str(n - width) if n != width else "last" for n in range(1, width + 1)]
+            body.append("<figure>\n" + line_chart(labels, series, f"{c['title']}: each player's last scores",
+                                                  x_title="sessions ago") +
+                        f"\n<figcaption>{esc(c['title'])}: each player's scores in their last {width} "
+                        f"session{'s' if width != 1 else ''} of it, oldest left, on one scale.</figcaption>\n"
+                        "</figure>")
     h2h = stats["head_to_head"]
     if h2h:
         body.append("<h2>Head to head</h2><p class=\"meta\">Wins–losses–draws of the row player against the column player.</p>")

@@ -21,9 +21,28 @@ from datetime import date, datetime
 from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
+from companion.core.session import parse_location, parse_played_on  # noqa: F401 (used by commands)
 from companion.record.players import Roster, shown_players
 
-RECENT = 10  # sessions in a player's "recent scores" line
+RECENT = 10  # sessions in a player's "recent scores" line (per game, and over all games)
+
+
+def recent_by_game(players: list[dict], game: str | None = None) -> list[dict]:
+    """The "recent scores" chart, one per game (scores of different games never share a
+    line): [{game, title, lo, hi, rows: [(name, scores)]}]; lo/hi is the chart's one scale."""
+    games: dict[str, list] = {}
+    for p in players:
+        for gid, g in p["games"].items():
+            if game and gid != game:
+                continue
+            scores = [v for v in g.get("recent") or [] if is_number(v)]
+            if scores:
+                games.setdefault(gid, []).append((p["name"], scores))
+    out = []
+    for gid in sorted(games):
+        values = [v for _, vs in games[gid] for v in vs]
+        out.append({"game": gid, "title": title(gid), "lo": min(values), "hi": max(values), "rows": games[gid]})
+    return out
 
 
 def is_number(value: Any) -> bool:
@@ -65,10 +84,28 @@ def finished(entry: dict) -> bool:
     return bool(entry.get("finished")) and isinstance(entry.get("summary"), dict)
 
 
+def abandoned(entry: dict) -> bool:
+    """Ended with no result (`abandon`): neither played nor in play."""
+    summary = entry.get("summary")
+    return not entry.get("finished") and isinstance(summary, dict) and "abandoned_at" in summary
+
+
 def when(entry: dict) -> str:
-    """The moment that orders sessions in a history: the end if finished, else the start."""
+    """The moment that orders sessions in a history: when it was played if that was given
+    (`--played-on`, `played`), else the end if finished, else the start."""
+    played = entry.get("played_on")
+    if isinstance(played, str) and played:
+        return played
     summary = entry.get("summary") or {}
     return str(summary.get("finished_at") or entry.get("finished") or entry.get("created") or "")
+
+
+def played_date(entry: dict) -> str:
+    """The calendar date a session was played: `--played-on` if given, else its start."""
+    played = entry.get("played_on")
+    if isinstance(played, str) and played:
+        return played[:10]
+    return local_date(entry.get("created"))
 
 
 def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
@@ -132,6 +169,8 @@ class Result:
             minutes = (end - start).total_seconds() / 60 if start and end else None
         except TypeError:  # one time with a zone, one without
             minutes = None
+        if summary.get("played"):  # logged from final scores: its length is unknown
+            minutes = None
         self.minutes = minutes if minutes is not None and minutes >= 0 else None
 
 
@@ -143,7 +182,7 @@ def select(entries: Iterable[dict], roster: Roster, game: str | None = None, pla
     for e in entries:
         if game and e.get("game") != game:
             continue
-        if since and local_date(e.get("created")) < since:
+        if since and played_date(e) < since:
             continue
         if key and key not in {roster.key(p) for p in e.get("players") or ()}:
             continue
@@ -195,7 +234,7 @@ def players_table(entries: list[dict], roster: Roster) -> list[dict]:
             row["wins"] += done and shown.casefold() in winners
             if name != shown and name not in row["recorded_as"]:
                 row["recorded_as"].append(name)
-            day = local_date(e.get("created"))
+            day = played_date(e)
             row["first"] = min(row["first"] or day, day)
             row["last"] = max(row["last"] or day, day)
     return sorted(rows.values(), key=lambda r: (-r["sessions"], r["name"].casefold()))
@@ -216,7 +255,13 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
     unfinished = [
         {"id": e["id"], "game": e["game"], "players": [roster.show(p) for p in e.get("players") or ()],
          "created": e.get("created")}
-        for e in chosen if not finished(e)
+        for e in chosen if not finished(e) and not abandoned(e)
+    ]
+    given_up = [
+        {"id": e["id"], "game": e["game"], "players": [roster.show(p) for p in e.get("players") or ()],
+         "created": e.get("created"), "abandoned_at": e["summary"].get("abandoned_at"),
+         "reason": e["summary"].get("reason") or ""}
+        for e in chosen if abandoned(e)
     ]
 
     # which way each game is won: what most of its sessions show
@@ -249,14 +294,15 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
             p["_streak"] = p["_streak"] + 1 if won else 0
             p["longest_streak"] = max(p["longest_streak"], p["_streak"])
             p["_recent"].append(score if is_number(score) else None)
-            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": []})
+            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": [], "_recent": []})
             pg["sessions"] += 1
             pg["wins"] += won
+            pg["_recent"].append(score if is_number(score) else None)
             if is_number(score):
                 pg["_scores"].append(score)
                 rec = g["record"]
                 if rec is None or _better(score, rec["score"], low):
-                    g["record"] = {"score": score, "player": name, "session": r.id, "date": local_date(r.entry.get("created"))}
+                    g["record"] = {"score": score, "player": name, "session": r.id, "date": played_date(r.entry)}
             for other in r.seats:
                 if other == name:
                     continue
@@ -270,7 +316,8 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
         for gid, pg in sorted(p["_games"].items()):
             scores, low = pg["_scores"], low_game[gid]
             pgames[gid] = {"sessions": pg["sessions"], "wins": pg["wins"], "average": _mean(scores),
-                           "best": (min(scores) if low else max(scores)) if scores else None}
+                           "best": (min(scores) if low else max(scores)) if scores else None,
+                           "recent": pg["_recent"][-RECENT:]}
         players.append({
             "name": p["name"], "sessions": p["sessions"], "wins": p["wins"],
             "win_rate": round(p["wins"] / p["sessions"], 4),
@@ -295,4 +342,5 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
                          for k, v in sorted(h2h.items(), key=lambda kv: kv[0].casefold())},
         "games": game_rows,
         "unfinished": unfinished,
+        "abandoned": given_up,
     }

@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "log": "companion.terminal.generic:log",
     "undo": "companion.terminal.generic:undo",
     "redo": "companion.terminal.generic:redo",
+    "abandon": "companion.terminal.generic:abandon",
+    "note": "companion.terminal.generic:note",
     "verify": "companion.terminal.generic:verify",
     "board": "companion.terminal.generic:board",
     "data": "companion.terminal.data:data",
@@ -43,6 +45,9 @@ COMMANDS: dict[str, str] = {
     "export": "companion.record.commands:export",
     "import": "companion.record.commands:import_cmd",
     "report": "companion.record.commands:report",
+    "delete": "companion.record.commands:delete",
+    "restore": "companion.record.commands:restore",
+    "played": "companion.record.commands:played",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

@@ -51,12 +51,18 @@ def new() -> None:
 @json_option
 @click.option("--game", metavar="GAME", help="Only sessions of this game.")
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
 @pass_app
-def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> None:
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, deleted: bool) -> None:
     """List the stored sessions, newest last; * marks the current one."""
     from companion.record import players as registry
 
-    entries = sessions.index(app.store)
+    if deleted:
+        from companion.record import trash
+
+        entries = trash.listing(app.store)
+    else:
+        entries = sessions.index(app.store)
     roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
     if game:
         entries = [e for e in entries if e["game"] == game]
@@ -68,17 +74,28 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None) -> No
         echo_json([dict(e, current=e["id"] == current) for e in entries])
         return
     if not entries:
-        click.echo("No sessions yet: start one with `new GAME --players Ann,Bob`.")
+        click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
+                   "No sessions yet: start one with `new GAME --players Ann,Bob`.")
         return
     from companion.terminal.render import table
 
     rows = []
     for e in entries:
         summary = e.get("summary") or {}
-        state = "finished, won by " + ", ".join(summary.get("winners") or []) if e.get("finished") else "in play"
+        state = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
         rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
                      e["created"][:16].replace("T", " "), state])
     click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
+
+
+def session_state(entry: dict, roster) -> str:
+    """`sessions`' state column: finished (and who won), abandoned (and why), or in play."""
+    summary = entry.get("summary") or {}
+    if entry.get("finished"):
+        return "finished, won by " + ", ".join(roster.show(w) for w in summary.get("winners") or [])
+    if "abandoned_at" in summary:
+        return "abandoned" + (f": {summary['reason']}" if summary.get("reason") else "")
+    return "in play"
 
 
 @click.command()
@@ -104,6 +121,19 @@ def status(app, as_json: bool) -> None:
     if as_json:
         echo_json(s.status(replay))
         return
+    if replay.state.get("played"):  # logged from final scores: the game's own screen has nothing
+        from companion.terminal.render import players_line, winners_line
+
+        info = s.status(replay)
+        click.echo(f"Session {s.id} · {s.game.title} · logged with `played`")
+        click.echo(players_line(info))
+        click.echo(winners_line(info))
+        return
+    abandoned = replay.state.get("abandoned")
+    if abandoned:
+        reason = abandoned.get("reason")
+        click.echo(f"Abandoned{' (' + reason + ')' if reason else ''}: this game has no result "
+                   "(`undo` takes that back).")
     click.echo(s.game.render_status(app, s, replay))
     if s.revealed and not replay.state.get("finished"):
         click.echo("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")
@@ -274,3 +304,33 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
         cmd, path = sub, path + [word]
     with click.Context(cmd, info_name=" ".join(path), obj=ctx.obj) as sub_ctx:
         click.echo(cmd.get_help(sub_ctx))
+
+
+@click.command()
+@click.argument("session_id", metavar="[ID]", required=False)
+@click.option("--reason", metavar="TEXT", help="Why the game stopped (kept with the session).")
+@pass_app
+def abandon(app, session_id: str | None, reason: str | None) -> None:
+    """End an unfinished game with no result (`undo` takes it back).
+
+    An abandoned game counts neither as played nor as in play in `stats`; it is listed apart.
+    """
+    if session_id:
+        app.session_override = session_id
+    event = {"type": "abandon"}
+    if reason and reason.strip():
+        event["reason"] = reason.strip()
+    s, _replay, _event = app.record(event)
+    why = f" ({event['reason']})" if "reason" in event else ""
+    click.echo(f"Session {s.id} ({s.game.title}) is abandoned{why}: it has no result. `undo` takes that back.")
+
+
+@click.command()
+@click.argument("words", nargs=-1, required=True, metavar="TEXT")
+@session_option
+@pass_app
+def note(app, words: tuple[str, ...]) -> None:
+    """Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."""
+    text = " ".join(w.strip() for w in words).strip()
+    s, replay, _event = app.record({"type": "note", "text": text})
+    click.echo(f"Noted in session {s.id} (event {len(replay.events)}): {text}")

@@ -55,15 +55,25 @@ def bar(value: float, target: float, width: int = 26, full: str = "█", empty: 
     return full * filled + empty * (width - filled)
 
 
-def sparkline(values: Sequence[float]) -> str:
-    """A one-line chart of a series (empty for no values)."""
+def sparkline(values: Sequence[float], lo: float | None = None, hi: float | None = None) -> str:
+    """A one-line chart of a series (empty for no values).
+
+    ``lo``/``hi`` give the chart's scale: every line of one chart must share it, or 7 and 14
+    both reach the top. Without them the series' own range is used (one series alone).
+    """
     ticks = "▁▂▃▄▅▆▇█"
     if not values:
         return ""
-    lo, hi = min(values), max(values)
+    lo = min(values) if lo is None else lo
+    hi = max(values) if hi is None else hi
     if hi == lo:
         return ticks[3] * len(values)
-    return "".join(ticks[round((v - lo) * (len(ticks) - 1) / (hi - lo))] for v in values)
+    return "".join(ticks[max(0, min(7, round((v - lo) * (len(ticks) - 1) / (hi - lo))))] for v in values)
+
+
+def scale_words(lo: float, hi: float) -> str:
+    """How a chart's scale is printed beside it: `▁ = 0 … █ = 52`."""
+    return f"▁ = {lo:g} … █ = {hi:g}"
 
 
 def players_line(status: dict) -> str:

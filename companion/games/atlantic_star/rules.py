@@ -111,6 +111,7 @@ class AtlanticStar(Game):
     listing = 40
     id = GAME
     title = "Atlantic Star"
+    tie_break = "money"  # `played`: a tie for first needs --winner
     description = "Charter ships, stage cruises ranked per sea, take loans; victory points by place."
     min_players = 2
     max_players = 6

@@ -99,6 +99,7 @@ class Transatlantic(Game):
     listing = 30
     id = GAME
     title = "Transatlantic"
+    tie_break = "the youngest ship"  # `played`: a tie for first needs --winner
     description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
     min_players = 2
     max_players = 4

@@ -1,0 +1,99 @@
+"""Skill ratings from finished plays (`stats --ratings`), by the openskill library.
+
+The model is openskill's Plackett-Luce (Weng and Lin's Bayesian approximation, the method
+behind TrueSkill-like ratings for any number of players): each player's skill is a belief,
+a mean ``mu`` and an uncertainty ``sigma``, starting at 25 and 25/3. After every play each
+player's belief moves by how surprising the order of finish was: beating stronger players
+moves it more, and the uncertainty shrinks as plays accumulate. Equal ranks (a shared win,
+or equal scores below the winners) are ties. The shown rating is ``mu - 3 * sigma``, a
+cautious estimate (the skill is very likely above it), so a newcomer with one lucky win does
+not top the table.
+
+Reproducible: plays are rated in the order they were played (`--played-on`, else when they
+ended), and plays on the same moment in an order fixed by their content, never by the order
+they were typed in or their random ids; the model has no randomness.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from companion.record import stats as history
+from companion.record.players import Roster
+
+MIN_PLAYERS = 2  # a play alone says nothing about skill
+
+
+def ordered_results(entries: Iterable[dict], roster: Roster) -> list[history.Result]:
+    """Finished plays of 2 or more players, in a canonical order (see the module docstring)."""
+    results = [history.Result(e, roster) for e in entries if history.finished(e)]
+    results = [r for r in results if len(r.seats) >= MIN_PLAYERS]
+
+    def key(r: history.Result):
+        content = json.dumps([r.game, sorted((p.casefold(), r.ranks.get(p, 0), str(r.scores.get(p)))
+                                             for p in r.seats)], ensure_ascii=False)
+        return (r.when, content)
+
+    return sorted(results, key=key)
+
+
+def _shown(rating, plays: int) -> dict:
+    return {"rating": round(rating.mu - 3 * rating.sigma, 2), "mu": round(rating.mu, 2),
+            "sigma": round(rating.sigma, 2), "plays": plays}
+
+
+def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
+            since: str | None = None) -> dict:
+    """{"model", "overall": [rows], "games": {game: [rows]}}; rows sorted best first.
+
+    A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
+    """
+    from openskill.models import PlackettLuce
+
+    game = history.check_game(game, entries)
+    since = history.parse_since(since)
+    shown = roster.find(player, history.shown_players(entries, roster).values()) if player is not None else None
+    chosen = history.select(entries, roster, game, None, since)
+    model = PlackettLuce()
+    overall: dict[str, tuple] = {}
+    per_game: dict[str, dict[str, tuple]] = {}
+    for r in ordered_results(chosen, roster):
+        ranks = [r.ranks[p] for p in r.seats]
+        for table in (overall, per_game.setdefault(r.game, {})):
+            teams = [[table[p.casefold()][1] if p.casefold() in table else model.rating()] for p in r.seats]
+            rated = model.rate(teams, ranks=ranks)
+            for p, team in zip(r.seats, rated):
+                plays = table[p.casefold()][2] + 1 if p.casefold() in table else 1
+                table[p.casefold()] = (p, team[0], plays)
+
+    def rows(table: dict[str, tuple]) -> list[dict]:
+        out = [{"name": name, **_shown(rating, plays)} for name, rating, plays in table.values()]
+        out.sort(key=lambda row: (-row["rating"], -row["mu"], row["name"].casefold()))
+        if shown is not None:
+            out = [row for row in out if row["name"].casefold() == shown.casefold()]
+        return out
+
+    return {
+        "model": "openskill Plackett-Luce (mu 25, sigma 25/3); rating = mu - 3 sigma",
+        "overall": rows(overall),
+        "games": {g: rows(t) for g, t in sorted(per_game.items())},
+    }
+
+
+def render(ratings: dict) -> str:
+    """`stats --ratings` in the terminal: overall, then one table per game."""
+    from companion.terminal.render import table
+
+    def block(rows: list[dict]) -> str:
+        return table(["player", "rating", "skill ± uncertainty", "plays"],
+                     [[r["name"], f"{r['rating']:.1f}", f"{r['mu']:.1f} ± {r['sigma']:.1f}", r["plays"]] for r in rows],
+                     right=(1, 3))
+
+    if not ratings["overall"]:
+        return "No finished plays of two or more players to rate yet."
+    out = ["Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
+           "each player starts at 25 ± 8.3 (rating 0).", "", "All games:", block(ratings["overall"])]
+    for gid, rows in ratings["games"].items():
+        out += ["", f"{history.title(gid)}:", block(rows)]
+    return "\n".join(out)

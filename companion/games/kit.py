@@ -76,6 +76,10 @@ def new_command(game_id: str) -> Callable:
         def callback(players: str, start: str | None, entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
             options = fn(**kwargs) or {}
+            if start and getattr(game, "records_start", False):
+                # the game checks a chosen start player against its rules (Transatlantic: the
+                # owner of the oldest ship starts), so it must know one was chosen
+                options["start"] = start.strip()
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
             from companion.core import session as sessions

@@ -42,6 +42,7 @@ SCRIPTS: dict[str, list[list[str]]] = {
         ["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"],
         ["new", "transatlantic", "--players", "Ann,Bob"],
         ["reveal", "NUBIAN"],
+        ["stack-empty"],  # so the purchase of NUBIAN ends the game: `final` waits for it (issue 15)
         ["buy", "Ann", "NUBIAN"],
         ["vp", "Bob", "3", "--note", "trade houses"],
         ["final", "Ann", "--cash", "120", "--sheet", "white=4", "--rows", "0", "--next-row", "0"],

@@ -169,7 +169,7 @@ def test_the_end_trigger_is_announced_and_counted(game, status):
     out = game(["buy", "Bob", "DEVONIA"], expect=0).stdout
     assert ("Bob took the last steamship off the market: the end is triggered. Round 1 is finished and one "
             "more full round is played; the very last turn is Cy's (5 turns left, this one included).") in out
-    assert status()["end"] == {"by": "Bob", "round": 1, "last": "Cy", "turns_left": 5}
+    assert status()["end"] == {"by": "Bob", "round": 1, "last": "Cy", "turns_left": 5, "docked": False}
     assert "Round 1: Cy's turn. 4 turns left, the very last is Cy's." in game(["next"], expect=0).stdout
     for _ in range(3):
         game(["next"], expect=0)
@@ -193,6 +193,9 @@ def test_scrap_vp_and_final_scoring(game, status):
     game(MARKET, expect=0)
     game(["buy", "Ann", "UMBRIA"], expect=0)  # DEVONIA (red) to the docks
     game(["buy", "Bob", "HAMMONIA", "GERMANIC"], expect=0)  # NUBIAN (white) to the docks
+    # the last steamship bought ends the game: `final` waits for it (issue 15)
+    game(["reveal", "HQ RED"], expect=0)
+    assert "the end is triggered" in game(["buy", "Cy", "ABYSSINIA"], expect=0).stdout
     out = game(["scrap", "germanic", "--sheet-vp", "4"], expect=0).stdout
     assert "GERMANIC is scrapped: Bob scores 4 + 1 (white ships in the docks) = 5 VP. It leaves the game." in out
     out = game(["vp", "Ann", "3", "--note", "trade houses"], expect=0).stdout
@@ -203,7 +206,8 @@ def test_scrap_vp_and_final_scoring(game, status):
     # UMBRIA 3 + 1 docks, cash 2, rows 15, next row 6, play 3
     assert status()["players"][0]["score"] == 4 + 2 + 15 + 6 + 3
     game(["final", "Bob", "--cash", "0", "--sheet", "blue=2", "--rows", "0", "--next-row", "0"], expect=0)
-    out = game(["final", "Cy", "--cash", "99", "--sheet", "", "--rows", "0", "--next-row", "0"], expect=0).stdout
+    out = game(["final", "Cy", "--cash", "99", "--sheet", "red=0", "--rows", "0", "--next-row", "0"],
+               expect=0).stdout
     assert "Game over: Ann wins." in out
     text = game(["status"], expect=0).stdout
     assert "Ann's score" in text and "red: sheet 3 + docks 1" in text and "2 markers × 3" in text
@@ -218,9 +222,12 @@ def test_scrap_vp_and_final_scoring(game, status):
 def test_a_tie_goes_to_the_youngest_ship(game, status):
     game(["own", "Ann", "HAMMONIA"], expect=0)  # 1882
     game(["own", "Bob", "UMBRIA"], expect=0)  # 1884
+    game(["reveal", "HQ BLUE"], expect=0)  # the last purchase ends the game: `final` waits for it
+    game(["buy", "Cy", "HQ BLUE"], expect=0)
     game(["final", "Ann", "--cash", "0", "--sheet", "blue=3", "--rows", "0", "--next-row", "0"], expect=0)
     game(["final", "Bob", "--cash", "0", "--sheet", "red=3", "--rows", "0", "--next-row", "0"], expect=0)
-    out = game(["final", "Cy", "--cash", "0", "--sheet", "", "--rows", "0", "--next-row", "0"], expect=0).stdout
+    out = game(["final", "Cy", "--cash", "0", "--sheet", "blue=0", "--rows", "0", "--next-row", "0"],
+               expect=0).stdout
     assert "Game over: Bob wins. (Ann, Bob tied on 3; youngest ship: Ann 1882, Bob 1884.)" in out
     assert status()["winners"] == ["Bob"]
 
@@ -259,10 +266,7 @@ def test_log_in_words(game):
         (["scrap", "NUBIAN"], "--sheet-vp", 2),
         (["vp", "Ann", "-2"], "cannot be negative", 1),
         (["vp", "Ann", "two"], "'two' is not a whole number", 2),
-        (["final", "Ann", "--cash", "-1", "--sheet", "", "--rows", "0", "--next-row", "0"], "cannot be negative", 1),
-        (["final", "Ann", "--cash", "0", "--sheet", "", "--rows", "-1", "--next-row", "0"], "cannot be negative", 1),
         (["final", "Ann", "--cash", "0", "--sheet", "red", "--rows", "0", "--next-row", "0"], "is not FLAG=VP", 2),
-        (["final", "Ann", "--cash", "0", "--sheet", "pink=2", "--rows", "0", "--next-row", "0"], "no 'pink' flag", 1),
         (["final", "Ann", "--sheet", "red=2", "--rows", "0", "--next-row", "0"], "Add --cash N", 2),
         (["stack-empty", "extra"], "unexpected extra argument", 2),
         (["add", "Ann=3"], "`add` is a Score sheet command", 1),
@@ -272,6 +276,23 @@ def test_refusals_are_one_line_and_change_nothing(game, status, args, text, code
     game(MARKET, expect=0)
     before = status()
     refused(game, args, text, code)
+    assert status() == before
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (["final", "Ann", "--cash", "-1", "--sheet", "", "--rows", "0", "--next-row", "0"], "cannot be negative"),
+        (["final", "Ann", "--cash", "0", "--sheet", "", "--rows", "-1", "--next-row", "0"], "cannot be negative"),
+        (["final", "Ann", "--cash", "0", "--sheet", "pink=2", "--rows", "0", "--next-row", "0"], "no 'pink' flag"),
+    ],
+)
+def test_final_refusals_after_the_end_change_nothing(game, status, args, text):
+    game(["reveal", "DEVONIA"], expect=0)
+    game(["stack-empty"], expect=0)
+    game(["buy", "Ann", "DEVONIA"], expect=0)  # the end: `final` is taken from now on
+    before = status()
+    refused(game, args, text)
     assert status() == before
 
 

@@ -29,7 +29,7 @@ def test_the_end_trigger_and_the_last_turn_for_each_seat(seat):
     s = GAME.apply(s, {"type": "buy", "player": buyer, "ships": ["DEVONIA"]}, data())
     end = GAME.summary(s)["end"]
     # this turn, the rest of round 2, and all of round 3
-    assert end == {"by": buyer, "round": 2, "last": "Dan", "turns_left": (4 - seat) + 4}
+    assert end == {"by": buyer, "round": 2, "last": "Dan", "turns_left": (4 - seat) + 4, "docked": False}
     seen = []
     while GAME.summary(s)["end"]["turns_left"]:
         seen.append(GAME.summary(s)["current"])

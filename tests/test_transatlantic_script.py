@@ -61,6 +61,9 @@ def test_a_whole_evening_in_script_mode(script, status):
     assert "HAMMONIA goes to the docks." in out
     assert ("Ann took the last steamship off the market: the end is triggered. Round 1 is finished and one "
             "more full round is played; the very last turn is Ann's (3 turns left, this one included).") in out
+    # seed 002: "The game ends after the last steamship is purchased from the ship market"
+    assert ("COLUMBIA, the last steamship on the market, went to the docks, so CITY OF NEW YORK was the last "
+            "steamship purchased") in out
     assert "ABYSSINIA is scrapped: Bob scores 2 + 1 (red ships in the docks) = 3 VP." in out
     assert "That was the very last turn" in out
     # Bob: UMBRIA 4+1, HQ RED 4+1, SIRIUS 0, £180 -> 1, 1 row -> 5, 3 markers x 2, 3 during play = 25
@@ -77,7 +80,7 @@ def test_a_whole_evening_in_script_mode(script, status):
         ("Ann", 25, ["ARIEL", "GERMANIC", "CITY OF NEW YORK"]),
     ]
     assert s["players"][0]["scrapped"] == ["ABYSSINIA"]
-    assert s["end"] == {"by": "Ann", "round": 1, "last": "Ann", "turns_left": 0}
+    assert s["end"] == {"by": "Ann", "round": 1, "last": "Ann", "turns_left": 0, "docked": True}
     assert s["finished"] and s["winners"] == ["Ann"]
 
 
@@ -116,8 +119,12 @@ def test_a_blank_answer_records_nothing(home, capsys, run, status):
 
 
 def test_the_shell_asks_for_final_inputs_left_out(home, capsys, run, status):
+    run(["ship", "add", "NUBIAN", "--year", "1875", "--flag", "white", "--price", "30"], expect=0)  # TEST
+    run(["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"], expect=0)  # TEST
     run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
-    drive(home, "final Ann\n250\n2\n2\n\nexit\n")
+    for line in (["reveal", "NUBIAN"], ["stack-empty"], ["buy", "Ann", "NUBIAN"]):  # `final` waits for the end
+        run(line, expect=0)
+    drive(home, "final Ann\n250\n2\n2\nwhite=0\nexit\n")
     assert status()["players"][0]["score"] == 2 + 15 + 6
 
 

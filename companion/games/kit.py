@@ -80,6 +80,10 @@ def new_command(game_id: str) -> Callable:
 
             extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
             options = fn(**kwargs) or {}
+            if start and getattr(game, "records_start", False):
+                # the game checks a chosen start player against its rules (Transatlantic: the
+                # owner of the oldest ship starts), so it must know one was chosen
+                options["start"] = start.strip()
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
 

@@ -17,8 +17,9 @@ from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import best
-from companion.games.transatlantic.rules import (KINDS, SHIP_EXTRAS, Transatlantic, add_command, check_flag, check_ship,
-                                           ship_key, unknown_ship)
+from companion.games.transatlantic.rules import (END_LINE, KINDS, OLDEST_STARTS, RULEBOOK_ORDER, SHIP_EXTRAS, Transatlantic,
+                                                 add_command, check_flag, check_ship, opening_order, ship_key,
+                                                 unknown_ship)
 from companion.terminal.render import table, winners_line
 
 GAME = ("transatlantic",)
@@ -205,8 +206,11 @@ def ships(app, as_json: bool) -> None:
 
 @new_command("transatlantic")
 def new() -> dict:
-    """2 to 4 players; the start player (--start) never changes."""
-    return {}
+    """2 to 4 players. The owner of the oldest ship starts: once every player owns their
+    starting sailing ship (`own`), the companion names the start player (a --start naming
+    someone else is refused then); the opening purchases go anti-clockwise from the start
+    player's right-hand neighbour, then turns go clockwise from the start player."""
+    return {"turn_order": RULEBOOK_ORDER}
 
 
 def _session(app, command: str):
@@ -225,10 +229,25 @@ def own(app, player: str, ship: str) -> None:
     For the sailing ship each player starts with.
     """
     s, replay = _session(app, "own")
+    settled_before = replay.state.get("start_by") == "oldest ship"
     values = ship_values(app, replay.state, replay.data, ship)
     s, replay, event = app.record({"type": "own", "player": player, "ship": values}, GAME, "own")
-    owner = RULES.location(replay.state, values["name"])
-    click.echo(f"{owner} owns {ship_line(replay.state['ships'][values['name']])}.")
+    state = replay.state
+    owner = RULES.location(state, values["name"])
+    click.echo(f"{owner} owns {ship_line(state['ships'][values['name']])}.")
+    if not settled_before and state.get("start_by") == "oldest ship":
+        click.echo(start_text(state))
+
+
+def start_text(state: dict) -> str:
+    """Who starts and who buys first, once every player owns a starting sailing ship."""
+    seats = state["players_order"]
+    start = seats[0]
+    sails = [n for n in state["owned"][start] if state["ships"][n]["kind"] == "sail"]
+    oldest = min(sails, key=lambda n: state["ships"][n]["year"])
+    return (f"{start} owns the oldest ship ({oldest}, {state['ships'][oldest]['year']}) and starts "
+            f"(\"{OLDEST_STARTS}\"). Opening purchases, anti-clockwise: "
+            f"{', '.join(opening_order(seats))}; then turns go clockwise: {', '.join(seats)}.")
 
 
 @click.command()
@@ -348,6 +367,21 @@ def _end_news(replay, before: dict) -> None:
     """Say so when this action triggered the end."""
     if before.get("end") is None and replay.state["end"] is not None:
         click.echo(end_text(replay.state))
+        if replay.state["end"].get("docked"):
+            click.echo(docked_text(replay.state))
+
+
+def docked_text(state: dict) -> str:
+    """Which rule ends the game when the last steamship leaves the market for the docks.
+
+    A purchase that sends a ship to the docks always buys a steamship (the market holds only
+    steamships and headquarters, and a headquarters alone sends nothing to the docks), so the
+    steamship bought in it is the last one ever purchased: seed 002's trigger, to the letter."""
+    last = state["last_buy"]
+    bought = [p["name"] for p in last["ships"] if state["ships"][p["name"]]["kind"] == "steam"]
+    return (f"{last['docked']}, the last steamship on the market, went to the docks, so {' and '.join(bought)} "
+            f"{'was' if len(bought) == 1 else 'were'} the last steamship{'s' if len(bought) > 1 else ''} "
+            f"purchased: \"{END_LINE}\" (seed 002).")
 
 
 def end_text(state: dict) -> str:
@@ -461,6 +495,13 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
         sheet = app.ask("Sheet VPs per flag (e.g. blue=7,black=3): ", "")
     event = {"type": "final", "player": player, **given, "sheet": parse_sheet(sheet or "")}
     s, replay, _ = app.record(event, GAME, "final")
+    end = replay.state["end"]
+    if end is not None:
+        left = RULES.turn_info(replay.state)["turns_left"]
+        if left > 0:
+            # players don't always type `next`: accepted, and said once
+            click.echo(f"Note: by the record {left} turn{'s are' if left != 1 else ' is'} left "
+                       "(accepted: `next` is optional).")
     status = s.status(replay)
     who = next(p for p in status["players"] if p["name"].casefold() == player.strip().casefold())
     click.echo(score_text(who))
@@ -526,7 +567,9 @@ def render_status(app, session, replay) -> str:
     state = replay.state
     status = session.status(replay)
     head = [f"Session {session.id}", "Transatlantic", f"round {status['round']}", f"start player {status['start']}"]
-    if status["current"] and not status["finished"]:
+    if status.get("opening_due") and not status["finished"]:
+        head.insert(3, f"{status['opening_due']}'s opening purchase")
+    elif status["current"] and not status["finished"]:
         head.insert(3, f"{status['current']}'s turn")
     out = [" · ".join(head), market_line(state) + f"  (stack: {status['stack']})"]
     docks = status["docks_value"]
@@ -534,8 +577,11 @@ def render_status(app, session, replay) -> str:
                             ", ".join(f"{f} +{n}" for f, n in sorted(docks.items())) if state["docks"] else "empty"))
     if state["end"] is not None:
         end = status["end"]
-        out.append(f"End triggered by {end['by']} in round {end['round']}: {end['turns_left']} turn"
-                   f"{'s' if end['turns_left'] != 1 else ''} left, the very last is {end['last']}'s.")
+        if status["finished"]:
+            out.append(f"End triggered by {end['by']} in round {end['round']}; the game is over.")
+        else:
+            out.append(f"End triggered by {end['by']} in round {end['round']}: {end['turns_left']} turn"
+                       f"{'s' if end['turns_left'] != 1 else ''} left, the very last is {end['last']}'s.")
     out.append(table(["player", "ships", "scrapped", "VP in play", "score"],
                      [[p["name"], ", ".join(p["ships"]) or "-", ", ".join(p["scrapped"]) or "-", p["play_vp"],
                        p["score"]] for p in status["players"]], right=[3, 4]))

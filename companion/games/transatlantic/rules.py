@@ -89,6 +89,27 @@ def check_flag(flag: Any, flags: list[str] | None) -> str:
     return text
 
 
+# The rulebook lines the turn order follows (seed 002, "Start"), quoted in refusals and tests.
+OLDEST_STARTS = "The owner of the oldest ship becomes the starting player"
+OPENING_LINE = ("Before starting to play, each player purchases a steamship from the ship market in "
+                "anti-clockwise order")
+END_LINE = "The game ends after the last steamship is purchased from the ship market"
+# Sessions started from this version on follow the rulebook's turn order (`new` sets it);
+# older sessions lack the option and keep the lenient order their journals were recorded with.
+RULEBOOK_ORDER = "rulebook"
+
+
+def opening_order(seats: list[str]) -> list[str]:
+    """Who buys the opening steamships, in order: anti-clockwise from the start player's
+    right-hand neighbour, so the start player (seats[0]) buys last.
+
+    Seats are clockwise from the start player; play passes to the left, so the right-hand
+    neighbour is the last seat. Seed 002 says "in anti-clockwise order" without naming the
+    first buyer; the companion starts on the right so the start player, who plays first,
+    buys last (issue 15)."""
+    return [seats[0]] if len(seats) == 1 else list(reversed(seats[1:])) + [seats[0]]
+
+
 def row_points(rows: int, next_row: int, rows_vp: list[int]) -> tuple[int, int]:
     """VPs of complete marker rows and of the markers in the uppermost incomplete row."""
     return sum(rows_vp[:rows]), next_row * (rows + 1)
@@ -103,10 +124,20 @@ class Transatlantic(Game):
     description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
     min_players = 2
     max_players = 4
+    records_start = True  # `new --start` is kept in the options: the oldest ship may say otherwise
 
     # -- set-up ----------------------------------------------------------------------------
     def initial(self, setup: Setup, data: dict) -> State:
+        options = setup.options or {}
+        given = options.get("start")
         return {
+            "rulebook_order": options.get("turn_order") == RULEBOOK_ORDER,
+            # who starts: --start (given), else the owner of the oldest ship once every player
+            # owns a starting sailing ship (oldest ship), else the first named (first named)
+            "start_by": "--start" if given else "first named",
+            "opening": [],  # who has made their opening purchase, in order
+            # purchases were recorded before anyone knew who starts: the opening is not checked
+            "opening_skipped": False,
             "players_order": list(setup.players),
             "market": [None] * POSITIONS,
             "ships": {},  # name -> frozen values of every ship the session has met
@@ -284,6 +315,48 @@ class Transatlantic(Game):
         ship = self._meet(s, event.get("ship"), data)
         s["ships"][ship["name"]] = ship
         s["owned"][player].append(ship["name"])
+        if s["rulebook_order"]:
+            self._settle_start(s)
+
+    def _settle_start(self, s: State) -> None:
+        """Once every player owns a sailing ship, the owner of the oldest one starts (seed 002).
+
+        The seats are turned to begin with that player. A --start naming someone else, or an
+        opening purchase already made in another order, is refused with the reason."""
+        if s["start_by"] == "oldest ship":
+            return
+        seats = s["players_order"]
+        sails = {p: [n for n in s["owned"][p] if s["ships"][n]["kind"] == "sail"] for p in seats}
+        if not all(sails.values()):
+            return
+        ships = [(s["ships"][n]["year"], n, p) for p, names in sails.items() for n in names]
+        if any(year is None for year, _, _ in ships):
+            return
+        ships.sort()
+        if len(ships) > 1 and ships[0][0] == ships[1][0] and ships[0][2] != ships[1][2]:
+            return  # two players' ships from the same year: the table decides, --start stands
+        year, oldest, owner = ships[0]
+        if owner != seats[0]:
+            why = f"{owner} owns the oldest ship ({oldest}, {year}), and seed 002 says: \"{OLDEST_STARTS}\""
+            if s["start_by"] == "--start":
+                raise RuleError(f"{why}; this session was started with --start {seats[0]}: check the years, "
+                                f"or start the session again with --start {owner}.")
+            if s["last_buy"] is not None or s["turns"]:
+                raise RuleError(f"{why}; purchases or turns were already recorded with {seats[0]} first: "
+                                "`undo` them, record every starting sailing ship, then play on.")
+            i = seats.index(owner)
+            s["players_order"] = seats[i:] + seats[:i]
+        s["start_by"] = "oldest ship"
+
+    def opening_due(self, s: State) -> str | None:
+        """Whose opening purchase is due: None once everyone has made it, while nobody knows who
+        starts (no --start and not every starting sailing ship recorded: the purchases are
+        taken as recorded, as before), and for sessions older than the rulebook order."""
+        if not s.get("rulebook_order") or s["start_by"] == "first named" or s["opening_skipped"]:
+            return None
+        order = opening_order(s["players_order"])
+        done = len(s["opening"])
+        return order[done] if done < len(order) else None
 
     def on_reveal(self, s: State, event: Event, data: dict) -> None:
         """Cards turned over from the stack fill the empty market positions from the left."""
@@ -334,6 +407,18 @@ class Transatlantic(Game):
         names = [ship_key(w) for w in wanted]
         if len(set(names)) != len(names):
             raise RuleError(f"{names[0]} is named twice: each card can be bought once.")
+        due = self.opening_due(s)
+        opening = due is not None
+        if opening:
+            order = opening_order(s["players_order"])
+            if player != due:
+                raise RuleError(
+                    f"It is {due}'s opening purchase: the opening steamships are bought anti-clockwise "
+                    f"from the start player's right-hand neighbour ({', '.join(order)}); seed 002: "
+                    f"\"{OPENING_LINE}\".")
+            if len(names) != 1 or (names[0] in s["ships"] and s["ships"][names[0]]["kind"] != "steam"):
+                raise RuleError(f"The opening purchase is one steamship (seed 002: \"each player purchases a "
+                                f"steamship\"): type `buy {player} SHIP` with one steamship.")
         positions = []
         for name in names:
             if name not in s["market"]:
@@ -358,7 +443,11 @@ class Transatlantic(Game):
         rest = [n for n in s["market"] if n is not None]
         s["market"] = rest + [None] * (POSITIONS - len(rest))
         s["last_buy"] = {"player": player, "ships": prices, "total": sum(p["total"] for p in prices),
-                         "docked": docked, "turns_at": s["turns"]}
+                         "docked": docked, "turns_at": s["turns"], "opening": opening}
+        if opening:
+            s["opening"].append(player)
+        elif s.get("rulebook_order") and s["start_by"] == "first named":
+            s["opening_skipped"] = True
         self._trigger(s, player, s["turns"])
 
     def _steam_on_market(self, s: State) -> bool:
@@ -379,7 +468,15 @@ class Transatlantic(Game):
             # the trigger turn itself, the rest of this round, and one more full round
             "turns_total": (n - seat) + n,
             "last": seats[-1],
+            # the last steamship left the market for the docks in this purchase; the steamship
+            # bought with it was the last one purchased, so seed 002's END_LINE applies as written
+            "docked": self._docked_steam(s),
         }
+
+    @staticmethod
+    def _docked_steam(s: State) -> bool:
+        last = s["last_buy"]
+        return bool(last and last["docked"] and s["ships"][last["docked"]]["kind"] == "steam")
 
     def _late_trigger(self, s: State) -> None:
         """The stack turns out to hold no steamship after the market's last one was bought:
@@ -391,6 +488,10 @@ class Transatlantic(Game):
     def on_next(self, s: State, event: Event, data: dict) -> None:
         """The end of a turn (optional): lets `status` count the turns left once the end is near."""
         self._not_after_last_turn(s)
+        due = self.opening_due(s)
+        if due is not None:
+            raise RuleError(f"The opening purchases come before the first turn: {due}'s is due "
+                            f"(`buy {due} SHIP`); `next` counts turns from then on.")
         s["turns"] += 1
 
     def on_scrap(self, s: State, event: Event, data: dict) -> None:
@@ -421,6 +522,9 @@ class Transatlantic(Game):
     def on_final(self, s: State, event: Event, data: dict) -> None:
         """A player's end-of-game inputs; when every player has one, the game is over."""
         player = player_name(s["players_order"], event.get("player", ""))
+        if s.get("rulebook_order") and s["end"] is None:
+            raise RuleError(f"The game ends only after the last steamship is bought (seed 002: \"{END_LINE}\"), "
+                            "and it has not been: to stop a game early, type `abandon`.")
         cash = _count(event.get("cash"), "Cash (--cash)")
         rows_vp = list(self.need(data, GAME, "rows_vp", "VPs for the 1st to 4th complete row", "[5, 10, 15, 20]"))
         rows = _count(event.get("rows"), "Complete rows (--rows)")
@@ -474,7 +578,9 @@ class Transatlantic(Game):
         end = None
         if s["end"] is not None:
             end = {"by": s["end"]["by"], "round": s["end"]["round"], "last": s["end"]["last"],
-                   "turns_left": max(turn["turns_left"], 0)}
+                   # once the game is over no turn is left, whatever `next` recorded
+                   "turns_left": 0 if s["finished"] else max(turn["turns_left"], 0),
+                   "docked": s["end"].get("docked", False)}
         players = []
         for p in s["players_order"]:
             sc = self.scores(s, p)
@@ -495,6 +601,9 @@ class Transatlantic(Game):
             "finished": s["finished"],
             "winners": list(s["winners"]),
             "start": s["players_order"][0],
+            "start_player": s["players_order"][0],
+            "start_by": s.get("start_by", "first named"),
+            "opening_due": self.opening_due(s),
             "market": list(s["market"]),
             "docks": list(s["docks"]),
             "docks_value": self.docks_count(s),

@@ -81,6 +81,7 @@ def new_command(game_id: str) -> Callable:
             from companion.core import session as sessions
 
             s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "")
+            app.pin(s.id)  # a shell or a script stays on the session it started itself
             click.echo(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts).")
             if s.meta.get("commitment"):
                 click.echo(f"Deal commitment (SHA-256 of the secret seed): {s.meta['commitment']}")

@@ -59,6 +59,79 @@ class SessionView:
         return self._load()[1]
 
 
+class Elsewhere:
+    """Notices what another process recorded into this shell's session since its last command.
+
+    The shell's session is its own (see App.pin_session), but the table may share it: another
+    terminal can record into it. Before the next output the shell says so in one line, in the
+    words `log` uses, so nobody is surprised by a score they did not type.
+    """
+
+    SHOWN = 4  # events named in the line; more are counted (`log` lists them all)
+
+    def __init__(self, app: App):
+        self.app = app
+        self.sid: str | None = None
+        self.stamp = None
+        self.length = 0
+
+    def _look(self) -> tuple[str, object] | None:
+        if self.app.session_override:
+            return None
+        try:
+            sid = self.app.session_id()
+            return sid, self.app.store.session_path(sid).stat().st_mtime_ns
+        except (CompanionError, OSError):
+            return None
+
+    def mark(self) -> None:
+        """Remember where the journal stands (after this shell's own command)."""
+        seen = self._look()
+        if seen is None:
+            self.sid = None
+            return
+        if seen == (self.sid, self.stamp):
+            return
+        try:
+            self.length = len(sessions.load(self.app.store, seen[0]).journal)
+        except Exception:  # noqa: BLE001 - a damaged session: the next command will say so
+            self.sid = None
+            return
+        self.sid, self.stamp = seen
+
+    def news(self) -> str | None:
+        """One line naming the entries another process added since :meth:`mark`, or None."""
+        seen = self._look()
+        if seen is None or self.sid != seen[0] or seen[1] == self.stamp:
+            return None
+        try:
+            s = sessions.load(self.app.store, self.sid)
+        except Exception:  # noqa: BLE001
+            return None
+        added = s.journal[self.length:]
+        self.length, self.stamp = len(s.journal), seen[1]
+        if not added:
+            return None
+        words = [entry_words(s.game, e) for e in added]
+        more = len(words) - self.SHOWN
+        listed = "; ".join(words[: self.SHOWN]) + (f"; and {more} more (`log` lists them)" if more > 0 else "")
+        return f"Meanwhile another terminal recorded in session {s.id}: {listed}."
+
+
+def entry_words(game, entry: dict) -> str:
+    """A journal entry in words, as `log` (and its undo/redo note) says them."""
+    kind = entry.get("kind")
+    if kind == "do":
+        return game.describe(entry["event"])
+    if kind == "undo":
+        return "an undo"
+    if kind == "redo":
+        return "a redo"
+    if kind == "reveal":
+        return "the deal seed was revealed"
+    return str(kind)
+
+
 def toolbar_text(status: dict) -> str:
     parts = [f"session {status['session']}", status.get("title", status["game"])]
     if status.get("round") is not None:
@@ -185,6 +258,9 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
             out.flush()
 
     app.interactive = True
+    app.pin_session()  # this shell's session is its own from now on
+    elsewhere = Elsewhere(app)
+    elsewhere.mark()
     app.ask = ask
     app.show_private = show_private
     click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
@@ -200,10 +276,14 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
             break
         if not text or text.startswith("#"):
             continue
+        news = elsewhere.news()
+        if news:
+            click.echo(news)
         try:
             code, message = run_line(app, text, root)
         except (KeyboardInterrupt, EOFError):
-            click.echo("Stopped; nothing more was recorded.")
-            continue
+            code, message = 1, "Stopped; nothing more was recorded."
+        finally:
+            elsewhere.mark()
         if code and message:
             click.echo(f"Error: {message}", err=True)

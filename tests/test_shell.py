@@ -19,6 +19,7 @@ def drive(home, text: str, app: App | None = None) -> App:
     app = app or App(home)
     with create_pipe_input() as pipe:
         pipe.send_text(text)
+        pipe.close()  # the end of the input is Ctrl-D: a question left waiting cannot hang the test
         with create_app_session(input=pipe, output=DummyOutput()):
             run_shell(app, input=pipe, output=DummyOutput())
     return app

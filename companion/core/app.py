@@ -40,6 +40,8 @@ class App:
     ask: Callable[..., str] | None = None
     # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
     show_private: Callable[[str, str], None] | None = None
+    # Set by the shell: say one line to the people at the table (a refused answer to a question).
+    say: Callable[[str], None] | None = None
     interactive: bool = False
     # A long-lived process (the shell, a script on standard input) fixes its session when it
     # starts and when it runs `new` or `use` itself: the folder's "current session" is shared
@@ -134,6 +136,29 @@ class App:
 
     def can_ask(self) -> bool:
         return self.ask is not None
+
+    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "") -> Any:
+        """Ask ``question`` again and again until ``parse`` accepts the answer; return its value.
+
+        A question never loses the command it belongs to: a typo is answered in one line and
+        the same question comes back. Only Ctrl-C (or Ctrl-D) leaves, as KeyboardInterrupt or
+        EOFError, which cancels the whole command before anything is recorded. ``parse`` gets
+        the answer stripped and refuses it with CompanionError or ValueError (or a Click
+        error: anything with ``format_message``), whose text is shown.
+        """
+        if self.ask is None:
+            raise CompanionError("Nobody can be asked here: give the value on the command line.")
+        while True:
+            answer = self.ask(question, default).strip()
+            try:
+                return parse(answer)
+            except (CompanionError, ValueError) as exc:
+                message = getattr(exc, "message", None) or str(exc)
+            except Exception as exc:  # click.BadParameter/UsageError: the core does not import Click
+                if not hasattr(exc, "format_message"):
+                    raise
+                message = exc.format_message()
+            (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
 
 
 def check_game(s: "sessions.Session", games: Iterable[str] | None, command: str) -> None:

@@ -60,6 +60,24 @@ def parse_pairs(items: tuple[str, ...] | list[str], what: str = "NAME=N") -> dic
     return out
 
 
+def ask_players(app: App, game) -> str:
+    """`new GAME` without --players: the shell asks for the names (again until they fit);
+    a one-off command or a script is told what to add."""
+    example = ",".join(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"][: max(2, game.min_players)])
+    if not app.can_ask():
+        raise click.UsageError(f"Missing option '--players': name them in seat order, e.g. "
+                               f"`new {game.id} --players {example}`.")
+    from companion.core import session as sessions
+
+    def parse(text: str) -> str:
+        sessions.check_players(split_names(text), game)
+        return text
+
+    span = f"{game.min_players} to {game.max_players} names" if game.min_players != game.max_players \
+        else f"{game.min_players} names"
+    return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
+
+
 def new_command(game_id: str) -> Callable:
     """Make `new GAME` from a function returning the game's options.
 
@@ -73,9 +91,11 @@ def new_command(game_id: str) -> Callable:
         game = games.get(game_id)
 
         @functools.wraps(fn)
-        def callback(players: str, start: str | None, entropy: str | None = None, **kwargs):
+        def callback(players: str | None, start: str | None, entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
             options = fn(**kwargs) or {}
+            if players is None:
+                players = ask_players(app, game)
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
             from companion.core import session as sessions
@@ -91,7 +111,7 @@ def new_command(game_id: str) -> Callable:
         params = list(getattr(fn, "__click_params__", []))
         params.reverse()
         params = [
-            click.Option(["--players"], required=True, metavar="A,B,C",
+            click.Option(["--players"], metavar="A,B,C",
                          help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
             click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
             *([click.Option(["--entropy"], metavar="TEXT",

@@ -262,6 +262,7 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
     elsewhere = Elsewhere(app)
     elsewhere.mark()
     app.ask = ask
+    app.say = click.echo
     app.show_private = show_private
     click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
     while True:

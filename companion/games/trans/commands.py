@@ -120,7 +120,11 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
 
 
 def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rails_out: bool) -> None:
-    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses)."""
+    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses).
+
+    Each question says what it accepts and comes back until the answer fits: a typo never drops
+    the round end, and an answer is never run as a command. Ctrl-C cancels the round end.
+    """
     if not app.can_ask():
         return
     players = s.players
@@ -132,16 +136,21 @@ def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rail
             return  # the rules will refuse the unknown name in one line
     if not winners and not rails_out:
         return
+    box = s.replay().data.get("rails")
+    top = box if isinstance(box, int) and box > 0 else None
+    accepts = f"1-{top}" if top else "1 or more"
+
+    def count(p: str):
+        def parse(text: str) -> int:
+            if not text.isdigit() or not 1 <= int(text) <= (top or int(text)):
+                raise ValueError(f"{repr(text) + ' is not ' if text else 'Type '}{p}'s missing rails: a whole number "
+                                 f"{'from 1 to ' + str(top) if top else 'of 1 or more'} (a double line counts 2).")
+            return int(text)
+        return parse
+
     for p in players:
-        if p in named:
-            continue
-        answer = app.ask(f"Missing rails for {p}: ").strip()
-        if not answer:
-            continue
-        try:
-            missing[p] = int(answer)
-        except ValueError:
-            raise click.UsageError(f"{answer!r} is not a whole number: type {p}'s missing rails, e.g. 3") from None
+        if p not in named:
+            missing[p] = app.ask_until(f"Missing rails for {p} ({accepts}): ", count(p))
 
 
 @round_group.command("end")

@@ -42,6 +42,9 @@ class App:
     show_private: Callable[[str, str], None] | None = None
     # Set by the shell: say one line to the people at the table (a refused answer to a question).
     say: Callable[[str], None] | None = None
+    # Set by the shell on a terminal: choose_private(owner, text, question, parse) asks one
+    # player on the private screen until parse accepts the answer (a city to pass, say).
+    choose_private: Callable[..., Any] | None = None
     interactive: bool = False
     # A long-lived process (the shell, a script on standard input) fixes its session when it
     # starts and when it runs `new` or `use` itself: the folder's "current session" is shared

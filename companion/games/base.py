@@ -146,6 +146,12 @@ class Game:
     def render_map(self, app, map_id: str) -> str:
         return self.ui_module().render_map(app, map_id)
 
+    def carries_private(self, words: list[str]) -> bool:
+        """Whether a command line (split into words) names a private card, so the shell keeps it
+        out of its history. The ui module's ``carries_private(words)`` decides; default no."""
+        check = getattr(self.ui_module(), "carries_private", None)
+        return bool(check(words)) if check else False
+
     def completion(self, session, replay) -> list[str]:
         """Words the shell offers in a session of this game (never a private card)."""
         words = list(self.words(replay.state, replay.data))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Iterable
+from typing import Callable, Iterable
 
 import click
 from prompt_toolkit import PromptSession
@@ -19,7 +19,8 @@ from companion import __version__
 from companion.core import session as sessions
 from companion.core.app import App
 from companion.core.errors import CompanionError
-from companion.terminal.script import run_line
+from companion.terminal.private import PrivateScreen, on_terminal
+from companion.terminal.script import run_line, split_line
 
 LEAVE = {"exit", "quit"}
 
@@ -214,11 +215,53 @@ class CommandCompleter(Completer):
             yield Completion(insert, start_position=-len(current), display=c)
 
 
-def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
-    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line."""
+class SafeHistory(FileHistory):
+    """The shell's history file, owner-only, never holding a line that carries a private card.
+
+    `pass Ann Dallas` or `hand Ann --set ...` typed at the shared screen must not come back with
+    Up-arrow, nor stay in a file another user of the computer could read.
+    """
+
+    def __init__(self, filename: str, private: Callable[[str], bool]):
+        self.private = private
+        fd = os.open(filename, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+        os.close(fd)
+        os.chmod(filename, 0o600)
+        super().__init__(filename)
+
+    def append_string(self, string: str) -> None:
+        if not self.private(string):
+            super().append_string(string)
+
+
+def carries_private(line: str) -> bool:
+    """Whether a typed line names a private card, by the rule of the game whose command it is."""
+    from companion.core import registry
+
+    try:
+        words = split_line(line)
+    except ValueError:
+        words = line.split()
+    if not words:
+        return False
+    for gid in registry.available():
+        try:
+            if registry.get(gid).carries_private(words):
+                return True
+        except Exception:  # noqa: BLE001 - a broken plugin: keep the line out, to be safe
+            return True
+    return False
+
+
+def run_shell(app: App, root: click.Group, input=None, output=None, private: bool | None = None) -> None:
+    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line.
+
+    ``private`` says whether the output can show the private screen (the alternate screen);
+    by default, whether it is a terminal.
+    """
     try:
         app.store.ensure()
-        history = FileHistory(str(app.store.history_path))
+        history = SafeHistory(str(app.store.history_path), carries_private)
     except (CompanionError, OSError):
         history = InMemoryHistory()
     view = SessionView(app)
@@ -235,27 +278,16 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
     def ask(question: str, default: str = "") -> str:
         return asker.prompt(question, default=default)
 
+    out = prompt.app.output
+    if private is None:
+        private = on_terminal(out)
+    screen = PrivateScreen(out, input) if private else None
+
     def show_private(owner: str, text: str) -> None:
-        out = prompt.app.output
-        try:
-            on_terminal = os.isatty(out.fileno())
-        except Exception:  # noqa: BLE001 - dummy and pipe outputs have no terminal
-            on_terminal = False
-        if not on_terminal:
+        if screen is None:
             click.echo(text)
-            return
-        ask(f"Pass the laptop to {owner}, then press Enter to show the cards. ")
-        out.enter_alternate_screen()
-        out.erase_screen()
-        out.cursor_goto(0, 0)
-        out.write_raw(text.replace("\n", "\r\n") + "\r\n\r\n")
-        out.flush()
-        try:
-            ask("Press Enter to hide them again. ")
-        finally:
-            out.erase_screen()
-            out.quit_alternate_screen()
-            out.flush()
+        else:
+            screen.show(owner, text)
 
     app.interactive = True
     app.pin_session()  # this shell's session is its own from now on
@@ -264,6 +296,7 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
     app.ask = ask
     app.say = click.echo
     app.show_private = show_private
+    app.choose_private = screen.choose if screen is not None else None
     click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
     while True:
         try:

@@ -99,7 +99,7 @@ def test_toolbar_names_session_round_and_leader(home, run):
     text = SessionView(App(home)).toolbar()
     assert "Score sheet" in text and "round 1" in text and "leader Bob (5)" in text
     run(["new", "scoresheet", "--players", "Cy,Dee"], expect=0)
-    assert "all level (0)" in SessionView(App(home)).toolbar()
+    assert "all level: Cy & Dee (0)" in SessionView(App(home)).toolbar()
     assert "no session" in SessionView(App(home / "empty")).toolbar()
 
 

@@ -47,14 +47,21 @@ class SessionView:
             replay = s.replay()
             status = s.status(replay)
             words = list(s.players) + list(s.game.completion(s, replay))
-            text = toolbar_text(status)
+            text = toolbar_text(status, s.game.lowest_wins(status), s.game.next_action(status))
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = f"session {sid}", []
         self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
         return self._value
 
     def toolbar(self) -> str:
-        return self._load()[0]
+        text = self._load()[0]
+        try:
+            from prompt_toolkit.application import get_app
+
+            width = get_app().output.get_size().columns - 1
+            return "\n".join(fit(line, width) for line in text.splitlines())
+        except Exception:  # noqa: BLE001 - no running application (tests): the whole line
+            return text
 
     def words(self) -> list[str]:
         return self._load()[1]
@@ -133,22 +140,36 @@ def entry_words(game, entry: dict) -> str:
     return str(kind)
 
 
-def toolbar_text(status: dict) -> str:
+def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "") -> str:
+    """The bottom bar: session, game, round, whose turn, the leader by the game's own rule
+    (lowest total where the lowest wins; a tie names everyone tied), and on a second line what
+    comes next (one line each, so 80 columns hold them)."""
     parts = [f"session {status['session']}", status.get("title", status["game"])]
     if status.get("round") is not None:
         parts.append(f"round {status['round']}")
     players = status.get("players") or []
     if status.get("finished"):
-        parts.append("over: " + ", ".join(status.get("winners") or []) + " won")
-    elif players:
+        parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
+        return " · ".join(parts)
+    turn = status.get("turn") or status.get("current")
+    if isinstance(turn, str) and turn:
+        parts.append(f"{turn}'s turn")
+    if players:
         scores = [p.get("score") or 0 for p in players]
-        top = max(scores)
+        top = min(scores) if lowest_wins else max(scores)
         leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
+        rule = " (lowest wins)" if lowest_wins else ""
         if len(players) > 1 and len(leaders) == len(players):
-            parts.append(f"all level ({top})")
+            parts.append(f"all level: {' & '.join(leaders)} ({top})")
         else:
-            parts.append(f"leader {' & '.join(leaders)} ({top})")
-    return " · ".join(parts)
+            parts.append(f"leader {' & '.join(leaders)} ({top}){rule}")
+    line = " · ".join(parts)
+    return f"{line}\nnext: {next_action}" if next_action else line
+
+
+def fit(text: str, width: int) -> str:
+    """One line of at most ``width`` characters, cut with "…" (the toolbar never wraps)."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 class CommandCompleter(Completer):

@@ -119,6 +119,14 @@ def next_line(status: dict) -> str:
     return f"{status['turn']}'s turn: {', '.join(may[:-1])} or {may[-1]}."
 
 
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": what the player whose turn it is may do."""
+    if status["finished"]:
+        return ""
+    may = status["may"]
+    return " or ".join([", ".join(may[:-1]), may[-1]]) if len(may) > 1 else "".join(may)
+
+
 def scores_text(status: dict) -> str:
     return "Final scores: " + ", ".join(
         f"{p['name']} {p['score']} ({marks(p['money'])})" for p in status["players"]) + "."

@@ -512,7 +512,7 @@ def render_status(app, session, replay) -> str:
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
-    elif status["round_open"]:
+    elif status["round_open"] and not status["pending"]:  # a pending choice is said above ("Waiting")
         out.append(next_line(status))
     else:
         out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
@@ -552,6 +552,18 @@ def next_line(status: dict) -> str:
     if len(waiting) < len(status["players"]):
         return f"Next: `start NAME JUNCTION` for {and_list(waiting)}, then `build NAME PATH`."
     return "Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`)."
+
+
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": what `status` says comes next, without the backquotes."""
+    if status["finished"]:
+        return ""
+    if not status["round_open"]:
+        return "round start"
+    if status["pending"]:
+        return status["pending"].replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return") \
+            .replace(" CITY", "")
+    return next_line(status).removeprefix("Next: ").replace("`", "").rstrip(".")
 
 
 def render_board(app, session, replay) -> str:

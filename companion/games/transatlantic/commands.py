@@ -597,6 +597,19 @@ def render_board(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": the final scoring once the last turn is played, else the turn."""
+    if status["finished"]:
+        return ""
+    waiting = [p["name"] for p in status["players"] if p.get("final") is None]
+    end = status.get("end")
+    if any(p.get("final") is not None for p in status["players"]) or (end and end.get("turns_left") == 0):
+        return "final " + " / ".join(waiting)
+    if not any(status["market"]):
+        return "reveal SHIP ... (the market is empty)"
+    return f"`next` when {status['current']}'s turn ends"
+
+
 COMMANDS = {"ship": ship_group, "ships": ships, "own": own, "reveal": reveal, "stack-empty": stack_empty,
             "market": market, "buy": buy, "next": next_turn, "scrap": scrap, "vp": vp, "final": final}
 NEW = {"transatlantic": new}

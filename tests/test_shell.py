@@ -19,6 +19,7 @@ def drive(home, text: str, app: App | None = None) -> App:
     app = app or App(home)
     with create_pipe_input() as pipe:
         pipe.send_text(text)
+        pipe.close()  # the end of the input is Ctrl-D: a question left waiting cannot hang the test
         with create_app_session(input=pipe, output=DummyOutput()):
             run_shell(app, input=pipe, output=DummyOutput())
     return app
@@ -98,7 +99,7 @@ def test_toolbar_names_session_round_and_leader(home, run):
     text = SessionView(App(home)).toolbar()
     assert "Score sheet" in text and "round 1" in text and "leader Bob (5)" in text
     run(["new", "scoresheet", "--players", "Cy,Dee"], expect=0)
-    assert "all level (0)" in SessionView(App(home)).toolbar()
+    assert "all level: Cy & Dee (0)" in SessionView(App(home)).toolbar()
     assert "no session" in SessionView(App(home / "empty")).toolbar()
 
 

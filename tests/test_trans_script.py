@@ -60,6 +60,7 @@ def test_script_mode_refuses_a_missing_count_and_stops(script, status):
 def drive(home, text: str) -> None:
     with create_pipe_input() as pipe:
         pipe.send_text(text)
+        pipe.close()  # the end of the input is Ctrl-D: a question left waiting cannot hang the test
         with create_app_session(input=pipe, output=DummyOutput()):
             run_shell(App(home), input=pipe, output=DummyOutput())
 
@@ -74,11 +75,12 @@ def test_the_shell_asks_for_the_counts_left_out(home, capsys):
     assert [p["score"] for p in status["players"]] == [4, 2, 0]
 
 
-def test_the_shell_refuses_a_typed_count_that_is_not_a_number(home, capsys):
+def test_the_shell_asks_again_for_a_typed_count_that_is_not_a_number(home, capsys):
     drive(home, "new trans-amerika --players Ann,Bob --entropy x\nround start\n"
-                "round end --winner Ann\nlots\nstatus --json\nexit\n")
+                "round end --winner Ann\nlots\n\x03status --json\nexit\n")
     out, err = capsys.readouterr()
-    assert "'lots' is not a whole number" in err
+    assert "'lots' is not Bob's missing rails: a whole number from 1 to 85" in out
+    assert "Stopped; nothing more was recorded." in err
     assert status_json(out)["round_open"] is True
 
 

@@ -94,6 +94,7 @@ def test_a_wrong_line_stops_the_script_with_its_number(script, status):
 def drive(home, text: str) -> None:
     with create_pipe_input() as pipe:
         pipe.send_text(text)
+        pipe.close()  # the end of the input is Ctrl-D: a question left waiting cannot hang the test
         with create_app_session(input=pipe, output=DummyOutput()):
             run_shell(App(home), input=pipe, output=DummyOutput())
 
@@ -110,11 +111,13 @@ def test_the_shell_asks_for_an_unknown_ships_card(home, capsys, run, status):
     assert "CAMPANIA: steam, red, 1893, £120" in run(["ship", "show", "campania"], expect=0).stdout
 
 
-def test_a_blank_answer_records_nothing(home, capsys, run, status):
+def test_a_blank_answer_is_asked_again_and_ctrl_c_records_nothing(home, capsys, run, status):
     run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
-    drive(home, "reveal CAMPANIA\nhq\n\nexit\n")
-    err = capsys.readouterr().err
-    assert "Nothing recorded: The ship CAMPANIA is not in the catalogue yet" in err
+    drive(home, "reveal CAMPANIA\nhq\n\nexit\n\x03exit\n")
+    out, err = capsys.readouterr()
+    assert "This value is on the card and needed: type it." in out
+    assert "Type a whole number." in out  # `exit` was an answer to the year, not a command
+    assert "Stopped; nothing more was recorded." in err
     assert status()["market"] == [None] * 6
 
 

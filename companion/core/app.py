@@ -43,7 +43,17 @@ class App:
     ask: Callable[..., str] | None = None
     # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
     show_private: Callable[[str, str], None] | None = None
+    # Set by the shell: say one line to the people at the table (a refused answer to a question).
+    say: Callable[[str], None] | None = None
+    # Set by the shell on a terminal: choose_private(owner, text, question, parse) asks one
+    # player on the private screen until parse accepts the answer (a city to pass, say).
+    choose_private: Callable[..., Any] | None = None
     interactive: bool = False
+    # A long-lived process (the shell, a script on standard input) fixes its session when it
+    # starts and when it runs `new` or `use` itself: the folder's "current session" is shared
+    # by every process, so another terminal's `new` must never redirect it (issues 12 and 13).
+    pinning: bool = False
+    pinned: str | None = None
     _store: "Store | None" = field(default=None, repr=False)
 
     @property
@@ -57,9 +67,36 @@ class App:
         return self._store
 
     # -- choosing the session ----------------------------------------------------------------
+    def pin_session(self) -> str | None:
+        """Fix this process's session: the folder's current one now, or none.
+
+        Called once when a shell or a script starts; from then on only :meth:`pin` (run by
+        `new` and `use` in this process) changes it.
+        """
+        self.pinning = True
+        try:
+            sid = self.store.current()
+            self.pinned = sid if sid and self.store.session_path(sid).exists() else None
+        except (CompanionError, OSError):
+            self.pinned = None
+        return self.pinned
+
+    def pinned_id(self) -> str | None:
+        """The session a line without `--session` acts on, or None (no exception)."""
+        try:
+            return self.session_id() if not self.session_override else None
+        except (CompanionError, OSError):
+            return None
+
+    def pin(self, sid: str) -> None:
+        """`new` or `use` in this process chose ``sid``: a long-lived process now stays on it."""
+        self.pinned = sid
+
     def session_id(self) -> str:
         if self.session_override:
             return self.store.resolve(self.session_override)
+        if self.pinning:
+            return self._pinned_id()
         sid = self.store.current()
         if not sid:
             raise CompanionError(
@@ -68,6 +105,17 @@ class App:
             )
         if not self.store.session_path(sid).exists():
             raise CompanionError(f"The current session {sid} is gone: pick another with `use ID`.")
+        return sid
+
+    def _pinned_id(self) -> str:
+        sid = self.pinned
+        if not sid:
+            raise CompanionError(
+                "No session here yet: start one with `new GAME --players Ann,Bob` or pick one with "
+                "`use ID` (`sessions` lists them)."
+            )
+        if not self.store.session_path(sid).exists():
+            raise CompanionError(f"This session ({sid}) is gone: pick another with `use ID`.")
         return sid
 
     def session(self, games: Iterable[str] | None = None, command: str = "") -> "sessions.Session":
@@ -94,6 +142,29 @@ class App:
 
     def can_ask(self) -> bool:
         return self.ask is not None
+
+    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "") -> Any:
+        """Ask ``question`` again and again until ``parse`` accepts the answer; return its value.
+
+        A question never loses the command it belongs to: a typo is answered in one line and
+        the same question comes back. Only Ctrl-C (or Ctrl-D) leaves, as KeyboardInterrupt or
+        EOFError, which cancels the whole command before anything is recorded. ``parse`` gets
+        the answer stripped and refuses it with CompanionError or ValueError (or a Click
+        error: anything with ``format_message``), whose text is shown.
+        """
+        if self.ask is None:
+            raise CompanionError("Nobody can be asked here: give the value on the command line.")
+        while True:
+            answer = self.ask(question, default).strip()
+            try:
+                return parse(answer)
+            except (CompanionError, ValueError) as exc:
+                message = getattr(exc, "message", None) or str(exc)
+            except Exception as exc:  # click.BadParameter/UsageError: the core does not import Click
+                if not hasattr(exc, "format_message"):
+                    raise
+                message = exc.format_message()
+            (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
 
 
 def check_game(s: "sessions.Session", games: Iterable[str] | None, command: str) -> None:

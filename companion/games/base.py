@@ -176,6 +176,23 @@ class Game:
     def render_map(self, app, map_id: str) -> str:
         return self.ui_module().render_map(app, map_id)
 
+    def next_action(self, status: dict) -> str:
+        """What the table types next, in a few words ('' when nothing is due): the shell's
+        toolbar shows it. The ui module's ``next_action(status)`` decides; default nothing."""
+        decide = getattr(self.ui_module(), "next_action", None)
+        return str(decide(status) or "") if decide else ""
+
+    def lowest_wins(self, status: dict) -> bool:
+        """Whether the lowest total leads (a score sheet may say so); the toolbar names the
+        leader by this rule."""
+        return bool(status.get("lowest_wins"))
+
+    def carries_private(self, words: list[str]) -> bool:
+        """Whether a command line (split into words) names a private card, so the shell keeps it
+        out of its history. The ui module's ``carries_private(words)`` decides; default no."""
+        check = getattr(self.ui_module(), "carries_private", None)
+        return bool(check(words)) if check else False
+
     def completion(self, session, replay) -> list[str]:
         """Words the shell offers in a session of this game (never a private card)."""
         words = list(self.words(replay.state, replay.data))

@@ -60,6 +60,24 @@ def parse_pairs(items: tuple[str, ...] | list[str], what: str = "NAME=N") -> dic
     return out
 
 
+def ask_players(app: App, game) -> str:
+    """`new GAME` without --players: the shell asks for the names (again until they fit);
+    a one-off command or a script is told what to add."""
+    example = ",".join(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"][: max(2, game.min_players)])
+    if not app.can_ask():
+        raise click.UsageError(f"Missing option '--players': name them in seat order, e.g. "
+                               f"`new {game.id} --players {example}`.")
+    from companion.core import session as sessions
+
+    def parse(text: str) -> str:
+        sessions.check_players(split_names(text), game)
+        return text
+
+    span = f"{game.min_players} to {game.max_players} names" if game.min_players != game.max_players \
+        else f"{game.min_players} names"
+    return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
+
+
 def new_command(game_id: str) -> Callable:
     """Make `new GAME` from a function returning the game's options.
 
@@ -73,13 +91,15 @@ def new_command(game_id: str) -> Callable:
         game = games.get(game_id)
 
         @functools.wraps(fn)
-        def callback(players: str, start: str | None, played_on: str | None, location: str | None,
+        def callback(players: str | None, start: str | None, played_on: str | None, location: str | None,
                      entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
             from companion.core import session as sessions
 
             extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
             options = fn(**kwargs) or {}
+            if players is None:
+                players = ask_players(app, game)
             if start and getattr(game, "records_start", False):
                 # the game checks a chosen start player against its rules (Transatlantic: the
                 # owner of the oldest ship starts), so it must know one was chosen
@@ -88,6 +108,7 @@ def new_command(game_id: str) -> Callable:
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
 
             s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "", extra)
+            app.pin(s.id)  # a shell or a script stays on the session it started itself
             when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
                            if extra[k])
             click.echo(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts)"
@@ -100,7 +121,7 @@ def new_command(game_id: str) -> Callable:
         params = list(getattr(fn, "__click_params__", []))
         params.reverse()
         params = [
-            click.Option(["--players"], required=True, metavar="A,B,C",
+            click.Option(["--players"], metavar="A,B,C",
                          help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
             click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
             click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",

@@ -242,6 +242,8 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
     app = ctx.obj if line else App(data_dir or default_data_dir())
     if session_id:
         app.session_override = session_id
+    if not line and app.show_private is None and ctx.invoked_subcommand is not None:
+        private_on_terminal(app)
     ctx.obj = app
     if ctx.invoked_subcommand is None:
         if line:  # `--` or `--session ID` alone: no second shell or script inside this one
@@ -254,6 +256,22 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
             from companion.terminal import script
 
             ctx.exit(script.run_script(app, sys.stdin, cli))
+
+
+def private_on_terminal(app: App) -> None:
+    """A one-shot command on a terminal (`companion hand Bob`) shows a hand on the private
+    screen, as the shell does; piped output (and `--print`) prints it plainly."""
+    if sys.stdin is None or sys.stdout is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+
+    def show(owner: str, text: str) -> None:
+        from prompt_toolkit.output import create_output
+
+        from companion.terminal.private import PrivateScreen
+
+        PrivateScreen(create_output()).show(owner, text)
+
+    app.show_private = show
 
 
 def main() -> None:
@@ -282,8 +300,8 @@ def run_line(app: App, text: str) -> tuple[int, str | None]:
     return script.run_line(app, text, cli)
 
 
-def run_shell(app: App, input=None, output=None) -> None:
+def run_shell(app: App, input=None, output=None, private: bool | None = None) -> None:
     """The interactive shell on this group (see companion.terminal.shell.run_shell)."""
     from companion.terminal import shell
 
-    shell.run_shell(app, cli, input=input, output=output)
+    shell.run_shell(app, cli, input=input, output=output, private=private)

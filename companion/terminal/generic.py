@@ -69,7 +69,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, delet
     if player:
         wanted = roster.key(player.strip())
         entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
-    current = app.store.current()
+    current = app.pinned if app.pinning else app.store.current()  # a shell marks its own
     if as_json:
         echo_json([dict(e, current=e["id"] == current) for e in entries])
         return
@@ -107,6 +107,7 @@ def use(app, session_id: str) -> None:
     s = sessions.load(app.store, sid)
     with app.store.writing():
         app.store.set_current(sid)
+    app.pin(sid)  # a shell or a script stays here, whatever another terminal does
     click.echo(f"Now using session {sid}: {s.game.title} with {', '.join(s.players)}.")
 
 

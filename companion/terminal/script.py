@@ -49,7 +49,12 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
 
 
 def run_script(app: App, lines: Iterable[str], root: click.Group) -> int:
-    """Script mode: one command per line; stops at the first failing line with `line N: ...`."""
+    """Script mode: one command per line; stops at the first failing line with `line N: ...`.
+
+    The script keeps the session it started on (or the one its own `new`/`use` chose), whatever
+    another process makes current meanwhile.
+    """
+    app.pin_session()
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text.startswith("#"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Iterable
+from typing import Callable, Iterable
 
 import click
 from prompt_toolkit import PromptSession
@@ -19,7 +19,8 @@ from companion import __version__
 from companion.core import session as sessions
 from companion.core.app import App
 from companion.core.errors import CompanionError
-from companion.terminal.script import run_line
+from companion.terminal.private import PrivateScreen, on_terminal
+from companion.terminal.script import run_line, split_line
 
 LEAVE = {"exit", "quit"}
 
@@ -46,35 +47,129 @@ class SessionView:
             replay = s.replay()
             status = s.status(replay)
             words = list(s.players) + list(s.game.completion(s, replay))
-            text = toolbar_text(status)
+            text = toolbar_text(status, s.game.lowest_wins(status), s.game.next_action(status))
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = f"session {sid}", []
         self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
         return self._value
 
     def toolbar(self) -> str:
-        return self._load()[0]
+        text = self._load()[0]
+        try:
+            from prompt_toolkit.application import get_app
+
+            width = get_app().output.get_size().columns - 1
+            return "\n".join(fit(line, width) for line in text.splitlines())
+        except Exception:  # noqa: BLE001 - no running application (tests): the whole line
+            return text
 
     def words(self) -> list[str]:
         return self._load()[1]
 
 
-def toolbar_text(status: dict) -> str:
+class Elsewhere:
+    """Notices what another process recorded into this shell's session since its last command.
+
+    The shell's session is its own (see App.pin_session), but the table may share it: another
+    terminal can record into it. Before the next output the shell says so in one line, in the
+    words `log` uses, so nobody is surprised by a score they did not type.
+    """
+
+    SHOWN = 4  # events named in the line; more are counted (`log` lists them all)
+
+    def __init__(self, app: App):
+        self.app = app
+        self.sid: str | None = None
+        self.stamp = None
+        self.length = 0
+
+    def _look(self) -> tuple[str, object] | None:
+        if self.app.session_override:
+            return None
+        try:
+            sid = self.app.session_id()
+            return sid, self.app.store.session_path(sid).stat().st_mtime_ns
+        except (CompanionError, OSError):
+            return None
+
+    def mark(self) -> None:
+        """Remember where the journal stands (after this shell's own command)."""
+        seen = self._look()
+        if seen is None:
+            self.sid = None
+            return
+        if seen == (self.sid, self.stamp):
+            return
+        try:
+            self.length = len(sessions.load(self.app.store, seen[0]).journal)
+        except Exception:  # noqa: BLE001 - a damaged session: the next command will say so
+            self.sid = None
+            return
+        self.sid, self.stamp = seen
+
+    def news(self) -> str | None:
+        """One line naming the entries another process added since :meth:`mark`, or None."""
+        seen = self._look()
+        if seen is None or self.sid != seen[0] or seen[1] == self.stamp:
+            return None
+        try:
+            s = sessions.load(self.app.store, self.sid)
+        except Exception:  # noqa: BLE001
+            return None
+        added = s.journal[self.length:]
+        self.length, self.stamp = len(s.journal), seen[1]
+        if not added:
+            return None
+        words = [entry_words(s.game, e) for e in added]
+        more = len(words) - self.SHOWN
+        listed = "; ".join(words[: self.SHOWN]) + (f"; and {more} more (`log` lists them)" if more > 0 else "")
+        return f"Meanwhile another terminal recorded in session {s.id}: {listed}."
+
+
+def entry_words(game, entry: dict) -> str:
+    """A journal entry in words, as `log` (and its undo/redo note) says them."""
+    kind = entry.get("kind")
+    if kind == "do":
+        return game.describe(entry["event"])
+    if kind == "undo":
+        return "an undo"
+    if kind == "redo":
+        return "a redo"
+    if kind == "reveal":
+        return "the deal seed was revealed"
+    return str(kind)
+
+
+def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "") -> str:
+    """The bottom bar: session, game, round, whose turn, the leader by the game's own rule
+    (lowest total where the lowest wins; a tie names everyone tied), and on a second line what
+    comes next (one line each, so 80 columns hold them)."""
     parts = [f"session {status['session']}", status.get("title", status["game"])]
     if status.get("round") is not None:
         parts.append(f"round {status['round']}")
     players = status.get("players") or []
     if status.get("finished"):
-        parts.append("over: " + ", ".join(status.get("winners") or []) + " won")
-    elif players:
+        parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
+        return " · ".join(parts)
+    turn = status.get("turn") or status.get("current")
+    if isinstance(turn, str) and turn:
+        parts.append(f"{turn}'s turn")
+    if players:
         scores = [p.get("score") or 0 for p in players]
-        top = max(scores)
+        top = min(scores) if lowest_wins else max(scores)
         leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
+        rule = " (lowest wins)" if lowest_wins else ""
         if len(players) > 1 and len(leaders) == len(players):
-            parts.append(f"all level ({top})")
+            parts.append(f"all level: {' & '.join(leaders)} ({top})")
         else:
-            parts.append(f"leader {' & '.join(leaders)} ({top})")
-    return " · ".join(parts)
+            parts.append(f"leader {' & '.join(leaders)} ({top}){rule}")
+    line = " · ".join(parts)
+    return f"{line}\nnext: {next_action}" if next_action else line
+
+
+def fit(text: str, width: int) -> str:
+    """One line of at most ``width`` characters, cut with "…" (the toolbar never wraps)."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 class CommandCompleter(Completer):
@@ -141,11 +236,53 @@ class CommandCompleter(Completer):
             yield Completion(insert, start_position=-len(current), display=c)
 
 
-def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
-    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line."""
+class SafeHistory(FileHistory):
+    """The shell's history file, owner-only, never holding a line that carries a private card.
+
+    `pass Ann Dallas` or `hand Ann --set ...` typed at the shared screen must not come back with
+    Up-arrow, nor stay in a file another user of the computer could read.
+    """
+
+    def __init__(self, filename: str, private: Callable[[str], bool]):
+        self.private = private
+        fd = os.open(filename, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+        os.close(fd)
+        os.chmod(filename, 0o600)
+        super().__init__(filename)
+
+    def append_string(self, string: str) -> None:
+        if not self.private(string):
+            super().append_string(string)
+
+
+def carries_private(line: str) -> bool:
+    """Whether a typed line names a private card, by the rule of the game whose command it is."""
+    from companion.core import registry
+
+    try:
+        words = split_line(line)
+    except ValueError:
+        words = line.split()
+    if not words:
+        return False
+    for gid in registry.available():
+        try:
+            if registry.get(gid).carries_private(words):
+                return True
+        except Exception:  # noqa: BLE001 - a broken plugin: keep the line out, to be safe
+            return True
+    return False
+
+
+def run_shell(app: App, root: click.Group, input=None, output=None, private: bool | None = None) -> None:
+    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line.
+
+    ``private`` says whether the output can show the private screen (the alternate screen);
+    by default, whether it is a terminal.
+    """
     try:
         app.store.ensure()
-        history = FileHistory(str(app.store.history_path))
+        history = SafeHistory(str(app.store.history_path), carries_private)
     except (CompanionError, OSError):
         history = InMemoryHistory()
     view = SessionView(app)
@@ -162,31 +299,25 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
     def ask(question: str, default: str = "") -> str:
         return asker.prompt(question, default=default)
 
+    out = prompt.app.output
+    if private is None:
+        private = on_terminal(out)
+    screen = PrivateScreen(out, input) if private else None
+
     def show_private(owner: str, text: str) -> None:
-        out = prompt.app.output
-        try:
-            on_terminal = os.isatty(out.fileno())
-        except Exception:  # noqa: BLE001 - dummy and pipe outputs have no terminal
-            on_terminal = False
-        if not on_terminal:
+        if screen is None:
             click.echo(text)
-            return
-        ask(f"Pass the laptop to {owner}, then press Enter to show the cards. ")
-        out.enter_alternate_screen()
-        out.erase_screen()
-        out.cursor_goto(0, 0)
-        out.write_raw(text.replace("\n", "\r\n") + "\r\n\r\n")
-        out.flush()
-        try:
-            ask("Press Enter to hide them again. ")
-        finally:
-            out.erase_screen()
-            out.quit_alternate_screen()
-            out.flush()
+        else:
+            screen.show(owner, text)
 
     app.interactive = True
+    app.pin_session()  # this shell's session is its own from now on
+    elsewhere = Elsewhere(app)
+    elsewhere.mark()
     app.ask = ask
+    app.say = click.echo
     app.show_private = show_private
+    app.choose_private = screen.choose if screen is not None else None
     click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
     while True:
         try:
@@ -200,10 +331,14 @@ def run_shell(app: App, root: click.Group, input=None, output=None) -> None:
             break
         if not text or text.startswith("#"):
             continue
+        news = elsewhere.news()
+        if news:
+            click.echo(news)
         try:
             code, message = run_line(app, text, root)
         except (KeyboardInterrupt, EOFError):
-            click.echo("Stopped; nothing more was recorded.")
-            continue
+            code, message = 1, "Stopped; nothing more was recorded."
+        finally:
+            elsewhere.mark()
         if code and message:
             click.echo(f"Error: {message}", err=True)

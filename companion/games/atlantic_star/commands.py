@@ -93,23 +93,22 @@ def ask_vp(app, key: str) -> None:
     if hint:
         row = ", ".join(str(v) for v in hint["value"]) if hint.get("value") else ""
         click.echo(f"Public sources: {row + ' — ' if row else ''}{hint['note']}.")
-    while True:
-        answer = app.ask(f"Read them off the board, 1st to 6th place (e.g. {SHAPE}): ", "").strip()
-        if not answer:
-            raise CompanionError(
-                f"Nothing recorded: the scoring needs them. Type `companion data set {GAME_ID} {key} "
-                f"'{SHAPE}'` and stage the voyage again."
-            )
+
+    def parse(answer: str) -> list[int]:
         try:
             row = [int(x) for x in answer.strip("[]").replace(",", " ").split()]
-            with app.store.writing():
-                datapack.validate(GAME_ID, key, row, app.store.user_values(GAME_ID))
-                app.store.set_user_value(GAME_ID, key, row)
-        except (ValueError, CompanionError) as exc:
-            click.echo(f"Six whole numbers, please ({exc if isinstance(exc, CompanionError) else 'e.g. 20 15 10 6 2 0'}).")
-            continue
-        click.echo(f"Kept as your value of {GAME_ID} {key} (`data show {GAME_ID}`).")
-        return
+        except ValueError:
+            raise ValueError("Six whole numbers, please (e.g. 20 15 10 6 2 0).") from None
+        try:
+            datapack.validate(GAME_ID, key, row, app.store.user_values(GAME_ID))
+        except CompanionError as exc:
+            raise ValueError(f"Six whole numbers, please ({exc.message})") from None
+        return row
+
+    row = app.ask_until(f"Read them off the board, 1st to 6th place: six whole numbers (e.g. {SHAPE}): ", parse)
+    with app.store.writing():
+        app.store.set_user_value(GAME_ID, key, row)
+    click.echo(f"Kept as your value of {GAME_ID} {key} (`data show {GAME_ID}`).")
 
 
 def next_line(status: dict) -> str:
@@ -118,6 +117,14 @@ def next_line(status: dict) -> str:
         return winners_line(status) + " " + scores_text(status)
     may = status["may"]
     return f"{status['turn']}'s turn: {', '.join(may[:-1])} or {may[-1]}."
+
+
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": what the player whose turn it is may do."""
+    if status["finished"]:
+        return ""
+    may = status["may"]
+    return " or ".join([", ".join(may[:-1]), may[-1]]) if len(may) > 1 else "".join(may)
 
 
 def scores_text(status: dict) -> str:

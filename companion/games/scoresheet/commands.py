@@ -68,5 +68,10 @@ def render_status(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next", as `status` says it."""
+    return "" if status["finished"] else "add NAME=POINTS ... or finish"
+
+
 COMMANDS = {"add": add, "finish": finish}
 NEW = {"scoresheet": new}

@@ -120,7 +120,11 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
 
 
 def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rails_out: bool) -> None:
-    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses)."""
+    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses).
+
+    Each question says what it accepts and comes back until the answer fits: a typo never drops
+    the round end, and an answer is never run as a command. Ctrl-C cancels the round end.
+    """
     if not app.can_ask():
         return
     players = s.players
@@ -132,16 +136,21 @@ def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rail
             return  # the rules will refuse the unknown name in one line
     if not winners and not rails_out:
         return
+    box = s.replay().data.get("rails")
+    top = box if isinstance(box, int) and box > 0 else None
+    accepts = f"1-{top}" if top else "1 or more"
+
+    def count(p: str):
+        def parse(text: str) -> int:
+            if not text.isdigit() or not 1 <= int(text) <= (top or int(text)):
+                raise ValueError(f"{repr(text) + ' is not ' if text else 'Type '}{p}'s missing rails: a whole number "
+                                 f"{'from 1 to ' + str(top) if top else 'of 1 or more'} (a double line counts 2).")
+            return int(text)
+        return parse
+
     for p in players:
-        if p in named:
-            continue
-        answer = app.ask(f"Missing rails for {p}: ").strip()
-        if not answer:
-            continue
-        try:
-            missing[p] = int(answer)
-        except ValueError:
-            raise click.UsageError(f"{answer!r} is not a whole number: type {p}'s missing rails, e.g. 3") from None
+        if p not in named:
+            missing[p] = app.ask_until(f"Missing rails for {p} ({accepts}): ", count(p))
 
 
 @round_group.command("end")
@@ -224,10 +233,13 @@ def hand_text(game, state, data, player: str) -> str:
 @click.argument("name")
 @click.argument("more", nargs=-1, required=False)
 @click.option("--set", "cities", metavar="CITY,...", help="Record the hand dealt at the table (physical rounds).")
-@click.option("--return", "returned", metavar="CITY", help="Put this city back (the 'return-any' special card).")
+@click.option("--return", "returned", metavar="CITY", is_flag=False, flag_value="",
+              help="Put this city back (the 'return-any' special card); in the shell `--return` alone "
+                   "asks on the private screen.")
+@click.option("--print", "plain", is_flag=True, help="Print the hand plainly, not on the private screen.")
 @session_option
 @pass_app
-def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: str | None) -> None:
+def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: str | None, plain: bool) -> None:
     """Show NAME's cities privately; or record them (--set), or put one back (--return)."""
     if cities is not None and returned is not None:
         raise click.UsageError("Give --set or --return, not both.")
@@ -238,43 +250,96 @@ def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: st
         if cities is not None:
             cities = " ".join((cities, *more))
         else:
-            returned = " ".join((returned, *more))
+            returned = " ".join((returned, *more)).strip()
     if cities is not None:
         given = [c.strip() for c in cities.split(",") if c.strip()]
-        s, replay, event = app.record({"type": "hand-set", "player": name, "cities": given}, GAME, "hand")
+        s, replay, event = record_private(app, {"type": "hand-set", "player": name, "cities": given}, "hand",
+                                          given, f"hand {name} --set CITY,...")
         who = player_name(s.players, name)
         click.echo(f"{who}'s hand recorded ({len(given)} cities).")
         return
     if returned is not None:
-        s, replay, _ = app.record({"type": "hand-return", "player": name, "city": returned}, GAME, "hand")
+        if not returned:
+            returned = choose_city(app, name, "hand-return", "City to put back")
+        s, replay, _ = record_private(app, {"type": "hand-return", "player": name, "city": returned}, "hand",
+                                      [returned], f"hand {name} --return")
         who = player_name(s.players, name)
         click.echo(f"{who} put a city back and plays with {len(s.game.hand_of(replay.state, who))}.")
         pending = s.game.pending_text(replay.state)
-        click.echo(("Now: " + pending) if pending else "Everyone has chosen: the round can be played.")
+        click.echo(("Now: " + shell_words(app, pending)) if pending else "Everyone has chosen: the round can be played.")
         return
     s = app.session(GAME, "hand")
     replay = s.replay()
     state = replay.state
     player = player_name(s.players, name)
     text = hand_text(s.game, state, replay.data, player)
-    if state["round_open"] and app.show_private is not None:
-        app.show_private(player, text)  # the shell: alternate screen, nothing left behind
+    if state["round_open"] and app.show_private is not None and not plain:
+        app.show_private(player, text)  # the shell or a terminal: alternate screen, nothing left behind
     else:
         click.echo(text)
 
 
+def shell_words(app, pending: str) -> str:
+    """What is due, worded for where it is typed: in the shell a choice is made on the private
+    screen (`pass Ann`), never typed on the shared one."""
+    if app.choose_private is None:
+        return pending
+    return pending.replace("pass NAME CITY", "pass NAME").replace("hand NAME --return CITY", "hand NAME --return") \
+        .replace(" CITY", "")
+
+
+def choose_city(app, name: str, kind: str, question: str) -> str:
+    """The city ``name`` chooses, asked on the private screen until the rules accept it.
+
+    The check is a dry run of the very event that will be recorded, on the current state, so a
+    refusal ("not in your hand", "not red") is said on the private screen only.
+    """
+    if app.choose_private is None:
+        what = "pass NAME CITY" if kind == "pass" else "hand NAME --return CITY"
+        raise click.UsageError(f"Name the city: {what} (in the shell, on a terminal, the city is chosen on "
+                               "the private screen).")
+    s = app.session(GAME, "pass" if kind == "pass" else "hand")
+    replay = s.replay()
+    player = player_name(s.players, name)
+    text = hand_text(s.game, replay.state, replay.data, player)
+
+    def parse(answer: str) -> str:
+        if not answer:
+            raise CompanionError("Type one of your cities.")
+        s.game.apply(replay.state, {"type": kind, "player": player, "city": answer}, replay.data)
+        return answer
+
+    return app.choose_private(player, text, f"{question} (one of your cities): ", parse)
+
+
+def record_private(app, event: dict, command: str, secrets: list[str], again: str):
+    """Record an event that carries a private card. In the shell, a refusal naming that card is
+    replaced by one that neither confirms nor denies what is in anyone's hand."""
+    try:
+        return app.record(event, GAME, command)
+    except RuleError as exc:
+        if not app.interactive or not any(c.strip() and c.strip().casefold() in exc.message.casefold()
+                                          for c in secrets):
+            raise
+        raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
+                             "on the private screen, where the reason is shown.") from None
+
+
 @click.command("pass")
 @click.argument("name")
-@click.argument("city", nargs=-1, required=True)
+@click.argument("city", nargs=-1, required=False)
 @session_option
 @pass_app
 def pass_card(app, name: str, city: tuple[str, ...]) -> None:
-    """Pass CITY to the left neighbour, as a pass special card asks: `pass Ann Dallas`."""
-    s, replay, _ = app.record({"type": "pass", "player": name, "city": " ".join(city)}, GAME, "pass")
+    """Pass a city to the left neighbour, as a pass special card asks: in the shell `pass Ann`
+    asks Ann on the private screen; in a script `pass Ann Dallas`."""
+    chosen = " ".join(city) or choose_city(app, name, "pass", "City to pass")
+    s, replay, _ = record_private(app, {"type": "pass", "player": name, "city": chosen}, "pass", [chosen],
+                                  f"pass {name}")
     who = player_name(s.players, name)
     pending = s.game.pending_text(replay.state)
     click.echo(f"{who}'s choice is recorded.")
-    click.echo(("Now: " + pending) if pending else "All cards are passed: the round can be played.")
+    click.echo(("Now: " + shell_words(app, pending)) if pending else "All cards are passed: the round can be played.")
 
 
 # -- the board: start markers and rails ------------------------------------------------------------
@@ -447,7 +512,7 @@ def render_status(app, session, replay) -> str:
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
-    elif status["round_open"]:
+    elif status["round_open"] and not status["pending"]:  # a pending choice is said above ("Waiting")
         out.append(next_line(status))
     else:
         out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
@@ -489,6 +554,18 @@ def next_line(status: dict) -> str:
     return "Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`)."
 
 
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": what `status` says comes next, without the backquotes."""
+    if status["finished"]:
+        return ""
+    if not status["round_open"]:
+        return "round start"
+    if status["pending"]:
+        return status["pending"].replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return") \
+            .replace(" CITY", "")
+    return next_line(status).removeprefix("Next: ").replace("`", "").rstrip(".")
+
+
 def render_board(app, session, replay) -> str:
     """`board` in a session: every start marker and rail in its player's colour, the networks."""
     from companion.games.trans import boardview
@@ -522,6 +599,18 @@ def render_board(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def carries_private(words: list[str]) -> bool:
+    """`pass NAME CITY`, `hand NAME --set ...` and `hand NAME --return CITY` name private cards:
+    the shell never writes them to its history."""
+    if words[:1] == ["pass"]:
+        return len(words) > 2
+    if words[:1] == ["hand"]:
+        return any(w.startswith(("--set", "--return")) for w in words[1:]) and not words[-1] == "--return"
+    if words[:1] == ["rails"]:  # `rails amerika --hand ...`: likely the typist's own cities
+        return any(w.startswith("--hand") for w in words[1:])
+    return False
+
+
 COMMANDS = {"round": round_group, "hand": hand, "pass": pass_card, "rails": rails, "start": start_marker,
             "build": build}
 NEW = {"trans-europa": new_europa, "trans-amerika": new_amerika}

@@ -129,10 +129,12 @@ def _key(a: int, b: int) -> tuple[int, int]:
 @click.option("--players", type=click.IntRange(2, 6), metavar="N",
               help="With --all-hands: the hands of an N-player game (2 or 3 leave the dashed cards out).")
 @click.option("--draw", is_flag=True, help="With --hand or NAME: also draw the board with the rails found.")
+@click.option("--print", "plain", is_flag=True,
+              help="With NAME: print it plainly (for a printer or a file), not on the private screen.")
 @json_option
 @session_option
 @pass_app
-def rails(app, map_name, hand, built, start, single, all_hands, stats, players, draw, as_json) -> None:
+def rails(app, map_name, hand, built, start, single, all_hands, stats, players, draw, as_json, plain=False) -> None:
     """Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, `--all-hands --stats`, or `rails NAME`.
 
     The fewest rails joining the cities (to each other, or to the network at --start), where
@@ -145,7 +147,7 @@ def rails(app, map_name, hand, built, start, single, all_hands, stats, players, 
             if given:
                 raise click.UsageError(f"{flag} goes with `rails MAP --hand ...`: `rails NAME` counts on the "
                                        "session's recorded board, with its special card.")
-        _player_rails(app, map_name, draw, as_json)
+        _player_rails(app, map_name, draw, as_json, plain)
         return
     if hand and all_hands:
         raise click.UsageError("Give either --hand CITY,... or --all-hands, not both.")
@@ -171,7 +173,7 @@ def _is_map(name: str) -> bool:
         return False
 
 
-def _player_rails(app, name: str, draw: bool, as_json: bool) -> None:
+def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
     from companion.games.base import player_name
 
@@ -187,9 +189,12 @@ def _player_rails(app, name: str, draw: bool, as_json: bool) -> None:
                                     lambda data: (game.missing_tree(replay.state, data, player), data))
     text, payload = render_route(app, s, replay, data, player, tree, draw)
     if as_json:
-        echo_json(payload)
-    elif replay.state["round_open"] and app.show_private is not None:
-        app.show_private(player, text)  # the shell: the route names the cities, so it stays private
+        import json
+
+        text = json.dumps(payload, indent=2, ensure_ascii=False)
+    if replay.state["round_open"] and app.show_private is not None and not plain:
+        # the shell, or a terminal: the route names the cities (--json too), so it stays private
+        app.show_private(player, text)
     else:
         click.echo(text)
 

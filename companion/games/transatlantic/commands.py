@@ -65,21 +65,20 @@ def store_ship(app, ship: dict) -> bool:
 def ask_ship(app, name: str) -> dict:
     """In the shell, a ship nobody has typed yet: ask for its card's values and remember them.
 
-    A blank answer to a value the ship needs stops, recording nothing.
+    Every question says what it accepts and is asked again until the answer fits; Ctrl-C stops,
+    recording nothing.
     """
-    click.echo(f"{name} is not in the ship catalogue yet: read its card (Enter on a blank line stops).")
+    click.echo(f"{name} is not in the ship catalogue yet: read its card (Ctrl-C stops, recording nothing).")
 
     def answer(question: str, required: bool, parse):
-        while True:
-            text = app.ask(question, "").strip()
+        def check(text: str):
             if not text:
                 if required:
-                    raise CompanionError(f"Nothing recorded: {unknown_ship(name)}")
+                    raise ValueError("This value is on the card and needed: type it.")
                 return None
-            try:
-                return parse(text)
-            except ValueError as exc:
-                click.echo(str(exc))
+            return parse(text)
+
+        return app.ask_until(question, check)
 
     def kind(text: str) -> str:
         if text.lower() not in KINDS:
@@ -91,18 +90,20 @@ def ask_ship(app, name: str) -> dict:
             raise ValueError("Type a whole number.")
         return int(text)
 
+    flags = catalogue_values(app).get("flags")
+
     def flag(text: str) -> str | None:
         if none_flag(text) is None:
             return None
         try:
-            return check_flag(text, catalogue_values(app).get("flags"))
+            return check_flag(text, flags)
         except RuleError as exc:
             raise ValueError(str(exc)) from None
 
     ship = {"name": name, "kind": answer("Kind: steam, sail or hq (Enter = steam): ", False, kind) or "steam"}
-    ship["year"] = answer("Year of construction: ", True, whole)
-    ship["flag"] = answer("Flag colour (or none): ", True, flag)
-    ship["price"] = answer("Basic price (red field) in £: ", ship["kind"] != "sail", whole)
+    ship["year"] = answer("Year of construction (a whole number, e.g. 1870): ", True, whole)
+    ship["flag"] = answer(f"Flag colour ({', '.join(flags) + ' or none' if flags else 'or none'}): ", True, flag)
+    ship["price"] = answer("Basic price (red field) in £ (a whole number): ", ship["kind"] != "sail", whole)
     store_ship(app, ship)
     click.echo(f"Added {ship_line(catalogue(app)[name])}.")
     return catalogue(app)[name]
@@ -486,13 +487,11 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
     player has an entry, the game is over.
     """
     given = {"cash": cash, "rows": rows, "next_row": next_row}
+    if app.can_ask() and (None in given.values() or sheet is None):
+        given, sheet = ask_final(app, player, given, sheet)
     for key, option, question in FINAL_INPUTS:
         if given[key] is None:
-            if not app.can_ask():
-                raise click.UsageError(f"Add {option}: final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M")
-            given[key] = _ask_int(app, question, option)
-    if sheet is None and app.can_ask():
-        sheet = app.ask("Sheet VPs per flag (e.g. blue=7,black=3): ", "")
+            raise click.UsageError(f"Add {option}: final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M")
     event = {"type": "final", "player": player, **given, "sheet": parse_sheet(sheet or "")}
     s, replay, _ = app.record(event, GAME, "final")
     end = replay.state["end"]
@@ -512,16 +511,56 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
         click.echo(f"Still to enter: {', '.join(waiting)}.")
 
 
-def _ask_int(app, question: str, option: str) -> int:
-    """A whole number typed in the shell; a blank answer stops, recording nothing."""
-    while True:
-        text = app.ask(question, "").strip()
-        if not text:
-            raise CompanionError(f"Nothing recorded: final needs {option}.")
-        try:
+def ask_final(app, player: str, given: dict, sheet: str | None) -> tuple[dict, str]:
+    """In the shell, ask for what `final` was not given, each question saying what it accepts.
+
+    A wrong answer is answered and the same question asked again; Ctrl-C cancels `final`
+    with nothing recorded. The sheet question names the flags the player's ships fly.
+    """
+    from companion.games.base import player_name
+
+    s = app.session(GAME, "final")
+    replay = s.replay()
+    state, data = replay.state, replay.data
+    name = player_name(s.players, player)
+    rows_vp = data.get("rows_vp") or []
+    given = dict(given)
+
+    def whole(low: int = 0, high: int | None = None):
+        span = f"{low}-{high}" if high is not None else f"{low} or more"
+
+        def parse(text: str) -> int:
+            if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
+                raise ValueError(f"{repr(text) + ' does not fit' if text else 'This value is needed'}: type a whole number, {span}.")
             return int(text)
-        except ValueError:
-            click.echo("Type a whole number.")
+
+        return parse, span
+
+    asks = {"cash": whole(), "rows": whole(0, len(rows_vp) if rows_vp else None), "next_row": whole()}
+    for key, _option, question in FINAL_INPUTS:
+        if given[key] is None:
+            parse, span = asks[key]
+            given[key] = app.ask_until(f"{name}: {question.rstrip(': ')} ({span}): ", parse)
+    if sheet is None:
+        owned = sorted({state["ships"][n]["flag"] for n in Transatlantic.fleet(state, name)} - {None})
+        flags = Transatlantic.flags(state, data)
+
+        def parse_flags(text: str) -> str:
+            values = parse_sheet(text)
+            for flag in values:
+                check_flag(flag, flags)
+            lacking = [f for f in owned if f not in {k.strip().lower() for k in values}]
+            if lacking:
+                raise ValueError(f"{name} owns ships of the {', '.join(lacking)} flag: "
+                                 f"type {', '.join(f + '=VP' for f in lacking)} too.")
+            return text
+
+        if owned:
+            example = ",".join(f"{f}=VP" for f in owned)
+            sheet = app.ask_until(f"{name}'s flags ({', '.join(owned)}), VPs off the sheet as {example}: ", parse_flags)
+        else:
+            sheet = ""
+    return given, sheet
 
 
 def score_text(player: dict) -> str:
@@ -604,6 +643,19 @@ def render_board(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": the final scoring once the last turn is played, else the turn."""
+    if status["finished"]:
+        return ""
+    waiting = [p["name"] for p in status["players"] if p.get("final") is None]
+    end = status.get("end")
+    if any(p.get("final") is not None for p in status["players"]) or (end and end.get("turns_left") == 0):
+        return "final " + " / ".join(waiting)
+    if not any(status["market"]):
+        return "reveal SHIP ... (the market is empty)"
+    return f"`next` when {status['current']}'s turn ends"
+
+
 COMMANDS = {"ship": ship_group, "ships": ships, "own": own, "reveal": reveal, "stack-empty": stack_empty,
             "market": market, "buy": buy, "next": next_turn, "scrap": scrap, "vp": vp, "final": final}
 NEW = {"transatlantic": new}

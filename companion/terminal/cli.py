@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "export": "companion.record.commands:export",
     "import": "companion.record.commands:import_cmd",
     "report": "companion.record.commands:report",
+    "serve": "companion.web.command:serve",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

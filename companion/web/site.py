@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 import re
 import threading
 import time
@@ -47,6 +48,9 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+# Every route takes every method and answers a wrong one itself, after the token check: a
+# wrong method on a wrong token is the same 404 as anything else.
+ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 TOKEN_IN_PATH = re.compile(r"^/([pt])/[^/]*")
 
 
@@ -181,8 +185,10 @@ class Site:
         line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {client} {request.method} "
                 f"{redact_path(request.url.path)} {status} {1000 * (time.perf_counter() - started):.1f}ms\n")
         try:
-            with self._log_lock, open(self.log_path, "a", encoding="utf-8") as fh:
-                fh.write(line)
+            with self._log_lock:
+                fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                with os.fdopen(fd, "a", encoding="utf-8") as fh:
+                    fh.write(line)
         except OSError:
             pass
 
@@ -268,11 +274,11 @@ class Site:
             return HTMLResponse(page_for(who, token, html), status_code=status)
 
         routes = [
-            Route("/t/{token}", table, methods=None),
-            Route("/t/{token}/v", version, methods=None),
-            Route("/p/{token}", player, methods=None),
-            Route("/p/{token}/v", version, methods=None),
-            Route("/p/{token}/choose", choose, methods=None),
+            Route("/t/{token}", table, methods=ANY),
+            Route("/t/{token}/v", version, methods=ANY),
+            Route("/p/{token}", player, methods=ANY),
+            Route("/p/{token}/v", version, methods=ANY),
+            Route("/p/{token}/choose", choose, methods=ANY),
         ]
         app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
 

@@ -163,6 +163,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
              else "on this computer only (add --lan for the phones)")
     say = (lambda text: click.echo(text)) if (on_terminal() or app.interactive) else (lambda text: click.echo(text, err=True))
     say(f"Serving session {sid} ({s.game.title}) {where}.")
+    server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
     show_links(app, base, s.players, links)
     if app.interactive:
         server.start_background(site, sock, base)

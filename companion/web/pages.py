@@ -53,7 +53,8 @@ dt{color:var(--muted)}dd{margin:0}
 .notice{background:#fff3c4;color:#111;border-color:#e0c060}
 .error{background:#ffd9d4;color:#111;border-color:#d07060}
 button{font:inherit;padding:10px 14px;margin:4px 6px 4px 0;border-radius:8px;border:1px solid #888;background:#f0f0f0;color:#111}
-svg{max-width:100%;height:auto;display:block}
+svg{max-width:100%;height:auto}
+section svg.board{display:block;width:100%;max-width:1100px;margin:auto}
 .dot{display:inline-block;vertical-align:middle}
 footer{padding:10px 16px;color:var(--muted);font-size:.85em}
 """.strip()
@@ -123,27 +124,23 @@ def block(b: dict) -> str:
 
 
 def score_bars(status: dict, goal: float | None) -> str:
-    """The scores as bars toward the end condition (``goal``), else toward the leader."""
+    """The scores, each with a bar toward the end condition (``goal``), else toward the leader."""
     players = status.get("players") or []
     scores = [p.get("score") if isinstance(p.get("score"), (int, float)) else 0 for p in players]
     top = goal if goal else max([abs(s) for s in scores] + [1])
-    width, row = 300, 26
-    parts = []
+    width = 160
+    rows = []
     for i, (p, score) in enumerate(zip(players, scores)):
-        frac = max(0.0, min(1.0, score / top)) if top else 0.0
-        y = i * row
         colour = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
-        parts.append(f'<rect x="0" y="{y + 4}" width="{width}" height="{row - 8}" fill="#8882" rx="4"/>'
-                     f'<rect x="0" y="{y + 4}" width="{frac * width:.1f}" height="{row - 8}" fill="{colour}" rx="4"/>')
-    svg = (f'<svg viewBox="0 0 {width} {max(row * len(players), 1)}" width="{width}" '
-           f'height="{row * len(players)}" aria-hidden="true">{"".join(parts)}</svg>')
-    rows = "".join(
-        f"<tr><td>{dot(PLAYER_COLOURS[i % len(PLAYER_COLOURS)])}{escape(str(p.get('name')))}</td>"
-        f"<td>{escape(str(p.get('score')))}</td></tr>"
-        for i, p in enumerate(players)
-    )
-    aim = f"first to {goal:g}" if goal else "bars: against the leader"
-    return (f'<section><h2>Scores</h2><table><tbody>{rows}</tbody></table>{svg}'
+        frac = max(0.0, min(1.0, score / top)) if top else 0.0
+        bar = (f'<svg width="{width}" height="16" viewBox="0 0 {width} 16" aria-hidden="true">'
+               f'<rect x="0" y="2" width="{width}" height="12" fill="#8883" rx="4"/>'
+               f'<rect x="0" y="2" width="{frac * width:.1f}" height="12" fill="{colour}" rx="4"/></svg>')
+        winner = " ★" if p.get("name") in (status.get("winners") or []) else ""
+        rows.append(f"<tr><td>{dot(colour)}{escape(str(p.get('name')))}{winner}</td>"
+                    f"<td>{escape(str(p.get('score')))}</td><td>{bar}</td></tr>")
+    aim = f"The bars fill up toward {goal:g}." if goal else "The bars compare with the leader."
+    return (f'<section><h2>Scores</h2><table><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="sub">{escape(aim)}</p></section>')
 
 

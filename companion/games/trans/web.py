@@ -68,7 +68,7 @@ def board_svg(session, replay, mine: str | None = None) -> str:
     def at(n: int) -> tuple[float, float]:
         return xs[n] - left, ys[n] - top
 
-    out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+    out = [f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
            f'aria-label="the board">']
     for (a, b), cost in board.cost.items():
         (x1, y1), (x2, y2) = at(a), at(b)

@@ -61,6 +61,16 @@ def quit_chrome(web) -> None:
         shutil.rmtree(getattr(web, "_companion_profile", ""), ignore_errors=True)
 
 
+def body_text(web) -> str:
+    """The page's visible text; '' while it is being replaced (the page reloads itself)."""
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        return web.execute_script("return document.body ? document.body.innerText : ''") or ""
+    except WebDriverException:
+        return ""
+
+
 def serve(home, players):
     """`companion serve --port 0` in its own process: (process, {who: url})."""
     env = dict(os.environ, COMPANION_HOME=str(home))

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from browser_support import chrome, quit_chrome, serve, stop
+from browser_support import body_text, chrome, quit_chrome, serve, stop
 from serve_support import PLAYERS, hands, new_trans
 
 UPDATE_WITHIN = 1.0  # seconds: the promise for an action recorded by another process
@@ -30,7 +30,7 @@ def served(run, home):
 
 
 def text_of(web) -> str:
-    return web.find_element("tag name", "body").text
+    return body_text(web)
 
 
 def test_a_player_page_shows_that_players_cities_and_nobody_elses(browser, served, home):

@@ -102,6 +102,9 @@ class Site:
         self._cache: dict[tuple[str, str], str] = {}
         self._cache_version = ""
         self._render_lock = threading.Lock()
+        self._flights: dict[tuple[str, str], threading.Lock] = {}
+        self._load_lock = threading.Lock()
+        self._snapshot: tuple = ("", None, None)
         self.app = self._build()
 
     # -- reading the data folder -------------------------------------------------------------
@@ -150,34 +153,50 @@ class Site:
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, who: str, extra: str = "") -> tuple[str, str]:
-        """(html, version) of ``who``'s page ("table" or a player); cached per file version."""
+        """(html, version) of ``who``'s page ("table" or a player); rendered once per version of
+        the session file, however many phones ask at the same moment."""
         version = self.version()
+        if extra:  # a refusal shown on the page: never kept
+            return self._render(who, version, extra), version
         key = (version, who)
         with self._render_lock:
             if self._cache_version != version:
                 self._cache.clear()
+                self._flights.clear()
                 self._cache_version = version
-            html = self._cache.get(key) if not extra else None
-        if html is None:
-            html = self._render(who, version, extra)
-            if not extra:
+            html = self._cache.get(key)
+            flight = self._flights.setdefault(key, threading.Lock())
+        if html is not None:
+            return html, version
+        with flight:  # the first asker renders; the others wait for it and take its page
+            with self._render_lock:
+                html = self._cache.get(key)
+            if html is None:
+                html = self._render(who, version, extra)
                 with self._render_lock:
                     if self._cache_version == version:
                         self._cache[key] = html
         return html, version
 
+    def snapshot(self, version: str):
+        """(session, replay) for ``version``: one replay per version for every page."""
+        with self._load_lock:
+            if self._snapshot[0] != version:
+                self._snapshot = (version, *self.load())
+            return self._snapshot[1], self._snapshot[2]
+
     def _render(self, who: str, version: str, extra: str) -> str:
         from companion.web import views
 
         try:
-            s, replay = self.load()
+            s, replay = self.snapshot(version)
         except CompanionError as exc:
             return pages.page(title="Tabletop Companion", heading="Tabletop Companion", lines=[exc.message],
                               version=version, sections=[])
         if who == tokens.TABLE:
             return views.table_page(s, replay, version)
         form = self.form_token(who, len(s.journal))
-        return views.player_page(s, replay, who, version, form, f"/p/{{token}}/choose", extra)
+        return views.player_page(s, replay, who, version, form, "/p/{token}/choose", extra)
 
     # -- the log -------------------------------------------------------------------------------
     def log(self, request: Request, status: int, started: float) -> None:

@@ -218,3 +218,19 @@ def test_new_links_replace_every_token_and_old_pages_get_404(served, home):
     assert set(fresh.values()).isdisjoint(links.values())
     assert client.get(f"/p/{links['Ann']}").status_code == 404
     assert client.get(f"/p/{fresh['Ann']}").status_code == 200
+
+
+def test_the_pages_state_after_new_actions_is_the_full_replays(run, home):
+    """The server applies newly recorded actions to its last state instead of replaying the
+    round: after every kind of step it must hold exactly what a full replay gives."""
+    sid = new_trans(run, special=None)
+    site, client, links = site_and_client(home, sid)
+    steps = [["start", "Ann", "E6"], ["start", "Bob", "K8"], ["start", "Cy", "H11"], ["start", "Dan", "N5"],
+             ["build", "Ann", "E6-E7"], ["build", "Ann", "E7-E8"], ["undo"], ["redo"], ["build", "Bob", "K8-K9"]]
+    for step in steps:
+        run(step, expect=0)
+        client.get(f"/t/{links['table']}")
+        _s, served = site.snapshot(site.version())
+        _s2, full = site.load()
+        assert (served.state, served.events, served.undone, served.finished_at) == \
+            (full.state, full.events, full.undone, full.finished_at), step

@@ -140,10 +140,7 @@ class Site:
         return tokens.find(self.known(), token)
 
     def load(self):
-        from companion.core import session as sessions
-        from companion.core.store import Store
-
-        s = sessions.load(Store(self.data_dir), self.sid)
+        s = self._load_session()
         return s, s.replay()
 
     def form_token(self, player: str, journal_length: int) -> str:
@@ -179,11 +176,47 @@ class Site:
         return html, version
 
     def snapshot(self, version: str):
-        """(session, replay) for ``version``: one replay per version for every page."""
+        """(session, replay) for ``version``: one replay per version for every page.
+
+        When the file only gained recorded actions since the last snapshot (the usual case: a
+        rail, a pass), those actions are applied to the last state, as `record` does, instead
+        of replaying the whole round; an undo or anything else replays from the start.
+        """
         with self._load_lock:
             if self._snapshot[0] != version:
-                self._snapshot = (version, *self.load())
+                s = self._load_session()
+                self._snapshot = (version, s, self._replay_after(s))
             return self._snapshot[1], self._snapshot[2]
+
+    def _load_session(self):
+        from companion.core import session as sessions
+        from companion.core.store import Store
+
+        return sessions.load(Store(self.data_dir), self.sid)
+
+    def _replay_after(self, s):
+        from companion.core.session import Replay, with_frozen
+
+        _v, before, replay = self._snapshot
+        n = len(before.journal) if before is not None else 0
+        added = s.journal[n:]
+        if (before is None or before.meta != s.meta or s.journal[:n] != before.journal
+                or any(e.get("kind") not in ("do", "reveal") for e in added)):
+            return s.replay()
+        try:
+            state, data, events, finished_at = replay.state, replay.data, list(replay.events), replay.finished_at
+            undone = list(replay.undone)
+            for entry in added:
+                if entry.get("kind") != "do":
+                    continue
+                data = with_frozen(data, entry["event"])
+                state = s.game.apply(state, entry["event"], data)
+                events.append(entry)
+                undone = []
+                finished_at = (finished_at or entry.get("at")) if state.get("finished") else None
+            return Replay(state, data, events, undone, finished_at)
+        except Exception:  # noqa: BLE001 - whatever went wrong, the full replay says it properly
+            return s.replay()
 
     def _render(self, who: str, version: str, extra: str) -> str:
         from companion.web import views

@@ -201,6 +201,43 @@ class Game:
             words += list(extra(session, replay))
         return words
 
+    # -- the phones' pages (`companion serve`) ------------------------------------------------
+    def web_module(self):
+        """The module ``web`` beside the game's :attr:`ui` module, or None when the game has none.
+
+        It may define ``public_view(session, replay) -> blocks`` (the table page: nothing
+        private), ``private_view(session, replay, player) -> blocks`` (that player's page only),
+        ``choice(session, replay, player) -> dict | None`` (a city to pass or return, offered on
+        the player's page) and ``choice_event(session, replay, player, value) -> event``.
+        Blocks are plain data (see ``companion.web.pages``): the server escapes and draws them,
+        so a game never writes HTML except its own trusted drawings (``svg`` blocks).
+        Imported only when serving, so the rules and every other command stay free of it.
+        """
+        import importlib
+
+        if not self.ui:
+            return None
+        try:
+            return importlib.import_module(self.ui.rsplit(".", 1)[0] + ".web")
+        except ModuleNotFoundError:
+            return None
+
+    def public_view(self, session, replay) -> list[dict]:
+        view = getattr(self.web_module(), "public_view", None)
+        return list(view(session, replay)) if view else []
+
+    def private_view(self, session, replay, player: str) -> list[dict]:
+        view = getattr(self.web_module(), "private_view", None)
+        return list(view(session, replay, player)) if view else []
+
+    def choice(self, session, replay, player: str) -> dict | None:
+        """The choice waiting for ``player`` ({"prompt": str, "options": [str]}), or None."""
+        offer = getattr(self.web_module(), "choice", None)
+        return offer(session, replay, player) if offer else None
+
+    def choice_event(self, session, replay, player: str, value: str) -> Event:
+        return self.web_module().choice_event(session, replay, player, value)
+
     # -- helpers shared by games -----------------------------------------------------------
     @staticmethod
     def need(data: dict, game: str, key: str, what: str = "", example: str = "...") -> Any:

@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "delete": "companion.record.commands:delete",
     "restore": "companion.record.commands:restore",
     "played": "companion.record.commands:played",
+    "serve": "companion.web.command:serve",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

@@ -37,11 +37,15 @@ def _new(game_id: str) -> click.Command:
     @click.option("--deal", "deal", metavar="balanced=K",
                   help="House rule: redeal (verifiably) until every hand's empty-board minimum is within K rails "
                        "of the others'.")
-    def new(variant: str | None, scoring: str, deal: str | None) -> dict:
+    @click.option("--no-rail-count", "no_rail_count", is_flag=True,
+                  help="The players' pages (`serve`) do not show each player's missing-rail count.")
+    def new(variant: str | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
         options = {"variant": variant, "scoring": scoring}
         if deal is not None:
             options["balanced"] = _balanced(deal)
+        if no_rail_count:
+            options["rail_count"] = False
         return options
 
     return new

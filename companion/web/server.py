@@ -1,0 +1,157 @@
+"""Running the site: a socket, uvicorn, in the foreground or on a thread for the shell.
+
+The socket is bound here (not by uvicorn) so that `--port 0` works and the links printed name
+the port really used. One server per process at most: the shell's `serve --stop` ends it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.core.errors import CompanionError
+from companion.web import tokens
+
+DEFAULT_PORT = 8765
+
+
+def lan_address() -> str:
+    """This machine's address on its local network (the one a phone on the same Wi-Fi reaches).
+
+    A UDP socket "connected" to a private address sends nothing, but makes the system choose
+    the interface it would use; no internet is needed.
+    """
+    for probe in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 1))
+            address = s.getsockname()[0]
+            if address and not address.startswith("127.") and address != "0.0.0.0":
+                return address
+    raise CompanionError("This computer is on no local network that phones could reach: join the Wi-Fi, "
+                         "or serve without --lan and open the links on this computer.")
+
+
+def bind(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno in (98, 48, 10048):
+            raise CompanionError(f"Port {port} is in use on {host}: choose another with --port N "
+                                 "(or stop the other server with `serve --stop`).") from None
+        raise CompanionError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}.") from None
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock
+
+
+def make_server(site, sock: socket.socket):
+    import uvicorn
+
+    config = uvicorn.Config(site.app, log_level="warning", access_log=False, lifespan="off",
+                            server_header=False, date_header=False, limit_concurrency=200,
+                            timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
+
+
+@dataclass
+class Running:
+    """A server running on a thread of this process (the shell's)."""
+
+    server: object
+    thread: threading.Thread
+    sock: socket.socket
+    base: str
+    sid: str
+    data_dir: Path
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        forget(self.data_dir)
+
+
+_RUNNING: dict[str, Running] = {}
+
+
+def running(data_dir: Path) -> Running | None:
+    r = _RUNNING.get(str(Path(data_dir).resolve()))
+    if r is not None and not r.thread.is_alive():
+        _RUNNING.pop(str(Path(data_dir).resolve()), None)
+        return None
+    return r
+
+
+def start_background(site, sock: socket.socket, base: str) -> Running:
+    server = make_server(site, sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="companion-serve", daemon=True)
+    thread.start()
+    r = Running(server, thread, sock, base, site.sid, site.data_dir)
+    _RUNNING[str(Path(site.data_dir).resolve())] = r
+    remember(site.data_dir, base, site.sid)
+    return r
+
+
+def run_foreground(site, sock: socket.socket, base: str) -> None:
+    """Serve until Ctrl-C (or `serve --stop` from another window sends SIGTERM)."""
+    import signal
+
+    def stopped(signum, frame):  # uvicorn re-raises the signal it caught once it has shut down
+        raise KeyboardInterrupt
+
+    server = make_server(site, sock)
+    remember(site.data_dir, base, site.sid)
+    previous = signal.signal(signal.SIGTERM, stopped)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        forget(site.data_dir)
+        with contextlib.suppress(OSError):
+            sock.close()
+
+
+# -- the note other processes read (`serve --links`, `serve --stop` from another window) ----------
+def _note(data_dir: Path) -> Path:
+    return tokens.web_dir(data_dir) / "server.json"
+
+
+def remember(data_dir: Path, base: str, sid: str) -> None:
+    path = _note(data_dir)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"pid": os.getpid(), "base": base, "session": sid}, fh)
+
+
+def forget(data_dir: Path) -> None:
+    with contextlib.suppress(OSError):
+        note = json.loads(_note(data_dir).read_text(encoding="utf-8"))
+        if note.get("pid") == os.getpid():
+            _note(data_dir).unlink()
+
+
+def noted(data_dir: Path) -> dict | None:
+    """The server another process runs on this data folder, if it is still alive."""
+    try:
+        note = json.loads(_note(data_dir).read_text(encoding="utf-8"))
+        pid = int(note["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        with contextlib.suppress(OSError):
+            _note(data_dir).unlink()
+        return None
+    except PermissionError:
+        pass
+    return note

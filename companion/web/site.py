@@ -1,0 +1,390 @@
+"""The web application: routes, tokens, headers, the one kind of write, the access log.
+
+Routes (TOKEN is a link's secret, see :mod:`companion.web.tokens`):
+
+- ``GET /t/TOKEN``: the table page; ``GET /p/TOKEN``: a player's page;
+- ``GET /t/TOKEN/v``, ``GET /p/TOKEN/v``: the page's version (the session file's mtime),
+  which the page's script polls to reload itself within a second of any recorded action;
+- ``POST /p/TOKEN/choose``: the choice a special card asks of that player (the only write).
+
+Anything else, and any wrong, missing or replaced token, gets the same 404, slowed down for
+an address that keeps guessing. Every response carries the strict headers of :data:`HEADERS`.
+Pages are rendered once per version of the session file and kept until it changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import os
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from companion.core.app import App
+from companion.core.errors import CompanionError
+from companion.web import pages, tokens
+
+MAX_BODY = 2048  # bytes: a choice is one city name and a form token
+FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed down
+GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
+MAX_DELAY = 5.0
+HEADERS = {
+    "Content-Security-Policy": pages.CSP,
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+# Every route takes every method and answers a wrong one itself, after the token check: a
+# wrong method on a wrong token is the same 404 as anything else.
+ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+TOKEN_IN_PATH = re.compile(r"^/([pt])/[^/]*")
+
+
+def redact_path(path: str) -> str:
+    """The path as the access log writes it: the token left out."""
+    return TOKEN_IN_PATH.sub(lambda m: f"/{m.group(1)}/~", path)
+
+
+class _Stale(CompanionError):
+    """The session changed between the page's reading and the locked write."""
+
+
+class Guesses:
+    """Counts wrong tokens per address; past :data:`FREE_GUESSES` every 404 waits longer."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[int, float]] = {}
+        self.lock = threading.Lock()
+
+    def delay(self, address: str) -> float:
+        now = time.monotonic()
+        with self.lock:
+            count, first = self.seen.get(address, (0, now))
+            if now - first > GUESS_WINDOW:
+                count, first = 0, now
+            count += 1
+            if len(self.seen) > 10_000:  # an address flood must not grow memory without end
+                self.seen.clear()
+            self.seen[address] = (count, first)
+        if count <= FREE_GUESSES:
+            return 0.0
+        return min(MAX_DELAY, 0.1 * 2 ** (count - FREE_GUESSES - 1))
+
+
+class Site:
+    """One session served: reads the data folder on each request, renders per file version."""
+
+    def __init__(self, data_dir: Path, sid: str, notify: Callable[[str], None] | None = None,
+                 access_log: Path | None = None):
+        self.data_dir = Path(data_dir)
+        self.sid = sid
+        self.notify = notify
+        self.guesses = Guesses()
+        self.root = self.data_dir
+        self.secret = tokens.server_secret(self.root)
+        self.log_path = access_log if access_log is not None else tokens.web_dir(self.root) / "access.log"
+        self._log_lock = threading.Lock()
+        self._known: tuple[int, dict[str, str]] = (-1, {})
+        self._cache: dict[tuple[str, str], str] = {}
+        self._cache_version = ""
+        self._render_lock = threading.Lock()
+        self._flights: dict[tuple[str, str], threading.Lock] = {}
+        self._load_lock = threading.Lock()
+        self._snapshot: tuple = ("", None, None)
+        self.app = self._build()
+
+    # -- reading the data folder -------------------------------------------------------------
+    def session_file(self) -> Path:
+        return self.data_dir / "sessions" / f"{self.sid}.json"
+
+    def version(self) -> str:
+        """Changes whenever the session file is replaced (every recorded action, undo, redo)
+        or the links are replaced."""
+        try:
+            st = self.session_file().stat()
+            file_v = f"{st.st_mtime_ns:x}.{st.st_size:x}"
+        except OSError:
+            file_v = "gone"
+        return f"{file_v}.{self._tokens_stamp():x}"
+
+    def _tokens_stamp(self) -> int:
+        try:
+            return tokens.tokens_path(self.root).stat().st_mtime_ns
+        except OSError:
+            return 0
+
+    def known(self) -> dict[str, str]:
+        """This session's tokens (re-read when `serve --new-links` replaced them)."""
+        stamp = self._tokens_stamp()
+        if stamp != self._known[0]:
+            data = tokens._read(self.root)
+            entry = ((data.get("sessions") or {}).get(self.sid)) or {}
+            self._known = (stamp, {k: v for k, v in entry.items() if isinstance(v, str)})
+        return self._known[1]
+
+    def whose(self, token: str) -> str | None:
+        return tokens.find(self.known(), token)
+
+    def load(self):
+        s = self._load_session()
+        return s, s.replay()
+
+    def form_token(self, player: str, journal_length: int) -> str:
+        """Valid for one page: any recorded action (a choice, an undo) changes the length."""
+        msg = f"{self.sid}|{player}|{journal_length}".encode()
+        return hmac.new(self.secret, msg, "sha256").hexdigest()[:32]
+
+    # -- rendering ------------------------------------------------------------------------------
+    def render(self, who: str, extra: str = "") -> tuple[str, str]:
+        """(html, version) of ``who``'s page ("table" or a player); rendered once per version of
+        the session file, however many phones ask at the same moment."""
+        version = self.version()
+        if extra:  # a refusal shown on the page: never kept
+            return self._render(who, version, extra), version
+        key = (version, who)
+        with self._render_lock:
+            if self._cache_version != version:
+                self._cache.clear()
+                self._flights.clear()
+                self._cache_version = version
+            html = self._cache.get(key)
+            flight = self._flights.setdefault(key, threading.Lock())
+        if html is not None:
+            return html, version
+        with flight:  # the first asker renders; the others wait for it and take its page
+            with self._render_lock:
+                html = self._cache.get(key)
+            if html is None:
+                html = self._render(who, version, extra)
+                with self._render_lock:
+                    if self._cache_version == version:
+                        self._cache[key] = html
+        return html, version
+
+    def snapshot(self, version: str):
+        """(session, replay) for ``version``: one replay per version for every page.
+
+        When the file only gained recorded actions since the last snapshot (the usual case: a
+        rail, a pass), those actions are applied to the last state, as `record` does, instead
+        of replaying the whole round; an undo or anything else replays from the start.
+        """
+        with self._load_lock:
+            if self._snapshot[0] != version:
+                s = self._load_session()
+                self._snapshot = (version, s, self._replay_after(s))
+            return self._snapshot[1], self._snapshot[2]
+
+    def _load_session(self):
+        from companion.core import session as sessions
+        from companion.core.store import Store
+
+        return sessions.load(Store(self.data_dir), self.sid)
+
+    def _replay_after(self, s):
+        from companion.core.session import Replay, with_frozen
+
+        _v, before, replay = self._snapshot
+        n = len(before.journal) if before is not None else 0
+        added = s.journal[n:]
+        if (before is None or before.meta != s.meta or s.journal[:n] != before.journal
+                or any(e.get("kind") not in ("do", "reveal") for e in added)):
+            return s.replay()
+        try:
+            state, data, events, finished_at = replay.state, replay.data, list(replay.events), replay.finished_at
+            undone = list(replay.undone)
+            for entry in added:
+                if entry.get("kind") != "do":
+                    continue
+                data = with_frozen(data, entry["event"])
+                state = s.game.apply(state, entry["event"], data)
+                events.append(entry)
+                undone = []
+                finished_at = (finished_at or entry.get("at")) if state.get("finished") else None
+            return Replay(state, data, events, undone, finished_at)
+        except Exception:  # noqa: BLE001 - whatever went wrong, the full replay says it properly
+            return s.replay()
+
+    def _render(self, who: str, version: str, extra: str) -> str:
+        from companion.web import views
+
+        try:
+            s, replay = self.snapshot(version)
+        except CompanionError as exc:
+            return pages.page(title="Tabletop Companion", heading="Tabletop Companion", lines=[exc.message],
+                              version=version, sections=[])
+        if who == tokens.TABLE:
+            return views.table_page(s, replay, version)
+        form = self.form_token(who, len(s.journal))
+        return views.player_page(s, replay, who, version, form, "/p/{token}/choose", extra)
+
+    # -- the log -------------------------------------------------------------------------------
+    def log(self, request: Request, status: int, started: float) -> None:
+        client = request.client.host if request.client else "-"
+        line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {client} {request.method} "
+                f"{redact_path(request.url.path)} {status} {1000 * (time.perf_counter() - started):.1f}ms\n")
+        try:
+            with self._log_lock:
+                fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                with os.fdopen(fd, "a", encoding="utf-8") as fh:
+                    fh.write(line)
+        except OSError:
+            pass
+
+    # -- the application ------------------------------------------------------------------------
+    def _build(self) -> Starlette:
+        site = self
+
+        async def not_found(request: Request, exc=None) -> Response:
+            client = request.client.host if request.client else "-"
+            wait = site.guesses.delay(client)
+            if wait:
+                await asyncio.sleep(wait)
+            return HTMLResponse(pages.NOT_FOUND, status_code=404)
+
+        def page_for(who: str, token: str, html: str) -> str:
+            return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+
+        async def table(request: Request) -> Response:
+            token = request.path_params["token"]
+            if site.whose(token) != tokens.TABLE:
+                return await not_found(request)
+            if request.method not in ("GET", "HEAD"):
+                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+            html, _ = await run_in_threadpool(site.render, tokens.TABLE)
+            return HTMLResponse(html)
+
+        async def player(request: Request) -> Response:
+            token = request.path_params["token"]
+            who = site.whose(token)
+            if who is None or who == tokens.TABLE:
+                return await not_found(request)
+            if request.method not in ("GET", "HEAD"):
+                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+            html, _ = await run_in_threadpool(site.render, who)
+            return HTMLResponse(page_for(who, token, html))
+
+        async def version(request: Request) -> Response:
+            token = request.path_params["token"]
+            who = site.whose(token)
+            kind = request.url.path[1]
+            if who is None or (kind == "t") != (who == tokens.TABLE):
+                return await not_found(request)
+            if request.method not in ("GET", "HEAD"):
+                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+            return PlainTextResponse(site.version())
+
+        async def choose(request: Request) -> Response:
+            token = request.path_params["token"]
+            who = site.whose(token)
+            if who is None or who == tokens.TABLE:
+                return await not_found(request)
+            if request.method != "POST":
+                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "POST"})
+            length = request.headers.get("content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+                return await refusal(who, token, "That request is too large: choose again on the page.", 413)
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    return await refusal(who, token, "That request is too large: choose again on the page.", 413)
+            ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if ctype != "application/x-www-form-urlencoded":
+                return await refusal(who, token, "Choose with the buttons on this page.", 400)
+            try:
+                fields = parse_qs(body.decode("utf-8"), max_num_fields=4, strict_parsing=False)
+            except (UnicodeDecodeError, ValueError):
+                return await refusal(who, token, "Choose with the buttons on this page.", 400)
+            form = (fields.get("form") or [""])[0]
+            value = (fields.get("choice") or [""])[0].strip()
+            outcome, status = await run_in_threadpool(site.choose, who, form, value)
+            if status != 303:
+                return await refusal(who, token, outcome, status)
+            if site.notify is not None:
+                try:
+                    site.notify(who)
+                except Exception:  # noqa: BLE001 - telling the shell must never lose a recorded choice
+                    pass
+            return RedirectResponse(f"/p/{token}", status_code=303)
+
+        async def refusal(who: str, token: str, text: str, status: int) -> Response:
+            html, _ = await run_in_threadpool(site.render, who, pages.message(text, "error"))
+            return HTMLResponse(page_for(who, token, html), status_code=status)
+
+        routes = [
+            Route("/t/{token}", table, methods=ANY),
+            Route("/t/{token}/v", version, methods=ANY),
+            Route("/p/{token}", player, methods=ANY),
+            Route("/p/{token}/v", version, methods=ANY),
+            Route("/p/{token}/choose", choose, methods=ANY),
+        ]
+        app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+
+        async def asgi(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+            started = time.perf_counter()
+            seen = {"status": 500}
+
+            async def send_with_headers(message):
+                if message["type"] == "http.response.start":
+                    seen["status"] = message["status"]
+                    headers = [(k, v) for k, v in message.get("headers", [])
+                               if k.decode().lower() not in {h.lower() for h in HEADERS}]
+                    headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+                    message = dict(message, headers=headers)
+                await send(message)
+
+            try:
+                await app(scope, receive, send_with_headers)
+            finally:
+                site.log(Request(scope), seen["status"], started)
+
+        return asgi
+
+    def choose(self, player: str, form: str, value: str) -> tuple[str, int]:
+        """Record ``player``'s choice as a typed command would: (message, HTTP status).
+
+        Through ``App.record``: the write lock, the rules, the event log (so `undo` takes it
+        back). The form token is checked under the lock against the journal as it is then.
+        """
+        if not form:
+            return "This page had no form token: reload it and choose again.", 403
+        try:
+            s, replay = self.load()
+        except CompanionError as exc:
+            return exc.message, 409
+        game = s.game
+        offer = game.choice(s, replay, player)
+        if not hmac.compare_digest(form.encode(), self.form_token(player, len(s.journal)).encode()):
+            return "This page was out of date (something was recorded since): look again and choose.", 403
+        if offer is None:
+            return "No choice is waiting for you now.", 409
+        if value not in (offer.get("options") or []):
+            return "That is not one of the cities you may choose: use a button on this page.", 400
+        def build(locked, locked_replay):
+            if len(locked.journal) != len(s.journal):
+                raise _Stale("This page was out of date (something was recorded since): look again and choose.")
+            return game.choice_event(locked, locked_replay, player, value)
+
+        try:
+            App(self.data_dir, session_override=self.sid).record(build, (s.meta["game"],), "choose")
+        except _Stale as exc:
+            return exc.message, 403
+        except CompanionError as exc:
+            return exc.message, 409
+        return "", 303

@@ -1,0 +1,105 @@
+"""The links' secrets: one token per session and player, one for the table page.
+
+Why a file: the links printed (or drawn as QR codes) must keep working when the server is
+restarted, and `serve --new-links` must be able to replace them all. The file lives in the
+data folder, readable by its owner only, and is the one place tokens are written: never the
+session file (so `export`, `log` and reports cannot carry them), never a log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import secrets
+from pathlib import Path
+
+TOKEN_BYTES = 18  # 144 bits from `secrets`, 24 URL-safe characters
+TABLE = "table"
+
+
+def web_dir(root: Path) -> Path:
+    """The data folder's private folder for the server (owner only)."""
+    path = Path(root) / "web"
+    path.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o700)
+    return path
+
+
+def tokens_path(root: Path) -> Path:
+    return web_dir(root) / "tokens.json"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def _read(root: Path) -> dict:
+    try:
+        data = json.loads(tokens_path(root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write(root: Path, data: dict) -> None:
+    """Write owner-only from the first byte: the file is created 0600, then renamed in place."""
+    path = tokens_path(root)
+    tmp = path.with_name(f".tokens.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+
+
+def server_secret(root: Path) -> bytes:
+    """The key the per-page form tokens are derived from (made once, kept with the tokens)."""
+    data = _read(root)
+    if not isinstance(data.get("secret"), str):
+        data["secret"] = secrets.token_hex(32)
+        _write(root, data)
+    return bytes.fromhex(data["secret"])
+
+
+def links(root: Path, sid: str, players: list[str], renew: bool = False) -> dict[str, str]:
+    """{"table": token, player: token, ...} for session ``sid``: made on first use, replaced
+    all at once with ``renew`` (`serve --new-links`), and completed for players added since."""
+    data = _read(root)
+    if not isinstance(data.get("secret"), str):
+        data["secret"] = secrets.token_hex(32)
+    sessions = data.setdefault("sessions", {})
+    entry = {} if renew else dict(sessions.get(sid) or {})
+    changed = renew or sid not in sessions
+    for who in [TABLE, *players]:
+        if not isinstance(entry.get(who), str):
+            entry[who] = new_token()
+            changed = True
+    if changed:
+        sessions[sid] = entry
+        _write(root, data)
+    return {who: entry[who] for who in [TABLE, *players]}
+
+
+def find(known: dict[str, str], given: str) -> str | None:
+    """Whose token ``given`` is ("table" or a player), or None.
+
+    Every known token is compared, in constant time each, so the time taken does not say how
+    much of a guess was right nor which entry it came close to.
+    """
+    found = None
+    given_b = given.encode("utf-8", "replace")
+    for who, token in known.items():
+        if hmac.compare_digest(token.encode(), given_b):
+            found = who
+    return found

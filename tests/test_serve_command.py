@@ -1,0 +1,168 @@
+"""`companion serve`: piped links, the background server in the shell, --stop, --links,
+--new-links, and `companion --version` loading none of the web stack."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from serve_support import PLAYERS, hands, new_trans
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def start_serve(home, *extra):
+    """`companion serve --port 0` in its own process, piped; returns (process, {who: url})."""
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    links = {}
+    for _ in range(1 + len(PLAYERS)):
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        who, url = line.split()
+        links[who] = url
+    return proc, links
+
+
+def stop(home, proc) -> str:
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--stop"], capture_output=True, text=True,
+                          env=env, timeout=20)
+    assert done.returncode == 0, done.stderr
+    proc.wait(timeout=20)
+    return proc.stderr.read()
+
+
+def test_piped_serve_prints_one_line_per_link_and_stops(run, home):
+    sid = new_trans(run)
+    proc, links = start_serve(home)
+    try:
+        assert list(links) == ["table", *PLAYERS]
+        assert all(url.startswith("http://127.0.0.1:") for url in links.values())
+        status, page = fetch(links["Ann"])
+        assert status == 200 and all(c in page for c in hands(home, sid)["Ann"])
+        assert fetch(links["table"])[0] == 200
+        assert fetch(links["Ann"] + "x")[0] == 404
+        again = run(["serve", "--links"], expect=0).stdout.split("\n")
+        assert again[:5] == [f"{who} {url}" for who, url in links.items()]
+    finally:
+        err = stop(home, proc)
+    assert proc.returncode == 0 and "The server is stopped." in err
+    assert "No server is running" in run(["serve", "--stop"], expect=1).stderr
+
+
+def test_new_links_replace_the_running_servers_links(run, home):
+    new_trans(run)
+    proc, links = start_serve(home)
+    try:
+        result = run(["serve", "--new-links"], expect=0).stdout
+        fresh = dict(line.split() for line in result.splitlines() if line.split()[0] in ["table", *PLAYERS])
+        assert fetch(links["Ann"])[0] == 404 and fetch(fresh["Ann"])[0] == 200
+    finally:
+        stop(home, proc)
+
+
+def test_tokens_stay_out_of_status_log_export_and_are_owner_only(run, home):
+    new_trans(run)
+    proc, links = start_serve(home)
+    for url in links.values():
+        assert fetch(url)[0] == 200
+    stop(home, proc)
+    tokens = [url.rsplit("/", 1)[1] for url in links.values()]
+    assert all(len(t) >= 22 for t in tokens)  # 24 URL-safe characters: 144 bits
+    shown = (run(["status", "--json"], expect=0).stdout + run(["log", "--json"], expect=0).stdout
+             + run(["export", "--format", "json"], expect=None).stdout)
+    for path in (home / "sessions").iterdir():
+        shown += path.read_text()
+    shown += (home / "web" / "access.log").read_text()
+    assert not any(t in shown for t in tokens)
+    assert oct((home / "web" / "tokens.json").stat().st_mode & 0o777) == "0o600"
+    assert oct((home / "web").stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_port_in_use_is_one_clear_line(run, home):
+    import socket
+
+    new_trans(run)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        result = run(["serve", "--port", str(port)], expect=1)
+    assert result.stderr.startswith(f"Error: Port {port} is in use") and len(result.stderr.splitlines()) == 1
+
+
+def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from companion.core.app import App
+    from companion.terminal.cli import run_shell
+    from companion.web import server
+
+    sid = new_trans(run)
+    app = App(home)
+    with create_pipe_input() as pipe:
+        pipe.send_text("serve --port 0\nstatus --json\n")
+        with create_app_session(input=pipe, output=DummyOutput()):
+            import threading
+
+            shell = threading.Thread(target=run_shell, args=(app,), kwargs={"input": pipe, "output": DummyOutput()})
+            shell.start()
+            deadline = time.monotonic() + 20
+            while server.running(home) is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            running = server.running(home)
+            assert running is not None
+            time.sleep(0.5)
+            out = capsys.readouterr().out
+            table = next(line for line in out.splitlines() if "/t/" in line).strip()
+            assert fetch(table)[0] == 200  # the prompt came back and the server still answers
+            assert '"session"' in out  # `status --json` ran after `serve`
+            ann_url = next(line.strip() for line in out.splitlines() if line.startswith("http") and "/p/" in line)
+            form = re.search(r'name="form" value="([0-9a-f]+)"', fetch(ann_url)[1]).group(1)
+            city = hands(home, sid)["Ann"][0]
+            body = urllib.parse.urlencode({"form": form, "choice": city}).encode()
+            with urllib.request.urlopen(urllib.request.Request(ann_url + "/choose", data=body), timeout=5) as r:
+                assert r.status == 200 and "Chosen to pass left" in r.read().decode()  # after the redirect
+            time.sleep(0.5)
+            told = capsys.readouterr().out
+            assert "Ann has chosen." in told and city not in told
+            pipe.send_text("serve --stop\nexit\n")
+            shell.join(timeout=20)
+    assert server.running(home) is None
+    assert "The server is stopped" in capsys.readouterr().out
+
+
+def test_version_loads_no_web_stack():
+    code = ("import sys\nfrom companion.terminal.cli import cli\ntry:\n    cli(['--version'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'starlette', 'uvicorn', 'segno', 'anyio', 'httpx'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert out.strip().endswith("[]"), out
+
+
+def test_the_qr_code_fits_an_80_by_24_terminal():
+    pytest.importorskip("segno")
+    from companion.web.command import qr_text
+
+    text = qr_text("http://192.168.100.200:65535/p/" + "x" * 24)
+    lines = text.splitlines()
+    assert len(lines) <= 20 and max(len(line) for line in lines) <= 80

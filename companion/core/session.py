@@ -140,6 +140,8 @@ class Session:
             event = entry["event"]
             data = with_frozen(data, event)
             try:
+                if game.deals:
+                    check_deal_contexts(self, event)
                 state = game.advance(state, json_copy(event), data)
             except CompanionError as exc:
                 raise StoreError(
@@ -205,6 +207,18 @@ class Session:
             out["commitment"] = self.meta["commitment"]
             out["seed_revealed"] = self.revealed
         return out
+
+
+def check_deal_contexts(session: Session, event: Event) -> None:
+    """Refuse a deal whose context is not the one its session, round and deck give."""
+    for deal, expected in session.game.deal_contexts(session.id, event):
+        if deal.get("context") != expected:
+            raise RuleError(
+                f"A deal in this action carries the context {str(deal.get('context'))[:80]!r}, but its session, "
+                f"round and deck give {expected!r}: the deal was not made by this session."
+                if expected else
+                f"A deal in this action ({str(deal.get('context'))[:80]!r}) is not one {session.game.title} makes."
+            )
 
 
 def with_frozen(data: dict, event: Event) -> dict:
@@ -320,6 +334,13 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
         event = make_event(session, before) if callable(make_event) else dict(make_event)
         event = json_copy(event)  # the event shares nothing with the state it was built from
         check_numbers(event)
+        if session.game.deals and any(True for _ in dealing.deals_in(event)):
+            check_deal_contexts(session, event)
+            if session.revealed:
+                raise RuleError(
+                    f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
+                    "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
+                )
         data = before.data
         was_finished = bool(before.state.get("finished"))
         for _ in range(20):

@@ -117,6 +117,17 @@ class Game:
         """
         return event
 
+    def deal_contexts(self, session_id: str, event: Event) -> list[tuple[dict, str | None]]:
+        """Every deal recorded in ``event`` with the context it must carry, derived from the
+        session id, the round and the deck (None: a deal this game never makes).
+
+        `verify` and replay refuse a deal under any other context (issue 12): whoever holds the
+        seed could otherwise try contexts until a deal suits them. Games that deal override
+        this; the default knows no deal at all."""
+        from companion.core import dealing
+
+        return [(deal, None) for deal in dealing.deals_in(event)]
+
     def words(self, state: State, data: dict) -> list[str]:
         """Domain words the shell completes (player names, cities, ships ...)."""
         return list(state.get("players_order", []))

@@ -293,7 +293,12 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
         session = Session(meta, [])
         session.replay()  # refuse options the rules cannot start from, before writing anything
         store.create_session(meta)
-        store.set_current(meta["id"])
+        try:
+            store.set_current(meta["id"])
+        except StoreError as exc:
+            reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+            store.notes.append(f"Session {meta['id']} was created and saved, but could not be made the current one "
+                               f"({reason}): type `use {meta['id']}` once the disk has room.")
     return session
 
 
@@ -328,7 +333,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
     nothing. A printed value that was unknown when the session started is frozen into the event
     once the players have supplied it.
     """
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         before = session.replay()
         event = make_event(session, before) if callable(make_event) else dict(make_event)
@@ -384,7 +389,7 @@ def _supplied_value(store: Store, game_id: str, key: str) -> Any:
 
 def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
     """Undo or redo one event; returns the session, the new replay and the entry moved."""
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         before = session.replay()
         if kind == "undo" and not before.events:
@@ -403,7 +408,7 @@ def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
 
 def reveal(store: Store, sid: str) -> Session:
     """Record that the dealing seed was shown before the end of the game."""
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         entry = {"kind": "reveal", "at": now()}
         store.append(sid, entry)
@@ -412,32 +417,59 @@ def reveal(store: Store, sid: str) -> Session:
 
 
 def index(store: Store) -> list[dict]:
-    """Every session's index entry, oldest first.
+    """Every session's index entry, oldest first: the index as a cache of the session files
+    that heals itself (issue 12).
 
-    A session file the index does not list (a crash between writing the two) is added.
+    Checked cheaply at every read: a session file the index does not list (a crash between
+    the two writes), an entry whose file is gone, and every session file changed since the
+    index was last written (a `finish` whose index update a kill or a full disk stopped) are
+    re-derived from the files. Differences are written back under the lock when the folder
+    can be written; the answer is right either way. A file that cannot be read is skipped,
+    with one note naming it.
     """
+    from companion.core.store import file_signature
+
     entries = store.index()
     files = store.session_ids()
-    if len(files) != len(entries) and set(files) - {e.get("id") for e in entries}:
-        heal_index(store)
-        entries = store.index()
-    return entries
+    listed = {e["id"]: e for e in entries}
+    index_sig = file_signature(store.index_path)
+    index_time = index_sig[2] if index_sig else -1
+    suspects = [sid for sid in files if sid not in listed]
+    for sid in files:
+        if sid in listed:
+            sig = file_signature(store.session_path(sid))
+            if sig is not None and sig[2] >= index_time:
+                suspects.append(sid)
+    fixed: dict[str, dict] = {}
+    for sid in suspects:
+        try:
+            s = load(store, sid)
+            entry = index_entry(s.meta, index_summary(s, s.replay()))
+        except CompanionError as exc:
+            if sid not in listed:
+                store.notes.append(f"Skipped: {exc.message}")
+            continue
+        if listed.get(sid) != entry:
+            fixed[sid] = entry
+    gone = [sid for sid in listed if sid not in set(files)]
+    if not fixed and not gone:
+        return entries
+    import contextlib
+
+    with contextlib.suppress(CompanionError):  # a read-only folder: the answer is still right
+        with store.writing():
+            for entry in fixed.values():
+                store.index_put(entry)
+            if gone:
+                store.index_remove(gone)
+    out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
+    out += sorted(fixed.values(), key=lambda e: (str(e.get("created")), e["id"]))
+    return out
 
 
 def heal_index(store: Store) -> None:
-    """Add the index entries of session files it does not list (a crash between the two
-    writes), with their final summary; re-read under the lock so a concurrent import or
-    creation is never overwritten."""
-    import contextlib
-
-    with store.writing():
-        listed = {e.get("id") for e in store.index()}
-        for sid in store.session_ids():
-            if sid in listed:
-                continue
-            with contextlib.suppress(CompanionError):
-                s = load(store, sid)
-                store.index_put(index_entry(s.meta, index_summary(s, s.replay())))
+    """Bring the index in step with the session files (see :func:`index`)."""
+    index(store)
 
 
 def rebuild_index(store: Store) -> int:
@@ -474,4 +506,10 @@ def _sync_index(store: Store, session: Session, was_finished: bool, after: Repla
     """Keep the index's finished flag and final summary in step (only when they change)."""
     if was_finished == bool(after.state.get("finished")):
         return
-    store.index_put(index_entry(session.meta, index_summary(session, after)))
+    entry = index_entry(session.meta, index_summary(session, after))
+    try:
+        with store.writing():  # the folder's short lock, inside the session's: always in this order
+            store.index_put_or_note(entry, session.id)
+    except StoreError as exc:
+        store.notes.append(f"Saved in {store.session_path(session.id)}, but the index of sessions could not be "
+                           f"updated ({exc.message}); `sessions` mends it.")

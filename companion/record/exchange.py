@@ -71,7 +71,11 @@ def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> s
     sessions = []
     recorded = set()
     for e in entries:
-        meta, journal = store.read_session(e["id"])
+        try:
+            meta, journal = store.read_session(e["id"])
+        except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
+            store.notes.append(f"Not exported: {exc.message}")
+            continue
         sessions.append({"meta": meta, "journal": journal})
         recorded.update(p.casefold() for p in meta.get("players") or ())
     doc = {
@@ -112,8 +116,12 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
                             round(r.minutes or 0)))
             continue
-        s = sessions.load(store, e["id"])
-        replay = s.replay()
+        try:
+            s = sessions.load(store, e["id"])
+            replay = s.replay()
+        except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
+            store.notes.append(f"Not exported: {exc.message}")
+            continue
         status = s.status(replay)
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
         scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}

@@ -54,10 +54,15 @@ def log_unexpected(app: App | None) -> str:
     text = traceback.format_exc()
     try:
         path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         from companion.core.store import now
 
-        with open(path, "a", encoding="utf-8") as fh:
+        import os
+
+        if path.is_symlink():
+            return "nowhere (errors.log is a link: move it away)"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # owner only (issue 12)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(f"--- {now()} companion {__version__}\n{text}\n")
         return str(path)
     except OSError:
@@ -191,6 +196,7 @@ class RootGroup(LazyGroup):
         try:
             return super().invoke(ctx)
         except CompanionError as exc:
+            show_notes(ctx)
             raise click.ClickException(exc.message) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -204,6 +210,31 @@ class RootGroup(LazyGroup):
                 f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
                 f"recorded. Details are in {where}."
             ) from None
+        finally:
+            show_notes(ctx)
+
+
+def show_notes(ctx) -> None:
+    """Print what the data folder had to say besides the answer (a file skipped, an index that
+    could not be updated), one line each, on standard error."""
+    app = ctx.find_object(App)
+    store = getattr(app, "_store", None) if app is not None else None
+    if store is None or not store.notes:
+        return
+    from companion.core.text import safe_text
+
+    notes, store.notes[:] = list(dict.fromkeys(store.notes)), []
+    for note in notes:
+        click.echo(f"Note: {safe_text(note)}", err=True)
+
+
+class DataDirPath(click.Path):
+    """A folder path; a NUL character in it is a clear refusal, not a ValueError (issue 12)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\x00" in value:
+            self.fail("the folder's name contains a NUL character: give another folder.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 @click.group(
@@ -214,7 +245,7 @@ class RootGroup(LazyGroup):
 )
 @click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=DataDirPath(file_okay=False, path_type=Path),
     help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
 )
 @click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.")

@@ -19,6 +19,9 @@ from typing import Any, Callable
 from companion.core import dealing
 from companion.core import registry as games
 from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
+# One bound for every number on every way in (LARGEST stays importable from here).
+from companion.core.numbers import LARGEST, check_numbers  # noqa: F401
+from companion.core.text import has_unsafe_chars, name_key, normal_name, safe_text
 from companion.games.base import Event, Setup, State, json_copy
 from companion.core.store import Store, index_entry, now
 
@@ -36,19 +39,23 @@ def new_id(existing: set[str]) -> str:
 
 def check_players(names: list[str], game) -> list[str]:
     """Player names as given, or a refusal saying what is wrong with them."""
-    names = [n.strip() for n in names]
+    names = [normal_name(n.strip()) for n in names]  # NFC: "Zoë" in one character or two is one name
     if any(not n for n in names):
         raise CompanionError("A player name is empty: write the names as --players Ann,Bob,Cy")
     for n in names:
         if len(n) > NAME_MAX:
-            raise CompanionError(f"The name {n!r} is longer than {NAME_MAX} characters: shorten it.")
-        if any(c in n for c in ",=\n\t") or not n.isprintable():
-            raise CompanionError(f"The name {n!r} may not contain commas, '=' or control characters.")
+            raise CompanionError(f"The name '{safe_text(n)}' is longer than {NAME_MAX} characters: shorten it.")
+        if any(c in n for c in ",=\n\t") or not n.isprintable() or has_unsafe_chars(n):
+            raise CompanionError(f"The name '{safe_text(n)}' may not contain commas, '=' or control characters "
+                                 "(such as ESC or a right-to-left override).")
+        if n.startswith("-"):
+            raise CompanionError(f"The name {n!r} starts with '-', which reads as an option: "
+                                 "start it with a letter or a digit.")
     seen: set[str] = set()
     for n in names:
-        if n.casefold() in seen:
+        if name_key(n) in seen:
             raise CompanionError(f"The name {n!r} is given twice: every player needs a different name.")
-        seen.add(n.casefold())
+        seen.add(name_key(n))
     if not game.min_players <= len(names) <= game.max_players:
         raise CompanionError(
             f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
@@ -303,27 +310,6 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
 
 
 MakeEvent = Callable[[Session, Replay], Event]
-
-# The largest number an action may carry: no game has more, and `import` refuses larger ones
-# (companion.record.exchange.MAX_INT), so whatever is recorded can be exported and imported again.
-LARGEST = 10**15
-
-
-def check_numbers(event: Event) -> None:
-    """Refuse a number no game has (a slip like Ann=99999999999), before it reaches the rules:
-    statistics divide scores as floats, and a huge integer would break them later."""
-    stack: list[Any] = [event]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= LARGEST:
-            shown = f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else "A number of over 40 digits"
-            raise RuleError(f"{shown} is beyond what any game counts (at most {LARGEST:,} either way): "
-                            "check what was typed.")
-
 
 def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Session, Replay, Event]:
     """Validate and append one action, under the lock, against the freshest state on disk.

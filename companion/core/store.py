@@ -48,6 +48,11 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
 
 SCHEMA_KEY = "_schema"
 
+# The players' alias table (see companion.record.players): its kind is ``players`` once
+# MIGRATIONS lists it, ``settings`` (same version 1 layout) until then.
+ALIAS_FILE = "players.json"
+ALIAS_KIND = "players" if "players" in MIGRATIONS else "settings"
+
 
 def schema_version(kind: str) -> int:
     return len(MIGRATIONS[kind]) + 1
@@ -548,6 +553,22 @@ class Store:
         else:
             table.update({"current": sid}, doc_ids=[1])
 
+    # -- player aliases (written by companion.record.players: `player rename`/`merge`) -------
+    @property
+    def aliases_path(self) -> Path:
+        return self.root / ALIAS_FILE
+
+    def aliases(self) -> dict[str, str]:
+        """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
+        self.check_inside(self.aliases_path)
+        data = read_json_file(self.aliases_path, ALIAS_KIND) or {}
+        table = data.get("aliases") or {}
+        out: dict[str, str] = {}
+        for doc in table.values():
+            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+                out[doc["recorded"].casefold()] = doc["shown"]
+        return out
+
     # -- the players' own printed values ---------------------------------------------------
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
@@ -563,6 +584,9 @@ class Store:
                 and "value" in doc}
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
+        from companion.core.numbers import check_numbers
+
+        check_numbers(value)  # the bound `import` applies too: what is set can be exported
         table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
         table.upsert({"key": key, "value": value, "set_at": now()}, Query().key == key)
 

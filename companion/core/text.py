@@ -47,3 +47,16 @@ def normal_name(name: str) -> str:
 def name_key(name: str) -> str:
     """What two names must share to be the same name: NFC, then case-folded."""
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def seat_aliases(players: list[str], aliases: dict[str, str]) -> dict[str, str]:
+    """name_key(a name shown for a seat after `player rename`) -> the seated name, for the
+    names that are not seated themselves (issue 12: after `player rename Dee Deb` a session in
+    play accepts either name for that seat)."""
+    seated = {name_key(p) for p in players}
+    out: dict[str, str] = {}
+    for p in players:
+        shown = aliases.get(p.casefold())
+        if shown and name_key(shown) not in seated:
+            out[name_key(shown)] = p
+    return out

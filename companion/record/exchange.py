@@ -26,6 +26,7 @@ from xml.etree import ElementTree as ET
 from companion.core import session as sessions
 from companion.record import stats as history
 from companion.core.errors import CompanionError, StoreError
+from companion.core.numbers import LARGEST
 from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
 from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
 
@@ -43,7 +44,7 @@ MAX_JOURNAL = 100_000
 MAX_SESSION_CHARS = 16 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_DEPTH = 64
-MAX_INT = 10**15
+MAX_INT = LARGEST  # the one bound of companion.core.numbers: every way in agrees
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}

@@ -10,6 +10,7 @@ may use the same command name.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
 from pathlib import Path
@@ -175,10 +176,14 @@ class RootGroup(LazyGroup):
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            click.echo(f"Error: {usage_line(exc)}", err=True)
+            from companion.core.text import safe_text
+
+            click.echo(f"Error: {safe_text(usage_line(exc))}", err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            from companion.core.text import safe_text
+
+            click.echo(f"Error: {safe_text(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Stopped; nothing more was recorded.", err=True)
@@ -193,8 +198,12 @@ class RootGroup(LazyGroup):
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
     def invoke(self, ctx):
+        # A command (not the shell or script mode, whose prompt_toolkit screen must pass):
+        # nothing it prints may carry a control character that came from data (issue 12).
+        guard = SafeOutput() if getattr(ctx, "_protected_args", None) else contextlib.nullcontext()
         try:
-            return super().invoke(ctx)
+            with guard:
+                return super().invoke(ctx)
         except CompanionError as exc:
             show_notes(ctx)
             raise click.ClickException(exc.message) from None
@@ -212,6 +221,41 @@ class RootGroup(LazyGroup):
             ) from None
         finally:
             show_notes(ctx)
+
+
+class SafeStream:
+    """A text stream that shows control characters (ESC, BEL, U+202E ...) as visible escapes;
+    newlines and tabs pass."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        from companion.core.text import safe_text
+
+        if isinstance(text, str):
+            self._stream.write(safe_text(text, keep_newlines=True))
+            return len(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class SafeOutput:
+    """Standard output and error through :class:`SafeStream` while a command runs."""
+
+    def __enter__(self):
+        self.saved = sys.stdout, sys.stderr
+        if not isinstance(sys.stdout, SafeStream):
+            sys.stdout = SafeStream(sys.stdout)
+        if not isinstance(sys.stderr, SafeStream):
+            sys.stderr = SafeStream(sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr = self.saved
+        return False
 
 
 def show_notes(ctx) -> None:
@@ -274,7 +318,8 @@ def cli(ctx: click.Context, data_dir: Path | None, session_id: str | None) -> No
         else:
             from companion.terminal import script
 
-            ctx.exit(script.run_script(app, sys.stdin, cli))
+            source = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+            ctx.exit(script.run_script(app, source if source is not None else (sys.stdin or ()), cli))
 
 
 def main() -> None:

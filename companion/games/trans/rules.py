@@ -551,7 +551,10 @@ class TransGame(TrackMixin, Game):
                 raise RuleError(f"{c} is a dashed-border card, out of play with {len(s['players_order'])} players.")
             holder = self._held_by(s, c)
             if holder is not None and holder != player:
-                raise RuleError(f"{c} is already in {holder}'s hand: a city card is dealt only once.")
+                # Never name the card or its holder: this line is on the shared screen, and the
+                # city is another player's secret (issue 12).
+                raise RuleError("One of these cities is already recorded in another player's hand (a city card "
+                                f"is dealt only once): check the cards and type {player}'s hand again.")
         s["hands"][player] = cities
         if special in REVEAL:
             s["revealed"] = self._reveal(s, data)

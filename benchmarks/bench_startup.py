@@ -44,8 +44,9 @@ def interleaved(commands: dict[str, list[str]], runs: int, env: dict) -> dict[st
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=31)
+    parser.add_argument("--companion", help="another installation's `companion` to time (e.g. an older release)")
     args = parser.parse_args()
-    companion = shutil.which("companion") or sys.exit("install the project first (pip install .)")
+    companion = args.companion or shutil.which("companion") or sys.exit("install the project first (pip install .)")
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "bare.py"
         bare.write_text(BARE)

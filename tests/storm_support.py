@@ -55,7 +55,7 @@ STORM_SETTINGS = settings(
 )
 
 MODES = ("argv", "script", "shell")
-NOT_DATA = {"shell-history", ".lock"}  # the shell's own history; the lock file's mtime
+NOT_DATA = {"shell-history", ".lock"}  # the shell's own history; the lock files (locks/ID.lock too)
 
 # Words a table might type by mistake. None of them is a command name.
 HOSTILE_WORDS = [
@@ -290,7 +290,7 @@ class Storm(RuleBasedStateMachine):
 
     def files(self) -> dict[str, bytes]:
         return {str(p.relative_to(self.root)): p.read_bytes() for p in sorted(self.root.rglob("*"))
-                if p.is_file() and p.name not in NOT_DATA}
+                if p.is_file() and p.name not in NOT_DATA and not p.name.endswith(".lock")}
 
     # -- one line, and what must hold after it ---------------------------------------------------
     def step(self, line: str, mode: str, words: list[str] | None = None, must_succeed: bool = False,

@@ -122,3 +122,174 @@ def test_a_file_where_the_data_folder_should_be(run, tmp_path):
     result = run(["--data-dir", str(blocker), "new", "scoresheet", "--players", "A,B"])
     assert result.exit_code in (1, 2) and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- issue 12: ids, paths, file kinds, shapes ------------------------------------------------
+
+
+def test_a_current_session_that_is_a_path_is_refused(run, two_sessions, tmp_path):
+    """`"current": "../../outside/victim"` made `status` read and `add` rewrite a file outside."""
+    home, damaged, healthy = two_sessions
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victim = outside / "victim.json"
+    victim.write_bytes((home / "sessions" / f"{healthy}.json").read_bytes())
+    before = victim.read_bytes()
+    settings = home / "settings.json"
+    doc = json.loads(settings.read_text())
+    doc["settings"]["1"]["current"] = "../../outside/victim"
+    settings.write_text(json.dumps(doc))
+    for args in (["status"], ["add", "Ann=1"], ["undo"]):
+        one_line_error(run(args), str(settings), "not a session id")
+    assert victim.read_bytes() == before
+    still_usable(run, healthy)
+
+
+WRONG_SHAPES = {
+    "players not a list": lambda d: d["meta"]["1"].__setitem__("players", "Ann"),
+    "description a string": lambda d: d["meta"].__setitem__("1", "oops"),
+    "entry a number": lambda d: d.__setitem__("journal", {"1": 7}),
+    "event a list": lambda d: d.__setitem__("journal", {"1": {"kind": "do", "event": [1]}}),
+    "another id": lambda d: d["meta"]["1"].__setitem__("id", "../../x"),
+    "game a number": lambda d: d["meta"]["1"].__setitem__("game", 3),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
+def test_a_session_file_of_the_wrong_shape(run, two_sessions, shape):
+    home, damaged, healthy = two_sessions
+    path = home / "sessions" / f"{damaged}.json"
+    doc = json.loads(path.read_text())
+    WRONG_SHAPES[shape](doc)
+    path.write_text(json.dumps(doc))
+    before = path.read_bytes()
+    for args in (["status", "--session", damaged], ["add", "--session", damaged, "Ann=5"], ["log", "--session", damaged]):
+        one_line_error(run(args), str(path), "damaged")
+    assert path.read_bytes() == before
+    still_usable(run, healthy)
+
+
+@pytest.mark.parametrize("content", ["[" * 100_000 + "]" * 100_000, '{"_schema": {"version": 1}, "x": ' + "9" * 5000 + "}"])
+def test_deep_nesting_and_huge_integers(run, two_sessions, content):
+    home, damaged, healthy = two_sessions
+    path = home / "sessions" / f"{damaged}.json"
+    path.write_text(content)
+    one_line_error(run(["status", "--session", damaged]), str(path))
+    still_usable(run, healthy)
+
+
+def test_a_wrong_shape_index_or_settings(run, two_sessions):
+    home, damaged, healthy = two_sessions
+    (home / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": {"1": "x"}}))
+    one_line_error(run(["sessions"]), str(home / "index.json"), "damaged")
+    (home / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": []}))
+    one_line_error(run(["stats"]), str(home / "index.json"))
+    (home / "index.json").unlink()
+    (home / "settings.json").write_text(json.dumps({"_schema": {"version": 1}, "settings": {"1": "x"}}))
+    one_line_error(run(["status"]), str(home / "settings.json"))
+
+
+def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_path):
+    """A FIFO in place of a session hung `sessions`; a link to /dev/zero read until MemoryError."""
+    import subprocess
+    import sys
+
+    home, damaged, healthy = two_sessions
+    path = home / "sessions" / f"{damaged}.json"
+    for make in ("fifo", "zero", "folder"):
+        if path.is_dir():
+            path.rmdir()
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+        if make == "fifo":
+            os.mkfifo(path)
+        elif make == "zero":
+            path.symlink_to("/dev/zero")
+        else:
+            path.mkdir()
+        for args in (["sessions"], ["stats"], ["export"]):
+            done = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+                                  timeout=60, env=dict(os.environ, COMPANION_HOME=str(home)))
+            assert done.returncode == 0, (make, args, done.stderr)
+            assert "Traceback" not in done.stderr and "Something went wrong" not in done.stderr
+        one_line_error(run(["status", "--session", damaged]), str(path))
+        still_usable(run, healthy)
+
+
+def test_a_link_out_of_the_folder_is_not_followed(run, two_sessions, tmp_path):
+    home, damaged, healthy = two_sessions
+    path = home / "sessions" / f"{damaged}.json"
+    outside = tmp_path / "elsewhere.json"
+    outside.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(outside)
+    before = outside.read_bytes()
+    one_line_error(run(["status", "--session", damaged]), str(path), "outside the data folder")
+    one_line_error(run(["add", "--session", damaged, "Ann=1"]), str(path))
+    assert outside.read_bytes() == before
+
+
+def test_leftover_temporary_files_are_cleaned_at_the_next_write(run, two_sessions):
+    home, damaged, healthy = two_sessions
+    leftover = home / "sessions" / f".{healthy}.json.abc123.tmp"
+    leftover.write_text("half a write")
+    run(["add", "--session", healthy, "Cy=1"], expect=0)
+    assert not leftover.exists()
+
+
+def test_a_symlinked_lock_and_a_nul_in_the_data_folder(run, two_sessions, tmp_path):
+    home, damaged, healthy = two_sessions
+    lock = home / ".lock"
+    if lock.exists():
+        lock.unlink()
+    lock.symlink_to(tmp_path / "somewhere")
+    one_line_error(run(["new", "scoresheet", "--players", "X,Y"]), str(lock))
+    session_lock = home / "locks" / f"{healthy}.lock"
+    session_lock.parent.mkdir(exist_ok=True)
+    if session_lock.exists():
+        session_lock.unlink()
+    session_lock.symlink_to(tmp_path / "elsewhere")
+    one_line_error(run(["add", "--session", healthy, "Cy=1"]), str(session_lock))
+    assert not (tmp_path / "somewhere").exists() and not (tmp_path / "elsewhere").exists()
+    run(["status", "--session", healthy], expect=0)
+    result = run(["--data-dir", "bad\x00name", "status"])
+    assert result.exit_code in (1, 2) and "NUL" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_read_only_folder_says_so_and_still_reads(run, two_sessions, monkeypatch):
+    """Simulated (the tests run as root, who writes anywhere): taking the lock fails with EROFS."""
+    import filelock
+
+    home, damaged, healthy = two_sessions
+
+    def read_only(self, *a, **k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(filelock.FileLock, "acquire", read_only)
+    one_line_error(run(["add", "--session", healthy, "Cy=1"]), "read-only", "reading commands")
+    for args in (["status", "--session", healthy], ["sessions"], ["stats"], ["log", "--session", healthy],
+                 ["export"], ["players"]):
+        run(args, expect=0)
+
+
+def test_export_skips_a_damaged_session_and_says_which(run, two_sessions):
+    home, damaged, healthy = two_sessions
+    path = home / "sessions" / f"{damaged}.json"
+    run(["sessions"], expect=0)
+    path.write_text("this is not json")
+    result = run(["export"], expect=0)
+    doc = json.loads(result.stdout)
+    assert [s["meta"]["id"] for s in doc["sessions"]] == [healthy]
+    assert str(path) in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    result = run(["export", "--format", "csv"], expect=0)
+    assert healthy in result.stdout and damaged not in result.stdout and str(path) in result.stderr
+
+
+def test_data_files_are_owner_only(run, two_sessions):
+    home, damaged, healthy = two_sessions
+    run(["add", "--session", healthy, "Cy=1"], expect=0)
+    for path in [home, *home.rglob("*")]:
+        if path.name == "shell-history":
+            continue  # the shell's own file (another part of issue 12)
+        mode = path.stat().st_mode & 0o777
+        assert mode & 0o077 == 0, (path, oct(mode))

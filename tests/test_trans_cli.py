@@ -154,7 +154,7 @@ def test_physical_round_and_hand_set_refusals(game, run, status, home):
     assert state(home)[1]["hands"]["Bob"][2] == "Santa Fe"
     cases = [
         ("Cy", "Sacramento,Paris,Omaha,Phoenix,Charleston", "no city 'Paris'"),
-        ("Cy", "Sacramento,Bismarck,Omaha,Phoenix,Charleston", "already in Ann's hand"),
+        ("Cy", "Sacramento,Bismarck,Omaha,Phoenix,Charleston", "already recorded in another player's hand"),
         ("Cy", "Sacramento,Los Angeles,St. Louis,Phoenix,Charleston", "both green"),
         ("Cy", "Seattle,Bismarck,St. Louis,Phoenix,Charleston", "dashed-border"),
         ("Zed", "Sacramento", "no player called 'Zed'"),
@@ -165,6 +165,9 @@ def test_physical_round_and_hand_set_refusals(game, run, status, home):
         assert message in result.stderr, result.stderr
     assert log_length(run) == before
     assert "not recorded" in run(["hand", "Cy"], expect=1).stderr
+    # issue 12: the refusal names neither the card another player holds nor its holder
+    err = run(["hand", "Cy", "--set", "Sacramento,Bismarck,Omaha,Phoenix,Charleston"], expect=1).stderr
+    assert "Omaha" not in err and "Ann" not in err and "Bob" not in err
 
 
 def test_hand_set_refused_in_a_dealt_round(game, run):

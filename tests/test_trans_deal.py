@@ -342,7 +342,7 @@ def test_physical_round_takes_validated_hands_from_the_table():
         (["Portland", "Helena", "Omaha", "Dallas"], "5 cities"),
         (["Portland", "Medford", "Omaha", "Dallas", "Boston"], "both green"),
         (["Paris", "Helena", "Omaha", "Dallas", "New York"], "no city 'Paris'"),
-        (["Sacramento", "Chicago", "Omaha", "Phoenix", "Winston"], "already in Ann's hand"),
+        (["Sacramento", "Chicago", "Omaha", "Phoenix", "Winston"], "already recorded in another player's hand"),
         (["Sacramento", "Chicago", "Denver", "Phoenix", "Winston"], "dashed-border"),
     ]
     for cities, message in cases:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from companion.core import session as sessions
 from companion.core.store import Store
 
@@ -81,3 +83,73 @@ def test_verify_after_a_finished_game_needs_no_reveal(run, home):
     assert sessions.load(store, s.id).replay().state["finished"]
     out = run(["verify", s.id[:4]], expect=0).stdout
     assert "matches the seed" in out and "All" in out
+
+
+def finished_amerika(run, home):
+    store = Store(home)
+    s = sessions.create(store, "trans-amerika", ["Ann", "Bob", "Cy", "Dee"], {"variant": None, "scoring": "prestige"})
+    for _ in range(4):
+        run(["round", "start"], expect=0)
+        run(["round", "end", "--winner", "Ann", "--missing", "Bob=9", "--missing", "Cy=9", "--missing", "Dee=9"], expect=0)
+    return store, s
+
+
+def test_a_seed_shown_at_the_end_never_deals_again(run, home, status):
+    """Issue 12: `verify` at the end, `undo` reopens the game: `round start` is refused."""
+    store, s = finished_amerika(run, home)
+    run(["verify"], expect=0)
+    assert status()["seed_revealed"] is True
+    run(["undo"], expect=0)  # the last round's end: correcting a result is still allowed
+    run(["undo"], expect=0)  # and the last round's deal
+    assert status()["finished"] is False and status()["seed_revealed"] is True
+    assert "seed was revealed" in run(["status"], expect=0).stdout
+    before = store.session_path(s.id).read_bytes()
+    err = run(["round", "start"], expect=1).stderr
+    assert "was shown" in err and "--physical" in err and len(err.strip().splitlines()) == 1
+    assert store.session_path(s.id).read_bytes() == before
+    run(["round", "start", "--physical"], expect=0)  # the table deals its own cards
+
+
+def test_a_reveal_before_the_end_stops_deals_too(run, status):
+    play_two_rounds(run)
+    run(["round", "end", "--winner", "Ann", "--missing", "Bob=1", "--missing", "Cy=2", "--missing", "Dee=3"], expect=0)
+    run(["verify", "--reveal"], expect=0)
+    assert "was shown" in run(["round", "start"], expect=1).stderr
+
+
+def rewrite_context(home, sid, change) -> None:
+    path = home / "sessions" / f"{sid}.json"
+    doc = json.loads(path.read_text())
+    for entry in doc["journal"].values():
+        stacks = (entry.get("event") or {}).get("stacks")
+        if stacks:
+            change(next(iter(stacks.values())))
+            break
+    path.write_text(json.dumps(doc, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("context", ["{sid}/1/cities-\u0441yan", "{sid}/1/pick-17", "other000/1/{deck}", "{sid}/2/{deck}"])
+def test_verify_and_replay_refuse_a_deal_under_another_context(run, home, context):
+    """Issue 12: a deal re-made from the seed under a look-alike or chosen context is refused."""
+    from companion.core import dealing
+
+    store, s = finished_amerika(run, home)
+    seed, entropy = s.meta["seed"], s.meta.get("entropy", "")
+
+    def remake(deal):
+        deck = deal["context"].split("/", 2)[2]
+        ctx = context.format(sid=s.id, deck=deck)
+        deal.update(dealing.record(deal["deck"], seed, entropy, ctx))  # a genuine deal from the seed
+
+    rewrite_context(home, s.id, remake)
+    result = run(["status", "--session", s.id])
+    assert result.exit_code == 1 and "cannot be replayed" in result.stderr and "context" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    result = run(["verify", s.id])
+    assert result.exit_code == 1
+
+
+def test_verify_names_the_expected_context(run, home):
+    store, s = finished_amerika(run, home)
+    out = run(["verify"], expect=0).stdout
+    assert f"{s.id}/1/cities-" in out and "wrong context" not in out

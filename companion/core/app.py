@@ -124,7 +124,20 @@ class App:
 
         s = sessions.load(self.store, self.session_id())
         check_game(s, games, command)
+        self.use_seat_aliases(s)
         return s
+
+    def use_seat_aliases(self, s: "sessions.Session") -> dict[str, str]:
+        """Let the names `player rename` gave this session's seats name them too (issue 12)."""
+        from companion.core.text import seat_aliases
+        from companion.games.base import SEAT_ALIASES
+
+        try:
+            mapping = seat_aliases(s.players, self.store.aliases())
+        except CompanionError:  # a damaged alias table: the seated names still work
+            mapping = {}
+        SEAT_ALIASES.set(mapping)
+        return mapping
 
     def record(self, event: Any, games: Iterable[str] | None = None, command: str = ""):
         """Validate and record one action on the targeted session: (session, replay, event).
@@ -136,7 +149,9 @@ class App:
 
         def build(s, replay):
             check_game(s, games, command)
-            return event(s, replay) if callable(event) else dict(event)
+            mapping = self.use_seat_aliases(s)
+            made = event(s, replay) if callable(event) else dict(event)
+            return seated_names(made, mapping) if mapping else made
 
         return sessions.record(self.store, self.session_id(), build)
 
@@ -165,6 +180,21 @@ class App:
                     raise
                 message = exc.format_message()
             (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
+
+
+def seated_names(value: Any, mapping: dict[str, str]) -> Any:
+    """``value`` with every name a rename gave a seat (a text, or a key such as a score's)
+    replaced by the seated name, so the event keeps its meaning whatever is renamed later."""
+    from companion.core.text import name_key
+
+    if isinstance(value, dict):
+        return {mapping.get(name_key(k), k) if isinstance(k, str) else k: seated_names(v, mapping)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [seated_names(v, mapping) for v in value]
+    if isinstance(value, str):
+        return mapping.get(name_key(value.strip()), value)
+    return value
 
 
 def check_game(s: "sessions.Session", games: Iterable[str] | None, command: str) -> None:

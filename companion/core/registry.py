@@ -84,7 +84,7 @@ def targets() -> dict[str, tuple[str, str]]:
     key = _fingerprint()
     if _cache_path is not None:
         try:
-            cached = json.loads(_cache_path.read_text(encoding="utf-8"))
+            cached = json.loads(_read_small_file(_cache_path))
             if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
                 _targets = {k: (v[0], v[1]) for k, v in cached["games"].items()}
                 return _targets
@@ -96,14 +96,31 @@ def targets() -> dict[str, tuple[str, str]]:
     _targets = {k: found[k] for k in builtin + sorted(k for k in found if k not in builtin)}
     if _cache_path is not None:
         try:
-            _cache_path.parent.mkdir(parents=True, exist_ok=True)
+            _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             tmp = _cache_path.with_name(_cache_path.name + f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"version": CACHE_VERSION, "key": key,
-                                       "games": {k: list(v) for k, v in _targets.items()}}), encoding="utf-8")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner only (issue 12)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps({"version": CACHE_VERSION, "key": key,
+                                     "games": {k: list(v) for k, v in _targets.items()}}))
             os.replace(tmp, _cache_path)
         except OSError:
             pass  # a read-only data folder: scan again next time
     return _targets
+
+
+def _read_small_file(path: Path, limit: int = 1 << 20) -> str:
+    """A regular file's text, at most ``limit`` bytes; OSError for anything else (a FIFO in
+    its place must not hang start-up)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            raise OSError(f"{path} is not a small regular file")
+        return os.read(fd, limit + 1).decode("utf-8")
+    finally:
+        os.close(fd)
 
 
 def forget() -> None:

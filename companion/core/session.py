@@ -18,6 +18,9 @@ from typing import Any, Callable
 
 from companion.core import registry as games
 from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
+# One bound for every number on every way in (LARGEST stays importable from here).
+from companion.core.numbers import LARGEST, check_numbers  # noqa: F401
+from companion.core.text import has_unsafe_chars, name_key, normal_name, safe_text
 from companion.games.base import Event, Setup, State, json_copy
 from companion.core.store import Store, index_entry, now
 
@@ -40,22 +43,24 @@ def new_id(existing: set[str]) -> str:
 
 def check_players(names: list[str], game) -> list[str]:
     """Player names as given, or a refusal saying what is wrong with them."""
-    names = [n.strip() for n in names]
+    names = [normal_name(n.strip()) for n in names]  # NFC: "Zoë" in one character or two is one name
     if any(not n for n in names):
         raise CompanionError("A player name is empty: write the names as --players Ann,Bob,Cy")
     for n in names:
         if len(n) > NAME_MAX:
-            raise CompanionError(f"The name {n!r} is longer than {NAME_MAX} characters: shorten it.")
-        if any(c in n for c in ",=\n\t") or not n.isprintable():
-            raise CompanionError(f"The name {n!r} may not contain commas, '=' or control characters.")
+            raise CompanionError(f"The name '{safe_text(n)}' is longer than {NAME_MAX} characters: shorten it.")
+        if any(c in n for c in ",=\n\t") or not n.isprintable() or has_unsafe_chars(n):
+            raise CompanionError(f"The name '{safe_text(n)}' may not contain commas, '=' or control characters "
+                                 "(such as ESC or a right-to-left override).")
         if n.startswith(NAME_BAD_STARTS):
-            raise CompanionError(f"The name {n!r} may not start with {n[0]!r}: a spreadsheet would read it as a "
-                                 "formula, and a command line as an option. Write it another way.")
+            raise CompanionError(f"The name '{safe_text(n)}' starts with {n[0]!r}, which a command line reads as an "
+                                 "option or a spreadsheet as a formula: names may not start with '+', '-' or '@'; "
+                                 "start it with a letter or a digit.")
     seen: set[str] = set()
     for n in names:
-        if n.casefold() in seen:
+        if name_key(n) in seen:
             raise CompanionError(f"The name {n!r} is given twice: every player needs a different name.")
-        seen.add(n.casefold())
+        seen.add(name_key(n))
     if not game.min_players <= len(names) <= game.max_players:
         raise CompanionError(
             f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
@@ -185,6 +190,8 @@ class Session:
             event = entry["event"]
             data = with_frozen(data, event)
             try:
+                if game.deals:
+                    check_deal_contexts(self, event)
                 state = game.advance(state, json_copy(event), data)
             except CompanionError as exc:
                 raise StoreError(
@@ -264,6 +271,18 @@ class Session:
             out["commitment"] = self.meta["commitment"]
             out["seed_revealed"] = self.revealed
         return out
+
+
+def check_deal_contexts(session: Session, event: Event) -> None:
+    """Refuse a deal whose context is not the one its session, round and deck give."""
+    for deal, expected in session.game.deal_contexts(session.id, event):
+        if deal.get("context") != expected:
+            raise RuleError(
+                f"A deal in this action carries the context {str(deal.get('context'))[:80]!r}, but its session, "
+                f"round and deck give {expected!r}: the deal was not made by this session."
+                if expected else
+                f"A deal in this action ({str(deal.get('context'))[:80]!r}) is not one {session.game.title} makes."
+            )
 
 
 def with_frozen(data: dict, event: Event) -> dict:
@@ -355,32 +374,16 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
         if events:
             store.index_put(index_entry(meta, index_summary(session, replay)))
         if make_current:
-            store.set_current(meta["id"])
+            try:
+                store.set_current(meta["id"])
+            except StoreError as exc:
+                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+                store.notes.append(f"Session {meta['id']} was created and saved, but could not be made the current "
+                                   f"one ({reason}): type `use {meta['id']}` once the disk has room.")
     return session
 
 
 MakeEvent = Callable[[Session, Replay], Event]
-
-# The largest number an action may carry: no game has more, and `import` refuses larger ones
-# (companion.record.exchange.MAX_INT), so whatever is recorded can be exported and imported again.
-LARGEST = 10**15
-
-
-def check_numbers(event: Event) -> None:
-    """Refuse a number no game has (a slip like Ann=99999999999), before it reaches the rules:
-    statistics divide scores as floats, and a huge integer would break them later."""
-    stack: list[Any] = [event]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= LARGEST:
-            shown = f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else "A number of over 40 digits"
-            raise RuleError(f"{shown} is beyond what any game counts (at most {LARGEST:,} either way): "
-                            "check what was typed.")
-
 
 def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Session, Replay, Event]:
     """Validate and append one action, under the lock, against the freshest state on disk.
@@ -390,12 +393,19 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
     nothing. A printed value that was unknown when the session started is frozen into the event
     once the players have supplied it.
     """
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         before = session.replay()
         event = make_event(session, before) if callable(make_event) else dict(make_event)
         event = json_copy(event)  # the event shares nothing with the state it was built from
         check_numbers(event)
+        if session.game.deals and _deals(event):
+            check_deal_contexts(session, event)
+            if session.revealed:
+                raise RuleError(
+                    f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
+                    "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
+                )
         data = before.data
         was = ended(before.state)
         for _ in range(20):
@@ -427,6 +437,13 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
     return session, after, event
 
 
+def _deals(event: Event) -> bool:
+    """Whether ``event`` carries a deal (dealing is imported only for games that deal)."""
+    from companion.core import dealing
+
+    return any(True for _ in dealing.deals_in(event))
+
+
 def _supplied_value(store: Store, game_id: str, key: str) -> Any:
     from companion.core import datapack
 
@@ -439,7 +456,7 @@ def _supplied_value(store: Store, game_id: str, key: str) -> Any:
 
 def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
     """Undo or redo one event; returns the session, the new replay and the entry moved."""
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         before = session.replay()
         if kind == "undo" and not before.events:
@@ -459,7 +476,7 @@ def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
 
 def reveal(store: Store, sid: str) -> Session:
     """Record that the dealing seed was shown before the end of the game."""
-    with store.writing():
+    with store.writing_session(sid):
         session = load(store, sid)
         entry = {"kind": "reveal", "at": now()}
         store.append(sid, entry)
@@ -468,32 +485,59 @@ def reveal(store: Store, sid: str) -> Session:
 
 
 def index(store: Store) -> list[dict]:
-    """Every session's index entry, oldest first.
+    """Every session's index entry, oldest first: the index as a cache of the session files
+    that heals itself (issue 12).
 
-    A session file the index does not list (a crash between writing the two) is added.
+    Checked cheaply at every read: a session file the index does not list (a crash between
+    the two writes), an entry whose file is gone, and every session file changed since the
+    index was last written (a `finish` whose index update a kill or a full disk stopped) are
+    re-derived from the files. Differences are written back under the lock when the folder
+    can be written; the answer is right either way. A file that cannot be read is skipped,
+    with one note naming it.
     """
+    from companion.core.store import file_signature
+
     entries = store.index()
     files = store.session_ids()
-    if len(files) != len(entries) and set(files) - {e.get("id") for e in entries}:
-        heal_index(store)
-        entries = store.index()
-    return entries
+    listed = {e["id"]: e for e in entries}
+    index_sig = file_signature(store.index_path)
+    index_time = index_sig[2] if index_sig else -1
+    suspects = [sid for sid in files if sid not in listed]
+    for sid in files:
+        if sid in listed:
+            sig = file_signature(store.session_path(sid))
+            if sig is not None and sig[2] >= index_time:
+                suspects.append(sid)
+    fixed: dict[str, dict] = {}
+    for sid in suspects:
+        try:
+            s = load(store, sid)
+            entry = index_entry(s.meta, index_summary(s, s.replay()))
+        except CompanionError as exc:
+            if sid not in listed:
+                store.notes.append(f"Skipped: {exc.message}")
+            continue
+        if listed.get(sid) != entry:
+            fixed[sid] = entry
+    gone = [sid for sid in listed if sid not in set(files)]
+    if not fixed and not gone:
+        return entries
+    import contextlib
+
+    with contextlib.suppress(CompanionError):  # a read-only folder: the answer is still right
+        with store.writing():
+            for entry in fixed.values():
+                store.index_put(entry)
+            if gone:
+                store.index_remove(gone)
+    out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
+    out += sorted(fixed.values(), key=lambda e: (str(e.get("created")), e["id"]))
+    return out
 
 
 def heal_index(store: Store) -> None:
-    """Add the index entries of session files it does not list (a crash between the two
-    writes), with their final summary; re-read under the lock so a concurrent import or
-    creation is never overwritten."""
-    import contextlib
-
-    with store.writing():
-        listed = {e.get("id") for e in store.index()}
-        for sid in store.session_ids():
-            if sid in listed:
-                continue
-            with contextlib.suppress(CompanionError):
-                s = load(store, sid)
-                store.index_put(index_entry(s.meta, index_summary(s, s.replay())))
+    """Bring the index in step with the session files (see :func:`index`)."""
+    index(store)
 
 
 def rebuild_index(store: Store) -> int:
@@ -542,4 +586,10 @@ def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: R
     """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
     if was == ended(after.state):
         return
-    store.index_put(index_entry(session.meta, index_summary(session, after)))
+    entry = index_entry(session.meta, index_summary(session, after))
+    try:
+        with store.writing():  # the folder's short lock, inside the session's: always in this order
+            store.index_put_or_note(entry, session.id)
+    except StoreError as exc:
+        store.notes.append(f"Saved in {store.session_path(session.id)}, but the index of sessions could not be "
+                           f"updated ({exc.message}); `sessions` mends it.")

@@ -20,6 +20,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,7 +31,9 @@ from tinydb.storages import Storage
 
 from companion.core.errors import BusyError, CompanionError, StoreError
 
-LOCK_TIMEOUT = 5.0  # seconds a writer waits for another one before giving up
+# Seconds a writer waits for another one before giving up (bounded: a writer waits rather than
+# fails while others write, issue 12; each holds a lock for one action, a few milliseconds).
+LOCK_TIMEOUT = 30.0
 
 # Migrations per kind of file: MIGRATIONS[kind][i] upgrades version i+1 to i+2. A file's
 # current version is len(MIGRATIONS[kind]) + 1. Append, never edit: old files depend on them.
@@ -44,6 +47,11 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
 
 SCHEMA_KEY = "_schema"
 
+# The players' alias table (see companion.record.players): its kind is ``players`` once
+# MIGRATIONS lists it, ``settings`` (same version 1 layout) until then.
+ALIAS_FILE = "players.json"
+ALIAS_KIND = "players" if "players" in MIGRATIONS else "settings"
+
 
 def schema_version(kind: str) -> int:
     return len(MIGRATIONS[kind]) + 1
@@ -53,12 +61,48 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+# A session id: what `new` makes and `import` accepts. Every id read from a file (settings'
+# `current`, an index entry, a session's own description) must match it before it becomes a
+# path (issue 12: `"current": "../../outside/victim"` made `status` read outside the folder).
+ID_PATTERN = re.compile(r"[a-z0-9]{8}")
+
+FILE_MODE = 0o600  # every file of the data folder: owner only (issue 12)
+FOLDER_MODE = 0o700
+
+
+def is_session_id(value: Any) -> bool:
+    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
+
+
+def make_private_folder(path: Path) -> None:
+    """Create ``path`` (and its parents) readable by its owner only."""
+    path.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+
+
+def clean_leftovers(path: Path) -> None:
+    """Remove the temporary files a killed write of ``path`` left behind (the writer of a file
+    holds its lock, so no other process is writing one of them)."""
+    with contextlib.suppress(OSError):
+        for leftover in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
+
+    The file is owner-only (0600), and leftovers of killed writes of it are removed first."""
+    try:
+        make_private_folder(path.parent)
+    except OSError as exc:
+        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+    clean_leftovers(path)
     import tempfile  # only writes need it
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -176,6 +220,11 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
         )
     for migrate in MIGRATIONS[kind][version - 1 :]:
         data = migrate(data)
+    for name, table in data.items():  # TinyDB's shape: tables of numbered documents
+        if not isinstance(table, dict) or not all(
+                isinstance(k, str) and k.isdigit() and isinstance(v, dict) for k, v in table.items()):
+            raise StoreError(f"{path} is damaged (its {str(name)[:40]!r} table is not a table of entries): "
+                             "move it away; it was not changed.")
     return data
 
 
@@ -206,8 +255,13 @@ class Store:
     """The data folder: one file per session, an index, settings and the players' own values."""
 
     def __init__(self, root: str | Path):
+        if "\x00" in str(root):
+            raise StoreError("The data folder's name contains a NUL character: give another folder.")
         self.root = Path(root).expanduser()
-        self._lock = None
+        self._locks: dict[Path, Any] = {}
+        # Things a command should tell the user besides its answer: a file skipped, a cache that
+        # could not be updated (printed by the terminal layer after the command, one line each).
+        self.notes: list[str] = []
         # session id -> (file signature, parsed contents / text) of the last read or write
         self._docs: dict[str, tuple[tuple, dict]] = {}
         self._texts: dict[str, tuple[tuple, str]] = {}
@@ -218,7 +272,18 @@ class Store:
         return self.root / "sessions"
 
     def session_path(self, sid: str) -> Path:
+        if not is_session_id(sid):
+            raise StoreError(f"{str(sid)[:40]!r} is not a session id (8 letters and digits): `sessions` lists them.")
         return self.sessions_dir / f"{sid}.json"
+
+    def check_inside(self, path: Path) -> None:
+        """Refuse a data file that is a link leading out of the data folder."""
+        if not path.is_symlink():
+            return
+        try:
+            path.resolve().relative_to(self.root.resolve())
+        except (ValueError, OSError, RuntimeError):
+            raise StoreError(f"{path} is a link to outside the data folder: move it away; it was not read.") from None
 
     @property
     def index_path(self) -> Path:
@@ -242,38 +307,74 @@ class Store:
 
     def ensure(self) -> None:
         try:
-            self.sessions_dir.mkdir(parents=True, exist_ok=True)
+            make_private_folder(self.root)
+            make_private_folder(self.sessions_dir)
+            for folder in (self.root, self.sessions_dir):  # folders made before issue 12
+                if folder.stat().st_mode & 0o077:
+                    with contextlib.suppress(OSError):
+                        folder.chmod(FOLDER_MODE)
         except FileExistsError:
             raise StoreError(f"{self.root} must be a folder, but a file is in the way.") from None
         except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and self.sessions_dir.is_dir():
+                raise StoreError(f"The data folder {self.root} is read-only ({exc.strerror}): reading commands "
+                                 "work, but nothing can be recorded. Nothing was changed.") from None
             raise StoreError(f"Cannot create the data folder {self.root}: {exc.strerror or exc}.") from None
 
     # -- locking ---------------------------------------------------------------------------
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
-        """Hold the data folder's write lock (re-entrant within one Store)."""
+        """Hold the folder's short lock: the index, settings, the players' values and aliases,
+        creating and importing sessions (re-entrant within one Store)."""
+        with self._locked(self.root / ".lock", "the list of sessions"):
+            yield
+
+    @contextlib.contextmanager
+    def writing_session(self, sid: str) -> Iterator[None]:
+        """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
+        for each other; they share only the folder's short lock, and only to update the index."""
+        self.session_path(sid)  # an id, not a path
+        with self._locked(self.root / "locks" / f"{sid}.lock", f"session {sid}"):
+            yield
+
+    @contextlib.contextmanager
+    def _locked(self, lock_path: Path, what: str) -> Iterator[None]:
         from filelock import FileLock, Timeout
 
         self.ensure()
-        if self._lock is None:
-            self._lock = FileLock(str(self.root / ".lock"), timeout=LOCK_TIMEOUT)
+        lock = self._locks.get(lock_path)
+        if lock is None:
+            if lock_path.parent != self.root:
+                try:
+                    make_private_folder(lock_path.parent)
+                except OSError as exc:
+                    raise StoreError(f"Cannot lock {what} in {self.root} ({exc.strerror or exc}): if the folder is "
+                                     "read-only, reading commands still work. Nothing was changed.") from None
+            if lock_path.is_symlink() or (lock_path.exists() and not lock_path.is_file()):
+                raise StoreError(f"{lock_path} is not a plain file (a link or a folder): move it away; "
+                                 "nothing was changed.")
+            lock = self._locks[lock_path] = FileLock(str(lock_path), timeout=LOCK_TIMEOUT, mode=FILE_MODE)
         try:
-            self._lock.acquire()
+            lock.acquire()
         except Timeout:
             raise BusyError(
-                f"Another companion has been writing to {self.root} for {LOCK_TIMEOUT:.0f} seconds: "
+                f"Another companion has been writing to {what} for {LOCK_TIMEOUT:.0f} seconds: "
                 "try again in a moment (nothing was changed)."
             ) from None
+        except OSError as exc:
+            raise StoreError(f"Cannot lock {what} in {self.root} ({exc.strerror or exc}): if the folder is "
+                             "read-only, reading commands still work. Nothing was changed.") from None
         try:
             yield
         finally:
-            self._lock.release()
+            lock.release()
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
+        """The ids of the session files (names that are not session ids are not sessions)."""
         if not self.sessions_dir.is_dir():
             return []
-        return sorted(p.stem for p in self.sessions_dir.glob("*.json"))
+        return sorted(p.stem for p in self.sessions_dir.glob("*.json") if ID_PATTERN.fullmatch(p.stem))
 
     def resolve(self, prefix: str) -> str:
         """The one session id that starts with ``prefix``, or a clear refusal."""
@@ -301,11 +402,11 @@ class Store:
         ``append`` under the lock does not parse the file a second time, and replay can check
         its snapshot against the text (issue 12)."""
         path = self.session_path(sid)
+        self.check_inside(path)
         found = read_json_text(path, "session")
         if found is None:
             raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
         data, text, signature = found
-        self._remember(sid, signature, data, text)
         try:
             meta = data["meta"]["1"]
             journal_table = data.get("journal", {})
@@ -315,6 +416,10 @@ class Store:
                 f"{self.session_path(sid)} is damaged (no session description): move it away; "
                 "it was not changed."
             ) from None
+        problem = session_shape_problem(sid, meta, journal)
+        if problem:
+            raise StoreError(f"{path} is damaged ({problem}): move it away; it was not changed.")
+        self._remember(sid, signature, data, text)
         return meta, journal
 
     def session_text(self, sid: str) -> str | None:
@@ -337,7 +442,18 @@ class Store:
         db = open_db(path, "session")
         db.table("meta").insert(meta)
         db.table("journal")  # created empty on the first append
-        self.index_put(index_entry(meta))
+        self.index_put_or_note(index_entry(meta), meta["id"])
+
+    def index_put_or_note(self, entry: dict, sid: str) -> None:
+        """Update the index after its session file was written. The index is a cache of the
+        session files: when it cannot be written (a full disk), the session is saved all the
+        same, and a note says exactly that (never "nothing was changed", which would be false)."""
+        try:
+            self.index_put(entry)
+        except StoreError as exc:
+            reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+            self.notes.append(f"Saved in {self.session_path(sid)}, but the index of sessions could not be updated "
+                              f"({reason}); `sessions` mends it once the disk has room.")
 
     def append(self, sid: str, entry: dict) -> int:
         """Append one journal entry to a session file (caller holds the lock).
@@ -395,9 +511,22 @@ class Store:
         """Every session's entry in the index, oldest first, as written (no healing here:
         ``companion.core.session.index`` adds the files a crash left unlisted, since their
         summaries need the game's rules)."""
+        self.check_inside(self.index_path)
         data = read_json_file(self.index_path, "index") or {}
         table = data.get("sessions", {})
-        return [table[k] for k in sorted(table, key=int)]
+        try:
+            entries = [table[k] for k in sorted(table, key=int)]
+        except (TypeError, ValueError, AttributeError):
+            entries = None
+        if entries is None or not all(isinstance(e, dict) and is_session_id(e.get("id")) for e in entries):
+            raise StoreError(f"{self.index_path} is damaged (its entries are not session entries): move it away "
+                             "and `sessions` rebuilds it from the session files; it was not changed.")
+        return entries
+
+    def index_remove(self, ids: list[str]) -> None:
+        """Drop the index entries of sessions whose files are gone (caller holds the lock)."""
+        table = open_db(self.index_path, "index").table("sessions", cache_size=0)
+        table.remove(Query().id.one_of(list(ids)))
 
     def index_put(self, entry: dict) -> None:
         """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
@@ -406,9 +535,17 @@ class Store:
 
     # -- settings --------------------------------------------------------------------------
     def current(self) -> str | None:
+        self.check_inside(self.settings_path)
         data = read_json_file(self.settings_path, "settings") or {}
-        doc = (data.get("settings") or {}).get("1") or {}
-        return doc.get("current")
+        table = data.get("settings") or {}
+        doc = table.get("1") if isinstance(table, dict) else None
+        if doc is None:
+            return None
+        sid = doc.get("current") if isinstance(doc, dict) else "?"
+        if sid is not None and not is_session_id(sid):
+            raise StoreError(f"{self.settings_path} is damaged (its current session {str(sid)[:40]!r} is not a "
+                             "session id): pick a session with `use ID`, or move the file away.")
+        return sid
 
     def set_current(self, sid: str | None) -> None:
         table = open_db(self.settings_path, "settings").table("settings")
@@ -417,16 +554,40 @@ class Store:
         else:
             table.update({"current": sid}, doc_ids=[1])
 
+    # -- player aliases (written by companion.record.players: `player rename`/`merge`) -------
+    @property
+    def aliases_path(self) -> Path:
+        return self.root / ALIAS_FILE
+
+    def aliases(self) -> dict[str, str]:
+        """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
+        self.check_inside(self.aliases_path)
+        data = read_json_file(self.aliases_path, ALIAS_KIND) or {}
+        table = data.get("aliases") or {}
+        out: dict[str, str] = {}
+        for doc in table.values():
+            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+                out[doc["recorded"].casefold()] = doc["shown"]
+        return out
+
     # -- the players' own printed values ---------------------------------------------------
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
 
     def user_entries(self, game: str) -> dict[str, dict]:
+        self.check_inside(self.userdata_path)
         data = read_json_file(self.userdata_path, "userdata") or {}
         table = data.get(game) or {}
-        return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and "key" in doc}
+        if not isinstance(table, dict):
+            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
+                             "it was not changed.")
+        return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and isinstance(doc.get("key"), str)
+                and "value" in doc}
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
+        from companion.core.numbers import check_numbers
+
+        check_numbers(value)  # the bound `import` applies too: what is set can be exported
         table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
         table.upsert({"key": key, "value": value, "set_at": now()}, Query().key == key)
 
@@ -436,6 +597,28 @@ class Store:
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
+    """What is wrong with the shape of a session file's contents, or None (one reason only)."""
+    if not isinstance(meta, dict):
+        return "its description is not a table"
+    if meta.get("id") != sid:
+        return f"its description names the session {str(meta.get('id'))[:40]!r}, not {sid}"
+    if not isinstance(meta.get("game"), str):
+        return "it names no game"
+    players = meta.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        return "its players are not a list of names"
+    for key in ("options", "data"):
+        if meta.get(key) is not None and not isinstance(meta.get(key), dict):
+            return f"its {key} are not a table"
+    for n, entry in enumerate(journal, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
+            return f"journal entry {n} is not an entry"
+        if entry["kind"] == "do" and not isinstance(entry.get("event"), dict):
+            return f"journal entry {n} holds no action"
+    return None
 
 
 def file_signature(path: Path) -> tuple | None:

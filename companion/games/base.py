@@ -12,10 +12,12 @@ they can be stored, compared and exported without conversion.
 from __future__ import annotations
 
 import copy
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.errors import MissingValue, RuleError
+from companion.core.text import name_key
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -134,6 +136,17 @@ class Game:
         Games with secret cards hide them here; the default shows everything.
         """
         return event
+
+    def deal_contexts(self, session_id: str, event: Event) -> list[tuple[dict, str | None]]:
+        """Every deal recorded in ``event`` with the context it must carry, derived from the
+        session id, the round and the deck (None: a deal this game never makes).
+
+        `verify` and replay refuse a deal under any other context (issue 12): whoever holds the
+        seed could otherwise try contexts until a deal suits them. Games that deal override
+        this; the default knows no deal at all."""
+        from companion.core import dealing
+
+        return [(deal, None) for deal in dealing.deals_in(event)]
 
     def words(self, state: State, data: dict) -> list[str]:
         """Domain words the shell completes (player names, cities, ships ...)."""
@@ -268,12 +281,22 @@ def json_copy(value: Any) -> Any:
     return value
 
 
+# Names shown for seats after `player rename` (name key -> seated name), set by the session
+# layer for the session at hand (companion.core.app). Events are recorded with the seated name.
+SEAT_ALIASES: ContextVar[dict[str, str]] = ContextVar("SEAT_ALIASES", default={})
+
+
 def player_name(players: list[str] | tuple[str, ...], name: str) -> str:
-    """The seated player's name matching ``name`` case-insensitively, or a refusal listing them."""
-    wanted = name.strip().casefold()
+    """The seated player's name matching ``name`` case-insensitively and whatever its Unicode
+    normalization ("Zoë" typed as one character or two), or the new name `player rename`
+    gave that seat; else a refusal listing them."""
+    wanted = name_key(name.strip())
     for p in players:
-        if p.casefold() == wanted:
+        if name_key(p) == wanted:
             return p
+    seat = SEAT_ALIASES.get().get(wanted)
+    if seat in players:
+        return seat
     raise RuleError(f"There is no player called {name!r}: the players are {', '.join(players)}.")
 
 

@@ -27,6 +27,7 @@ from xml.etree import ElementTree as ET
 from companion.core import session as sessions
 from companion.record import stats as history
 from companion.core.errors import CompanionError, StoreError
+from companion.core.numbers import LARGEST
 from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
 from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
 
@@ -48,7 +49,7 @@ MAX_JOURNAL = 100_000
 MAX_SESSION_CHARS = 16 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_DEPTH = 64
-MAX_INT = 10**15
+MAX_INT = LARGEST  # the one bound of companion.core.numbers: every way in agrees
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
              "location"}
@@ -77,7 +78,11 @@ def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> s
     sessions = []
     recorded = set()
     for e in entries:
-        meta, journal = store.read_session(e["id"])
+        try:
+            meta, journal = store.read_session(e["id"])
+        except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
+            store.notes.append(f"Not exported: {exc.message}")
+            continue
         sessions.append({"meta": meta, "journal": journal})
         recorded.update(p.casefold() for p in meta.get("players") or ())
     doc = {
@@ -130,8 +135,12 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
                             round(r.minutes or 0), notes=notes_of(done), **extra))
             continue
-        s = sessions.load(store, e["id"])
-        replay = s.replay()
+        try:
+            s = sessions.load(store, e["id"])
+            replay = s.replay()
+        except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
+            store.notes.append(f"Not exported: {exc.message}")
+            continue
         status = s.status(replay)
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
         scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}

@@ -20,10 +20,9 @@ from typing import Iterable
 
 from companion.core import session as sessions
 from companion.core.errors import CompanionError
-from companion.core.store import MIGRATIONS, Store, now, open_db, read_json_file
+from companion.core.store import Store, now, open_db
 
-ALIAS_FILE = "players.json"
-KIND = "players" if "players" in MIGRATIONS else "settings"
+from companion.core.store import ALIAS_FILE, ALIAS_KIND as KIND  # noqa: F401 (kept importable here)
 
 
 # -- who is who (pure) ----------------------------------------------------------------------
@@ -105,14 +104,7 @@ def aliases_path(store: Store) -> Path:
 
 def load_aliases(store: Store) -> dict[str, str]:
     """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
-    data = read_json_file(aliases_path(store), KIND) or {}
-    table = data.get("aliases") or {}
-    out: dict[str, str] = {}
-    if isinstance(table, dict):
-        for doc in table.values():
-            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
-                out[doc["recorded"].casefold()] = doc["shown"]
-    return out
+    return store.aliases()
 
 
 def save_aliases(store: Store, aliases: dict[str, str]) -> None:

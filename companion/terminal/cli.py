@@ -10,6 +10,7 @@ may use the same command name.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
@@ -60,10 +61,15 @@ def log_unexpected(app: App | None) -> str:
     text = traceback.format_exc()
     try:
         path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         from companion.core.store import now
 
-        with open(path, "a", encoding="utf-8") as fh:
+        import os
+
+        if path.is_symlink():
+            return "nowhere (errors.log is a link: move it away)"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # owner only (issue 12)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(f"--- {now()} companion {__version__}\n{text}\n")
         return str(path)
     except OSError:
@@ -179,10 +185,14 @@ class RootGroup(LazyGroup):
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            click.echo(f"Error: {usage_line(exc)}", err=True)
+            from companion.core.text import safe_text
+
+            click.echo(f"Error: {safe_text(usage_line(exc))}", err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            from companion.core.text import safe_text
+
+            click.echo(f"Error: {safe_text(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Stopped; nothing more was recorded.", err=True)
@@ -197,9 +207,14 @@ class RootGroup(LazyGroup):
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
     def invoke(self, ctx):
+        # A command (not the shell or script mode, whose prompt_toolkit screen must pass):
+        # nothing it prints may carry a control character that came from data (issue 12).
+        guard = SafeOutput() if getattr(ctx, "_protected_args", None) else contextlib.nullcontext()
         try:
-            return super().invoke(ctx)
+            with guard:
+                return super().invoke(ctx)
         except CompanionError as exc:
+            show_notes(ctx)
             raise click.ClickException(exc.message) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -213,6 +228,66 @@ class RootGroup(LazyGroup):
                 f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
                 f"recorded. Details are in {where}."
             ) from None
+        finally:
+            show_notes(ctx)
+
+
+class SafeStream:
+    """A text stream that shows control characters (ESC, BEL, U+202E ...) as visible escapes;
+    newlines and tabs pass."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        from companion.core.text import safe_text
+
+        if isinstance(text, str):
+            self._stream.write(safe_text(text, keep_newlines=True))
+            return len(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class SafeOutput:
+    """Standard output and error through :class:`SafeStream` while a command runs."""
+
+    def __enter__(self):
+        self.saved = sys.stdout, sys.stderr
+        if not isinstance(sys.stdout, SafeStream):
+            sys.stdout = SafeStream(sys.stdout)
+        if not isinstance(sys.stderr, SafeStream):
+            sys.stderr = SafeStream(sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr = self.saved
+        return False
+
+
+def show_notes(ctx) -> None:
+    """Print what the data folder had to say besides the answer (a file skipped, an index that
+    could not be updated), one line each, on standard error."""
+    app = ctx.find_object(App)
+    store = getattr(app, "_store", None) if app is not None else None
+    if store is None or not store.notes:
+        return
+    from companion.core.text import safe_text
+
+    notes, store.notes[:] = list(dict.fromkeys(store.notes)), []
+    for note in notes:
+        click.echo(f"Note: {safe_text(note)}", err=True)
+
+
+class DataDirPath(click.Path):
+    """A folder path; a NUL character in it is a clear refusal, not a ValueError (issue 12)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\x00" in value:
+            self.fail("the folder's name contains a NUL character: give another folder.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 @click.group(
@@ -223,7 +298,7 @@ class RootGroup(LazyGroup):
 )
 @click.option(
     "--data-dir",
-    type=click.Path(file_okay=False),  # a str: pathlib is imported only when the folder is used
+    type=DataDirPath(file_okay=False),  # a str: pathlib is imported only when the folder is used
     help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
 )
 @click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.")
@@ -256,7 +331,8 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
         else:
             from companion.terminal import script
 
-            ctx.exit(script.run_script(app, sys.stdin, cli))
+            source = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+            ctx.exit(script.run_script(app, source if source is not None else (sys.stdin or ()), cli))
 
 
 def private_on_terminal(app: App) -> None:

@@ -75,10 +75,14 @@ def set_value(app, game: str, key: str, value: str) -> None:
     _game(game)
     try:
         parsed = json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or an integer of thousands of digits
         raise CompanionError(
-            f"{value!r} is not a JSON value: write a number as 3, a list as '[1, 2]', text as '\"text\"'."
+            f"{value[:40]!r} is not a JSON value companion takes: write a number as 3, a list as '[1, 2]', "
+            "text as '\"text\"'."
         ) from None
+    from companion.core.numbers import check_numbers
+
+    check_numbers(parsed)  # the bound `import` applies: a value set here can be exported and imported
     with app.store.writing():
         datapack.validate(game, key, parsed, app.store.user_values(game))
         app.store.set_user_value(game, key, parsed)

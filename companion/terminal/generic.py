@@ -6,6 +6,7 @@ import click
 
 from companion.core.app import App
 
+from companion.core.text import safe_text
 from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import echo_json, json_option, pass_app, session_option
@@ -231,6 +232,10 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
             )
         s = sessions.reveal(app.store, s.id)
         click.echo("The seed is now revealed; `status` will say so.")
+    elif not s.revealed:
+        # Shown at the end, the seed is known all the same: if `undo` reopens the game, no new
+        # deal may come from it, and `status` says so (issue 12).
+        s = sessions.reveal(app.store, s.id)
     seed, entropy = s.meta["seed"], s.meta.get("entropy", "")
     from companion.core import dealing
 
@@ -240,11 +245,17 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
     click.echo(f"Entropy:    {entropy!r}")
     count = bad = 0
     for n, entry in enumerate((e for e in s.journal if e.get("kind") == "do"), 1):
-        for deal in dealing.deals_in(entry["event"]):
+        for deal, expected in s.game.deal_contexts(s.id, entry["event"]):
             count += 1
+            shown = safe_text(str(deal.get("context")))[:80]
+            if deal.get("context") != expected:  # the context comes from session, round and deck only
+                bad += 1
+                why = f"expected {expected}" if expected else f"{s.game.title} makes no such deal"
+                click.echo(f"  event {n:>3} {shown}: DOES NOT MATCH (wrong context: {why})")
+                continue
             good = dealing.check(deal, seed, entropy)
             bad += not good
-            click.echo(f"  event {n:>3} {deal['context']}: {'matches' if good else 'DOES NOT MATCH'}")
+            click.echo(f"  event {n:>3} {shown}: {'matches' if good else 'DOES NOT MATCH'}")
     if not count:
         click.echo("No deals recorded yet.")
     if bad or not ok:

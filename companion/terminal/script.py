@@ -8,6 +8,7 @@ from typing import Iterable
 import click
 
 from companion.core.app import App
+from companion.core.text import safe_text
 from companion.terminal.groups import usage_line
 
 
@@ -32,6 +33,9 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
         return 2, f"{exc}: check the quotes in {text!r}"
     if not words:
         return 0, None
+    if any(w == "--data-dir" or w.startswith("--data-dir=") for w in words):
+        return 2, ("--data-dir cannot change inside a script or the shell: give it when starting, "
+                   "`companion --data-dir DIR`.")
     base = app.session_override
     try:
         result = root.main(args=words, prog_name="companion", standalone_mode=False, obj=app)
@@ -48,19 +52,47 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
         app.session_override = base
 
 
-def run_script(app: App, lines: Iterable[str], root: click.Group) -> int:
+# The longest script line (issue 12: shlex took 38 s to split a line of a million characters).
+MAX_LINE = 10_000
+
+
+def script_line_problem(line: str | bytes) -> tuple[str | None, str | None]:
+    """(the line as text, None), or (None, what is wrong with it): too long, not UTF-8, a NUL."""
+    if len(line) > MAX_LINE * (4 if isinstance(line, bytes) else 1):
+        return None, f"the line is longer than {MAX_LINE:,} characters: split it into several commands."
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return None, (f"the line is not UTF-8 text (byte {exc.start + 1} is not valid): save the script as "
+                          "UTF-8; nothing of this line was run.")
+    if len(line.rstrip("\r\n")) > MAX_LINE:
+        return None, f"the line is longer than {MAX_LINE:,} characters: split it into several commands."
+    if "\x00" in line:
+        return None, "the line holds a NUL character: remove it; nothing of this line was run."
+    return line, None
+
+
+def run_script(app: App, lines: Iterable[str | bytes], root: click.Group) -> int:
     """Script mode: one command per line; stops at the first failing line with `line N: ...`.
+
+    ``lines`` may be bytes (standard input's buffer): each line is decoded here, so a line of
+    invalid UTF-8 is refused with its number instead of stopping the whole reader.
 
     The script keeps the session it started on (or the one its own `new`/`use` chose), whatever
     another process makes current meanwhile.
     """
     app.pin_session()
-    for number, line in enumerate(lines, 1):
+    for number, raw in enumerate(lines, 1):
+        line, problem = script_line_problem(raw)
+        if problem:
+            click.echo(f"line {number}: {problem}", err=True)
+            return 1
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         code, message = run_line(app, text, root)
         if code:
-            click.echo(f"line {number}: {message or 'failed'}", err=True)
+            click.echo(f"line {number}: {safe_text(message or 'failed')}", err=True)
             return 1
     return 0

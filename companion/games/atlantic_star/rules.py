@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from companion.core.errors import RuleError
+from companion.core.text import has_unsafe_chars, safe_text
 from companion.games.base import Game, Setup, State, best, player_name
 
 GAME = "atlantic-star"
@@ -134,6 +135,10 @@ class AtlanticStar(Game):
                 f"{len(operators)} operator sets do not fill every sea: check `data show {GAME}`."
             )
         names = list(setup.options.get("agency") or [])
+        for name in names:
+            if name is not None and (not isinstance(name, str) or has_unsafe_chars(name) or not name.isprintable()):
+                raise RuleError(f"The ship's name '{safe_text(str(name))}' holds control characters (such as ESC "
+                                "or a right-to-left override): type it with letters, digits and spaces.")
         if len(names) > len(prices):
             raise RuleError(f"The agency has {len(prices)} spaces: name at most {len(prices)} ships, dearest first.")
         names += [None] * (len(prices) - len(names))

@@ -90,6 +90,12 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
 
     def deal(session, replay):
         meta = session.meta
+        if session.revealed and (not physical or (replay.state.get("variant") == "special-cards" and not special)):
+            card = " and `--special CARD` for the card you turn over" if replay.state.get("variant") == "special-cards" else ""
+            raise CompanionError(
+                f"The deal seed of session {session.id} was shown (`verify`), so anyone may know what it deals: "
+                f"no new deal comes from it. Deal at the table with `round start --physical`{card}."
+            )
 
         def make(data):
             return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,

@@ -315,6 +315,21 @@ class TransGame(TrackMixin, Game):
         return None
 
     # -- round start ---------------------------------------------------------------------------
+    def deal_contexts(self, session_id: str, event: Event) -> list[tuple[dict, str | None]]:
+        """Deal n of round r shuffles colour c under ``ID/r/cities-c`` (``.../deal-n`` from the
+        second deal tried); the special-card deck under ``ID/r/special``."""
+        expected: dict[int, str] = {}
+        if event.get("type") == "round-start":
+            number = event.get("round")
+            attempts = list(event.get("redeals") or []) + [event.get("stacks") or {}]
+            for i, stacks in enumerate(attempts, 1):
+                suffix = "" if i == 1 else f"/deal-{i}"
+                for colour, deal in (stacks.items() if isinstance(stacks, dict) else ()):
+                    expected[id(deal)] = dealing.context(session_id, number, f"cities-{colour}{suffix}")
+            if isinstance(event.get("special_shuffle"), dict):
+                expected[id(event["special_shuffle"])] = dealing.context(session_id, number, "special")
+        return [(deal, expected.get(id(deal))) for deal in dealing.deals_in(event)]
+
     def on_round_start(self, s: State, event: Event, data: dict) -> None:
         if s["round_open"]:
             raise RuleError(f"Round {s['round']} is still open: end it first with `round end ...`.")
@@ -536,7 +551,10 @@ class TransGame(TrackMixin, Game):
                 raise RuleError(f"{c} is a dashed-border card, out of play with {len(s['players_order'])} players.")
             holder = self._held_by(s, c)
             if holder is not None and holder != player:
-                raise RuleError(f"{c} is already in {holder}'s hand: a city card is dealt only once.")
+                # Never name the card or its holder: this line is on the shared screen, and the
+                # city is another player's secret (issue 12).
+                raise RuleError("One of these cities is already recorded in another player's hand (a city card "
+                                f"is dealt only once): check the cards and type {player}'s hand again.")
         s["hands"][player] = cities
         if special in REVEAL:
             s["revealed"] = self._reveal(s, data)

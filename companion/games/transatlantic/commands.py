@@ -159,10 +159,10 @@ def ship_add(app, name, year, flag, price, kind, income, tonnage, speed, passeng
         raise click.UsageError(f"A {'headquarters' if kind == 'hq' else 'steamship'} needs --price P (its basic price).")
     if speed is not None and speed.is_integer():
         speed = int(speed)
-    ship = {"name": ship_key(name), "year": year, "flag": none_flag(flag), "price": price, "kind": kind,
+    ship = {"name": name, "year": year, "flag": none_flag(flag), "price": price, "kind": kind,
             "income": income, "tonnage": tonnage, "speed": speed, "passengers": passengers}
-    replaced = store_ship(app, ship)
-    click.echo(("Updated " if replaced else "Added ") + ship_line(catalogue(app)[ship["name"]]) + ".")
+    replaced = store_ship(app, ship)  # tidies the name after refusing control characters
+    click.echo(("Updated " if replaced else "Added ") + ship_line(catalogue(app)[ship_key(name)]) + ".")
     if replaced:
         click.echo("Sessions already started keep the values they began with.")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.text import has_unsafe_chars, safe_text
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
 
@@ -54,7 +55,11 @@ def check_ship(values: Any, flags: list[str] | None) -> dict:
     """A ship's catalogue entry, tidied, or a refusal saying which value is wrong."""
     if not isinstance(values, dict) or not str(values.get("name") or "").strip():
         raise RuleError(f"A ship needs at least a name, year, flag, price and kind, not {values!r}.")
-    name = ship_key(values["name"])
+    raw = str(values["name"])
+    if has_unsafe_chars(raw) or not raw.replace(" ", "").isprintable():
+        raise RuleError(f"The ship's name '{safe_text(raw)}' holds control characters (such as ESC or a "
+                        "right-to-left override): type it with letters, digits and spaces.")
+    name = ship_key(raw)
     year = values.get("year")
     if year is not None:
         _count(year, f"The year of {name}")

@@ -47,8 +47,12 @@ def fill_finished_scoresheets(root: Path, count: int) -> Store:
         sessions.rebuild_index(store)
         # the index keeps the final summary of finished sessions, as recording the finish does
         index = json.loads(store.index_path.read_text())
-        summary = {"finished_at": now(), "round": 5, "scores": {"Ann": 10, "Bob": 11, "Cy": 15}, "winners": ["Cy"]}
-        for entry in index["sessions"].values():
+        # varied results (a fixed pattern, so runs compare), so ratings and head-to-head do real work
+        for n, entry in enumerate(index["sessions"].values()):
+            scores = {"Ann": 8 + n % 7, "Bob": 6 + (3 * n) % 9, "Cy": 5 + (5 * n) % 11}
+            top = max(scores.values())
+            summary = {"finished_at": now(), "round": 5, "scores": scores,
+                       "winners": [p for p, v in scores.items() if v == top]}
             entry["finished"] = summary["finished_at"]
             entry["summary"] = summary
         index[SCHEMA_KEY] = {"kind": "index", "version": schema_version("index")}

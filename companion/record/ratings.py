@@ -16,7 +16,6 @@ they were typed in or their random ids; the model has no randomness.
 
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
 from companion.record import stats as history
@@ -25,17 +24,34 @@ from companion.record.players import Roster
 MIN_PLAYERS = 2  # a play alone says nothing about skill
 
 
-def ordered_results(entries: Iterable[dict], roster: Roster) -> list[history.Result]:
+class Play:
+    """One finished play as the ratings see it: shown names in seat order and their ranks."""
+
+    __slots__ = ("game", "seats", "ranks", "key")
+
+    def __init__(self, entry: dict, show) -> None:
+        summary = entry["summary"]
+        self.game = entry["game"]
+        self.seats = [show(p) for p in entry.get("players") or ()]
+        raw = summary.get("scores") or {}
+        scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
+        winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
+        low = history.direction(scores, winners) == "low"
+        ranks = history.ranks(self.seats, scores, winners, low)
+        self.ranks = [ranks[p] for p in self.seats]
+        # the canonical order: when played, then the content (never the typing order or the id)
+        self.key = (history.when(entry), self.game,
+                    tuple(sorted((p.casefold(), r, str(scores.get(p))) for p, r in zip(self.seats, self.ranks))))
+
+
+def ordered_plays(entries: Iterable[dict], roster: Roster) -> list[Play]:
     """Finished plays of 2 or more players, in a canonical order (see the module docstring)."""
-    results = [history.Result(e, roster) for e in entries if history.finished(e)]
-    results = [r for r in results if len(r.seats) >= MIN_PLAYERS]
+    import functools
 
-    def key(r: history.Result):
-        content = json.dumps([r.game, sorted((p.casefold(), r.ranks.get(p, 0), str(r.scores.get(p)))
-                                             for p in r.seats)], ensure_ascii=False)
-        return (r.when, content)
-
-    return sorted(results, key=key)
+    show = functools.lru_cache(maxsize=None)(roster.show)  # a few names, shown 70,000 times
+    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS]
+    plays.sort(key=lambda p: p.key)
+    return plays
 
 
 def _shown(rating, plays: int) -> dict:
@@ -49,25 +65,33 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
 
     A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
     """
-    from openskill.models import PlackettLuce
+    from openskill.models.weng_lin.plackett_luce import PlackettLuce
 
     game = history.check_game(game, entries)
     since = history.parse_since(since)
     shown = roster.find(player, history.shown_players(entries, roster).values()) if player is not None else None
     chosen = history.select(entries, roster, game, None, since)
     model = PlackettLuce()
-    overall: dict[str, tuple] = {}
-    per_game: dict[str, dict[str, tuple]] = {}
-    for r in ordered_results(chosen, roster):
-        ranks = [r.ranks[p] for p in r.seats]
-        for table in (overall, per_game.setdefault(r.game, {})):
-            teams = [[table[p.casefold()][1] if p.casefold() in table else model.rating()] for p in r.seats]
-            rated = model.rate(teams, ranks=ranks)
-            for p, team in zip(r.seats, rated):
-                plays = table[p.casefold()][2] + 1 if p.casefold() in table else 1
-                table[p.casefold()] = (p, team[0], plays)
+    plays = ordered_plays(chosen, roster)
+    one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
 
-    def rows(table: dict[str, tuple]) -> list[dict]:
+    def rate(table: dict[str, list], play: Play) -> None:
+        keys = [p.casefold() for p in play.seats]
+        teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
+        for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):
+            row = table.get(k)
+            table[k] = [p, team[0], row[2] + 1 if row else 1]
+
+    overall: dict[str, list] = {}
+    per_game: dict[str, dict[str, list]] = {}
+    for play in plays:
+        rate(per_game.setdefault(play.game, {}), play)
+        if not one_game:
+            rate(overall, play)
+    if one_game and per_game:
+        overall = next(iter(per_game.values()))
+
+    def rows(table: dict[str, list]) -> list[dict]:
         out = [{"name": name, **_shown(rating, plays)} for name, rating, plays in table.values()]
         out.sort(key=lambda row: (-row["rating"], -row["mu"], row["name"].casefold()))
         if shown is not None:

@@ -335,6 +335,8 @@ def render_report(facts: dict) -> str:
     when = f"started {facts['started']}"
     if facts["finished"]:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
+    if pages.where_words(facts):
+        when += f" · {pages.where_words(facts)}"
     out = [f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}",
            pages.result_words(facts), ""]
     rows = []

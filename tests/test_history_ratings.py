@@ -101,3 +101,28 @@ def test_ratings_in_the_terminal_show_the_uncertainty_and_filters(run):
 
 def test_no_plays_to_rate(run):
     assert "No finished plays" in run(["stats", "--ratings"], expect=0).stdout
+
+
+def test_the_ratings_order_of_finish_is_the_one_stats_uses():
+    import random
+
+    from companion.record import ratings as skill
+    from companion.record import stats as history
+    from companion.record.players import Roster
+
+    rng = random.Random(16)
+    roster = Roster({}, [])
+    for _ in range(3000):
+        names = [f"P{i}" for i in range(rng.randint(2, 6))]
+        scores = {p: rng.randint(-3, 6) for p in names}
+        pick = rng.random()
+        if pick < 0.3:
+            winners = [p for p, v in scores.items() if v == max(scores.values())]  # ties shared
+        elif pick < 0.6:
+            winners = [p for p, v in scores.items() if v == min(scores.values())][:1]  # won low
+        else:
+            winners = [rng.choice(names)]
+        entry = {"id": "x", "game": "g", "players": names, "created": "2026-01-01", "finished": "2026-01-01",
+                 "summary": {"scores": scores, "winners": winners}}
+        expected = history.Result(entry, roster).ranks
+        assert skill.Play(entry, roster.show).ranks == [expected[p] for p in names], (scores, winners)

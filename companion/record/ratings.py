@@ -25,23 +25,36 @@ MIN_PLAYERS = 2  # a play alone says nothing about skill
 
 
 class Play:
-    """One finished play as the ratings see it: shown names in seat order and their ranks."""
+    """One finished play as the ratings see it: shown names in seat order and their ranks
+    (the ranks of `stats`: winners first, then by score, equal scores tied)."""
 
     __slots__ = ("game", "seats", "ranks", "key")
 
     def __init__(self, entry: dict, show) -> None:
         summary = entry["summary"]
         self.game = entry["game"]
-        self.seats = [show(p) for p in entry.get("players") or ()]
-        raw = summary.get("scores") or {}
+        self.seats = seats = [show(p) for p in entry.get("players") or ()]
+        raw = summary.get("scores")
         scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
         winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
-        low = history.direction(scores, winners) == "low"
-        ranks = history.ranks(self.seats, scores, winners, low)
-        self.ranks = [ranks[p] for p in self.seats]
+        if len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
+            # the common case, without the general function's checks: one winner, whole scores
+            won = scores.get(winners[0])
+            low = won is not None and won == min(scores.values()) != max(scores.values())
+            rest = sorted((v if low else -v, p) for p, v in scores.items() if p != winners[0])
+            ranks = {winners[0]: 1}
+            previous, rank = None, 1
+            for n, (v, p) in enumerate(rest, 2):
+                if v != previous:
+                    rank, previous = n, v
+                ranks[p] = rank
+        else:
+            low = history.direction(scores, winners) == "low"
+            ranks = history.ranks(seats, scores, winners, low)
+        self.ranks = [ranks[p] for p in seats]
         # the canonical order: when played, then the content (never the typing order or the id)
         self.key = (history.when(entry), self.game,
-                    tuple(sorted((p.casefold(), r, str(scores.get(p))) for p, r in zip(self.seats, self.ranks))))
+                    tuple(sorted((p.casefold(), r, str(scores.get(p))) for p, r in zip(seats, self.ranks))))
 
 
 def ordered_plays(entries: Iterable[dict], roster: Roster) -> list[Play]:

@@ -27,11 +27,12 @@ def median_command(argv: list[str], runs: int, env: dict | None = None) -> float
     return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True, env=env), runs)
 
 
-def fill_finished_scoresheets(root: Path, count: int) -> Store:
+def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = ("scoresheet",)) -> Store:
     """A data folder holding ``count`` finished score-sheet sessions, written in one pass.
 
     One session is played for real through the session layer; its file is then copied under
     new ids (so the folder holds real, replayable sessions), and the index is rebuilt once.
+    ``games`` other than the score sheet change only the index entries (what `stats` reads).
     """
     store = Store(root)
     model = sessions.create(store, "scoresheet", ["Ann", "Bob", "Cy"], {"lowest_wins": False, "target": None})
@@ -55,6 +56,7 @@ def fill_finished_scoresheets(root: Path, count: int) -> Store:
                        "winners": [p for p, v in scores.items() if v == top]}
             entry["finished"] = summary["finished_at"]
             entry["summary"] = summary
+            entry["game"] = games[n % len(games)]  # several games: ratings keep a table per game
         index[SCHEMA_KEY] = {"kind": "index", "version": schema_version("index")}
         atomic_write_text(store.index_path, json.dumps(index, separators=(",", ":")))
     return store

@@ -240,7 +240,8 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         if html_file is not None:
             raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
-        result = skill.compute(entries, roster, game=game, player=player, since=since)
+        result = skill.compute(entries, roster, game=game, player=player, since=since,
+                               cache=app.store.root / "cache" / "ratings.json")
         if as_json:
             echo_json(result)
         else:

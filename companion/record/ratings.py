@@ -16,6 +16,8 @@ they were typed in or their random ids; the model has no randomness.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Iterable
 
 from companion.record import stats as history
@@ -72,11 +74,70 @@ def _shown(rating, plays: int) -> dict:
             "sigma": round(rating.sigma, 2), "plays": plays}
 
 
+CACHE_VERSION = 1
+
+
+def _digests(plays: list[Play]) -> list[str]:
+    """A running fingerprint of the ordered plays: ``out[n]`` covers the first n plays."""
+    import hashlib
+
+    h = hashlib.sha256(f"ratings {CACHE_VERSION}".encode())
+    out = [h.hexdigest()]
+    for play in plays:
+        h.update(repr((play.key, play.seats, play.ranks)).encode("utf-8"))
+        out.append(h.hexdigest())
+    return out
+
+
+def _load_cache(path: Path | None, digests: list[str]):
+    """(plays already rated, overall table, per-game tables) from the cache when its plays are
+    the first of these, else (0, {}, {}). A damaged or foreign cache is ignored."""
+    if path is None:
+        return 0, {}, {}
+    try:
+        if not path.is_file() or path.stat().st_size > 64 * 1024 * 1024:
+            return 0, {}, {}
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        n = doc["n"]
+        if doc["version"] != CACHE_VERSION or not isinstance(n, int) or not 0 < n < len(digests) \
+                or doc["digest"] != digests[n]:
+            return 0, {}, {}
+
+        def table(rows: dict) -> dict[str, list]:
+            return {k: [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
+
+        return n, table(doc["overall"]), {g: table(t) for g, t in doc["games"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0, {}, {}
+
+
+def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game: dict) -> None:
+    """Keep the state after ``n`` plays, so the next `stats --ratings` rates only newer plays
+    (best effort: a read-only folder just means no cache)."""
+    if path is None or n == 0:
+        return
+    import contextlib
+
+    from companion.core.store import atomic_write_text
+
+    def table(rows: dict) -> dict:
+        return {k: [name, rating.mu, rating.sigma, plays] for k, (name, rating, plays) in rows.items()}
+
+    doc = {"version": CACHE_VERSION, "n": n, "digest": digest, "overall": table(overall),
+           "games": {g: table(t) for g, t in per_game.items()}}
+    with contextlib.suppress(Exception):
+        atomic_write_text(path, json.dumps(doc, separators=(",", ":")))
+
+
 def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
-            since: str | None = None) -> dict:
+            since: str | None = None, cache: Path | None = None) -> dict:
     """{"model", "overall": [rows], "games": {game: [rows]}}; rows sorted best first.
 
     A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
+    ``cache`` (a file in the data folder's cache) keeps the ratings after all the plays, used
+    only for the whole record (no --game or --since): when the plays rated then are still the
+    first ones in order, only the newer plays are rated. Floats are stored exactly, so the
+    numbers are the same as rating everything again.
     """
     from openskill.models.weng_lin.plackett_luce import PlackettLuce
 
@@ -87,6 +148,16 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
     model = PlackettLuce()
     plays = ordered_plays(chosen, roster)
     one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
+    if game is not None or since is not None:
+        cache = None
+    digests = _digests(plays) if cache is not None else []
+    start, cached_overall, cached_games = _load_cache(cache, digests)
+
+    def restore(rows: dict[str, list]) -> dict[str, list]:
+        return {k: [name, model.rating(mu=mu, sigma=sigma), n] for k, (name, mu, sigma, n) in rows.items()}
+
+    overall = restore(cached_overall)
+    per_game = {g: restore(t) for g, t in cached_games.items()}
 
     def rate(table: dict[str, list], play: Play) -> None:
         keys = [p.casefold() for p in play.seats]
@@ -95,14 +166,14 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
             row = table.get(k)
             table[k] = [p, team[0], row[2] + 1 if row else 1]
 
-    overall: dict[str, list] = {}
-    per_game: dict[str, dict[str, list]] = {}
-    for play in plays:
+    for play in plays[start:]:
         rate(per_game.setdefault(play.game, {}), play)
         if not one_game:
             rate(overall, play)
     if one_game and per_game:
         overall = next(iter(per_game.values()))
+    if cache is not None and len(plays) > start:
+        _save_cache(cache, len(plays), digests[-1], overall, per_game)
 
     def rows(table: dict[str, list]) -> list[dict]:
         out = [{"name": name, **_shown(rating, plays)} for name, rating, plays in table.values()]

@@ -27,11 +27,12 @@ def median_command(argv: list[str], runs: int, env: dict | None = None) -> float
     return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True, env=env), runs)
 
 
-def fill_finished_scoresheets(root: Path, count: int) -> Store:
+def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = ("scoresheet",)) -> Store:
     """A data folder holding ``count`` finished score-sheet sessions, written in one pass.
 
     One session is played for real through the session layer; its file is then copied under
     new ids (so the folder holds real, replayable sessions), and the index is rebuilt once.
+    ``games`` other than the score sheet change only the index entries (what `stats` reads).
     """
     store = Store(root)
     model = sessions.create(store, "scoresheet", ["Ann", "Bob", "Cy"], {"lowest_wins": False, "target": None})
@@ -47,10 +48,15 @@ def fill_finished_scoresheets(root: Path, count: int) -> Store:
         sessions.rebuild_index(store)
         # the index keeps the final summary of finished sessions, as recording the finish does
         index = json.loads(store.index_path.read_text())
-        summary = {"finished_at": now(), "round": 5, "scores": {"Ann": 10, "Bob": 11, "Cy": 15}, "winners": ["Cy"]}
-        for entry in index["sessions"].values():
+        # varied results (a fixed pattern, so runs compare), so ratings and head-to-head do real work
+        for n, entry in enumerate(index["sessions"].values()):
+            scores = {"Ann": 8 + n % 7, "Bob": 6 + (3 * n) % 9, "Cy": 5 + (5 * n) % 11}
+            top = max(scores.values())
+            summary = {"finished_at": now(), "round": 5, "scores": scores,
+                       "winners": [p for p, v in scores.items() if v == top]}
             entry["finished"] = summary["finished_at"]
             entry["summary"] = summary
+            entry["game"] = games[n % len(games)]  # several games: ratings keep a table per game
         index[SCHEMA_KEY] = {"kind": "index", "version": schema_version("index")}
         atomic_write_text(store.index_path, json.dumps(index, separators=(",", ":")))
     return store

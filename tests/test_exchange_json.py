@@ -219,7 +219,7 @@ def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path
     scoresheet(run, "Eve,Fay", "Eve=1", data_dir=laptop)
     before = folder_bytes(laptop)
 
-    def disk_full(store, entries):
+    def disk_full(store, entries, data=None):
         raise StoreError("Could not write index.json: No space left on device. Nothing was changed.")
 
     monkeypatch.setattr(exchange, "_write_index", disk_full)

@@ -142,3 +142,29 @@ def _deals(node):
     elif isinstance(node, list):
         for v in node:
             yield from _deals(v)
+
+
+def test_a_failure_while_writing_takes_back_the_continued_and_new_sessions(run, tmp_path, monkeypatch):
+    from companion.core.errors import StoreError
+    from companion.record import exchange
+
+    home, laptop, f = tmp_path / "home", tmp_path / "laptop", tmp_path / "x.json"
+    sid = sheet(run, home)
+    at(run, home, "export", "-o", str(f))
+    at(run, laptop, "import", str(f))
+    at(run, home, "add", "--session", sid, "Ann=2", "Bob=5")
+    for players in ("Cy,Dee", "Eve,Fay", "Gus,Hal"):  # enough files for the one-sync bulk write
+        sheet(run, home, players)
+    at(run, home, "export", "-o", str(f), "--force")
+    before = folder_bytes(laptop)
+
+    def disk_full(store, entries, data=None):
+        raise StoreError("Could not write index.json: No space left on device.")
+
+    monkeypatch.setattr(exchange, "_write_index", disk_full)
+    err = at(run, laptop, "import", str(f), expect=1).stderr
+    assert "No space left" in err and "nothing was imported" in err
+    assert folder_bytes(laptop) == before
+    monkeypatch.undo()
+    out = at(run, laptop, "import", str(f)).stdout
+    assert "Imported 3 sessions" in out and f"continued: {sid}, 1 new event" in out

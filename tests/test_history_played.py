@@ -101,3 +101,17 @@ def test_exports_and_import_carry_played(run, tmp_path):
     st = json.loads(run(["--data-dir", str(other), "stats", "--json"], expect=0).stdout)
     assert st["sessions"] == 1 and st["players"][0]["name"] == "Ann" and st["players"][0]["wins"] == 1
     assert st["games"][0]["record"]["date"] == "2026-01-10"
+
+
+def test_report_shows_when_where_and_abandoned(run, tmp_path):
+    run(["played", "scoresheet", "--players", "Ann=7,Bob=2", "--played-on", "2026-01-10", "--location", "Home"],
+        expect=0)
+    sid = json.loads(run(["sessions", "--json"], expect=0).stdout)[0]["id"]
+    text = run(["report", sid], expect=0).stdout
+    assert "played on 2026-01-10 at Home" in text and "Won by Ann." in text
+    page = tmp_path / "r.html"
+    run(["report", sid, "--html", str(page)], expect=0)
+    assert "played on 2026-01-10 at Home" in page.read_text(encoding="utf-8")
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    run(["abandon", "--reason", "rain"], expect=0)
+    assert "Abandoned (rain): no result." in run(["report"], expect=0).stdout

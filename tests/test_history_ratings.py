@@ -101,3 +101,75 @@ def test_ratings_in_the_terminal_show_the_uncertainty_and_filters(run):
 
 def test_no_plays_to_rate(run):
     assert "No finished plays" in run(["stats", "--ratings"], expect=0).stdout
+
+
+def test_the_ratings_order_of_finish_is_the_one_stats_uses():
+    import random
+
+    from companion.record import ratings as skill
+    from companion.record import stats as history
+    from companion.record.players import Roster
+
+    rng = random.Random(16)
+    roster = Roster({}, [])
+    for _ in range(3000):
+        names = [f"P{i}" for i in range(rng.randint(2, 6))]
+        scores = {p: rng.randint(-3, 6) for p in names}
+        pick = rng.random()
+        if pick < 0.3:
+            winners = [p for p, v in scores.items() if v == max(scores.values())]  # ties shared
+        elif pick < 0.6:
+            winners = [p for p, v in scores.items() if v == min(scores.values())][:1]  # won low
+        else:
+            winners = [rng.choice(names)]
+        entry = {"id": "x", "game": "g", "players": names, "created": "2026-01-01", "finished": "2026-01-01",
+                 "summary": {"scores": scores, "winners": winners}}
+        expected = history.Result(entry, roster).ranks
+        assert skill.Play(entry, roster.show).ranks == [expected[p] for p in names], (scores, winners)
+
+
+def test_the_cache_gives_the_numbers_of_rating_everything_again(run, home):
+    cache = home / "cache" / "ratings.json"
+    for game, players, day in PLAYS:
+        run(["played", game, "--players", players, "--played-on", day], expect=0)
+    first = ratings(run)
+    assert cache.is_file()
+
+    def fresh():
+        cache.unlink(missing_ok=True)
+        return ratings(run)
+
+    # a newer play: only it is rated on top of the cache
+    run(["played", "scoresheet", "--players", "Ann=1,Fay=9", "--played-on", "2026-01-04"], expect=0)
+    resumed = ratings(run)
+    assert resumed != first and resumed == fresh()
+    # an older play typed in later: the cached plays are no longer the first, all is rated again
+    ratings(run)
+    run(["played", "scoresheet", "--players", "Dee=7,Eve=2", "--played-on", "2025-12-31"], expect=0)
+    assert ratings(run) == fresh()
+    # a rename changes the shown names: rated again, under the new name
+    ratings(run)
+    run(["player", "rename", "Fay", "Faye"], expect=0)
+    renamed = ratings(run)
+    assert renamed == fresh() and "Faye" in {r["name"] for r in renamed["overall"]}
+    # a damaged or doctored cache is ignored
+    cache.write_text('{"version": 1, "n": 1, "digest": "x", "overall": 5}', encoding="utf-8")
+    assert ratings(run) == fresh()
+    cache.write_text("not json", encoding="utf-8")
+    assert ratings(run) == fresh()
+    # filtered views never use or write the cache
+    before = cache.read_bytes()
+    ratings(run, "--game", "scoresheet")
+    ratings(run, "--since", "2026-01-02")
+    assert cache.read_bytes() == before
+
+
+def test_the_cache_of_one_game_grows_into_several(run, home):
+    run(["played", "scoresheet", "--players", "Ann=3,Bob=1", "--played-on", "2026-02-01"], expect=0)
+    run(["played", "scoresheet", "--players", "Ann=1,Bob=3,Cy=2", "--played-on", "2026-02-02"], expect=0)
+    ratings(run)
+    run(["played", "trans-europa", "--players", "Cy=5,Ann=1", "--played-on", "2026-02-03"], expect=0)
+    resumed = ratings(run)
+    (home / "cache" / "ratings.json").unlink()
+    assert resumed == ratings(run)
+    assert by_name(resumed["overall"])["Ann"]["plays"] == 3

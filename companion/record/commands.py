@@ -240,7 +240,8 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         if html_file is not None:
             raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
-        result = skill.compute(entries, roster, game=game, player=player, since=since)
+        result = skill.compute(entries, roster, game=game, player=player, since=since,
+                               cache=app.store.root / "cache" / "ratings.json")
         if as_json:
             echo_json(result)
         else:
@@ -335,6 +336,8 @@ def render_report(facts: dict) -> str:
     when = f"started {facts['started']}"
     if facts["finished"]:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
+    if pages.where_words(facts):
+        when += f" · {pages.where_words(facts)}"
     out = [f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}",
            pages.result_words(facts), ""]
     rows = []

@@ -486,10 +486,11 @@ def session_document(meta: dict, journal: list[dict]) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
-def _write_index(store: Store, entries: list[dict]) -> None:
-    """Add ``entries`` to the index in one atomic write, keeping it ordered oldest first."""
+def _write_index(store: Store, entries: list[dict], data: dict | None = None) -> None:
+    """Add ``entries`` to the index in one atomic write, keeping it ordered oldest first
+    (``data``: the index as already read under the same lock, to spare a second read)."""
     db = open_db(store.index_path, "index")
-    data = db.storage.read() or {}
+    data = dict(db.storage.read() or {}) if data is None else dict(data)
     table = data.get("sessions") or {}
     ids = {e["id"] for e in entries}
     rows = [v for _, v in sorted(table.items(), key=lambda kv: int(kv[0])) if v.get("id") not in ids]
@@ -555,14 +556,15 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
     from companion.core import session as sessions
 
     name = bundle.name
+    from companion.core.store import read_json_file
+
     with store.writing():
-        present = set(store.session_ids())
         new: list[tuple[dict, list[dict]]] = []
         grown: list[tuple[dict, list[dict], int]] = []
         done = Imported([], [], 0, dry_run=dry_run)
         for meta, journal in bundle.sessions:
             sid = meta["id"]
-            if sid not in present:
+            if not store.session_path(sid).exists():
                 new.append((meta, journal))
                 continue
             how, detail = compare(store.read_session(sid), (meta, journal))
@@ -594,8 +596,13 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
                 raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
                                     f"{aliases[recorded]} (rename one side first with `player rename`)")
             merged[recorded] = shown
-        everyone = sessions.index(store) + entries
-        clash = same_session_clash(everyone, Roster(merged, everyone))
+        index_data = read_json_file(store.index_path, "index") or {}
+        table = index_data.get("sessions") or {}
+        if merged == aliases:  # no name changes: only the sessions brought in can clash
+            clash = same_session_clash(entries, Roster(merged, entries))
+        else:
+            everyone = [table[k] for k in sorted(table, key=int)] + entries
+            clash = same_session_clash(everyone, Roster(merged, everyone))
         if clash:
             entry, names = clash
             raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
@@ -612,23 +619,22 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
         replaced: list[tuple[Path, bytes]] = []
         names_saved = False
         try:
-            for meta, journal in new:
-                path = store.session_path(meta["id"])
-                atomic_write_text(path, session_document(meta, journal))
-                written.append(path)
             for meta, journal, _start in grown:
                 path = store.session_path(meta["id"])
-                old = path.read_bytes()
-                atomic_write_text(path, session_document(meta, journal))
-                replaced.append((path, old))
+                replaced.append((path, path.read_bytes()))
+            files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
+            files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
+            write_files(files, written)
             if merged != aliases:
                 save_aliases(store, merged)
                 names_saved = True
             if entries:
-                _write_index(store, entries)
+                _write_index(store, entries, index_data)
         except (CompanionError, OSError) as exc:
+            kept = {path for path, _ in replaced}
             for path in written:
-                path.unlink(missing_ok=True)
+                if path not in kept:
+                    path.unlink(missing_ok=True)
             for path, old in replaced:
                 with contextlib.suppress(OSError, CompanionError):
                     atomic_write_text(path, old.decode("utf-8"))
@@ -637,6 +643,50 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
             reason = exc.message if isinstance(exc, CompanionError) else str(exc)
             raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
     return done
+
+
+def write_files(files: list[tuple[Path, str]], written: list[Path]) -> None:
+    """Write many files, each whole or not at all, with one flush to disk for all of them.
+
+    ``atomic_write_text`` syncs every file on its own, which costs a disk flush each: 1,000
+    sessions took 9 s. Here every text goes to its temporary file first, one ``os.sync``
+    makes them all durable, and only then are they renamed into place (and the folder
+    synced): a crash leaves each file old or new, never half, as before. ``written`` collects
+    the paths renamed into place, for the caller to take back on a failure.
+    """
+    import os
+    import tempfile
+
+    if len(files) <= 2 or not hasattr(os, "sync"):
+        for path, text in files:
+            atomic_write_text(path, text)
+            written.append(path)
+        return
+    temps: list[tuple[str, Path]] = []
+    try:
+        for path, text in files:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temps.append((tmp, path))
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        os.sync()
+        for tmp, path in temps:
+            os.replace(tmp, path)
+            written.append(path)
+        folders = {path.parent for _, path in temps}
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                dfd = os.open(folder, os.O_DIRECTORY)
+                try:
+                    os.fsync(dfd)
+                finally:
+                    os.close(dfd)
+    except OSError as exc:
+        raise StoreError(f"Could not write {len(files)} session files: {exc.strerror or exc}.") from exc
+    finally:
+        for tmp, _path in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:

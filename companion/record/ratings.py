@@ -17,6 +17,7 @@ they were typed in or their random ids; the model has no randomness.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Iterable
 
 from companion.record import stats as history
@@ -25,17 +26,47 @@ from companion.record.players import Roster
 MIN_PLAYERS = 2  # a play alone says nothing about skill
 
 
-def ordered_results(entries: Iterable[dict], roster: Roster) -> list[history.Result]:
+class Play:
+    """One finished play as the ratings see it: shown names in seat order and their ranks
+    (the ranks of `stats`: winners first, then by score, equal scores tied)."""
+
+    __slots__ = ("game", "seats", "ranks", "key")
+
+    def __init__(self, entry: dict, show) -> None:
+        summary = entry["summary"]
+        self.game = entry["game"]
+        self.seats = seats = [show(p) for p in entry.get("players") or ()]
+        raw = summary.get("scores")
+        scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
+        winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
+        if len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
+            # the common case, without the general function's checks: one winner, whole scores
+            won = scores.get(winners[0])
+            low = won is not None and won == min(scores.values()) != max(scores.values())
+            rest = sorted((v if low else -v, p) for p, v in scores.items() if p != winners[0])
+            ranks = {winners[0]: 1}
+            previous, rank = None, 1
+            for n, (v, p) in enumerate(rest, 2):
+                if v != previous:
+                    rank, previous = n, v
+                ranks[p] = rank
+        else:
+            low = history.direction(scores, winners) == "low"
+            ranks = history.ranks(seats, scores, winners, low)
+        self.ranks = [ranks[p] for p in seats]
+        # the canonical order: when played, then the content (never the typing order or the id)
+        self.key = (history.when(entry), self.game,
+                    tuple(sorted((p.casefold(), r, str(scores.get(p))) for p, r in zip(seats, self.ranks))))
+
+
+def ordered_plays(entries: Iterable[dict], roster: Roster) -> list[Play]:
     """Finished plays of 2 or more players, in a canonical order (see the module docstring)."""
-    results = [history.Result(e, roster) for e in entries if history.finished(e)]
-    results = [r for r in results if len(r.seats) >= MIN_PLAYERS]
+    import functools
 
-    def key(r: history.Result):
-        content = json.dumps([r.game, sorted((p.casefold(), r.ranks.get(p, 0), str(r.scores.get(p)))
-                                             for p in r.seats)], ensure_ascii=False)
-        return (r.when, content)
-
-    return sorted(results, key=key)
+    show = functools.lru_cache(maxsize=None)(roster.show)  # a few names, shown 70,000 times
+    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS]
+    plays.sort(key=lambda p: p.key)
+    return plays
 
 
 def _shown(rating, plays: int) -> dict:
@@ -43,31 +74,108 @@ def _shown(rating, plays: int) -> dict:
             "sigma": round(rating.sigma, 2), "plays": plays}
 
 
+CACHE_VERSION = 1
+
+
+def _digests(plays: list[Play]) -> list[str]:
+    """A running fingerprint of the ordered plays: ``out[n]`` covers the first n plays."""
+    import hashlib
+
+    h = hashlib.sha256(f"ratings {CACHE_VERSION}".encode())
+    out = [h.hexdigest()]
+    for play in plays:
+        h.update(repr((play.key, play.seats, play.ranks)).encode("utf-8"))
+        out.append(h.hexdigest())
+    return out
+
+
+def _load_cache(path: Path | None, digests: list[str]):
+    """(plays already rated, overall table, per-game tables) from the cache when its plays are
+    the first of these, else (0, {}, {}). A damaged or foreign cache is ignored."""
+    if path is None:
+        return 0, {}, {}
+    try:
+        if not path.is_file() or path.stat().st_size > 64 * 1024 * 1024:
+            return 0, {}, {}
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        n = doc["n"]
+        if doc["version"] != CACHE_VERSION or not isinstance(n, int) or not 0 < n < len(digests) \
+                or doc["digest"] != digests[n]:
+            return 0, {}, {}
+
+        def table(rows: dict) -> dict[str, list]:
+            return {k: [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
+
+        return n, table(doc["overall"]), {g: table(t) for g, t in doc["games"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0, {}, {}
+
+
+def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game: dict) -> None:
+    """Keep the state after ``n`` plays, so the next `stats --ratings` rates only newer plays
+    (best effort: a read-only folder just means no cache)."""
+    if path is None or n == 0:
+        return
+    import contextlib
+
+    from companion.core.store import atomic_write_text
+
+    def table(rows: dict) -> dict:
+        return {k: [name, rating.mu, rating.sigma, plays] for k, (name, rating, plays) in rows.items()}
+
+    doc = {"version": CACHE_VERSION, "n": n, "digest": digest, "overall": table(overall),
+           "games": {g: table(t) for g, t in per_game.items()}}
+    with contextlib.suppress(Exception):
+        atomic_write_text(path, json.dumps(doc, separators=(",", ":")))
+
+
 def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
-            since: str | None = None) -> dict:
+            since: str | None = None, cache: Path | None = None) -> dict:
     """{"model", "overall": [rows], "games": {game: [rows]}}; rows sorted best first.
 
     A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
+    ``cache`` (a file in the data folder's cache) keeps the ratings after all the plays, used
+    only for the whole record (no --game or --since): when the plays rated then are still the
+    first ones in order, only the newer plays are rated. Floats are stored exactly, so the
+    numbers are the same as rating everything again.
     """
-    from openskill.models import PlackettLuce
+    from openskill.models.weng_lin.plackett_luce import PlackettLuce
 
     game = history.check_game(game, entries)
     since = history.parse_since(since)
     shown = roster.find(player, history.shown_players(entries, roster).values()) if player is not None else None
     chosen = history.select(entries, roster, game, None, since)
     model = PlackettLuce()
-    overall: dict[str, tuple] = {}
-    per_game: dict[str, dict[str, tuple]] = {}
-    for r in ordered_results(chosen, roster):
-        ranks = [r.ranks[p] for p in r.seats]
-        for table in (overall, per_game.setdefault(r.game, {})):
-            teams = [[table[p.casefold()][1] if p.casefold() in table else model.rating()] for p in r.seats]
-            rated = model.rate(teams, ranks=ranks)
-            for p, team in zip(r.seats, rated):
-                plays = table[p.casefold()][2] + 1 if p.casefold() in table else 1
-                table[p.casefold()] = (p, team[0], plays)
+    plays = ordered_plays(chosen, roster)
+    one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
+    if game is not None or since is not None:
+        cache = None
+    digests = _digests(plays) if cache is not None else []
+    start, cached_overall, cached_games = _load_cache(cache, digests)
 
-    def rows(table: dict[str, tuple]) -> list[dict]:
+    def restore(rows: dict[str, list]) -> dict[str, list]:
+        return {k: [name, model.rating(mu=mu, sigma=sigma), n] for k, (name, mu, sigma, n) in rows.items()}
+
+    overall = restore(cached_overall)
+    per_game = {g: restore(t) for g, t in cached_games.items()}
+
+    def rate(table: dict[str, list], play: Play) -> None:
+        keys = [p.casefold() for p in play.seats]
+        teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
+        for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):
+            row = table.get(k)
+            table[k] = [p, team[0], row[2] + 1 if row else 1]
+
+    for play in plays[start:]:
+        rate(per_game.setdefault(play.game, {}), play)
+        if not one_game:
+            rate(overall, play)
+    if one_game and per_game:
+        overall = next(iter(per_game.values()))
+    if cache is not None and len(plays) > start:
+        _save_cache(cache, len(plays), digests[-1], overall, per_game)
+
+    def rows(table: dict[str, list]) -> list[dict]:
         out = [{"name": name, **_shown(rating, plays)} for name, rating, plays in table.values()]
         out.sort(key=lambda row: (-row["rating"], -row["mu"], row["name"].casefold()))
         if shown is not None:

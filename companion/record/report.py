@@ -254,12 +254,22 @@ def session_facts(session, replay, roster: Roster) -> dict:
         "ranks": ranks, "round": status.get("round"), "started": _when(status.get("created")),
         "ended": _when(status.get("finished_at")) if finished_ else None, "minutes": minutes,
         "labels": labels, "series": [(shown.get(n, n), vs) for n, vs in zip(names, series)], "axis": axis,
-        "log": log,
+        "log": log, "played_on": status.get("played_on"), "location": status.get("location"),
+        "abandoned": status.get("abandon_reason") if status.get("abandoned") else None,
     }
+
+
+def where_words(facts: dict) -> str:
+    """`played on 2026-03-01 at Cy's kitchen`, or "" when neither was given."""
+    parts = [f"played on {facts['played_on']}" if facts.get("played_on") else "",
+             f"at {facts['location']}" if facts.get("location") else ""]
+    return " ".join(p for p in parts if p)
 
 
 def result_words(facts: dict) -> str:
     winners = [facts["shown"].get(w, w) for w in facts["winners"]]
+    if facts.get("abandoned") is not None:
+        return "Abandoned" + (f" ({facts['abandoned']})" if facts["abandoned"] else "") + ": no result."
     if not facts["finished"]:
         return "In play: no winner yet."
     if not winners:
@@ -276,6 +286,8 @@ def session_html(facts: dict) -> str:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
     else:
         when += ", still in play"
+    if where_words(facts):
+        when += f" · {where_words(facts)}"
     rows = []
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]

@@ -39,7 +39,7 @@ def _new(game_id: str) -> click.Command:
                        "of the others'.")
     def new(variant: str | None, scoring: str, deal: str | None) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
-        options = {"variant": variant, "scoring": scoring}
+        options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
         if deal is not None:
             options["balanced"] = _balanced(deal)
         return options

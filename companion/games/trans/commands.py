@@ -41,7 +41,7 @@ def _new(game_id: str) -> click.Command:
                   help="The players' pages (`serve`) do not show each player's missing-rail count.")
     def new(variant: str | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
-        options = {"variant": variant, "scoring": scoring}
+        options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
         if deal is not None:
             options["balanced"] = _balanced(deal)
         if no_rail_count:

@@ -37,9 +37,9 @@ import difflib
 import unicodedata
 
 from companion.core import dealing
-from companion.core.errors import MissingValue, RuleError
+from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
-from companion.games.trans.track import TrackMixin, _board_cache, rhythm_rails
+from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
 
 SCORINGS = ("prestige", "classic")
 VARIANTS = (None, "special-cards")
@@ -237,6 +237,9 @@ class TransGame(TrackMixin, Game):
             raise RuleError(f"A balanced deal needs a whole number of rails, not {balanced!r}: --deal balanced=2")
         return {
             "game": self.id,
+            # sessions started from issue 15 on (`new` sets it): start markers in seat order from
+            # the start player, impossible round results refused; older journals replay as recorded
+            "rulebook_order": options.get("order") == "rulebook",
             "players_order": players,
             "scoring": scoring,
             "variant": variant,
@@ -668,6 +671,8 @@ class TransGame(TrackMixin, Game):
                 raise RuleError(f"{p}'s missing rails must be at least 1 (a player with 0 missing connected "
                                 f"too: name them with --winner {p}).")
             missing[p] = count
+        if not auto:
+            self._check_possible(s, data, winners, missing)
         lacking = [p for p in players if p not in winners and p not in missing]
         if lacking:
             raise RuleError("Every player who did not connect needs a missing-rail count: add "
@@ -695,6 +700,32 @@ class TransGame(TrackMixin, Game):
         if over:
             s["finished"] = True
             s["winners"] = best(scores)
+
+    def _check_possible(self, s: State, data: dict, winners: list[str], missing: dict[str, int]) -> None:
+        """Refuse a round result the board makes impossible (issue 15).
+
+        A missing-rail count above the most any hand could need on this board; a winner whom
+        the recorded board shows not connected, when every start marker was recorded this round
+        (so the board is being recorded) and that player's cities are known. Sessions older
+        than the rulebook order keep taking what was recorded."""
+        if not s.get("rulebook_order"):
+            return
+        for p, count in missing.items():
+            try:
+                most = most_missing(data, self.id, count)
+            except CompanionError:  # no board in these values: nothing to count on
+                return
+            if most is not None:
+                raise RuleError(f"{p} cannot be missing {count} rails: on this board no player can need more "
+                                f"than {most} (the worst hand's cities joined over shortest paths, plus the "
+                                f"farthest a start marker can be from them). Check the count: --missing {p}=N.")
+        track = s["track"]
+        if winners and all(p in track["markers"] for p in s["players_order"]):
+            for p in winners:
+                if p not in track["connected"] and s["hands"].get(p):
+                    raise RuleError(f"The recorded board shows {p} not connected: their cities are not all joined "
+                                    f"to their start marker at {track['markers'][p][1]}. Record the missing rails "
+                                    f"with `build {p} PATH`, or let the board say who won: `round end --auto`.")
 
     def _points(self, s: State, data: dict, winners: list[str], missing: dict[str, int]) -> dict[str, int]:
         """Points of the round per player, in seat order (classic: negative, the rails lost)."""

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from itertools import product
 
 from companion.games.trans import steiner
 from companion.games.trans.board import Board, Edge
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import Event, State, player_name
 
+MARKER_LINE = "The starting player begins, then all the others place their marker in turn, clockwise."
 RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
 SINGLE_CARDS = {"water-single": "water", "mountain-single": "mountain"}  # card -> doubles that count 1
 TURN_RAILS = 2  # rails' worth a turn: two single lines or one double
@@ -43,6 +45,8 @@ class _BoardCache:
         self._adj: list[list[tuple[int, int]]] | None = None
         self._dist: list[list[int]] | None = None
         self._node = {c.name: c.node for c in board.cities}
+        self._most: int | None = None
+        self._reach_cache = None
 
     def adj(self) -> list[list[tuple[int, int]]]:
         if self._adj is None:
@@ -67,6 +71,53 @@ class _BoardCache:
             rest.discard(v)
         return total
 
+    def most_missing(self) -> int:
+        """The most rails any player could need on this board: an upper bound, computed once.
+
+        A player's missing rails join their cities to their network, at worst to a lone start
+        marker on an empty board: never more than the spanning tree of their cities over
+        shortest paths (which is at least their exact count) plus the marker's distance to the
+        nearest of their cities. Taking the worst hand (4 to 6 players: every city card) and the
+        worst junction for the marker gives a count no round can exceed; every rail on the board
+        and every card that counts doubles single only lowers a count, and so does a hand of 4.
+        """
+        if self._most is None:
+            by_colour, rows, far = self._reach()
+            worst = 0
+            for hand in product(*by_colour):
+                inside = [hand[0]]
+                rest = list(hand[1:])
+                total = 0
+                while rest:  # Prim's spanning tree over the hand's shortest paths
+                    d, v = min((min(rows[a][b] for a in inside), b) for b in rest)
+                    total += d
+                    inside.append(v)
+                    rest.remove(v)
+                worst = max(worst, total)
+            self._most = worst + far
+        return self._most
+
+    def surely_possible(self) -> int:
+        """A count the bound above is known to reach without building it (cheap): the marker's
+        worst distance plus the farthest two cities of different colours. Counts up to it need
+        no check, so the 16,807 spanning trees are only built for a count that looks too large."""
+        by_colour, rows, far = self._reach()
+        pairs = max((rows[a][b] for i, xs in enumerate(by_colour) for a in xs
+                     for ys in by_colour[i + 1:] for b in ys), default=0)
+        return far + pairs
+
+    def _reach(self):
+        """Each colour's city junctions, distances from every city, and the marker's worst
+        distance to the nearest city of a hand (the colour whose farthest city is nearest)."""
+        if self._reach_cache is None:
+            by_colour = [[c.node for c in self.board.cities if c.colour == col] for col in self.board.colours]
+            by_colour = [nodes for nodes in by_colour if nodes]
+            adj = self.adj()
+            rows = {n: steiner._from(adj, n) for nodes in by_colour for n in nodes}
+            far = max(min(max(rows[n][m] for n in nodes) for nodes in by_colour) for m in range(len(adj)))
+            self._reach_cache = (by_colour, rows, far)
+        return self._reach_cache
+
     def minimum(self, cities: list[str]) -> int:
         """Fewest rails joining a hand's cities on the empty board (exact; memoised)."""
         key = tuple(sorted(cities))
@@ -87,6 +138,16 @@ def _board_cache(data: dict, game: str) -> _BoardCache:
             _BOARDS.clear()
         found = _BOARDS[key] = _BoardCache(settle_disputed(Board.from_values(data, game), data.get("disputed_single")))
     return found
+
+
+def most_missing(data: dict, game: str, count: int) -> int | None:
+    """None if ``count`` missing rails are possible on this board, else the board's largest
+    possible count (an upper bound, see _BoardCache.most_missing) to state in the refusal."""
+    cache = _board_cache(data, game)
+    if count <= cache.surely_possible():
+        return None
+    most = cache.most_missing()
+    return most if count > most else None
 
 
 def trans_board(data: dict, game: str) -> Board:
@@ -252,12 +313,27 @@ class TrackMixin:
                             "`undo` takes it back if it is in the wrong place.")
         if track["rails"]:
             raise RuleError("The rails are being built: every start marker goes down before the first rail.")
+        if s.get("rulebook_order"):
+            due = self.marker_due(s)
+            if due is not None and player != due:
+                raise RuleError(f"It is {due}'s turn to place a start marker (`start {due} JUNCTION`): the start "
+                                f"player begins, then clockwise (seed 000: \"{MARKER_LINE}\").")
         board = self.board_of(data)
         node = board.junction(str(event.get("junction", "")))
         for other, (at, name) in track["markers"].items():
             if at == node:
                 raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
         track["markers"][player] = [node, board.name(node)]
+
+    def marker_due(self, s: State) -> str | None:
+        """Who places the next start marker: the round's start player, then clockwise."""
+        players = s["players_order"]
+        first = players.index(self.start_player(s))
+        for i in range(len(players)):
+            p = players[(first + i) % len(players)]
+            if p not in s["track"]["markers"]:
+                return p
+        return None
 
     def on_build(self, s: State, event: Event, data: dict) -> None:
         """Rails on free lines, joined to the builder's network (or anywhere, under that card)."""

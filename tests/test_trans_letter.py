@@ -1,0 +1,83 @@
+"""Trans Europa / Trans Amerika to the letter (issue 15): impossible round results are refused,
+start markers go down in seat order from the start player.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.core import datapack
+from companion.games.trans.track import _board_cache
+
+
+@pytest.fixture
+def amerika(run):
+    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)
+    run(["round", "start"], expect=0)
+    return run
+
+
+def refused(run, status, args, text):
+    """A refusal: one line, exit 1, and `status --json` the same before and after."""
+    before = status()
+    result = run(args, expect=1)
+    assert text in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert status() == before
+    return result.stderr
+
+
+def test_the_largest_possible_count_is_computed_from_the_board():
+    """Seed 000: "All other players count how many rails they ... would still have needed to place
+    in order to also connect their 5 cities" (a double line counting two). The bound is at least
+    the exact hardest hand (36 rails on the TransAmerica board, 35 on the Europa board, counted
+    by steiner.hand_costs) and leaves room for a start marker far from the cities."""
+    for game, hardest in (("trans-amerika", 36), ("trans-europa", 35)):
+        cache = _board_cache(datapack.pack(game)["values"], game)
+        assert cache.surely_possible() <= cache.most_missing()
+        assert hardest <= cache.most_missing() <= 2 * hardest
+    assert _board_cache(datapack.pack("trans-amerika")["values"], "trans-amerika").most_missing() == 49
+
+
+def test_more_missing_rails_than_the_board_allows_are_refused(amerika, status):
+    """Seed 000: the missing rails are the rails "they would still have needed to place": never
+    more than the board's worst hand can need. Today `--missing Dee=99` was accepted."""
+    err = refused(amerika, status, ["round", "end", "--winner", "Ann", "--missing", "Bob=99", "--missing", "Cy=3"],
+                  "Bob cannot be missing 99 rails: on this board no player can need more than 49")
+    assert "--missing Bob=N" in err
+    amerika(["round", "end", "--winner", "Ann", "--missing", "Bob=40", "--missing", "Cy=3"], expect=0)
+
+
+def test_a_winner_the_recorded_board_shows_unconnected_is_refused(amerika, status):
+    """Seed 000: the round ends when "one of you has connected the 5 cities on your cards ... to
+    your starting marker with an unbroken rail network". With every marker recorded and no rail,
+    nobody is connected."""
+    for line in (["start", "Ann", "Seattle"], ["start", "Bob", "Omaha"], ["start", "Cy", "Dallas"]):
+        amerika(line, expect=0)
+    refused(amerika, status, ["round", "end", "--winner", "Ann", "--missing", "Bob=3", "--missing", "Cy=3"],
+            "The recorded board shows Ann not connected")
+
+
+def test_a_winner_is_taken_when_not_every_marker_was_recorded(amerika, status):
+    """Only a board with every start marker recorded can say who is not connected."""
+    amerika(["start", "Ann", "Seattle"], expect=0)
+    amerika(["round", "end", "--winner", "Ann", "--missing", "Bob=3", "--missing", "Cy=3"], expect=0)
+    assert status()["history"][-1]["winners"] == ["Ann"]
+
+
+def test_start_markers_go_down_from_the_start_player_clockwise(amerika, status):
+    """Seed 000: "The starting player begins, then all the others place their marker in turn,
+    clockwise." And "The starting player card passes to the left-hand neighbor"."""
+    err = refused(amerika, status, ["start", "Bob", "Omaha"], "It is Ann's turn to place a start marker")
+    assert "The starting player begins, then all the others place their marker in turn, clockwise." in err
+    amerika(["start", "Ann", "Seattle"], expect=0)
+    refused(amerika, status, ["start", "Cy", "Dallas"], "It is Bob's turn to place a start marker")
+    amerika(["start", "Bob", "Omaha"], expect=0)
+    amerika(["start", "Cy", "Dallas"], expect=0)
+    amerika(["round", "end", "--missing", "Ann=3", "--missing", "Bob=3", "--missing", "Cy=3", "--rails-out"],
+            expect=0)
+    amerika(["round", "start"], expect=0)  # round 2: Bob starts
+    refused(amerika, status, ["start", "Ann", "Seattle"], "It is Bob's turn to place a start marker")
+    amerika(["start", "Bob", "Seattle"], expect=0)
+    amerika(["start", "Cy", "Omaha"], expect=0)
+    amerika(["start", "Ann", "Dallas"], expect=0)

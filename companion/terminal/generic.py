@@ -264,6 +264,10 @@ def shell(ctx: click.Context) -> None:
 def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
     """Show the commands, or `help CMD` for one command's options."""
     root = ctx.find_root().command
+    app = ctx.find_object(App)
+    if not words and app is not None and app.interactive:
+        click.echo(shell_help(ctx, root))
+        return
     cmd, path = root, ["companion"]
     for word in words:
         sub = cmd.get_command(ctx, word) if isinstance(cmd, click.Group) else None
@@ -272,3 +276,37 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
         cmd, path = sub, path + [word]
     with click.Context(cmd, info_name=" ".join(path), obj=ctx.obj) as sub_ctx:
         click.echo(cmd.get_help(sub_ctx))
+
+
+# Commands that make no sense typed in the shell, left out of its `help`.
+COMMAND_LINE_ONLY = {"shell"}
+
+
+def shell_help(ctx: click.Context, root) -> str:
+    """`help` in the shell: the game at hand's commands first, then the session commands and the
+    record, then every other game's commands by name only; none of the command line's own
+    options (`--data-dir`, `--version`) nor its talk of scripts."""
+    from companion.terminal.render import screen_width
+
+    width = min(screen_width(), 100)
+    sections = root.sections(ctx)
+    here = root.game_at_hand(ctx)
+    games_first = 1 if here else 0
+    shown = sections[: games_first + 2]
+    rest = sections[games_first + 2:]
+    names = [n for _, cmds in shown for n, _ in cmds]
+    pad = min(max((len(n) for n in names), default=0), 14)
+    formatter = click.HelpFormatter(width=width)
+    for title, cmds in shown:
+        cmds = [(n, c) for n, c in cmds if n not in COMMAND_LINE_ONLY]
+        if not cmds:
+            continue
+        heading = f"{title} (this session)" if here and title == sections[0][0] else title
+        with formatter.section(heading):
+            formatter.write_dl([(n.ljust(pad), c.get_short_help_str(width - pad - 6)) for n, c in cmds])
+    if rest:
+        with formatter.section("Other games (their commands work in their own sessions)"):
+            formatter.write_dl([(title, ", ".join(n for n, _ in cmds)) for title, cmds in rest if cmds])
+    formatter.write_paragraph()
+    formatter.write_text("`help CMD` shows one command's options; `exit` (or Ctrl-D) leaves the shell.")
+    return formatter.getvalue().rstrip()

@@ -17,6 +17,23 @@ def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
+def screen_width() -> int:
+    """Columns to fit output into: the terminal's width on a terminal; elsewhere (a pipe, a
+    file, tests) the ``COLUMNS`` environment variable when it is set, else 80."""
+    import os
+    import sys
+
+    try:
+        if sys.stdout is not None and sys.stdout.isatty():
+            return max(os.get_terminal_size(sys.stdout.fileno()).columns, 20)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        return max(int(os.environ.get("COLUMNS", "")), 20)
+    except ValueError:
+        return 80
+
+
 def _width(text: str) -> int:
     """Columns a string takes on a terminal (wide East Asian characters take two)."""
     import unicodedata

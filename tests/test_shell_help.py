@@ -21,7 +21,7 @@ def test_help_in_the_shell_puts_the_game_at_hand_first(home, run, capsys):
     order = [out.index(h) for h in ("Transatlantic (this session):", "Sessions:", "History and exchange:",
                                     "Other games")]
     assert order == sorted(order)
-    assert re.search(r"Atlantic Star +agency, charter, loan, refresh, voyage", out)  # the rest: names only
+    assert re.search(r"Atlantic Star: agency, charter, loan, refresh, voyage", out)  # the rest: names only
     assert len(out.splitlines()) < 45
 
 

@@ -318,7 +318,9 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
     app.say = click.echo
     app.show_private = show_private
     app.choose_private = screen.choose if screen is not None else None
-    click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
     while True:
         try:
             line = prompt.prompt("companion> ")
@@ -333,7 +335,7 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
             continue
         news = elsewhere.news()
         if news:
-            click.echo(news)
+            click.echo(wrap(news))
         try:
             code, message = run_line(app, text, root)
         except (KeyboardInterrupt, EOFError):

@@ -354,16 +354,17 @@ def render_board(app, session, replay) -> str:
         rows.append(row)
     seas_free = [sea.title() for sea, info in status["seas"].items() if not info["class"]]
     footer = f"Seas not yet sailed: {', '.join(seas_free)}." if seas_free else "Every sea has its class."
-    from companion.terminal.render import to_text
-    from rich import box
-    from rich.table import Table
+    from companion.terminal.render import screen_width, wrap
 
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for h in headers:
-        t.add_column(h, overflow="fold")
-    for row in rows:
-        t.add_row(*row)
-    return to_text(t, width=150) + "\n" + footer
+    wide = table(headers, rows, width=10_000)
+    if max(len(line) for line in wide.splitlines()) <= screen_width():
+        return wide + "\n" + footer
+    # too narrow for five columns side by side: each class in turn, its places below it
+    lines = []
+    for col, head in enumerate(headers[1:], 1):
+        lines.append(f"{head} · {rows[0][col]}")
+        lines += [f"  {row[0]}: {row[col]}" for row in rows[1:] if row[col]]
+    return wrap("\n".join(lines + [footer]))
 
 
 

@@ -56,7 +56,7 @@ def render_status(app, session, replay) -> str:
     if status["target"] is not None:
         rule += f", ends at {status['target']}"
     out = [f"Session {session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}",
-           table(headers, rows, right=range(1, len(headers)))]
+           table(headers, rows, right=range(1, len(headers)), droppable=range(1, rounds + 1))]
     out.append(winners_line(status) or "In play: `add NAME=POINTS ...` records a round, `finish` ends the game.")
     return "\n".join(out)
 

@@ -508,7 +508,7 @@ def render_status(app, session, replay) -> str:
     for p in status["players"]:
         track = bar(p["score"], PRESTIGE_GOAL, width=PRESTIGE_GOAL)  # one mark per point
         rows.append([p["name"], *(f"{v:+d}" for v in p["rounds"]), p["score"], track])
-    out.append(table(headers, rows, right=range(1, len(headers) - 1)))
+    out.append(table(headers, rows, right=range(1, len(headers) - 1), droppable=range(1, len(headers) - 2)))
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")

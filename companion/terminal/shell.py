@@ -32,6 +32,12 @@ class SessionView:
         self.app = app
         self._key = None
         self._value: tuple[str, list[str]] = ("", [])
+        self._loaded = None  # (session, replay) of the last read, for completion
+
+    def loaded(self):
+        """(session, replay) of the current session, read again only when its file changed."""
+        self._load()
+        return self._loaded
 
     def _load(self) -> tuple[str, list[str]]:
         try:
@@ -39,6 +45,7 @@ class SessionView:
             path = self.app.store.session_path(sid)
             key = (sid, path.stat().st_mtime_ns)
         except (CompanionError, OSError):
+            self._loaded = None
             return "no session · `new GAME --players A,B` or `use ID`", []
         if key == self._key:
             return self._value
@@ -48,8 +55,10 @@ class SessionView:
             status = s.status(replay)
             words = list(s.players) + list(s.game.completion(s, replay))
             text = toolbar_text(status, s.game.lowest_wins(status), s.game.next_action(status))
+            self._loaded = (s, replay)
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = f"session {sid}", []
+            self._loaded = None
         self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
         return self._value
 
@@ -207,7 +216,15 @@ class CommandCompleter(Completer):
             if not isinstance(cmd, click.Group):
                 break
         candidates: list[str] = []
-        if isinstance(cmd, click.Group) and not current.startswith("-"):
+        notes: dict[str, str] = {}
+        offered = None
+        if done and not isinstance(cmd, click.Group) and not current.startswith("-"):
+            offered = self._from_game(done, current)
+        if offered is not None:
+            for value, note in offered:
+                candidates.append(value)
+                notes.setdefault(value, note)
+        elif isinstance(cmd, click.Group) and not current.startswith("-"):
             candidates = list(cmd.list_commands(ctx))
             if cmd is cli:
                 candidates += sorted(LEAVE)
@@ -228,12 +245,25 @@ class CommandCompleter(Completer):
             candidates += self.view.words()
         seen = set()
         low = current.casefold()
+        cut_at = len(current.rpartition("-")[0]) + 1 if "-" in current else 0
         for c in candidates:
             if c in seen or not c.casefold().startswith(low):
                 continue
             seen.add(c)
             insert = shlex.quote(c) if any(ch.isspace() for ch in c) else c
-            yield Completion(insert, start_position=-len(current), display=c)
+            shown = c[cut_at:] if cut_at and c.startswith(current[:cut_at]) else c
+            yield Completion(insert, start_position=-len(current), display=shown,
+                             display_meta=notes.get(c) or None)
+
+    def _from_game(self, done: list[str], current: str):
+        """The session's game's own offer for this argument, or None (see Game.complete)."""
+        loaded = self.view.loaded()
+        if loaded is None:
+            return None
+        s, replay = loaded
+        if done[0] not in s.game.commands():
+            return None
+        return s.game.complete(s, replay, done, current)
 
 
 class SafeHistory(FileHistory):

@@ -119,6 +119,22 @@ def next_line(status: dict) -> str:
     return f"{status['turn']}'s turn: {', '.join(may[:-1])} or {may[-1]}."
 
 
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """Completion from context: the agency spaces for `charter` (with the ship on each), the
+    seas for `voyage` and `loan`, players where a player goes."""
+    state = replay.state
+    command, args = words[0], [w for w in words[1:] if not w.startswith("-")]
+    if command not in ("charter", "voyage", "loan", "refresh"):
+        return None
+    if not args:
+        return [(p, "") for p in session.players]
+    if len(args) > 1 or command == "refresh":
+        return []
+    if command == "charter":
+        return [(str(a["price"]), a.get("card") or "") for a in state["agency"]]
+    return [(sea, "") for sea in state["seas"]]
+
+
 def next_action(status: dict) -> str:
     """The shell toolbar's "next": what the player whose turn it is may do."""
     if status["finished"]:

@@ -62,6 +62,14 @@ def render_status(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """`add` offers NAME= for every player not yet given in this line."""
+    if words[0] != "add":
+        return None if words[0] != "finish" else []
+    given = {w.partition("=")[0].casefold() for w in words[1:]}
+    return [(f"{p}=", "points") for p in session.players if p.casefold() not in given]
+
+
 def next_action(status: dict) -> str:
     """The shell toolbar's "next", as `status` says it."""
     return "" if status["finished"] else "add NAME=POINTS ... or finish"

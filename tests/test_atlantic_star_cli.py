@@ -208,12 +208,28 @@ def test_points_typed_during_play_show_at_once_and_travel_with_the_next_action(t
 
 def test_board_shows_classes_seas_plaques_and_points(table, run):
     table("data set atlantic-star vp.5 '[20, 15, 10, 6, 2, 0]'\n" + RULEBOOK + "loan Oliver med 8000\n")
-    out = run(["board"], expect=0).stdout
+    narrow = run(["board"], expect=0).stdout  # 80 columns: each class in turn
+    assert "5 stars · Mediterranean\n  1st: Me 19 · 20 VP\n" in narrow and "Oliver 15 (loan 8k) · 10 VP" in narrow
+    assert "4 stars · (empty class)" in narrow and max(len(line) for line in narrow.splitlines()) <= 80
+    out = wide_board(run)
     lines = out.splitlines()
     assert lines[0].split() == ["place", "5", "stars", "4", "stars", "3", "stars", "2", "stars", "1", "star"]
     assert "Mediterranean" in lines[2] and lines[2].count("(empty class)") == 4
     assert "Me 19 · 20 VP" in out and "Oliver 15 (loan 8k) · 10 VP" in out and "· 0 VP" in out
     assert lines[-1] == "Seas not yet sailed: Baltic, Atlantic, Pacific."
+
+
+def wide_board(run) -> str:
+    """`board` on a screen of 150 columns: the five classes side by side."""
+    import os
+
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    result = CliRunner().invoke(cli, ["board"], env={"COLUMNS": "150", "COMPANION_HOME": os.environ["COMPANION_HOME"]})
+    assert result.exit_code == 0, result.output
+    return result.stdout
 
 
 # -- refusals --------------------------------------------------------------------------------------

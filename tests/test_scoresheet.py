@@ -111,9 +111,10 @@ def test_log_lists_events_in_words(run):
     assert rows[0]["event"] == {"type": "add", "scores": {"Ann": 3, "Bob": 4}}
 
 
-def test_a_long_score_sheet_shows_its_last_rounds(run):
+def test_a_long_score_sheet_shows_its_last_rounds(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # wide enough for every round shown
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
-    run([], input="".join(f"add Ann={i} Bob=1\n" for i in range(1, 21)))
+    run([], input="".join(f"add Ann={i} Bob=1\n" for i in range(1, 51)))
     out = run(["status"], expect=0).stdout
-    assert "R20" in out and "R9 " in out and "R8 " not in out and "R1 " not in out
-    assert "Rounds 1 to 8 are not shown" in out and "210" in out
+    assert "R50" in out and "R11 " in out and "R10 " not in out and "R1 " not in out
+    assert "Rounds 1 to 10 are not shown" in out and "1275" in out

@@ -87,8 +87,8 @@ def test_completion_of_commands_options_and_players(home, run):
     assert "status" in complete(app, "sta")
     assert {"sessions", "status"} <= set(complete(app, "s"))
     assert "--json" in complete(app, "status --j")
-    assert complete(app, "add A") == ["Ann"]
-    assert "'Mary Jo'" in complete(app, "add M")
+    assert complete(app, "add A") == ["Ann="]
+    assert "'Mary Jo='" in complete(app, "add M")
     assert "scoresheet" in complete(app, "new sc")
     assert "--lowest-wins" in complete(app, "new scoresheet --lo")
 

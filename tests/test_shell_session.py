@@ -9,6 +9,7 @@ line, so each step happens in a known order.
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -111,7 +112,7 @@ def test_the_shell_says_in_one_line_what_another_terminal_recorded_in_its_sessio
         shell.type("status --json")
     finally:
         shell.close()
-    out = capsys.readouterr().out
+    out = re.sub(r"\n +(?=\S)", " ", capsys.readouterr().out)  # the line wraps at 80 columns
     lines = [line for line in out.splitlines() if line.startswith("Meanwhile")]
     assert len(lines) == 1  # said once, before the next output, then not again
     assert mine in lines[0] and "round scored: Ann +7, Bob +3" in lines[0]

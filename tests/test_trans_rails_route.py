@@ -32,6 +32,7 @@ def test_the_count_falls_by_exactly_the_rails_built_on_the_route(script, run):
     assert first["rails"] == 19 and first["start"] == "San Diego" and first["cities"] == KNOWN.split(",")
     assert sum(cost for a, b, cost in first["pairs"]) == 19
     text = run(["rails", "ann"], expect=0).stdout
+    text = unwrap(text)  # long lines wrap at 80 columns, continued indented
     assert text.startswith(f"Ann's cities: {KNOWN.replace(',', ', ')}.")
     assert "Ann needs 19 more rails to join them to the network at San Diego (round 1, 0 rails on the board)." in text
     assert "(double)" in text and "To build, as paths: " in text
@@ -104,3 +105,10 @@ def test_rails_name_needs_a_trans_session_and_keeps_map_mode_working(run):
     assert "Trans Europa command" in run(["rails", "Ann"], expect=1).stderr
     assert run(["rails", "amerika", "--hand", KNOWN], expect=0).stdout.startswith("19 rails")
     assert "--built goes with `rails MAP --hand ...`" in run(["rails", "Ann", "--built", "Dallas-J10"], expect=2).stderr
+
+
+def unwrap(text: str) -> str:
+    """The text with every wrapped line joined again (a continuation starts with spaces)."""
+    import re
+
+    return re.sub(r"\n +(?=\S)", " ", text)

@@ -42,6 +42,7 @@ def test_status_text_says_where_the_board_stands(script, run):
     code, out, err = script(SETUP)
     assert code == 0, err
     text = run(["status"], expect=0).stdout
+    text = unwrap(text)  # long lines wrap at 80 columns, continued indented
     assert "Start markers: Ann San Diego, Bob Los Angeles, Cy E5, Dee -. Rails: 0 on the board, 85 left in the box." in text
     assert "Next: `start NAME JUNCTION` for Dee, then `build NAME PATH`." in text
     code, out, err = script("start Dee Omaha\nbuild Ann San Diego-D11\nbuild Bob Los Angeles-San Diego\n")
@@ -75,3 +76,10 @@ def test_board_map_uses_the_players_values_and_real_orange(run, home):
     assert "38;5;208" in text  # orange cities in orange (256 colours), not in bright red
     plain = run(["board", "amerika"], expect=0).stdout
     assert "SDi" in plain and "\x1b[" not in plain
+
+
+def unwrap(text: str) -> str:
+    """The text with every wrapped line joined again (a continuation starts with spaces)."""
+    import re
+
+    return re.sub(r"\n +(?=\S)", " ", text)

@@ -206,6 +206,19 @@ class Game:
         check = getattr(self.ui_module(), "carries_private", None)
         return bool(check(words)) if check else False
 
+    def complete(self, session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+        """What the shell offers for the word being typed, from the context (issue 13.4).
+
+        ``words`` are the words typed before it, the command first (``["build", "Ann"]``),
+        ``current`` the start of the word being typed. Returns ``[(text, note)]`` (the note,
+        e.g. a line's cost, is shown beside it; the shell filters by ``current``), or None
+        when the game has nothing particular to say (the shell then offers its general words).
+        Never a private card: nothing in any hand is offered to anyone. The ui module's
+        ``complete(session, replay, words, current)`` decides.
+        """
+        decide = getattr(self.ui_module(), "complete", None)
+        return decide(session, replay, words, current) if decide else None
+
     def completion(self, session, replay) -> list[str]:
         """Words the shell offers in a session of this game (never a private card)."""
         words = list(self.words(replay.state, replay.data))

@@ -22,6 +22,24 @@ from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
+
+class FittedFormatter(click.HelpFormatter):
+    """Click's help, fitted to the screen (issue 13.6): Click never formats narrower than 50
+    columns, and outside a terminal it ignores a narrow $COLUMNS; this uses the same width as
+    every other screen (companion.terminal.render.screen_width), at most 100."""
+
+    def __init__(self, indent_increment: int = 2, width: int | None = None, max_width: int | None = None):
+        if width is None:
+            from companion.terminal.render import screen_width
+
+            width = min(screen_width(), max_width or 100) - 1
+        super().__init__(indent_increment, width, max_width)
+
+
+# Every command's `--help` and `help CMD` use it: Click makes each help formatter through
+# Context.formatter_class, and the commands' contexts are Click's own.
+click.Context.formatter_class = FittedFormatter
+
 # top-level command name -> "module:attribute": the commands every session shares and the
 # group's record. Games declare their own commands (companion.games.base.Game.commands).
 COMMANDS: dict[str, str] = {

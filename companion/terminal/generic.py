@@ -16,9 +16,11 @@ from companion.core.errors import CompanionError
 @click.command()
 def games() -> None:
     """List the games the companion knows, with their ids for `new`."""
+    from companion.terminal.render import wrap
+
     for gid in registry.available():
         game = registry.get(gid)
-        click.echo(f"{gid:<15} {game.description}")
+        click.echo(wrap(f"{gid:<15} {game.description}", indent=" " * 16))
     for line in registry.problems():
         click.echo(f"Not loaded: {line}")
 
@@ -134,9 +136,12 @@ def status(app, as_json: bool) -> None:
     abandoned = replay.state.get("abandoned")
     if abandoned:
         reason = abandoned.get("reason")
-        click.echo(f"Abandoned{' (' + reason + ')' if reason else ''}: this game has no result "
+        click.echo(f"Abandoned{' (' + safe_text(reason) + ')' if reason else ''}: this game has no result "
                    "(`undo` takes that back).")
-    click.echo(s.game.render_status(app, s, replay))
+    from companion.terminal.render import wrap
+
+    # tables fit already; lines wrap at spaces, never inside a name such as St. Louis
+    click.echo(wrap(keep_whole(s.game.render_status(app, s, replay), long_names(s, replay))))
     if s.revealed and not replay.state.get("finished"):
         click.echo("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")
 
@@ -161,11 +166,36 @@ def log(app, as_json: bool) -> None:
         return
     if not rows:
         click.echo(f"Session {s.id}: nothing recorded yet.")
+    from companion.terminal.render import whole, wrap
+
+    names = long_names(s, s.replay())
     for r in rows:
-        click.echo(f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  {r['words']}")
+        r = dict(r, words=keep_whole(r["words"], names))
+        head = f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  "
+        lead = len(head) - len(head.lstrip(" "))
+        click.echo(wrap(head + r["words"], indent=" " * (len(head) - lead)))  # continued under the words
     if undone:
-        click.echo(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
-                   f"{game.describe(undone[0]['event'])})")
+        click.echo(wrap(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
+                        f"{game.describe(undone[0]['event'])})"))
+
+
+def long_names(s, replay) -> list[str]:
+    """The session's names with a space in them (cities, ships, players), longest first: a
+    line wraps between words, never inside one of these."""
+    try:
+        words = s.game.completion(s, replay)
+    except Exception:  # noqa: BLE001 - a game's completion words are a nicety here
+        words = []
+    return sorted({w for w in [*s.players, *words] if " " in w}, key=len, reverse=True)
+
+
+def keep_whole(text: str, names: list[str]) -> str:
+    from companion.terminal.render import whole
+
+    for name in names:
+        if name in text:
+            text = text.replace(name, whole(name))
+    return text
 
 
 def public_event(game, event: dict, public: bool) -> dict:
@@ -280,10 +310,13 @@ def board(app, map_id: str | None) -> None:
             maps += names[:1]
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
     s = app.session()
-    text = s.game.render_board(app, s, s.replay())
+    replay = s.replay()
+    text = s.game.render_board(app, s, replay)
     if text is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
-    click.echo(text)
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(keep_whole(text, long_names(s, replay))))
 
 
 @click.command()
@@ -308,6 +341,10 @@ def shell(ctx: click.Context) -> None:
 def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
     """Show the commands, or `help CMD` for one command's options."""
     root = ctx.find_root().command
+    app = ctx.find_object(App)
+    if not words and app is not None and app.interactive:
+        click.echo(shell_help(ctx, root))
+        return
     cmd, path = root, ["companion"]
     for word in words:
         sub = cmd.get_command(ctx, word) if isinstance(cmd, click.Group) else None
@@ -346,3 +383,38 @@ def note(app, words: tuple[str, ...]) -> None:
     text = " ".join(w.strip() for w in words).strip()
     s, replay, _event = app.record({"type": "note", "text": text})
     click.echo(f"Noted in session {s.id} (event {len(replay.events)}): {text}")
+
+
+# Commands that make no sense typed in the shell, left out of its `help`.
+COMMAND_LINE_ONLY = {"shell"}
+
+
+def shell_help(ctx: click.Context, root) -> str:
+    """`help` in the shell: the game at hand's commands first, then the session commands and the
+    record, then every other game's commands by name only; none of the command line's own
+    options (`--data-dir`, `--version`) nor its talk of scripts."""
+    from companion.terminal.render import cut, screen_width, wrap
+
+    width = min(screen_width(), 100)
+    sections = root.sections(ctx)
+    here = root.game_at_hand(ctx)
+    games_first = 1 if here else 0
+    shown = sections[: games_first + 2]
+    rest = sections[games_first + 2:]
+    names = [n for _, cmds in shown for n, _ in cmds]
+    pad = min(max((len(n) for n in names), default=0), 14)
+    formatter = click.HelpFormatter(width=width)
+    for title, cmds in shown:
+        cmds = [(n, c) for n, c in cmds if n not in COMMAND_LINE_ONLY]
+        if not cmds:
+            continue
+        heading = f"{title} (this session)" if here and title == sections[0][0] else title
+        with formatter.section(cut(heading, width - 2)):
+            formatter.write_dl([(n.ljust(pad), c.get_short_help_str(width - pad - 6)) for n, c in cmds])
+    out = [formatter.getvalue().rstrip()]
+    if rest:
+        out += ["", wrap("Other games (their commands work in their own sessions):", width)]
+        out += [wrap(f"  {title}: {', '.join(n for n, _ in cmds)}", width, indent="    ")
+                for title, cmds in rest if cmds]
+    out += ["", wrap("`help CMD` shows one command's options; `exit` (or Ctrl-D) leaves the shell.", width)]
+    return "\n".join(out)

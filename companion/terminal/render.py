@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any, Iterable, Sequence
 
 
@@ -17,6 +18,23 @@ def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
+def screen_width() -> int:
+    """Columns to fit output into: the terminal's width on a terminal; elsewhere (a pipe, a
+    file, tests) the ``COLUMNS`` environment variable when it is set, else 80."""
+    import os
+    import sys
+
+    try:
+        if sys.stdout is not None and sys.stdout.isatty():
+            return max(os.get_terminal_size(sys.stdout.fileno()).columns, 20)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        return max(int(os.environ.get("COLUMNS", "")), 20)
+    except ValueError:
+        return 80
+
+
 def _width(text: str) -> int:
     """Columns a string takes on a terminal (wide East Asian characters take two)."""
     import unicodedata
@@ -24,27 +42,140 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, cut with "…" when longer (a cell never wraps)."""
+    if _width(text) <= width:
+        return text
+    out, used = [], 0
+    for c in text:
+        w = _width(c)
+        if used + w > width - 1:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + "…"
+
+
+def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
+    """Every line longer than ``width`` broken at spaces or after a hyphen (between the
+    junctions of a path), never inside a name: a junction like C11-Madrid breaks only as
+    "C11-" / "Madrid", and :func:`whole` keeps a city like St. Louis on one line. The
+    continuation is indented under the line's own start plus ``indent``. Lines that fit are
+    left as they are."""
+    width = width or screen_width()
+    out = []
+    for line in text.split("\n"):
+        if _width(line) <= width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        pad = lead + indent
+        current = lead
+        gap = ""
+        for word in re.findall(r"[^ ]+| +", line[len(lead):]):
+            if word.startswith(" "):
+                gap = word  # kept as typed inside a line, dropped where the line breaks
+                continue
+            # a word too long for a line of its own (a path of junctions) breaks after hyphens
+            pieces = _HYPHENS.findall(word) if _width(pad + word) > width else [word]
+            for n, piece in enumerate(pieces):
+                sep = gap if n == 0 and current.strip() else ""
+                if current.strip() and _width(current + sep + piece) > width:
+                    out.append(current.rstrip())
+                    current, sep = pad, ""
+                current += sep + piece
+            gap = ""
+        if current.strip():
+            out.append(current.rstrip())
+    return "\n".join(out).replace(KEEP, " ")
+
+
+_HYPHENS = re.compile(r"[^-]+-*|-+")  # a path's junctions, each with the hyphen after it
+
+
+KEEP = "\u00a0"  # a space that never breaks a line: inside a city's name, or `R3 12` in a list
+
+
+def whole(name: str) -> str:
+    """A name that :func:`wrap` never breaks (its spaces become no-break spaces until then)."""
+    return name.replace(" ", KEEP)
+
+
+GAP = 3  # spaces between table columns
+NARROW = 40  # below this many columns a table becomes a plain list
+
+
 def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None = None,
-          right: Iterable[int] = ()) -> str:
+          right: Iterable[int] = (), width: int | None = None, droppable: Iterable[int] = ()) -> str:
     """A plain table: a header, a rule, aligned columns; columns in ``right`` right-aligned.
+
+    It fits ``width`` (default: :func:`screen_width`): first the ``droppable`` columns (say, a
+    score sheet's rounds) are left out from the earliest on, a "…" column saying so, so the
+    latest rounds and the totals stay; then the widest text columns are narrowed, their long
+    cells cut with "…" (never wrapped); below 40 columns it is a plain list, one row a line.
 
     Built by hand rather than with rich: listings can hold thousands of rows (10,000
     sessions), where rich spends about a millisecond per row; this costs microseconds.
     """
+    width = width or screen_width()
     right = set(right)
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
-    widths = [max(_width(r[i]) for r in cells) for i in range(len(headers))]
+    if width < NARROW:
+        return _plain_list(cells, title, width)
+    keep = list(range(len(headers)))
+    drop = [i for i in keep if i in set(droppable)]
+    widths = {i: max(_width(r[i]) for r in cells) for i in keep}
+
+    def total(cols) -> int:
+        return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
+
+    dropped = False
+    if drop and total(keep) > width:
+        while drop and total(keep) + 1 + GAP > width:
+            keep.remove(drop.pop(0))  # the earliest first: the last rounds stay in view
+            dropped = True
+    if dropped:
+        at = keep.index(drop[0]) if drop else len(keep)
+        cells = [r + ["…" if n == 0 else ""] for n, r in enumerate(cells)]
+        marker = len(headers)
+        widths[marker] = 1
+        keep.insert(at, marker)
+    if total(keep) > width:
+        # the text columns share what is left, the widest giving way first (a common cap),
+        # so a long value and a long source both stay readable
+        narrowable = [i for i in keep if i not in right]
+        fixed = total(keep) - sum(widths[i] for i in narrowable)
+        room = width - fixed
+        if not narrowable or room < 6 * len(narrowable):
+            return _plain_list([[r[i] for i in keep] for r in cells], title, width)
+        cap = max(widths[i] for i in narrowable)
+        while sum(min(widths[i], cap) for i in narrowable) > room:
+            cap -= 1
+        for i in narrowable:
+            widths[i] = min(widths[i], cap)
 
     def line(row: list[str]) -> str:
         out = []
-        for i, (cell, w) in enumerate(zip(row, widths)):
-            pad = " " * (w - _width(cell))
+        for i in keep:
+            cell = cut(row[i], widths[i])
+            pad = " " * (widths[i] - _width(cell))
             out.append(pad + cell if i in right else cell + pad)
-        return "   ".join(out).rstrip()
+        return (" " * GAP).join(out).rstrip()
 
-    total = sum(widths) + 3 * (len(widths) - 1)
-    body = [line(cells[0]), "─" * total] + [line(r) for r in cells[1:]]
-    return "\n".join(([title] if title else []) + body)
+    body = [line(cells[0]), "─" * total(keep)] + [line(r) for r in cells[1:]]
+    return "\n".join(([wrap(title, width)] if title else []) + body)
+
+
+def _plain_list(cells: list[list[str]], title: str | None, width: int) -> str:
+    """A table as a list for a narrow screen: each row its first cell, then `header value`."""
+    headers, rows = cells[0], cells[1:]
+    out = [wrap(title, width)] if title else []
+    for row in rows:
+        first = row[0] or "·"
+        # a no-break space holds each header to its value; plain spaces come back after wrapping
+        rest = [f"{h}{KEEP}{v}".strip() if h else v for h, v in zip(headers[1:], row[1:]) if v]
+        out.append(wrap(f"{first}: " + ", ".join(rest) if rest else first, width))
+    return "\n".join(out)
 
 
 def bar(value: float, target: float, width: int = 26, full: str = "█", empty: str = "·") -> str:

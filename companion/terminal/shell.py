@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import threading
 from typing import Callable, Iterable
 
 import click
@@ -16,7 +17,6 @@ from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 
 from companion import __version__
-from companion.core import session as sessions
 from companion.core.app import App
 from companion.core.errors import CompanionError
 from companion.terminal.private import PrivateScreen, on_terminal
@@ -32,29 +32,68 @@ class SessionView:
         self.app = app
         self._key = None
         self._value: tuple[str, list[str]] = ("", [])
+        self._loaded = None  # (session, replay) of the last read, for completion
+        self._lock = threading.Lock()
+        self._warming: threading.Thread | None = None
+        self.waiting = False  # True until the first read starts: the toolbar shows a placeholder
+
+    def warm(self, then: Callable[[], None] | None = None) -> threading.Thread:
+        """Read the session in the background, so the first prompt shows at once (the first
+        read imports the game's rules and replays the session); ``then`` runs after it, e.g.
+        to redraw the toolbar."""
+
+        def work():
+            self._load()
+            if then is not None:
+                try:
+                    then()
+                except Exception:  # noqa: BLE001 - the prompt may be gone already
+                    pass
+
+        self._warming = threading.Thread(target=work, name="companion-toolbar", daemon=True)
+        self._warming.start()
+        self.waiting = False
+        return self._warming
+
+    def loaded(self):
+        """(session, replay) of the current session, read again only when its file changed."""
+        self._load()
+        return self._loaded
 
     def _load(self) -> tuple[str, list[str]]:
+        with self._lock:
+            return self._read()
+
+    def _read(self) -> tuple[str, list[str]]:
         try:
             sid = self.app.session_id()
             path = self.app.store.session_path(sid)
             key = (sid, path.stat().st_mtime_ns)
         except (CompanionError, OSError):
+            self._loaded = None
             return "no session · `new GAME --players A,B` or `use ID`", []
         if key == self._key:
             return self._value
         try:
+            from companion.core import session as sessions  # here: the first prompt comes sooner
+
             s = sessions.load(self.app.store, sid)
             replay = s.replay()
             status = s.status(replay)
             words = list(s.players) + list(s.game.completion(s, replay))
             text = toolbar_text(status, s.game.lowest_wins(status), s.game.next_action(status))
+            self._loaded = (s, replay)
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = f"session {sid}", []
+            self._loaded = None
         self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
         return self._value
 
     def toolbar(self) -> str:
-        text = self._load()[0]
+        if self.waiting or (self._warming is not None and self._warming.is_alive()):  # never wait here
+            text = self._value[0] or (f"session {self.app.pinned} · reading…" if self.app.pinned else "")
+        else:
+            text = self._load()[0]
         try:
             from prompt_toolkit.application import get_app
 
@@ -101,6 +140,8 @@ class Elsewhere:
         if seen == (self.sid, self.stamp):
             return
         try:
+            from companion.core import session as sessions
+
             self.length = len(sessions.load(self.app.store, seen[0]).journal)
         except Exception:  # noqa: BLE001 - a damaged session: the next command will say so
             self.sid = None
@@ -113,6 +154,8 @@ class Elsewhere:
         if seen is None or self.sid != seen[0] or seen[1] == self.stamp:
             return None
         try:
+            from companion.core import session as sessions
+
             s = sessions.load(self.app.store, self.sid)
         except Exception:  # noqa: BLE001
             return None
@@ -207,7 +250,15 @@ class CommandCompleter(Completer):
             if not isinstance(cmd, click.Group):
                 break
         candidates: list[str] = []
-        if isinstance(cmd, click.Group) and not current.startswith("-"):
+        notes: dict[str, str] = {}
+        offered = None
+        if done and not isinstance(cmd, click.Group) and not current.startswith("-"):
+            offered = self._from_game(done, current)
+        if offered is not None:
+            for value, note in offered:
+                candidates.append(value)
+                notes.setdefault(value, note)
+        elif isinstance(cmd, click.Group) and not current.startswith("-"):
             candidates = list(cmd.list_commands(ctx))
             if cmd is cli:
                 candidates += sorted(LEAVE)
@@ -228,12 +279,25 @@ class CommandCompleter(Completer):
             candidates += self.view.words()
         seen = set()
         low = current.casefold()
+        cut_at = len(current.rpartition("-")[0]) + 1 if "-" in current else 0
         for c in candidates:
             if c in seen or not c.casefold().startswith(low):
                 continue
             seen.add(c)
             insert = shlex.quote(c) if any(ch.isspace() for ch in c) else c
-            yield Completion(insert, start_position=-len(current), display=c)
+            shown = c[cut_at:] if cut_at and c.startswith(current[:cut_at]) else c
+            yield Completion(insert, start_position=-len(current), display=shown,
+                             display_meta=notes.get(c) or None)
+
+    def _from_game(self, done: list[str], current: str):
+        """The session's game's own offer for this argument, or None (see Game.complete)."""
+        loaded = self.view.loaded()
+        if loaded is None:
+            return None
+        s, replay = loaded
+        if done[0] not in s.game.commands():
+            return None
+        return s.game.complete(s, replay, done, current)
 
 
 class SafeHistory(FileHistory):
@@ -294,10 +358,12 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         input=input,
         output=output,
     )
-    asker = PromptSession(input=input, output=output)
+    askers: list[PromptSession] = []  # made at the first question: the first prompt comes sooner
 
     def ask(question: str, default: str = "") -> str:
-        return asker.prompt(question, default=default)
+        if not askers:
+            askers.append(PromptSession(input=input, output=output))
+        return askers[0].prompt(question, default=default)
 
     out = prompt.app.output
     if private is None:
@@ -313,12 +379,23 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
     app.interactive = True
     app.pin_session()  # this shell's session is its own from now on
     elsewhere = Elsewhere(app)
-    elsewhere.mark()
+    # The first read of the session (rules, printed values, replay) starts once the first
+    # prompt is on the screen, in the background; the toolbar is redrawn when it is done.
+    view.waiting = True
+    warming: list[threading.Thread] = []
+
+    def start_reading(_app=None) -> None:
+        if not warming:
+            warming.append(view.warm(then=lambda: (elsewhere.mark(), prompt.app.invalidate())))
+
+    prompt.app.after_render += start_reading
     app.ask = ask
     app.say = click.echo
     app.show_private = show_private
     app.choose_private = screen.choose if screen is not None else None
-    click.echo(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
     while True:
         try:
             line = prompt.prompt("companion> ")
@@ -331,9 +408,11 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
             break
         if not text or text.startswith("#"):
             continue
+        start_reading()
+        warming[0].join()
         news = elsewhere.news()
         if news:
-            click.echo(news)
+            click.echo(wrap(news))
         try:
             code, message = run_line(app, text, root)
         except (KeyboardInterrupt, EOFError):

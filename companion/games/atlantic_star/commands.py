@@ -119,6 +119,22 @@ def next_line(status: dict) -> str:
     return f"{status['turn']}'s turn: {', '.join(may[:-1])} or {may[-1]}."
 
 
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """Completion from context: the agency spaces for `charter` (with the ship on each), the
+    seas for `voyage` and `loan`, players where a player goes."""
+    state = replay.state
+    command, args = words[0], [w for w in words[1:] if not w.startswith("-")]
+    if command not in ("charter", "voyage", "loan", "refresh"):
+        return None
+    if not args:
+        return [(p, "") for p in session.players]
+    if len(args) > 1 or command == "refresh":
+        return []
+    if command == "charter":
+        return [(str(a["price"]), a.get("card") or "") for a in state["agency"]]
+    return [(sea, "") for sea in state["seas"]]
+
+
 def next_action(status: dict) -> str:
     """The shell toolbar's "next": what the player whose turn it is may do."""
     if status["finished"]:
@@ -354,16 +370,17 @@ def render_board(app, session, replay) -> str:
         rows.append(row)
     seas_free = [sea.title() for sea, info in status["seas"].items() if not info["class"]]
     footer = f"Seas not yet sailed: {', '.join(seas_free)}." if seas_free else "Every sea has its class."
-    from companion.terminal.render import to_text
-    from rich import box
-    from rich.table import Table
+    from companion.terminal.render import screen_width, wrap
 
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for h in headers:
-        t.add_column(h, overflow="fold")
-    for row in rows:
-        t.add_row(*row)
-    return to_text(t, width=150) + "\n" + footer
+    wide = table(headers, rows, width=10_000)
+    if max(len(line) for line in wide.splitlines()) <= screen_width():
+        return wide + "\n" + footer
+    # too narrow for five columns side by side: each class in turn, its places below it
+    lines = []
+    for col, head in enumerate(headers[1:], 1):
+        lines.append(f"{head} · {rows[0][col]}")
+        lines += [f"  {row[0]}: {row[col]}" for row in rows[1:] if row[col]]
+    return wrap("\n".join(lines + [footer]))
 
 
 

@@ -12,7 +12,7 @@ from companion.games.kit import new_command, parse_pairs, pass_app, session_opti
 from companion.terminal.render import table, winners_line
 
 GAME = ("scoresheet",)
-SHOWN_ROUNDS = 12
+SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 
 
 @new_command("scoresheet")
@@ -51,8 +51,9 @@ def finish(app) -> None:
 def render_status(app, session, replay) -> str:
     status = session.status(replay)
     rounds = status["round"]
-    # The last SHOWN_ROUNDS rounds only: a table of hundreds of columns helps nobody (and cost
-    # most of `status` in a long session); `log` and `report` have every round.
+    # The last SHOWN_ROUNDS rounds at most: a table of hundreds of columns helps nobody (and cost
+    # most of `status` in a long session); `log` and `report` have every round. The table then
+    # leaves out the earliest of those that do not fit the screen, saying so.
     first = max(1, rounds - SHOWN_ROUNDS + 1)
     headers = ["player"] + [f"R{i}" for i in range(first, rounds + 1)] + ["total"]
     rows = [[p["name"], *p["rounds"][first - 1:], p["score"]] for p in status["players"]]
@@ -60,7 +61,7 @@ def render_status(app, session, replay) -> str:
     if status["target"] is not None:
         rule += f", ends at {status['target']}"
     out = [f"Session {session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}",
-           table(headers, rows, right=range(1, len(headers)))]
+           table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))]
     if first > 1:
         out.append(f"Rounds 1 to {first - 1} are not shown: `log` lists every round.")
     out.append(winners_line(status) or "In play: `add NAME=POINTS ...` records a round, `finish` ends the game.")
@@ -68,6 +69,14 @@ def render_status(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """`add` offers NAME= for every player not yet given in this line."""
+    if words[0] != "add":
+        return None if words[0] != "finish" else []
+    given = {w.partition("=")[0].casefold() for w in words[1:]}
+    return [(f"{p}=", "points") for p in session.players if p.casefold() not in given]
+
+
 def next_action(status: dict) -> str:
     """The shell toolbar's "next", as `status` says it."""
     return "" if status["finished"] else "add NAME=POINTS ... or finish"

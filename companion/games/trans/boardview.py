@@ -103,6 +103,7 @@ def draw(
     markers: Mapping[int, str] | None = None,
     notes: Sequence[tuple[str, str]] = (),
     legend: bool = True,
+    width: int | None = None,
 ) -> Text:
     """The map as a rich Text.
 
@@ -114,10 +115,18 @@ def draw(
     markers = dict(markers or {})
     ncols = max(board.column) + 1
     px = [4 * c + 2 * (y % 2) + MARGIN for c, (x, y) in zip(board.column, board.xy)]
-    width = MARGIN + 4 * ncols + 6
     height = 2 * len(board.rows) + 1  # margins top and bottom, rows and the lines between
-    cv = _Canvas(width, height)
     kinds = _kinds(board)
+    room = width_room(width)
+    if room < width_needed(board):  # the grid would wrap into a mess: say so, keep the words
+        out = Text(f"The map needs {width_needed(board)} columns and this screen has {room}: "
+                   "widen the window to see it.")
+        if legend:
+            out.append("\n")
+            out.append_text(_legend(board, kinds, notes, room))
+        return out
+    width = MARGIN + 4 * ncols + 6
+    cv = _Canvas(width, height)
 
     letters = "".join(column_letters(c).ljust(4) for c in range(ncols))
     cv.put(0, MARGIN + 1, letters.rstrip(), "dim")
@@ -166,11 +175,25 @@ def draw(
     out = cv.text()
     if legend:
         out.append("\n")
-        out.append_text(_legend(board, kinds, notes))
+        out.append_text(_legend(board, kinds, notes, room))
     return out
 
 
-def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str]]) -> Text:
+def width_needed(board: Board) -> int:
+    """Columns the grid takes: the margin, four per column, and the row number on the right."""
+    return MARGIN + 4 * (max(board.column) + 1) + 3
+
+
+def width_room(width: int | None) -> int:
+    if width is not None:
+        return width
+    from companion.terminal.render import screen_width
+
+    return screen_width()
+
+
+def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str]], room: int = 100) -> Text:
+    limit = min(LEGEND_WIDTH, room)
     out = Text()
     out.append("\n─── / \\", LINE_STYLE)
     out.append(" single line, 1 rail   ")
@@ -196,7 +219,7 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str
         used = 10
         for i, c in enumerate(cities):
             item = f"{c.abbr} {c.name}"
-            if i and used + 2 + len(item) > LEGEND_WIDTH:
+            if i and used + 2 + len(item) > limit:
                 out.append("\n" + " " * 10)
                 used = 10
             elif i:

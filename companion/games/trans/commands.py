@@ -518,7 +518,7 @@ def render_status(app, session, replay) -> str:
     for p in status["players"]:
         track = bar(p["score"], PRESTIGE_GOAL, width=PRESTIGE_GOAL)  # one mark per point
         rows.append([p["name"], *(f"{v:+d}" for v in p["rounds"]), p["score"], track])
-    out.append(table(headers, rows, right=range(1, len(headers) - 1)))
+    out.append(table(headers, rows, right=range(1, len(headers) - 1), droppable=range(1, len(headers) - 2)))
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
@@ -609,6 +609,74 @@ def render_board(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """Completion from context: players where a player goes, free junctions for `start`, the
+    free neighbours of the last junction typed for `build` (with their cost), the deck's card
+    ids for `--special`. A city of a hand is never offered (`pass NAME` offers nothing)."""
+    state = replay.state
+    players = [(p, "") for p in session.players]
+    command, args = words[0], [w for w in words[1:] if not w.startswith("-")]
+    last = words[-1] if len(words) > 1 else ""
+    if command == "round":
+        if last == "--special":
+            return [(card, "special card") for card in SPECIAL_IDS]
+        if last == "--winner":
+            return players
+        if last == "--missing":
+            return [(f"{p}=", "missing rails") for p in session.players]
+        return None
+    if command in ("hand", "pass"):
+        return players if len(args) == 0 else []
+    if command == "rails":
+        return (players + [("amerika", "map"), ("europa", "map")]) if len(args) == 0 else []
+    if command not in ("start", "build"):
+        return None
+    if len(args) == 0:
+        return players
+    board = trans_board(replay.data, session.meta["game"])
+    track = state["track"]
+    if command == "start":
+        if len(args) > 1:
+            return []
+        taken = {m[0] for m in track["markers"].values()}
+        return [(board.name(n), "") for n in range(len(board.xy)) if n not in taken]
+    try:
+        player = player_name(session.players, args[0])
+    except CompanionError:
+        return []
+    return build_choices(board, state, player, current, words[-1] if len(args) > 1 else "")
+
+
+def build_choices(board, state: dict, player: str, current: str, before: str = "") -> list[tuple[str, str]]:
+    """For `build NAME PATH`: after `Madrid-`, the free lines out of Madrid with their cost;
+    before any hyphen, the junctions of NAME's network (a rail must touch it)."""
+    track = state["track"]
+    built = {tuple(r["line"]) for r in track["rails"]}
+    special = state.get("special")
+    single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
+    cost = board.costs(single)
+    head, dash, _ = current.rpartition("-")
+    if not dash:
+        marker = track["markers"].get(player)
+        nodes = sorted(board.network(marker[0], built)) if marker else range(len(board.xy))
+        return [(board.name(n), "") for n in nodes]
+    last = head.rpartition("-")[2]
+    try:
+        at = board.junction(last)
+    except CompanionError:  # `San Diego-`: the shell split the name at its space
+        try:
+            at = board.junction(f"{before.rpartition('-')[2]} {last}")
+        except CompanionError:
+            return []
+    out = []
+    for n in board.adj[at]:
+        e = (at, n) if at < n else (n, at)
+        if e not in built:
+            rails = cost.get(e, 1)
+            out.append((f"{head}-{board.name(n)}", f"{rails} rail{'s' if rails != 1 else ''}"))
+    return out
+
+
 def carries_private(words: list[str]) -> bool:
     """`pass NAME CITY`, `hand NAME --set ...` and `hand NAME --return CITY` name private cards:
     the shell never writes them to its history."""

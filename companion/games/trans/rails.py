@@ -69,7 +69,9 @@ def draw_text(renderable, colour: bool, width: int | None = None) -> str:
     from rich.console import Console
 
     if width is None:
-        width = max(100, shutil.get_terminal_size((100, 24)).columns) if colour else 100
+        from companion.terminal.render import screen_width
+
+        width = screen_width()
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=colour, color_system="256" if colour else None,
                       highlight=False, emoji=False)
@@ -394,17 +396,20 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     }
     card = f", the {special} card counted" if single else ""
     where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
-    lines = [f"{player}'s cities: {', '.join(cities)}."]
+    from companion.terminal.render import whole, wrap
+
+    lines = [f"{player}'s cities: {', '.join(whole(c) for c in cities)}."]
     if tree.cost == 0:
         lines.append(f"0 rails missing: they are all joined to {player}'s start marker ({where}).")
     else:
-        goal = f"to the network at {marker[1]}" if marker else "to each other (no start marker yet)"
+        goal = f"to the network at {whole(marker[1])}" if marker else "to each other (no start marker yet)"
         lines.append(f"{player} needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them {goal} ({where}).")
         doubles = sum(1 for e in tree.edges if cost[e] == 2)
         lines.append(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
-        lines.append("  " + ", ".join(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else "")
+        lines.append("  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else ""))
                                       for a, b in pairs))
-        lines.append("To build, as paths: " + "  ".join(paths))
+        lines.append("To build, as paths: " + "  ".join(whole(p) for p in paths))
+    lines = [wrap("\n".join(lines))]  # at spaces between junctions, never inside a name
     if draw:
         from companion.games.trans import boardview
 

@@ -643,6 +643,30 @@ def render_board(app, session, replay) -> str:
 
 
 # -- what the game declares (companion.games.base.Game) ------------------------------------------
+def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
+    """Completion from context: the market's ships for `buy`, owned ships for `scrap`, ships
+    nobody has yet for `reveal` and `own`, players where a player goes."""
+    state = replay.state
+    command, args = words[0], [w for w in words[1:] if not w.startswith("-")]
+    players = [(p, "") for p in session.players]
+    owned = {name: p for p in session.players for name in Transatlantic.fleet(state, p)}
+    if words[-1] == "--sheet":
+        return [(f, "flag") for f in Transatlantic.flags(state, replay.data) or []]
+    if command == "buy":
+        return players if not args else [(n, f"market {i}") for i, n in enumerate(state["market"], 1) if n]
+    if command == "scrap":
+        return [(n, f"{p}'s") for n, p in owned.items()] if not args else []
+    if command in ("final", "vp"):
+        return players if not args else []
+    if command in ("reveal", "own"):
+        if command == "own" and not args:
+            return players
+        known = set(state["ships"]) | set((replay.data.get("ships") or {}))
+        busy = set(owned) | {n for n in state["market"] if n} | set(state["docks"]) | set(state["scrapped"])
+        return [(n, "") for n in sorted(known - busy)]
+    return None
+
+
 def next_action(status: dict) -> str:
     """The shell toolbar's "next": the final scoring once the last turn is played, else the turn."""
     if status["finished"]:

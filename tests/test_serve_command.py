@@ -166,3 +166,25 @@ def test_the_qr_code_fits_an_80_by_24_terminal():
     text = qr_text("http://192.168.100.200:65535/p/" + "x" * 24)
     lines = text.splitlines()
     assert len(lines) <= 20 and max(len(line) for line in lines) <= 80
+
+
+def test_lan_names_the_local_network_address_or_says_why_not(run, home):
+    new_trans(run)
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--lan", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = proc.stdout.readline()
+    if not first:  # no local network on this machine: one clear line, no traceback
+        proc.wait(timeout=20)
+        err = proc.stderr.read()
+        assert proc.returncode == 1 and err.startswith("Error: This computer is on no local network"), err
+        return
+    try:
+        host = first.split()[1].split("//")[1].split(":")[0]
+        assert first.startswith("table http://") and not host.startswith("127.")
+        assert fetch(first.split()[1])[0] == 200
+    finally:
+        for _ in PLAYERS:
+            proc.stdout.readline()
+        err = stop(home, proc)
+    assert f"on the local network at {host}" in err

@@ -62,7 +62,7 @@ def test_pages_need_no_javascript_and_load_nothing_from_elsewhere(served):
     html = client.get(f"/p/{links['Ann']}").text
     assert "<form method=\"post\"" in html and "<noscript>" in html
     assert not re.search(r"""(src|href)=["']?https?:""", html)
-    assert "<link" not in html and "@import" not in html
+    assert html.count("<link") == 1 and '<link rel="icon" href="data:,">' in html and "@import" not in html
 
 
 def test_wrong_missing_and_misplaced_tokens_get_the_same_404_as_an_unknown_path(served, run, home):
@@ -193,7 +193,8 @@ def test_the_access_log_never_holds_a_token(served):
     client.get(f"/t/{links['table']}/v")
     client.get("/p/guessed-token")
     text = site.log_path.read_text()
-    assert "GET /p/~ 200" in text and "GET /t/~/v 200" in text and "GET /p/~ 404" in text
+    assert "GET /p/~ 200" in text and "GET /p/~ 404" in text
+    assert "/v 200" not in text  # the pages' polls would fill it: 7 pages ask twice a second
     for token in links.values():
         assert token not in text
     assert "guessed-token" not in text

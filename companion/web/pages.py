@@ -151,6 +151,7 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
         f'<html lang="en" data-v="{escape(version)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
+        '<link rel="icon" href="data:,">'  # no /favicon.ico request: it would count as a wrong guess
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
         f"<body><header><h1>{escape(heading)}</h1>{sub}</header>"
         f"<main>{''.join(sections)}</main>"

@@ -352,7 +352,9 @@ class Site:
             try:
                 await app(scope, receive, send_with_headers)
             finally:
-                site.log(Request(scope), seen["status"], started)
+                # every page, choice and refusal; not the pages' twice-a-second version polls
+                if not (seen["status"] == 200 and scope.get("path", "").endswith("/v")):
+                    site.log(Request(scope), seen["status"], started)
 
         return asgi
 

@@ -14,7 +14,8 @@ def index_entry(run, sid):
     return next(e for e in json.loads(run(["sessions", "--json"], expect=0).stdout) if e["id"] == sid)
 
 
-def test_abandon_ends_a_game_with_no_result_and_undo_takes_it_back(run, status):
+def test_abandon_ends_a_game_with_no_result_and_undo_takes_it_back(run, status, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")  # the sessions table cuts long cells to fit the screen
     sid = new_sheet(run)
     run(["add", "Ann=3", "Bob=4"], expect=0)
     out = run(["abandon", "--reason", "the train left"], expect=0).stdout

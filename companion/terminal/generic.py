@@ -390,8 +390,8 @@ COMMAND_LINE_ONLY = {"shell"}
 
 
 def shell_help(ctx: click.Context, root) -> str:
-    """`help` in the shell: the game at hand's commands first, then the session commands and the
-    record, then every other game's commands by name only; none of the command line's own
+    """`help` in the shell: the game at hand's commands first, then the session commands, then
+    the record's and every other game's commands by name only; none of the command line's own
     options (`--data-dir`, `--version`) nor its talk of scripts."""
     from companion.terminal.render import cut, screen_width, wrap
 
@@ -399,7 +399,8 @@ def shell_help(ctx: click.Context, root) -> str:
     sections = root.sections(ctx)
     here = root.game_at_hand(ctx)
     games_first = 1 if here else 0
-    shown = sections[: games_first + 2]
+    shown = sections[: games_first + 1]  # the game at hand, then the session commands
+    record = sections[games_first + 1: games_first + 2]  # the group's record: names only
     rest = sections[games_first + 2:]
     names = [n for _, cmds in shown for n, _ in cmds]
     pad = min(max((len(n) for n in names), default=0), 14)
@@ -412,6 +413,8 @@ def shell_help(ctx: click.Context, root) -> str:
         with formatter.section(cut(heading, width - 2)):
             formatter.write_dl([(n.ljust(pad), c.get_short_help_str(width - pad - 6)) for n, c in cmds])
     out = [formatter.getvalue().rstrip()]
+    for title, cmds in record:
+        out += ["", wrap(f"{title}: {', '.join(n for n, _ in cmds)}", width, indent="  ")]
     if rest:
         out += ["", wrap("Other games (their commands work in their own sessions):", width)]
         out += [wrap(f"  {title}: {', '.join(n for n, _ in cmds)}", width, indent="    ")

@@ -58,3 +58,23 @@ def status(run):
         return json.loads(result.stdout)
 
     return _status
+
+
+# -- the kill tests' counts (tests/long_mode.py) -----------------------------------------------------
+
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
+        from long_mode import report_path
+
+        report_path().unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    from long_mode import kill_summary
+
+    lines = kill_summary()
+    if lines:
+        terminalreporter.section("kill -9: actions acknowledged and kept")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -34,6 +34,7 @@ from typing import Iterable
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
+from long_mode import scaled
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
 from prompt_toolkit.application import create_app_session
@@ -46,10 +47,11 @@ from companion.terminal.cli import cli
 from companion.terminal.cli import run_shell
 from companion.core.store import Store
 
-# Modest on purpose: the five storms together take about two minutes on 2 cores.
+# Modest by default (the five storms together take about two minutes on 2 cores); the long CI
+# run (COMPANION_LONG_TESTS=1, tests/long_mode.py) takes eight times as many, longer runs.
 STORM_SETTINGS = settings(
-    max_examples=25,
-    stateful_step_count=25,
+    max_examples=scaled(25, 200),
+    stateful_step_count=scaled(25, 40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
@@ -80,6 +82,15 @@ GENERIC_BAD = [
     ["stats", "--player", "Nobody"], ["player", "rename", "Nobody", "Somebody"], ["player", "merge", "Nobody", "X"],
     ["board", "../x"], ["board", "chess"], ["help", "nosuch"], ["help", "new", "chess"], ["sessions", "--game"],
     ["sessions", "--json", "--json", "extra"], ["undo", "extra"], ["redo", "--all"], ["finish", "now"],
+    # issue 12: hostile names, numbers beyond the one bound, a data folder switched mid-script,
+    # a line over the length cap, paths for session ids
+    ["new", "scoresheet", "--players", "Ann,-x"], ["new", "scoresheet", "--players=-x,Ann"],
+    ["new", "scoresheet", "--players", "A\u202eB,Bob"], ["new", "scoresheet", "--players", "Iso\u2066,Bob"],
+    ["new", "scoresheet", "--players", "Zoe\u0308,Zo\u00eb"], ["player", "rename", "--", "Ann", "-x"],
+    ["player", "rename", "Ann", "An\u202en"], ["data", "set", "atlantic-star", "refresh_cost", "1e300"],
+    ["data", "set", "atlantic-star", "refresh_cost", "100000000000000000000000"],
+    ["data", "set", "atlantic-star", "refresh_cost", "NaN"], ["status", "--data-dir", "elsewhere"],
+    ["log", "x" * 10_050], ["use", "../../outside/victim"], ["status", "--session", "AAAAAAAA/.."],
     ["shell", "extra"], ["games", "--json"], ["status", "--jsn"], ["status", "--JSON"], ["log", "-j"],
     ["companion"], ["companion", "companion"], ["exit", "now"], ["quit", "now"], ["--"], ["--session", "zz"],
     ["--session"], ["companion", "--"], ["shell"], ["companion", "shell"],
@@ -303,6 +314,8 @@ class Storm(RuleBasedStateMachine):
         assert "Traceback" not in out + err, (where, out, err)
         assert "Something went wrong" not in err, (where, err)
         assert not (self.root / "errors.log").exists(), (where, (self.root / "errors.log").read_text())
+        if mode != "shell":  # no control character from data or input reaches the terminal (issue 12)
+            assert not any(c in out + err for c in "\x1b\x07\u202e\u2066"), (where, out, err)
         if must_succeed:  # a line that only shows things: it answers, and writes nothing
             assert code == 0, (where, out, err)
             assert self.files() == files, f"a line that only shows things wrote to the data folder {where}"

@@ -9,8 +9,12 @@ import subprocess
 import sys
 import time
 
+from long_mode import report_kills, scaled
+
 from companion.core import session as sessions
 from companion.core.store import Store, read_json_file
+
+KILLS = scaled(20, 200)
 
 WRITER = r"""
 import sys
@@ -35,13 +39,13 @@ def every_file_loads(root) -> None:
         read_json_file(path, kinds.get(path.name, "session"))
 
 
-def test_fifty_kills_lose_nothing_reported_saved(tmp_path):
+def test_kills_lose_nothing_reported_saved(tmp_path):
     store = Store(tmp_path / "home")
     s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
     rng = random.Random(20261130)
     saved: list[int] = []
     n = 1
-    for kill in range(50):
+    for kill in range(KILLS):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store.root), s.id, str(n)],
                                 stdout=subprocess.PIPE, text=True)
         # wait for the first save, then kill at a random instant among the following writes
@@ -60,7 +64,9 @@ def test_fifty_kills_lose_nothing_reported_saved(tmp_path):
         recorded = [e["event"]["scores"]["Ann"] for e in session.journal if e["kind"] == "do"]
         assert set(saved) <= set(recorded), f"kill {kill}: lost {set(saved) - set(recorded)}"
         n = max(recorded) + 1
-    assert len(saved) >= 50
+    assert len(saved) >= KILLS
+    recorded = {e["event"]["scores"]["Ann"] for e in sessions.load(store, s.id).journal if e["kind"] == "do"}
+    report_kills("crash score sheet (session layer)", KILLS, len(saved), len(set(saved) & recorded))
     leftovers = list(store.root.rglob("*.tmp"))
     # a temporary file may remain from a kill mid-write; it is never read as data
     assert all(p.name.startswith(".") for p in leftovers)

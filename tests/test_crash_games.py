@@ -6,7 +6,8 @@ its real commands: a child process runs a realistic stream of one game's command
 (`run_line`, as script mode and the shell do), with undo and redo among them, and prints each
 action's place in the journal only after the command returned. The parent kills it with
 SIGKILL at a random moment, then checks that every file loads, the session replays, and every
-action reported saved is in the journal, where it was reported. 40 kills per game, 200 in all.
+action reported saved is in the journal, where it was reported. 8 kills per game by default,
+210 per game (1,050 in all) with COMPANION_LONG_TESTS=1 (tests/long_mode.py).
 
 Printed values used here (victory points, ship cards, surcharges) are TEST values.
 """
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from long_mode import report_kills, scaled
 
 from companion.record import players
 from companion.core import session as sessions
@@ -30,7 +32,8 @@ from companion.terminal.cli import run_line
 from companion.core.store import Store, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
-KILLS_PER_GAME = 40
+# 5 games: 40 kills in the default run, 1,050 in the long one (COMPANION_LONG_TESTS=1).
+KILLS_PER_GAME = scaled(8, 210)
 
 # The writer: picks the next command from the session's state, runs it, and reports it.
 WRITER = r"""
@@ -201,6 +204,10 @@ def test_kills_lose_nothing_reported_saved(tmp_path, game):
             entry = journal[n - 1]
             assert (entry["kind"], (entry.get("event") or {}).get("type", "-")) == (kind, etype), (kill, n, entry)
     assert len(reported) >= KILLS_PER_GAME
+    journal = sessions.load(store, sid).journal
+    kept = sum(1 for n, (kind, etype) in reported.items() if n <= len(journal)
+               and (journal[n - 1]["kind"], (journal[n - 1].get("event") or {}).get("type", "-")) == (kind, etype))
+    report_kills(f"crash {game}", KILLS_PER_GAME, len(reported), kept)
     kinds = {kind for kind, _ in reported.values()}
     assert "do" in kinds and kinds & {"undo", "redo"}, "the writers undo and redo too"
     # a kill mid-write may leave a temporary file; it is never read as data

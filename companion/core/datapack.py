@@ -248,6 +248,15 @@ def source_text(game: str, key: str) -> str:
     return _nearest(game, "sources", key)
 
 
+def set_command(game: str, key: str) -> str:
+    """The command that supplies ``key``, as `data check`, `data show` and refusals print it.
+
+    Its placeholders (N, W, P1 ..., S1 ..., COLOUR, CITY, JUNCTION-JUNCTION, 1st ... 6th) are
+    typed over with real values and the command then works as shown: numbers are never quoted,
+    names always are (a test fills every template and runs it)."""
+    return f"companion data set {game} {key} '{example(game, key)}'"
+
+
 def example(game: str, key: str) -> str:
     """An example of the value's shape for messages; `vp.*` in a pack serves vp.1 ... vp.5."""
     examples = _load(game).get("examples", {})

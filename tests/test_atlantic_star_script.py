@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import json
 
-TEST_VP = {  # test values, not the board's
-    "1": [11, 9, 7, 5, 3, 1],
+TEST_VP = {  # test values, not the board's, except the two 6th places the rulebook states (issue 15)
+    "1": [11, 9, 7, 5, 4, 4],
     "2": [12, 10, 8, 6, 4, 2],
     "3": [13, 11, 9, 7, 5, 3],
     "4": [16, 13, 10, 7, 4, 1],
     "5": [20, 15, 10, 6, 2, 0],
 }
-FLAT_VP = {str(c): [6, 5, 4, 3, 2, 1] for c in range(1, 6)}  # test values: same in every class
+# test values: the same in every class but the 6th places, where the rulebook states 4 for the
+# 1-star class and 0 for the 5-star class (issue 15); the 4-star 6th place is 0 too so the
+# two-player game stays a tie (Bob is 6th in the 5-star Pacific, Ann in the 4-star Atlantic)
+FLAT_VP = {"1": [6, 5, 4, 3, 2, 4], "2": [6, 5, 4, 3, 2, 1], "3": [6, 5, 4, 3, 2, 1], "4": [6, 5, 4, 3, 2, 0],
+           "5": [6, 5, 4, 3, 2, 0]}
 
 
 def vp_lines(table: dict) -> str:
@@ -82,13 +86,14 @@ def test_complete_four_player_game(script, status):
                                   ("Bob", 13, 0), ("Cy", 6, 0)]
     assert {sea: info["class"] for sea, info in s["seas"].items()} == {
         "baltic": 4, "mediterranean": 3, "atlantic": 1, "pacific": 5}
-    # Pacific 5*: Bob 20, Ann 15, Cy 6, Di 0; Atlantic 1*: Cy 11, Bob 7, Ann 3, Di 1;
-    # Mediterranean 3*: Bob 13, Ann 9, Di 5, Cy 3; Baltic 4*: Ann 16, Di 10, Bob 4, Cy 1
-    assert [(p["name"], p["score"]) for p in s["players"]] == [("Ann", 43), ("Bob", 44), ("Cy", 21), ("Di", 16)]
+    # Pacific 5*: Bob 20, Ann 15, Cy 6, Di 0; Atlantic 1*: Cy 11, Bob 7, Ann 4, Di 4 (the 6th place
+    # the rulebook states); Mediterranean 3*: Bob 13, Ann 9, Di 5, Cy 3; Baltic 4*: Ann 16, Di 10, Bob 4, Cy 1
+    assert [(p["name"], p["score"]) for p in s["players"]] == [("Ann", 44), ("Bob", 44), ("Cy", 21), ("Di", 19)]
     assert [p["money"] for p in s["players"]] == [23000, 14000, 17000, 18000]
     assert [p["plaques_left"] for p in s["players"]] == [0, 0, 0, 0]
-    assert s["finished"] and s["winners"] == ["Bob"] and s["turn"] is None
-    assert "Game over: Bob wins. Final scores: Ann 43 (23,000 marks), Bob 44 (14,000 marks)" in out
+    # equal points: more money wins
+    assert s["finished"] and s["winners"] == ["Ann"] and s["turn"] is None
+    assert "Game over: Ann wins. Final scores: Ann 44 (23,000 marks), Bob 44 (14,000 marks)" in out
 
 
 TIE_GAME = (
@@ -129,8 +134,9 @@ def test_complete_two_player_game_won_on_money(script, status):
     s = status()
     assert [p["plaques_left"] for p in s["players"]] == [0, 0]
     assert sum(1 for line in TIE_GAME.splitlines() if line.startswith("voyage Ann")) == 8
-    # each player leads two seas: 1st + 5th (6 + 2) there, 2nd + 6th (5 + 1) in the others
-    assert [(p["name"], p["score"], p["money"]) for p in s["players"]] == [("Ann", 28, 36000), ("Bob", 28, 34000)]
+    # each player leads two seas: 1st + 5th (6 + 2) there, 2nd + 6th (5 + 1, or 5 + 0 in the 4- and
+    # 5-star classes) in the others
+    assert [(p["name"], p["score"], p["money"]) for p in s["players"]] == [("Ann", 27, 36000), ("Bob", 27, 34000)]
     assert s["winners"] == ["Ann"]
     assert "Game over: Ann wins." in out
 
@@ -156,7 +162,7 @@ def test_scoring_waits_for_the_victory_points(script, status, run):
     assert status()["winners"] == ["Ann"]
     # the session keeps the values it was scored with
     run(["data", "set", "atlantic-star", "vp.5", "[0, 0, 0, 0, 0, 0]"], expect=0)
-    assert [p["score"] for p in status()["players"]] == [28, 28]
+    assert [p["score"] for p in status()["players"]] == [27, 27]
 
 
 def test_undo_after_the_end_reopens_the_last_voyage(script, status, run):

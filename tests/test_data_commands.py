@@ -58,10 +58,10 @@ def test_set_validates_and_show_tells_the_origin(run):
     run(["data", "set", "demo", "surcharges", "[0,5,10,15,20,25]"], expect=0)
     out = run(["data", "show", "demo", "surcharges"], expect=0).stdout
     assert json.loads(out[: out.index("source:")]) == [0, 5, 10, 15, 20, 25]
-    assert "source: yours (set " in out
+    assert "source: supplied by you on " in out
     assert "rulebook p. 2" in run(["data", "show", "demo", "start_money"], expect=0).stdout
     table = run(["data", "show", "demo"], expect=0).stdout
-    assert "surcharges" in table and "yours" in table and "rulebook p. 2" in table
+    assert "surcharges" in table and "supplied by you" in table and "rulebook p. 2" in table
     assert "surcharges" not in run(["data", "check", "demo"], expect=0).stdout
 
 

@@ -7,7 +7,6 @@ import errno
 import json
 import os
 
-from companion.core import session as sessions
 from companion.core.errors import StoreError
 from companion.core.store import Store
 

@@ -10,7 +10,6 @@ import os
 
 import pytest
 
-from companion.core.store import Store
 
 
 def one_line(result, *words, code=1):

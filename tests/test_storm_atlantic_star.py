@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from storm_support import STORM_SETTINGS, Storm, weighted
 
 PLAYERS = ["Ann", "Bob", "Zoë", "Mary Jo"]
-TEST_VP = {"1": [11, 9, 7, 5, 3, 1], "3": [13, 11, 9, 7, 5, 3], "5": [20, 15, 10, 6, 2, 0]}  # test values
+TEST_VP = {"1": [11, 9, 7, 5, 4, 4], "3": [13, 11, 9, 7, 5, 3], "5": [20, 15, 10, 6, 2, 0]}  # test values
 TEST_VP4 = "[16, 13, 10, 7, 4, 1]"  # test value, typed during the storm
 PRICES = ["3000", "2000", "1000", "0"]
 

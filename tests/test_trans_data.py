@@ -7,6 +7,7 @@ encodings of the classic boards), so a damaged or re-encoded pack fails here.
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -116,8 +117,8 @@ def test_pack_matches_its_schema_and_notes(game):
     assert "axial" in p["sources"]["board"]
     for key in datapack.unknowns(p["values"]):
         assert datapack.need_text(game, key), key
-    for key, text in p["examples"].items():
-        json.loads(text)
+    for key, text in p["examples"].items():  # JSON once the bare number placeholders are typed over
+        json.loads(re.sub(r"\b(W|N|P\d)\b", "1", text))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -54,7 +54,7 @@ def test_ship_add_remembers_a_card_for_later_games(run):
                      "income": None, "tonnage": 11000, "speed": None, "passengers": 1700}
     assert "CITY OF NEW YORK: steam, black, 1888, £100" in run(["ship", "show", "City Of New York"]).stdout
     # the same value `data show` lists as the players' own
-    assert "yours" in run(["data", "show", "transatlantic", "ships.CITY OF NEW YORK"], expect=0).stdout
+    assert "supplied by you on" in run(["data", "show", "transatlantic", "ships.CITY OF NEW YORK"], expect=0).stdout
 
 
 def test_ships_lists_the_catalogue(run):
@@ -134,8 +134,8 @@ def test_prices_wait_for_the_surcharges(run, status):
         run(args, expect=0)
     run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
     run(MARKET, expect=0)
-    assert "companion data set transatlantic market.surcharges '[...]'" in run(["market"], expect=0).stdout
-    refused(run, ["buy", "Ann", "NUBIAN"], "`companion data set transatlantic market.surcharges '[...]'`")
+    assert "companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'" in run(["market"], expect=0).stdout
+    refused(run, ["buy", "Ann", "NUBIAN"], "`companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'`")
     assert status()["market"][1] == "NUBIAN"
     run(SURCHARGES, expect=0)  # typed once, mid-game: the next purchase uses and freezes it
     assert "NUBIAN £40" in run(["buy", "Ann", "NUBIAN"], expect=0).stdout

@@ -103,7 +103,7 @@ def test_prices_with_unknown_surcharges_name_the_data_set_command():
     s = play([FULL_MARKET], values=data(surcharges=None))
     with pytest.raises(MissingValue) as err:
         GAME.apply(s, {"type": "buy", "player": "Ann", "ships": ["NUBIAN"]}, data(surcharges=None))
-    assert "companion data set transatlantic market.surcharges '[...]'" in str(err.value)
+    assert "companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'" in str(err.value)
 
 
 def test_market_rows_show_every_part_of_the_price():

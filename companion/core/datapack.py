@@ -194,6 +194,7 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
     trial = dict(user_values)
     trial[key] = value
     values = merged(game, trial)
+    check_stated(game, values)
     schema = pack(game).get("schema")
     if not schema:
         return
@@ -209,6 +210,24 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
             error = best_match(branch)
         where = ".".join(str(p) for p in error.absolute_path) or key
         raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
+
+
+def stated(game: str) -> dict[str, dict]:
+    """The values the rulebook itself states inside a value nobody knows whole (Atlantic Star's
+    1-star 6th place is 4): dotted key -> {"value", "what", "source"} from the pack's "stated"."""
+    return copy.deepcopy(_load(game).get("stated") or {})
+
+
+def check_stated(game: str, values: dict) -> None:
+    """Refuse values that contradict what the rulebook states, quoting the rule."""
+    for key, fact in stated(game).items():
+        try:
+            given = get_path(values, key)
+        except KeyError:
+            continue
+        if given is not None and given != fact["value"]:
+            raise CompanionError(f"{fact['what'].capitalize()} is {fact['value']}, not {given}: {fact['source']}. "
+                                 "Check that value on your board.")
 
 
 def _object_schema(schema: dict | None) -> dict:
@@ -266,6 +285,15 @@ def need_text(game: str, key: str) -> str:
 def source_text(game: str, key: str) -> str:
     """Where the pack's value at ``key`` came from (shown by `data show`)."""
     return _nearest(game, "sources", key)
+
+
+def set_command(game: str, key: str) -> str:
+    """The command that supplies ``key``, as `data check`, `data show` and refusals print it.
+
+    Its placeholders (N, W, P1 ..., S1 ..., COLOUR, CITY, JUNCTION-JUNCTION, 1st ... 6th) are
+    typed over with real values and the command then works as shown: numbers are never quoted,
+    names always are (a test fills every template and runs it)."""
+    return f"companion data set {game} {key} '{example(game, key)}'"
 
 
 def example(game: str, key: str) -> str:

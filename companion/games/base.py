@@ -277,6 +277,10 @@ class Game:
             else:
                 node = None
             if node is None:
+                if example == "...":  # the pack's template, which works once its placeholders are typed over
+                    from companion.core import datapack
+
+                    example = datapack.example(game, key) if game in datapack.pack_names() else example
                 raise MissingValue(game, key, what, example)
         return node
 

@@ -40,7 +40,7 @@ def show(app, game: str, key: str | None) -> None:
 
     def origin(k: str) -> str:
         if k in entries:
-            return f"yours (set {entries[k]['set_at'][:10]})"
+            return f"supplied by you on {entries[k]['set_at'][:10]}"
         inner = [u for u in entries if u.startswith(k + ".")]
         src = datapack.source_text(game, k)
         if inner:
@@ -57,7 +57,7 @@ def show(app, game: str, key: str | None) -> None:
         click.echo(json.dumps(value, indent=2, ensure_ascii=False) if value is not None else "unknown")
         click.echo(f"source: {origin(key)}")
         if value is None:
-            click.echo(f"supply it with: companion data set {game} {key} '{datapack.example(game, key)}'")
+            click.echo(f"supply it with: {datapack.set_command(game, key)}")
         return
     from companion.terminal.render import table
 
@@ -117,6 +117,6 @@ def check(app, game: str | None) -> None:
             missing += 1
             need = datapack.need_text(g, key)
             click.echo(f"{g} {key}: unknown{' — ' + need if need else ''}")
-            click.echo(f"    companion data set {g} {key} '{datapack.example(g, key)}'")
+            click.echo(f"    {datapack.set_command(g, key)}")
     if not missing:
         click.echo("Every printed value is known." if not game else f"Every printed value of {game} is known.")

@@ -166,7 +166,7 @@ def log(app, as_json: bool) -> None:
         return
     if not rows:
         click.echo(f"Session {s.id}: nothing recorded yet.")
-    from companion.terminal.render import whole, wrap
+    from companion.terminal.render import wrap
 
     names = long_names(s, s.replay())
     for r in rows:

@@ -18,7 +18,8 @@ from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option, split_names
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.atlantic_star.rules import GAME as GAME_ID
-from companion.games.atlantic_star.rules import OPERATOR, AtlanticStar, a_voyage, marks, points, sea_name
+from companion.games.atlantic_star.rules import (OPERATOR, UNUSUAL_LEG, AtlanticStar, a_voyage, marks, points, sea_name,
+                                                unusual)
 from companion.games.base import player_name
 from companion.terminal.render import table, winners_line
 
@@ -91,8 +92,8 @@ def ask_vp(app, key: str) -> None:
     click.echo(f"The game is over, and the victory points of the {cls}-star class are not known yet.")
     hint = (datapack.pack(GAME_ID).get("suggestions") or {}).get(key)
     if hint:
-        row = ", ".join(str(v) for v in hint["value"]) if hint.get("value") else ""
-        click.echo(f"Public sources: {row + ' — ' if row else ''}{hint['note']}.")
+        row = ", ".join("?" if v is None else str(v) for v in hint["value"]) if hint.get("value") else ""
+        click.echo(f"Suggested: {row + ' — ' if row else ''}{hint['note']}.")
 
     def parse(answer: str) -> list[int]:
         try:
@@ -233,7 +234,7 @@ def refresh(app, name: str, cards: str | None) -> None:
               help="1 to 5: needed by a sea's first voyage (a class no other sea has).")
 @click.option("--value", type=int, metavar="N", help="The voyage's value: the points plus any bonus.")
 @click.option("--cards", metavar="LIST",
-              help="One entry per leg, e.g. 5,M,X: points 1-9, M = mail ship (1), X = no points (no bonus).")
+              help="One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), X = no points (no bonus).")
 @session_option
 @pass_app
 def voyage(app, name: str, sea: str, stars: int | None, value: int | None, cards: str | None) -> None:
@@ -255,6 +256,9 @@ def voyage(app, name: str, sea: str, stars: int | None, value: int | None, cards
     mine = max(me, key=lambda x: x["voyage"])
     click.echo(f"{event['player']} staged {a_voyage(event['sea'])} worth {mine['value']} in the "
                f"{sea_info['class']}-star class: {place_text(mine['place'])} of {len(sea_info['ranking'])}.")
+    legs = replay.data["seas"][event["sea"]]["legs"]
+    if unusual(event.get("cards"), event.get("value"), legs):
+        click.echo(f"Note: above {UNUSUAL_LEG} points per leg is unusual: check the cards (`undo` if mistyped).")
     click.echo(next_line(status))
 
 

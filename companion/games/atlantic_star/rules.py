@@ -53,8 +53,21 @@ def a_voyage(sea: str) -> str:
     return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} voyage"
 
 
-def card_value(cards: list, legs: int, top: int = 9) -> int:
-    """A voyage's value from one entry per leg: points 1..top, M (mail, 1) or X (no points).
+# Not a rule: the rulebook states no largest number of points a ship scores on a leg. A leg
+# above this is only noted as unusual (issue 15), never refused.
+UNUSUAL_LEG = 9
+
+
+def unusual(cards: list | None, value: int | None, legs: int) -> bool:
+    """Whether a voyage's entry looks mistyped: a leg above UNUSUAL_LEG, or a value above what
+    legs of UNUSUAL_LEG each and the bonus make."""
+    if cards:
+        return any(str(c).strip().isdigit() and int(str(c).strip()) > UNUSUAL_LEG for c in cards)
+    return value is not None and value > legs * (UNUSUAL_LEG + 1)
+
+
+def card_value(cards: list, legs: int) -> int:
+    """A voyage's value from one entry per leg: points (1 or more), M (mail, 1) or X (no points).
 
     Why the bonus rule lives here: every leg suitably covered (a number or a mail ship) earns
     a bonus equal to the number of legs; a single X (a ship sailing a leg it has no points for)
@@ -73,11 +86,11 @@ def card_value(cards: list, legs: int, top: int = 9) -> int:
             total += 1
         elif text == VOID:
             void = True
-        elif text.isdigit() and 1 <= int(text) <= top:
+        elif text.isdigit() and int(text) >= 1:
             total += int(text)
         else:
             raise RuleError(
-                f"Leg {n}: {raw!r} is not a card entry: type a number 1 to {top} (the ship's points "
+                f"Leg {n}: {raw!r} is not a card entry: type a number of 1 or more (the ship's points "
                 f"on that leg), M for a mail ship or X for a ship with no points there."
             )
     return total if void else total + legs
@@ -313,15 +326,11 @@ class AtlanticStar(Game):
         has_value, has_cards = event.get("value") is not None, event.get("cards") is not None
         if has_value == has_cards:
             raise RuleError("Give the voyage's value as --value N or leg by leg as --cards LIST (one of them).")
-        top = self.need(data, GAME, "card_points_max")
         if has_cards:
-            return card_value(list(event["cards"]), legs, top)
+            return card_value(list(event["cards"]), legs)
         value = event["value"]
-        most = legs * (top + 1)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-            raise RuleError(
-                f"A voyage of {legs} legs is worth 0 to {most} (points plus the bonus), not {value!r}."
-            )
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RuleError(f"A voyage's value is a whole number of 0 or more (points plus the bonus), not {value!r}.")
         return value
 
     def _class(self, s: State, sea: str, given: Any, data: dict) -> int:

@@ -27,6 +27,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable
 
+from companion.core.datapack import set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 
 Edge = tuple[int, int]  # two junction numbers, smaller first
@@ -333,12 +334,12 @@ class Board:
                 a, b = self.node_at[(x1, y1)], self.node_at[(x2, y2)]
             except (KeyError, TypeError, ValueError):
                 raise RuleError(f"double_kinds.{kind} lists {item!r}, which is not a line of the board: "
-                                f"correct it with `companion data set {self.game} double_kinds.{kind} ...`.") from None
+                                f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`.") from None
             out.add(self.edge(a, b))
         not_double = [e for e in out if self.cost[e] != 2]
         if not_double:
             raise RuleError(f"double_kinds.{kind} lists {self.edge_name(not_double[0])}, which is a single line: "
-                            f"correct it with `companion data set {self.game} double_kinds.{kind} ...`.")
+                            f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`.")
         return out
 
     def costs(self, single: Iterable[str] = (), disputed: int = 2) -> dict[Edge, int]:

@@ -37,6 +37,7 @@ import difflib
 import unicodedata
 
 from companion.core import dealing
+from companion.core.datapack import set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
@@ -60,7 +61,7 @@ SPECIAL_IDS = (
 FOUR_CITIES = (*RETURN_COLOUR, "return-any")
 BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app gives up
 # Templates for values nobody knows: never real-looking numbers, so nobody copies one as printed.
-CHART_TEMPLATE = '{"winner": "W", "missing": ["P1", "P2", "P3", "P4", "P5"]}'
+CHART_TEMPLATE = '{"winner": W, "missing": [P1, P2, P3, P4, P5]}'
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -281,7 +282,8 @@ class TransGame(TrackMixin, Game):
         if alias is not None:
             if alias not in data["colours"]:
                 raise RuleError(f"colour_aliases.{named} is {alias!r}, not one of this board's colours "
-                                f"({', '.join(data['colours'])}): set it again with `companion data set`.")
+                                f"({', '.join(data['colours'])}): set it again with "
+                                f"`{set_command(self.id, 'colour_aliases.' + named)}`.")
             return alias
         if named in data["colours"]:
             return named
@@ -291,14 +293,14 @@ class TransGame(TrackMixin, Game):
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
-        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players",
-                          '["' + data["cities"][0]["name"] + '", "... 10 names, 2 of each colour"]')
+        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
+                          "CITY is a city's name, 2 of each colour")
         colours = city_colours(data)
         if (not isinstance(names, list) or len(set(names)) != 10
                 or any(n not in colours for n in names)
                 or any(sum(colours[n] == c for n in names) != 2 for c in data["colours"])):
             raise RuleError("The value `dashed` must list the 10 dashed-border cities, 2 of each colour, "
-                            f"as named on this board: set it again with `companion data set {self.id} dashed`.")
+                            f"as named on this board: set it again with `{set_command(self.id, 'dashed')}`.")
         return set(names)
 
     def _out_of_play(self, s: State, data: dict) -> set[str]:
@@ -352,7 +354,7 @@ class TransGame(TrackMixin, Game):
         s["special_colours"] = [self._colour(data, c) for c in named]
         if len(set(s["special_colours"])) != len(s["special_colours"]):
             raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
-                            f"fix colour_aliases with `companion data set {self.id} colour_aliases.COLOUR ...`.")
+                            f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + named[0])}`.")
         s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
         s["track"] = self._new_track(data)  # the rails of the last round come off the board
         s["balance"] = None
@@ -742,14 +744,13 @@ class TransGame(TrackMixin, Game):
         example = CHART_TEMPLATE  # a template, never real-looking numbers someone might copy
         what = f"the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... missing"
         self.need(data, self.id, f"charts.{key}", what, example)
-        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner", '"W"')
-        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails",
-                          '["P1", "P2", "P3", "P4", "P5"]')
+        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner")
+        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails")
         if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
             raise RuleError(f"charts.{key} must be whole numbers shaped like {example} (W = a winner's points, "
                             f"P1 ... = the points for 1, 2 ... missing rails): set it again with "
-                            f"`companion data set {self.id} charts.{key} ...`.")
+                            f"`{set_command(self.id, 'charts.' + key)}`.")
         chart = {"winner": winner, "missing": table}
         return chart
 

@@ -15,6 +15,7 @@ from itertools import product
 
 from companion.games.trans import steiner
 from companion.games.trans.board import Board, Edge
+from companion.core.datapack import set_command
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import Event, State, player_name
 
@@ -167,7 +168,7 @@ def settle_disputed(board: Board, declared) -> Board:
     """
     if declared is None:
         return board
-    fix = f"correct it with `companion data set {board.game} disputed_single ...`"
+    fix = f"correct it with `{set_command(board.game, 'disputed_single')}`"
     if not isinstance(declared, list):
         raise RuleError(f"disputed_single must be a list of lines, e.g. [\"Brest-B7\"]: {fix}.")
     lines: set[Edge] = set()

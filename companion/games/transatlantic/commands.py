@@ -321,7 +321,7 @@ def market(app, as_json: bool) -> None:
                  title=f"Ship market · session {s.id}", right=[0, 4, 5, 6, 7])]
     if rows[0]["surcharge"] is None:
         out.append("The surcharges are not known yet: read them off the board and type "
-                   "`companion data set transatlantic market.surcharges '[...]'` (6 numbers, leftmost first).")
+                   "`companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'` (6 numbers, leftmost first).")
     click.echo("\n".join(out))
 
 

@@ -89,7 +89,8 @@ def check_flag(flag: Any, flags: list[str] | None) -> str:
     if flags and text not in flags:
         raise RuleError(
             f"There is no {text!r} flag: the flags are {', '.join(flags)} "
-            f"(a flag missing there is added with `companion data set transatlantic flags '[...]'`)."
+            "(a flag missing there is added with "
+            """`companion data set transatlantic flags '["white", "blue", "red", "black", "green", "COLOUR"]'`)."""
         )
     return text
 
@@ -210,13 +211,12 @@ class Transatlantic(Game):
 
     def surcharges(self, data: dict) -> list[int]:
         value = self.need(data, GAME, "market.surcharges",
-                          "the £ surcharge printed under each of the 6 market positions, leftmost first",
-                          "[...]")
+                          "the £ surcharge printed under each of the 6 market positions, leftmost first")
         if not (isinstance(value, list) and len(value) == POSITIONS
                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
             raise RuleError(
                 "market.surcharges must be 6 whole numbers, position 1 (leftmost) first: type "
-                "`companion data set transatlantic market.surcharges '[...]'` again."
+                "`companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'` again."
             )
         return value
 

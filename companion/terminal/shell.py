@@ -195,6 +195,8 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "")
         parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
         return " · ".join(parts)
     turn = status.get("turn") or status.get("current")
+    if isinstance(turn, dict):  # Trans: {"player": ..., "number": ...} while the rails go down
+        turn = turn.get("player")
     if isinstance(turn, str) and turn:
         parts.append(f"{turn}'s turn")
     if players:

@@ -15,7 +15,7 @@ def test_a_lowest_wins_sheet_names_the_lowest_total(home, run):
     run(["new", "scoresheet", "--players", "Ann,Bob,Cy", "--lowest-wins"], expect=0)
     run(["add", "Ann=3", "Bob=5", "Cy=9"], expect=0)
     text = bar(home)
-    assert "leader Ann (3) (lowest wins)" in text
+    assert "leader Ann (3, lowest wins)" in text
     assert "next: add NAME=POINTS ... or finish" in text
 
 

@@ -203,11 +203,11 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "")
         scores = [p.get("score") or 0 for p in players]
         top = min(scores) if lowest_wins else max(scores)
         leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
-        rule = " (lowest wins)" if lowest_wins else ""
+        rule = ", lowest wins" if lowest_wins else ""
         if len(players) > 1 and len(leaders) == len(players):
             parts.append(f"all level: {' & '.join(leaders)} ({top})")
         else:
-            parts.append(f"leader {' & '.join(leaders)} ({top}){rule}")
+            parts.append(f"leader {' & '.join(leaders)} ({top}{rule})")
     line = " · ".join(parts)
     return f"{line}\nnext: {next_action}" if next_action else line
 

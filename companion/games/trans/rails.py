@@ -10,7 +10,6 @@ rails) with the values the session froze, through the rules' ``missing_tree``.
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 import click

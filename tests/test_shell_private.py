@@ -116,3 +116,52 @@ def test_one_shot_hand_prints_plainly_when_piped(home, run):
     out = run(["hand", "Bob"], expect=0).stdout
     assert "Bob's cities (round 1):" in out and all(c in out for c in hands(home)["Bob"])
     assert "Bob's cities" in run(["hand", "Bob", "--print"], expect=0).stdout
+
+
+def test_one_shot_hand_on_a_terminal_uses_the_alternate_screen(home, run):
+    """`companion hand Bob` in a real pseudo-terminal: the cities only between the alternate
+    screen's start and end, then Enter to leave."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)
+    run(["round", "start"], expect=0)
+    cities = hands(home)["Bob"]
+    master, slave = pty.openpty()
+    env = dict(os.environ, COMPANION_HOME=str(home), TERM="xterm", COLUMNS="80", LINES="24")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "hand", "Bob"], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen, deadline = b"", time.monotonic() + 60
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            seen += chunk
+            if b"\x1b[6n" in chunk:  # the cursor-position request a terminal answers
+                os.write(master, b"\x1b[1;1R")
+            if chunk.rstrip().endswith((b"cards. ", b"cards.", b"again. ", b"again.")) or b"press Enter" in chunk \
+                    or b"Press Enter" in chunk:
+                os.write(master, b"\r")
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    text = seen.decode("utf-8", "replace")
+    assert proc.returncode == 0, text
+    enter, leave = "\x1b[?1049h", "\x1b[?1049l"
+    assert enter in text and leave in text
+    before, _, rest = text.partition(enter)
+    inside, _, after = rest.partition(leave)
+    assert all(c in inside for c in cities)
+    assert not any(c in before + after for c in cities)

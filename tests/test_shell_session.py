@@ -173,3 +173,19 @@ def test_a_shell_started_with_no_session_stays_without_one(home, capsys):
     err = capsys.readouterr().err
     assert "No session here yet" in err
     assert rounds(Store(home), Store(home).current()) == []
+
+
+def test_session_alone_moves_only_this_shell(home, run, capsys):
+    try:
+        from shell_support import drive
+    except ImportError:
+        from tests.shell_support import drive
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    first = Store(home).current()
+    run(["new", "scoresheet", "--players", "Cy,Dee"], expect=0)
+    second = Store(home).current()
+    drive(home, f"--session {first}\nadd Ann=1 Bob=2\n")
+    out = capsys.readouterr().out
+    assert f"Here, now session {first}" in out
+    assert rounds(Store(home), first) and not rounds(Store(home), second)
+    assert Store(home).current() == second  # the folder's current session is untouched

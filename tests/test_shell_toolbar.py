@@ -15,7 +15,7 @@ def test_a_lowest_wins_sheet_names_the_lowest_total(home, run):
     run(["new", "scoresheet", "--players", "Ann,Bob,Cy", "--lowest-wins"], expect=0)
     run(["add", "Ann=3", "Bob=5", "Cy=9"], expect=0)
     text = bar(home)
-    assert "leader Ann (3) (lowest wins)" in text
+    assert "leader Ann (3, lowest wins)" in text
     assert "next: add NAME=POINTS ... or finish" in text
 
 
@@ -45,6 +45,16 @@ def test_trans_says_what_comes_next(home, run):
     run(["round", "start", "--special", "pass-three"], expect=0)
     text = bar(home)
     assert "pass NAME" in text and "CITY" not in text
+
+
+def test_trans_says_whose_turn_it_is_while_the_rails_go_down(home, script):
+    try:
+        from test_trans_rails_script import setup
+    except ImportError:
+        from tests.test_trans_rails_script import setup
+    code, _, err = script(setup())
+    assert code == 0, err
+    assert "Dee's turn" in bar(home)  # Dee built last, in turn 4
 
 
 def test_a_finished_game_names_its_winners(home, run):

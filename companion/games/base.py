@@ -51,8 +51,13 @@ class Game:
     - ``render_status(app, session, replay) -> str``: what ``status`` prints;
     - optionally ``render_board(app, session, replay) -> str`` (``board``), ``MAPS`` (ids) and
       ``render_map(app, map_id) -> str`` (``board MAP`` with no session; the first id is the
-      one `board` names in its list), and
-      ``words(session, replay) -> list[str]``: extra completion words.
+      one `board` names in its list),
+      ``words(session, replay) -> list[str]``: extra completion words,
+      ``complete(session, replay, words, current) -> [(text, note)] | None``: what the shell
+      offers for one argument, from the context (never a private card),
+      ``next_action(status) -> str``: what comes next, for the shell's toolbar, and
+      ``carries_private(words) -> bool``: whether a typed line names a private card (the
+      shell then keeps it out of its history).
 
     A game may instead override the methods below directly.
     """

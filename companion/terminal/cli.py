@@ -340,7 +340,18 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
         private_on_terminal(app)
     ctx.obj = app
     if ctx.invoked_subcommand is None:
-        if line:  # `--` or `--session ID` alone: no second shell or script inside this one
+        if line and session_id and app.pinning:
+            # `--session ID` alone in the shell or a script: this process moves to ID, and the
+            # folder's current session (other terminals' default) stays as it is
+            sid = app.store.resolve(session_id)
+            from companion.core import session as sessions
+
+            s = sessions.load(app.store, sid)
+            app.pin(sid)
+            click.echo(f"Here, now session {sid}: {s.game.title} with {', '.join(s.players)} "
+                       "(other terminals keep theirs).")
+            return
+        if line:  # `--` alone: no second shell or script inside this one
             raise click.UsageError("Options alone do nothing: give a command after them, e.g. `--session ID status`.")
         if sys.stdin is not None and sys.stdin.isatty():
             from companion.terminal import shell

@@ -195,17 +195,19 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "")
         parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
         return " · ".join(parts)
     turn = status.get("turn") or status.get("current")
+    if isinstance(turn, dict):  # Trans: {"player": ..., "number": ...} while the rails go down
+        turn = turn.get("player")
     if isinstance(turn, str) and turn:
         parts.append(f"{turn}'s turn")
     if players:
         scores = [p.get("score") or 0 for p in players]
         top = min(scores) if lowest_wins else max(scores)
         leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
-        rule = " (lowest wins)" if lowest_wins else ""
+        rule = ", lowest wins" if lowest_wins else ""
         if len(players) > 1 and len(leaders) == len(players):
             parts.append(f"all level: {' & '.join(leaders)} ({top})")
         else:
-            parts.append(f"leader {' & '.join(leaders)} ({top}){rule}")
+            parts.append(f"leader {' & '.join(leaders)} ({top}{rule})")
     line = " · ".join(parts)
     return f"{line}\nnext: {next_action}" if next_action else line
 
@@ -420,4 +422,5 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         finally:
             elsewhere.mark()
         if code and message:
-            click.echo(f"Error: {message}", err=True)
+            # Ctrl-C at a question is the player's own choice, not an error
+            click.echo(message if message.startswith("Stopped;") else f"Error: {message}", err=True)

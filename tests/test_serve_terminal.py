@@ -1,0 +1,74 @@
+"""`companion serve` on a real terminal (a pseudo-terminal): the table's QR code, then each
+player's code on a private screen of its own, one player at a time, then Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from serve_support import PLAYERS, new_trans
+
+pty = pytest.importorskip("pty")
+
+
+def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen.decode("utf-8", "replace")
+
+
+def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
+    new_trans(run)
+    main, child = pty.openpty()
+    os.set_blocking(main, True)
+    env = dict(os.environ, COMPANION_HOME=str(home), COLUMNS="80", LINES="24")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdin=child,
+                            stdout=child, stderr=child, env=env, start_new_session=True)
+    os.close(child)
+    try:
+        first = read_until(main, "Pass the laptop to Ann")
+        assert "The table page" in first and any(block in first for block in "▀▄█")  # a QR code in blocks
+        table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+", first).group(0)
+        assert "/p/" not in first  # no player's link on the shared screen
+        urls = {}
+        for i, name in enumerate(PLAYERS):
+            os.write(main, b"\r")
+            screen = read_until(main, "Press Enter to hide it")
+            assert f"Only {name} looks" in screen
+            urls[name] = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", screen).group(0)
+            assert sum(f"Only {n} looks" in screen for n in PLAYERS) == 1
+            if i + 1 < len(PLAYERS):
+                assert f"Next: {PLAYERS[i + 1]}." in screen
+            os.write(main, b"\r")
+            after = read_until(main, "Pass the laptop to" if i + 1 < len(PLAYERS) else "Ctrl-C")
+            assert "\x1b[?1049l" in after  # the private screen is left: the code is gone
+            assert urls[name] not in after
+        assert len(set(urls.values())) == len(PLAYERS) and table not in urls.values()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        assert "The server is stopped." in read_until(main, "stopped", timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)

@@ -53,7 +53,7 @@ def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
         urls = {}
         for i, name in enumerate(PLAYERS):
             os.write(main, b"\r")
-            screen = read_until(main, "Press Enter to hide it")
+            screen = read_until(main, "Press Enter to hide")
             assert f"Only {name} looks" in screen
             urls[name] = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", screen).group(0)
             assert sum(f"Only {n} looks" in screen for n in PLAYERS) == 1

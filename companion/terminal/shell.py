@@ -422,5 +422,4 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         finally:
             elsewhere.mark()
         if code and message:
-            # Ctrl-C at a question is the player's own choice, not an error
-            click.echo(message if message.startswith("Stopped;") else f"Error: {message}", err=True)
+            click.echo(f"Error: {message}", err=True)

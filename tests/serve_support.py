@@ -31,7 +31,7 @@ def site_and_client(home: Path, sid: str, players=PLAYERS):
     import warnings
 
     with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)  # StarletteDeprecationWarning
         from starlette.testclient import TestClient
 
     from companion.web import tokens

@@ -170,8 +170,8 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         server.start_background(site, sock, base)
         say("The server runs in the background: keep playing here; `serve --stop` ends it.")
         return
-    say("Ctrl-C (or `serve --stop` in another window) stops it.")
     try:
+        say("Ctrl-C (or `serve --stop` in another window) stops it.")
         server.run_foreground(site, sock, base)
     except KeyboardInterrupt:
         pass

@@ -28,7 +28,11 @@ def hands(home: Path, sid: str) -> dict[str, list[str]]:
 
 def site_and_client(home: Path, sid: str, players=PLAYERS):
     pytest.importorskip("httpx")
-    from starlette.testclient import TestClient
+    import warnings
+
+    with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+        warnings.simplefilter("ignore", UserWarning)  # StarletteDeprecationWarning
+        from starlette.testclient import TestClient
 
     from companion.web import tokens
     from companion.web.site import Site

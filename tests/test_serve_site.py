@@ -235,3 +235,19 @@ def test_the_pages_state_after_new_actions_is_the_full_replays(run, home):
         _s2, full = site.load()
         assert (served.state, served.events, served.undone, served.finished_at) == \
             (full.state, full.events, full.undone, full.finished_at), step
+
+
+def test_a_bug_while_drawing_a_page_is_a_500_logged_without_the_token(served, home, monkeypatch):
+    _sid, site, client, links = served
+    from companion.web import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError(f"drawing failed for /t/{links['table']}")
+
+    monkeypatch.setattr(views, "table_page", broken)
+    response = client.get(f"/t/{links['table']}")
+    assert response.status_code == 500 and "Traceback" not in response.text
+    assert response.headers["cache-control"] == "no-store"
+    logged = (home / "errors.log").read_text()
+    assert "RuntimeError: drawing failed for /t/~" in logged
+    assert all(token not in logged for token in links.values())

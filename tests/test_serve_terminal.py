@@ -57,6 +57,8 @@ def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
             assert f"Only {name} looks" in screen
             urls[name] = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", screen).group(0)
             assert sum(f"Only {n} looks" in screen for n in PLAYERS) == 1
+            shown = screen[screen.rindex("\x1b[H"):] if "\x1b[H" in screen else screen
+            assert len(shown.splitlines()) <= 24, len(shown.splitlines())  # fits an 80x24 terminal
             if i + 1 < len(PLAYERS):
                 assert f"Next: {PLAYERS[i + 1]}." in screen
             os.write(main, b"\r")
@@ -64,6 +66,15 @@ def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
             assert "\x1b[?1049l" in after  # the private screen is left: the code is gone
             assert urls[name] not in after
         assert len(set(urls.values())) == len(PLAYERS) and table not in urls.values()
+        import urllib.request
+
+        for _ in range(100):  # the server answers before Ctrl-C is pressed
+            try:
+                with urllib.request.urlopen(table, timeout=2) as r:
+                    assert r.status == 200
+                break
+            except OSError:
+                time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
         assert "The server is stopped." in read_until(main, "stopped", timeout=5)

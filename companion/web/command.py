@@ -74,8 +74,9 @@ def show_links(app, base: str, names: list[str], links: dict[str, str]) -> None:
     click.echo(table)
     for i, name in enumerate(names):
         after = f" Next: {names[i + 1]}." if i + 1 < len(names) else ""
-        text = (f"Only {name} looks: scan this with your phone (it is your private page).\n\n"
-                f"{qr_text(base + '/p/' + links[name])}\n{base}/p/{links[name]}\n{after}")
+        # 24 rows at most: this line, the code (19 rows), the link with who is next, the prompt
+        text = (f"Only {name} looks: scan this with your phone (it is your private page).\n"
+                f"{qr_text(base + '/p/' + links[name])}\n{base}/p/{links[name]}{after}")
         if app.show_private is not None:
             app.show_private(name, text)
         else:
@@ -169,8 +170,8 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         server.start_background(site, sock, base)
         say("The server runs in the background: keep playing here; `serve --stop` ends it.")
         return
-    say("Ctrl-C (or `serve --stop` in another window) stops it.")
     try:
+        say("Ctrl-C (or `serve --stop` in another window) stops it.")
         server.run_foreground(site, sock, base)
     except KeyboardInterrupt:
         pass

@@ -52,6 +52,7 @@ HEADERS = {
 # wrong method on a wrong token is the same 404 as anything else.
 ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 TOKEN_IN_PATH = re.compile(r"^/([pt])/[^/]*")
+TOKEN_ANYWHERE = re.compile(r"/([pt])/[A-Za-z0-9_-]{16,}")
 
 
 def redact_path(path: str) -> str:
@@ -244,6 +245,20 @@ class Site:
         except OSError:
             pass
 
+    def log_error(self) -> None:
+        """An unexpected error's traceback into the data folder's errors.log, tokens left out."""
+        import traceback
+
+        text = traceback.format_exc()
+        for token in self.known().values():
+            text = text.replace(token, "~")
+        text = TOKEN_ANYWHERE.sub(lambda m: f"/{m.group(1)}/~", text)
+        try:
+            with self._log_lock, open(self.data_dir / "errors.log", "a", encoding="utf-8") as fh:
+                fh.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve\n{text}\n")
+        except OSError:
+            pass
+
     # -- the application ------------------------------------------------------------------------
     def _build(self) -> Starlette:
         site = self
@@ -332,7 +347,10 @@ class Site:
             Route("/p/{token}/v", version, methods=ANY),
             Route("/p/{token}/choose", choose, methods=ANY),
         ]
-        app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+        async def server_error(request: Request, exc: Exception) -> Response:
+            return PlainTextResponse("Something went wrong inside companion.", status_code=500)
+
+        app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, Exception: server_error})
 
         async def asgi(scope, receive, send):
             if scope["type"] != "http":
@@ -340,9 +358,12 @@ class Site:
             started = time.perf_counter()
             seen = {"status": 500}
 
+            started_response: dict = {}
+
             async def send_with_headers(message):
                 if message["type"] == "http.response.start":
                     seen["status"] = message["status"]
+                    started_response["status"] = message["status"]
                     headers = [(k, v) for k, v in message.get("headers", [])
                                if k.decode().lower() not in {h.lower() for h in HEADERS}]
                     headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
@@ -351,6 +372,13 @@ class Site:
 
             try:
                 await app(scope, receive, send_with_headers)
+            except Exception:  # noqa: BLE001 - a bug of ours: logged, never printed over the shell
+                site.log_error()
+                if "status" not in started_response:
+                    await send_with_headers({"type": "http.response.start", "status": 500,
+                                             "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+                    await send_with_headers({"type": "http.response.body",
+                                             "body": b"Something went wrong inside companion."})
             finally:
                 # every page, choice and refusal; not the pages' twice-a-second version polls
                 if not (seen["status"] == 200 and scope.get("path", "").endswith("/v")):

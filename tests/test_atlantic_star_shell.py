@@ -29,16 +29,16 @@ def test_the_shell_asks_for_each_missing_class_and_shows_the_probable_row_as_a_h
     code, _, err = script("\n".join(lines[:-1]) + "\n")
     assert (code, err) == (0, "")
     capsys.readouterr()
-    # test rows, typed as the players would read them off the board
-    # (the rulebook fixes the 5-star class's 6th place at 0, so every row here ends in 0)
-    drive(home, lines[-1] + "\n6 5 4 3 2 0\n[6, 5, 4, 3, 2, 0]\n6,5,4,3,2,0\n6 5 4 3 2 0\nexit\n")
+    # test rows, typed as the players would read them off the board; the 5-star class's 6th place
+    # is the 0 the rulebook states (issue 15), the 4-star one 0 too so the game stays a tie
+    drive(home, lines[-1] + "\n6 5 4 3 2 1\n[6, 5, 4, 3, 2, 1]\n6,5,4,3,2,0\n6 5 4 3 2 0\nexit\n")
     out = capsys.readouterr().out
     assert "the victory points of the 2-star class are not known yet" in out
     assert "Suggested: 18, 14, 10, 7, 4, 2 — probable" in out  # a hint, never filled in
+    assert "Suggested: ?, ?, ?, ?, ?, 0 — the rulebook states the 6th place (0)" in out
     assert "Game over: Ann wins." in out
     s = status()
-    # each leads two seas (6 + 2 there) and is second in the other two (5 + 0): 26 each
-    assert s["finished"] and [p["score"] for p in s["players"]] == [26, 26]
+    assert s["finished"] and [p["score"] for p in s["players"]] == [27, 27]
 
 
 def test_a_blank_answer_is_asked_again_and_ctrl_c_records_nothing(home, script, status, capsys):
@@ -58,7 +58,7 @@ def test_a_wrong_row_is_asked_again(home, script, status, capsys):
     lines = TIE_GAME.splitlines()
     script("\n".join(lines[:-1]) + "\n")
     capsys.readouterr()
-    drive(home, lines[-1] + "\n1 2 3\n6 5 4 3 2 0\n6 5 4 3 2 0\n6 5 4 3 2 0\n6 5 4 3 2 0\nexit\n")
+    drive(home, lines[-1] + "\n1 2 3\n6 5 4 3 2 1\n6 5 4 3 2 1\n6 5 4 3 2 0\n6 5 4 3 2 0\nexit\n")
     out = capsys.readouterr().out
     assert "Six whole numbers, please" in out
     assert status()["finished"]

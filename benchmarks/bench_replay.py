@@ -11,6 +11,11 @@ Targets (BENCHMARKS.md): status at 10,000 events under 150 ms; one action at 10,
 most 1.5x the cost at 10 events; the script under 20 s; the import under 5 s.
 
     python benchmarks/bench_replay.py [--runs 7] [--sizes 1000,4000,10000]
+    python benchmarks/bench_replay.py --baseline DIR --sizes 1000,4000 --runs 3
+
+With ``--baseline DIR`` (a folder holding an older ``companion`` package, e.g. from
+``git archive 9d81e3c companion | tar -x -C DIR``) it only times `status --json` side by side:
+the old package (on PYTHONPATH) and this one, on the same sessions, one after the other.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import json
 import os
 import resource
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,9 +38,26 @@ from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, now, sche
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
-def companion(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def companion(home: Path, *args: str, stdin: str | None = None, baseline: str | None = None,
+              module: bool = False) -> subprocess.CompletedProcess:
+    """One `companion` process: the installed command, or ``python -m companion`` (``module``),
+    with an older package first on PYTHONPATH when ``baseline`` is given."""
     env = dict(os.environ, COMPANION_HOME=str(home))
-    return subprocess.run(["companion", *args], input=stdin, text=True, capture_output=True, env=env, check=True)
+    if baseline is not None:
+        env["PYTHONPATH"] = baseline
+    argv = [sys.executable, "-m", "companion", *args] if module else ["companion", *args]
+    return subprocess.run(argv, input=stdin, text=True, capture_output=True, env=env, check=True)
+
+
+def side_by_side(baseline: str, sizes: list[int], runs: int, tmp: Path) -> None:
+    for size in sizes:
+        home = tmp / f"side{size}"
+        sid = long_session(home, size)
+        old = median_seconds(lambda: companion(home, "status", "--json", "--session", sid, baseline=baseline,
+                                               module=True), runs)
+        new = median_seconds(lambda: companion(home, "status", "--json", "--session", sid, module=True), runs)
+        print(f"status --json at {size:>6} events: before {old * 1000:8.0f} ms, now {new * 1000:6.0f} ms "
+              f"({old / new:.1f}x)")
 
 
 def long_session(home: Path, events: int) -> str:
@@ -58,9 +81,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--sizes", default="1000,4000,10000")
+    parser.add_argument("--baseline", help="a folder with an older companion package, timed side by side")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        if args.baseline:
+            side_by_side(args.baseline, [int(x) for x in args.sizes.split(",")], args.runs, tmp)
+            return
         print("status as a subprocess:")
         for size in [int(x) for x in args.sizes.split(",")]:
             home = tmp / f"status{size}"

@@ -63,17 +63,27 @@ def status(run):
 # -- the kill tests' counts (tests/long_mode.py) -----------------------------------------------------
 
 
-def pytest_sessionstart(session):
-    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
-        from long_mode import report_path
+def pytest_configure(config):
+    """The controller picks this run's own report file before any worker starts (workers
+    inherit the variable), so parallel runs on one machine never mix their counts."""
+    import os
+    import tempfile
 
-        report_path().unlink(missing_ok=True)
+    if not hasattr(config, "workerinput") and not os.environ.get("COMPANION_KILL_REPORT"):
+        path = os.path.join(tempfile.gettempdir(), f"companion-kill-report-{os.getpid()}.jsonl")
+        os.environ["COMPANION_KILL_REPORT"] = path
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     from long_mode import kill_summary
 
     lines = kill_summary()
+    if not hasattr(config, "workerinput"):
+        from long_mode import report_path
+
+        report_path().unlink(missing_ok=True)  # said once: the next run starts from nothing
     if lines:
         terminalreporter.section("kill -9: actions acknowledged and kept")
         for line in lines:

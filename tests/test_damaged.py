@@ -212,6 +212,8 @@ def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_
                                   timeout=60, env=dict(os.environ, COMPANION_HOME=str(home)))
             assert done.returncode == 0, (make, args, done.stderr)
             assert "Traceback" not in done.stderr and "Something went wrong" not in done.stderr
+            if args == ["sessions"]:  # the skipped file is named, in one line
+                assert str(path) in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
         one_line_error(run(["status", "--session", damaged]), str(path))
         still_usable(run, healthy)
 

@@ -505,17 +505,21 @@ def index(store: Store) -> list[dict]:
     suspects = [sid for sid in files if sid not in listed]
     for sid in files:
         if sid in listed:
-            sig = file_signature(store.session_path(sid))
-            if sig is not None and sig[2] >= index_time:
+            path = store.session_path(sid)
+            sig = file_signature(path)
+            try:
+                link_time = path.lstat().st_mtime_ns  # a link put in place of the file is new too
+            except OSError:
+                link_time = -1
+            if (sig is not None and sig[2] >= index_time) or link_time >= index_time:
                 suspects.append(sid)
     fixed: dict[str, dict] = {}
     for sid in suspects:
         try:
             s = load(store, sid)
             entry = index_entry(s.meta, index_summary(s, s.replay()))
-        except CompanionError as exc:
-            if sid not in listed:
-                store.notes.append(f"Skipped: {exc.message}")
+        except CompanionError as exc:  # listed or not, say which file was skipped (one line)
+            store.notes.append(f"Skipped: {exc.message}")
             continue
         if listed.get(sid) != entry:
             fixed[sid] = entry

@@ -81,7 +81,7 @@ def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> s
         try:
             meta, journal = store.read_session(e["id"])
         except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
-            store.notes.append(f"Not exported: {exc.message}")
+            store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
             continue
         sessions.append({"meta": meta, "journal": journal})
         recorded.update(p.casefold() for p in meta.get("players") or ())
@@ -139,7 +139,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             s = sessions.load(store, e["id"])
             replay = s.replay()
         except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
-            store.notes.append(f"Not exported: {exc.message}")
+            store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
             continue
         status = s.status(replay)
         seats = [roster.show(p["name"]) for p in status.get("players", [])]

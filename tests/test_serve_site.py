@@ -251,3 +251,14 @@ def test_a_bug_while_drawing_a_page_is_a_500_logged_without_the_token(served, ho
     logged = (home / "errors.log").read_text()
     assert "RuntimeError: drawing failed for /t/~" in logged
     assert all(token not in logged for token in links.values())
+
+
+def test_wrong_tokens_through_the_site_are_counted_per_address(served):
+    _sid, site, client, links = served
+    from companion.web.site import FREE_GUESSES
+
+    for n in range(FREE_GUESSES):
+        client.get(f"/p/guess{n}")
+    client.get(f"/p/{links['Ann']}")  # a right token is not a guess
+    assert site.guesses.seen["testclient"][0] == FREE_GUESSES
+    assert site.guesses.delay("testclient") > 0  # the next wrong one waits

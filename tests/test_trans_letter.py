@@ -81,3 +81,27 @@ def test_start_markers_go_down_from_the_start_player_clockwise(amerika, status):
     amerika(["start", "Bob", "Seattle"], expect=0)
     amerika(["start", "Cy", "Omaha"], expect=0)
     amerika(["start", "Ann", "Dallas"], expect=0)
+
+
+def test_the_cards_orange_is_asked_for_never_assumed(amerika, status, run):
+    """Seed 000 names the colours "1 brown, 1 white, 1 pink, 1 orange, and 1 turquoise"; the
+    classic TransAmerica board has an orange too, but nobody knows it is the card's orange."""
+    amerika(["round", "end", "--winner", "Ann", "--missing", "Bob=3", "--missing", "Cy=3"], expect=0)
+    err = refused(amerika, status, ["round", "start", "--special", "pass-orange"], "colour_aliases.orange")
+    assert "companion data set trans-amerika colour_aliases.orange" in err
+    amerika(["data", "set", "trans-amerika", "colour_aliases.orange", '"red"'], expect=0)
+    out = amerika(["round", "start", "--special", "pass-orange"], expect=0).stdout
+    assert "two red cities" in out
+
+
+def test_the_shell_asks_which_board_colour_a_card_means(home, run, status):
+    from companion.core.app import App
+    from companion.games.trans.commands import round_start  # noqa: F401
+    from companion.terminal.cli import run_line
+
+    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)
+    answers = iter(["purple", "yellow"])
+    app = App(home, ask=lambda question, default="": next(answers), interactive=True)
+    run_line(app, "round start --special pass-orange")
+    assert status()["special"]["id"] == "pass-orange" and status()["round"] == 1
+    assert '"yellow"' in run(["data", "show", "trans-amerika", "colour_aliases.orange"], expect=0).stdout

@@ -136,7 +136,8 @@ while True:
 # What each game's session starts with (TEST values where printed values are needed).
 SETUP = {
     "scoresheet": ["new scoresheet --players Ann,'Zoë Lee' --target 200"],
-    "atlantic-star": [f"data set atlantic-star vp.{c} '[{20 - c}, 9, 7, 5, 3, {4 if c == 1 else 0 if c == 5 else 1}]'"
+    # test rows; the 6th places of the 1- and 5-star classes are the rulebook's 4 and 0 (issue 15)
+    "atlantic-star": [f"data set atlantic-star vp.{c} '[{20 - c}, 9, 7, 5, 3, { {1: 4, 5: 0}.get(c, 1)}]'"
                       for c in range(1, 6)]
     + ["new atlantic-star --players Ann,Bob"],
     "trans-europa": ["new trans-europa --players Ann,Bob,Cy,'Dee Dee' --entropy crash"],
@@ -267,8 +268,7 @@ def test_four_processes_on_four_games_keep_all_two_hundred(tmp_path):
     root = tmp_path / "home"
     app = App(root)
     for line in ["new transatlantic --players Ann,Bob", "new trans-europa --players Cy,Dee,Eve,Hal --entropy x",
-                 *[f"data set atlantic-star vp.{c} '[9, 8, 7, 6, 5, {4 if c == 1 else 0 if c == 5 else 1}]'"
-                   for c in range(1, 6)],
+                 *[f"data set atlantic-star vp.{c} '[6, 5, 4, 3, 2, { {1: 4, 5: 0}.get(c, 1)}]'" for c in range(1, 6)],
                  "new atlantic-star --players Fay,Gus"]:
         assert run_line(app, line)[0] == 0, line
     shared, europa, star = [e["id"] for e in sessions.index(app.store)]

@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SOURCE_LINES = [
     "new scoresheet --players Ann,'Zoë Lee'", "add Ann=3 'Zoë Lee=5'", "finish",
-    # test rows; the rulebook's own 6th places (1-star 4, 5-star 0) as printed
-    *[f"data set atlantic-star vp.{c} '[9, 8, 7, 6, 5, {4 if c == 1 else 0 if c == 5 else 1}]'" for c in range(1, 6)],
+    # test rows; the 6th places of the 1- and 5-star classes are the rulebook's 4 and 0 (issue 15)
+    *[f"data set atlantic-star vp.{c} '[6, 5, 4, 3, 2, { {1: 4, 5: 0}.get(c, 1)}]'" for c in range(1, 6)],
     "new atlantic-star --players Ann,Bob --agency Rhea,Oceana", "charter Ann 0", "charter Bob 1000",
     "charter Ann 0", "charter Bob 0", "charter Ann 0", "charter Bob 0", "voyage Ann baltic --value 12 --class 3",
     "new trans-amerika --players Ann,Bob,Cy --entropy hostile", "round start", "start Ann Seattle",

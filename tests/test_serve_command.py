@@ -135,7 +135,7 @@ def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
             table = next(line for line in out.splitlines() if "/t/" in line).strip()
             assert fetch(table)[0] == 200  # the prompt came back and the server still answers
             assert '"session"' in out  # `status --json` ran after `serve`
-            ann_url = next(line.split()[0] for line in out.splitlines() if line.startswith("http") and "/p/" in line)
+            ann_url = next(re.search(r"http://\S+/p/\S+", line).group(0) for line in out.splitlines() if "/p/" in line)
             form = re.search(r'name="form" value="([0-9a-f]+)"', fetch(ann_url)[1]).group(1)
             city = hands(home, sid)["Ann"][0]
             body = urllib.parse.urlencode({"form": form, "choice": city}).encode()

@@ -57,8 +57,9 @@ def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
             assert f"Only {name} looks" in screen
             urls[name] = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", screen).group(0)
             assert sum(f"Only {n} looks" in screen for n in PLAYERS) == 1
-            shown = screen[screen.rindex("\x1b[H"):] if "\x1b[H" in screen else screen
-            assert len(shown.splitlines()) <= 24, len(shown.splitlines())  # fits an 80x24 terminal
+            cleared = max(screen.rfind("\x1b[H"), screen.rfind("\x1b[2J"))  # the private screen's start
+            shown = screen[cleared:] if cleared >= 0 else screen
+            assert shown.count("\n") + 1 <= 24, shown.count("\n") + 1  # fits an 80x24 terminal
             if i + 1 < len(PLAYERS):
                 assert f"Next: {PLAYERS[i + 1]}." in screen
             os.write(main, b"\r")

@@ -19,6 +19,7 @@ AMERIKA_DASHED = {
 TEST_VALUES = [
     ("colour_aliases.brown", '"red"'), ("colour_aliases.white", '"blue"'),
     ("colour_aliases.pink", '"green"'), ("colour_aliases.turquoise", '"yellow"'),
+    ("colour_aliases.orange", '"orange"'),  # never assumed to be the board's orange (issue 15)
 ]
 
 
@@ -200,6 +201,7 @@ def test_a_card_naming_an_unknown_colour_asks_for_the_value(game, run, status):
 def test_reveal_card_shows_cities_publicly(game, run, status, home):
     game()
     run(["data", "set", "trans-amerika", "colour_aliases.pink", '"green"'], expect=0)
+    run(["data", "set", "trans-amerika", "colour_aliases.orange", '"orange"'], expect=0)  # never assumed (issue 15)
     run(["round", "start", "--special", "reveal-pink-orange"], expect=0)
     _, st = state(home)
     revealed = status()["revealed"]
@@ -235,6 +237,7 @@ def test_return_any_and_pass_commands(game, run, home):
 
 def test_pass_a_colour_tells_whose_choice_is_due(game, run, home):
     game("Ann,Bob,Cy")
+    run(["data", "set", "trans-amerika", "colour_aliases.orange", '"orange"'], expect=0)  # never assumed (issue 15)
     out = run(["round", "start", "--special", "pass-orange"], expect=0).stdout
     assert "Now: Ann passes one of their two orange cities left: pass Ann CITY" in out
     _, st = state(home)

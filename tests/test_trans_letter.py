@@ -81,3 +81,53 @@ def test_start_markers_go_down_from_the_start_player_clockwise(amerika, status):
     amerika(["start", "Bob", "Seattle"], expect=0)
     amerika(["start", "Cy", "Omaha"], expect=0)
     amerika(["start", "Ann", "Dallas"], expect=0)
+
+
+def test_the_cards_orange_is_asked_for_never_assumed(amerika, status, run):
+    """Seed 000 names the colours "1 brown, 1 white, 1 pink, 1 orange, and 1 turquoise"; the
+    classic TransAmerica board has an orange too, but nobody knows it is the card's orange."""
+    amerika(["round", "end", "--winner", "Ann", "--missing", "Bob=3", "--missing", "Cy=3"], expect=0)
+    err = refused(amerika, status, ["round", "start", "--special", "pass-orange"], "colour_aliases.orange")
+    assert "companion data set trans-amerika colour_aliases.orange" in err
+    amerika(["data", "set", "trans-amerika", "colour_aliases.orange", '"red"'], expect=0)
+    out = amerika(["round", "start", "--special", "pass-orange"], expect=0).stdout
+    assert "two red cities" in out
+
+
+def test_the_shell_asks_which_board_colour_a_card_means(home, run, status):
+    from companion.core.app import App
+    from companion.games.trans.commands import round_start  # noqa: F401
+    from companion.terminal.cli import run_line
+
+    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)
+    answers = iter(["purple", "yellow"])
+    app = App(home, ask=lambda question, default="": next(answers), interactive=True)
+    run_line(app, "round start --special pass-orange")
+    assert status()["special"]["id"] == "pass-orange" and status()["round"] == 1
+    assert '"yellow"' in run(["data", "show", "trans-amerika", "colour_aliases.orange"], expect=0).stdout
+
+
+def test_the_suggested_water_and_mountain_lines_are_confirmed_with_one_command(run, status):
+    """RULES.md: "for the classic TransAmerica board a public open-source encoding labels all 109
+    double lines (46 mountain, 63 water) ... to offer as a suggestion the players confirm". Seed
+    000's cards: "every double stretch over water counts as a single stretch"."""
+    hint = datapack.pack("trans-amerika")["suggestions"]["double_kinds"]
+    assert len(hint["value"]["water"]) == 63 and len(hint["value"]["mountain"]) == 46
+    assert "oscardssmith/Trans-America" in hint["source"] and "medium" in hint["source"]
+    assert datapack.pack("trans-amerika")["values"]["double_kinds"] is None  # never a printed fact
+    out = run(["data", "check", "trans-amerika"], expect=0).stdout
+    assert "companion data accept trans-amerika double_kinds" in out
+    # until confirmed, the water card asks as today
+    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)
+    run(["round", "start", "--special", "water-single"], expect=0)
+    for line in (["start", "Ann", "Seattle"], ["start", "Bob", "Omaha"], ["start", "Cy", "Dallas"]):
+        run(line, expect=0)
+    before = status()
+    err = run(["round", "end", "--auto", "--winner", "Ann"], expect=1).stderr
+    assert "The printed value double_kinds" in err and "`companion data accept trans-amerika double_kinds`" in err
+    assert status() == before
+    out = run(["data", "accept", "trans-amerika", "double_kinds"], expect=0).stdout
+    assert "Confirmed the suggested trans-amerika double_kinds." in out and "oscardssmith" in out
+    assert "supplied by you on" in run(["data", "show", "trans-amerika", "double_kinds.water"], expect=0).stdout
+    assert "double_kinds" not in run(["data", "check", "trans-amerika"], expect=0).stdout
+    assert "offers no whole suggestion" in run(["data", "accept", "atlantic-star", "vp.5"], expect=1).stderr

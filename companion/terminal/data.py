@@ -41,6 +41,9 @@ def show(app, game: str, key: str | None) -> None:
     def origin(k: str) -> str:
         if k in entries:
             return f"supplied by you on {entries[k]['set_at'][:10]}"
+        outer = [u for u in entries if k.startswith(u + ".")]
+        if outer:
+            return f"supplied by you on {entries[outer[0]]['set_at'][:10]}"
         inner = [u for u in entries if u.startswith(k + ".")]
         src = datapack.source_text(game, k)
         if inner:
@@ -88,6 +91,42 @@ def set_value(app, game: str, key: str, value: str) -> None:
         app.store.set_user_value(game, key, parsed)
     click.echo(f"Set {game} {key} = {_short(parsed, 200)}.")
     click.echo("New sessions use it, and so do sessions still waiting for it; finished scores never change.")
+
+
+@data.command("accept")
+@click.argument("game")
+@click.argument("key")
+@pass_app
+def accept(app, game: str, key: str) -> None:
+    """Confirm the suggestion the pack offers for KEY (checked against your own board first).
+
+    A suggestion comes from a public source, never from the printed game: it becomes a value
+    only when the players confirm it, and is kept as theirs (`data unset` forgets it)."""
+    _game(game)
+    hint = (datapack.pack(game).get("suggestions") or {}).get(key)
+    if not hint or hint.get("value") is None or _has_unknown(hint["value"]):
+        offered = [k for k, h in (datapack.pack(game).get("suggestions") or {}).items()
+                   if h.get("value") is not None and not _has_unknown(h["value"])]
+        raise CompanionError(f"{game} offers no whole suggestion for {key!r}"
+                             + (f": the ones to confirm are {', '.join(offered)}." if offered else "."))
+    with app.store.writing():
+        datapack.validate(game, key, hint["value"], app.store.user_values(game))
+        app.store.set_user_value(game, key, hint["value"])
+    click.echo(f"Confirmed the suggested {game} {key}.")
+    if hint.get("source"):
+        click.echo(f"Source: {hint['source']}")
+    click.echo(f"Kept as your value (`data show {game} {key}`); `data unset {game} {key}` forgets it.")
+
+
+def _has_unknown(value) -> bool:
+    """A suggestion with a gap (None) is a hint to read, not a value to confirm."""
+    if value is None:
+        return True
+    if isinstance(value, list):
+        return any(_has_unknown(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_unknown(v) for v in value.values())
+    return False
 
 
 @data.command("unset")

@@ -74,9 +74,9 @@ def show_links(app, base: str, names: list[str], links: dict[str, str]) -> None:
     click.echo(table)
     for i, name in enumerate(names):
         after = f" Next: {names[i + 1]}." if i + 1 < len(names) else ""
-        # 24 rows at most: this line, the code (19 rows), the link with who is next, the prompt
-        text = (f"Only {name} looks: scan this with your phone (it is your private page).\n"
-                f"{qr_text(base + '/p/' + links[name])}\n{base}/p/{links[name]}{after}")
+        # 24 rows at most: "Only Ann looks." and a blank line (the private screen writes them),
+        # the code (19 rows), the link with who is next, a blank line and the prompt
+        text = f"{qr_text(base + '/p/' + links[name])}\nYour private page: {base}/p/{links[name]}{after}"
         if app.show_private is not None:
             app.show_private(name, text)
         else:
@@ -89,7 +89,7 @@ def private_screen(owner: str, text: str) -> None:
     """One player's code on a screen of its own, gone again before the next player looks."""
     click.prompt(f"Pass the laptop to {owner}: only {owner} looks now. Press Enter", default="",
                  show_default=False, prompt_suffix=" ")
-    sys.stdout.write("\x1b[?1049h\x1b[2J\x1b[H" + text + "\n\n")
+    sys.stdout.write("\x1b[?1049h\x1b[2J\x1b[H" + f"Only {owner} looks.\n\n" + text + "\n\n")
     sys.stdout.flush()
     try:
         click.prompt("Press Enter to hide it", default="", show_default=False, prompt_suffix=" ")

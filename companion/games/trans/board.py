@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable
 
-from companion.core.datapack import set_command
+from companion.core.datapack import example, pack, set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 
 Edge = tuple[int, int]  # two junction numbers, smaller first
@@ -320,10 +320,11 @@ class Board:
         kinds = self.double_kinds
         if not isinstance(kinds, dict) or kinds.get(kind) is None:
             key = "double_kinds" if not isinstance(kinds, dict) else f"double_kinds.{kind}"
-            example = ('{"water": ["JUNCTION-JUNCTION", "..."], "mountain": ["JUNCTION-JUNCTION", "..."]}'
-                       if key == "double_kinds" else '["JUNCTION-JUNCTION", "..."]')
-            raise MissingValue(self.game, key, f"which double lines are {kind}, as paths of junction names read off `board`",
-                               example)
+            what = f"which double lines are {kind}, as paths of junction names read off `board`"
+            if (pack(self.game).get("suggestions") or {}).get("double_kinds"):
+                what += (f"; a public encoding suggests them: check it and confirm with "
+                         f"`companion data accept {self.game} double_kinds`")
+            raise MissingValue(self.game, key, what, example(self.game, key))
         out: set[Edge] = set()
         for item in kinds[kind]:
             if isinstance(item, str):  # a path of junction names, the friendlier form
@@ -376,8 +377,8 @@ class Board:
         by_colour = [[c for c in self.cities if c.colour == col] for col in self.colours]
         if players is not None and players <= 3:
             if any(c.dashed is None for c in self.cities):
-                raise MissingValue(self.game, "dashed", "the 10 dashed-border city cards, left out with 2 or 3 players",
-                                   '["' + self.cities[0].name + '", "... 10 names, 2 of each colour"]')
+                raise MissingValue(self.game, "dashed", "the 10 dashed-border city cards, left out with 2 or 3 players: "
+                                   "CITY is a city's name, 2 of each colour", example(self.game, "dashed"))
             by_colour = [[c for c in cs if not c.dashed] for cs in by_colour]
         return by_colour
 

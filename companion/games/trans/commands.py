@@ -14,12 +14,33 @@ import click
 
 from companion.games.kit import new_command, parse_pairs, pass_app, session_option
 from companion.games.trans.rails import GAME, draw_text, rails, render_map, render_route, wants_colour, with_supplied  # noqa: F401
-from companion.core.errors import CompanionError, RuleError
+from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import player_name
 from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
 from companion.games.trans.track import trans_board
 from companion.terminal.render import bar, table, winners_line
 
+
+
+def ask_colour(app, key: str) -> None:
+    """In the shell: which of this board's colours a special card's colour means (kept for later).
+
+    A blank answer stops, recording nothing; a colour the board lacks is asked again."""
+    named = key.split(".", 1)[1]
+    session = app.session(GAME, "round start")
+    colours = list(session.replay().data["colours"])
+    while True:
+        answer = app.ask(f"The card names {named}: which of this board's colours is it "
+                         f"({', '.join(colours)})? ", "").strip().lower()
+        if not answer:
+            raise CompanionError(f"Nothing recorded: type `companion data set {session.meta['game']} {key} "
+                                 f'\'"{colours[0]}"\'` with the colour your board shows.')
+        if answer in colours:
+            break
+        click.echo(f"{answer!r} is not one of this board's colours: {', '.join(colours)}.")
+    with app.store.writing():
+        app.store.set_user_value(session.meta["game"], key, answer)
+    click.echo(f"Kept: the card's {named} is this board's {answer} (`data show {session.meta['game']}`).")
 
 
 def and_list(names: list[str]) -> str:
@@ -106,7 +127,14 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
             event["_data"] = frozen
         return event
 
-    s, replay, _ = app.record(deal, GAME, "round start")
+    while True:
+        try:
+            s, replay, _ = app.record(deal, GAME, "round start")
+            break
+        except MissingValue as missing:
+            if not app.can_ask() or not missing.key.startswith("colour_aliases."):
+                raise
+            ask_colour(app, missing.key)
     status = s.status(replay)
     click.echo(f"Round {status['round']} started: {status['start_player']} starts.")
     card = special_lines(status)

@@ -50,6 +50,7 @@ PASS_THREE_LAPS = 3
 
 # What each special card does to the deal. The colours a card names are the combined edition's
 # (brown, white, pink, orange, turquoise); they are in the pack and resolved per board.
+COMBINED_COLOURS = ("brown", "white", "pink", "orange", "turquoise")
 RETURN_COLOUR = ("return-white", "return-turquoise")
 REVEAL = ("reveal-pink-orange", "reveal-pink-brown", "reveal-brown-orange")
 PASS_COLOUR = ("pass-pink", "pass-brown", "pass-orange")
@@ -276,8 +277,12 @@ class TransGame(TrackMixin, Game):
         players = s["players_order"]
         return players[(players.index(player) + 1) % len(players)]
 
-    def _colour(self, data: dict, named: str) -> str:
-        """This board's colour for a colour a special card names (the players say, if unknown)."""
+    def _colour(self, data: dict, named: str, strict: bool = False) -> str:
+        """This board's colour for a colour a special card names (the players say, if unknown).
+
+        ``strict`` (sessions from issue 15 on): a combined-edition colour is never taken as the
+        board's colour of the same name unless the board is the combined edition's own: the
+        classic boards have an orange too, and nobody knows whether it is the card's orange."""
         alias = (data.get("colour_aliases") or {}).get(named)
         if alias is not None:
             if alias not in data["colours"]:
@@ -285,7 +290,8 @@ class TransGame(TrackMixin, Game):
                                 f"({', '.join(data['colours'])}): set it again with "
                                 f"`{set_command(self.id, 'colour_aliases.' + named)}`.")
             return alias
-        if named in data["colours"]:
+        combined = set(data["colours"]) == set(COMBINED_COLOURS)
+        if named in data["colours"] and (combined or not strict or named not in COMBINED_COLOURS):
             return named
         raise MissingValue(self.id, f"colour_aliases.{named}",
                            f"the board colour the special card's {named} means: one of {', '.join(data['colours'])}",
@@ -351,7 +357,7 @@ class TransGame(TrackMixin, Game):
         named = []  # the colours printed on the card, in the combined edition's names
         if special:
             named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
-        s["special_colours"] = [self._colour(data, c) for c in named]
+        s["special_colours"] = [self._colour(data, c, s.get("rulebook_order", False)) for c in named]
         if len(set(s["special_colours"])) != len(s["special_colours"]):
             raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
                             f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + named[0])}`.")

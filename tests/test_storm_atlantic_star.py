@@ -12,6 +12,7 @@ import json
 
 from hypothesis import settings
 from hypothesis import strategies as st
+from long_mode import scaled
 from storm_support import STORM_SETTINGS, Storm, weighted
 
 PLAYERS = ["Ann", "Bob", "Zoë", "Mary Jo"]
@@ -125,4 +126,4 @@ class AtlanticStarStorm(Storm):
 
 
 TestAtlanticStarStorm = AtlanticStarStorm.TestCase
-TestAtlanticStarStorm.settings = settings(STORM_SETTINGS, max_examples=10)  # ~90 events: undoing them all takes a while
+TestAtlanticStarStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(2, 10))  # ~90 events: undoing them all takes a while

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hypothesis import settings
 from hypothesis import strategies as st
+from long_mode import scaled
 from storm_support import STORM_SETTINGS, Storm, weighted
 
 from companion.games.trans.board import Board
@@ -139,6 +140,6 @@ class TransEuropaStorm(TransStorm):
 
 
 TestTransAmerikaStorm = TransAmerikaStorm.TestCase
-TestTransAmerikaStorm.settings = settings(STORM_SETTINGS, max_examples=15)
+TestTransAmerikaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 15))
 TestTransEuropaStorm = TransEuropaStorm.TestCase
-TestTransEuropaStorm.settings = settings(STORM_SETTINGS, max_examples=15)
+TestTransEuropaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 15))

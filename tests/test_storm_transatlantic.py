@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hypothesis import settings
 from hypothesis import strategies as st
+from long_mode import scaled
 from storm_support import STORM_SETTINGS, Storm, weighted
 
 PLAYERS = ["Ann", "Bob", "Zoë"]
@@ -118,7 +119,7 @@ class TransatlanticStorm(Storm):
 
 
 TestTransatlanticStorm = TransatlanticStorm.TestCase
-TestTransatlanticStorm.settings = settings(STORM_SETTINGS, max_examples=20)
+TestTransatlanticStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 20))
 
 
 def test_ctrl_d_at_a_question_stops_the_command():

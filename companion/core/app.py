@@ -8,7 +8,6 @@ value that was left out. Commands never reach for globals, so every path is test
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from companion.core.errors import CompanionError
@@ -34,27 +33,36 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("companion", appauthor=False))
 
 
-@dataclass
 class App:
-    data_dir: Path
-    session_override: str | None = None
-    # Set by the interactive shell: ask(question, default) -> answer, or None when nobody can
-    # answer (one-off commands and script mode never prompt).
-    ask: Callable[..., str] | None = None
-    # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
-    show_private: Callable[[str, str], None] | None = None
-    # Set by the shell: say one line to the people at the table (a refused answer to a question).
-    say: Callable[[str], None] | None = None
-    # Set by the shell on a terminal: choose_private(owner, text, question, parse) asks one
-    # player on the private screen until parse accepts the answer (a city to pass, say).
-    choose_private: Callable[..., Any] | None = None
-    interactive: bool = False
-    # A long-lived process (the shell, a script on standard input) fixes its session when it
-    # starts and when it runs `new` or `use` itself: the folder's "current session" is shared
-    # by every process, so another terminal's `new` must never redirect it (issues 12 and 13).
-    pinning: bool = False
-    pinned: str | None = None
-    _store: "Store | None" = field(default=None, repr=False)
+    """(A plain class rather than a dataclass: `companion --version` builds none, and importing
+    dataclasses alone is a noticeable part of its start-up.)"""
+
+    def __init__(self, data_dir: Path, session_override: str | None = None, *,
+                 ask: Callable[..., str] | None = None, show_private: Callable[[str, str], None] | None = None,
+                 say: Callable[[str], None] | None = None, choose_private: Callable[..., Any] | None = None,
+                 interactive: bool = False, pinning: bool = False, pinned: str | None = None):
+        self.data_dir = data_dir
+        self.session_override = session_override
+        # Set by the interactive shell: ask(question, default) -> answer, or None when nobody can
+        # answer (one-off commands and script mode never prompt).
+        self.ask = ask
+        # Set by the shell: show a private text (a hand) so that it leaves nothing in the scrollback.
+        self.show_private = show_private
+        # Set by the shell: say one line to the people at the table (a refused answer to a question).
+        self.say = say
+        # Set by the shell on a terminal: choose_private(owner, text, question, parse) asks one
+        # player on the private screen until parse accepts the answer (a city to pass, say).
+        self.choose_private = choose_private
+        self.interactive = interactive
+        # A long-lived process (the shell, a script on standard input) fixes its session when it
+        # starts and when it runs `new` or `use` itself: the folder's "current session" is shared
+        # by every process, so another terminal's `new` must never redirect it (issues 12 and 13).
+        self.pinning = pinning
+        self.pinned = pinned
+        self._store: Store | None = None
+
+    def __repr__(self) -> str:
+        return f"App({str(self.data_dir)!r}, session_override={self.session_override!r})"
 
     @property
     def store(self) -> "Store":

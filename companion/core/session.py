@@ -9,7 +9,6 @@ list (they stay in the journal).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import string
 from datetime import date, datetime, timedelta
@@ -217,7 +216,7 @@ class Session:
                     or snap.get("game") != self.meta["game"] or not 0 < covered <= len(done)
                     or not 0 < length <= len(self.journal) or not 0 < prefix <= len(text)
                     or any(e.get("kind") not in ("do", "reveal") for e in self.journal[length:])
-                    or hashlib.sha256(text[:prefix].encode("utf-8")).hexdigest() != snap["prefix_sha256"]
+                    or sha256(text[:prefix]) != snap["prefix_sha256"]
                     or not isinstance(snap["state"], dict)):
                 return None
             return covered, json_copy(snap["state"]), snap.get("finished_at")
@@ -241,7 +240,7 @@ class Session:
             "journal_length": len(self.journal),
             "done": len(replay.events),
             "prefix_chars": prefix,
-            "prefix_sha256": hashlib.sha256(text[:prefix].encode("utf-8")).hexdigest(),
+            "prefix_sha256": sha256(text[:prefix]),
             "finished_at": replay.finished_at,
             "state": json.loads(body),
         }
@@ -482,6 +481,13 @@ def reveal(store: Store, sid: str) -> Session:
         store.append(sid, entry)
         session.journal.append(entry)
     return session
+
+
+def sha256(text: str) -> str:
+    """The SHA-256 of ``text`` (hashlib is imported only by sessions long enough for snapshots)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def index(store: Store) -> list[dict]:

@@ -24,10 +24,10 @@ import re
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from tinydb import Query, TinyDB
-from tinydb.storages import Storage
+if TYPE_CHECKING:
+    from tinydb import TinyDB
 
 from companion.core.errors import BusyError, CompanionError, StoreError
 
@@ -228,8 +228,13 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
     return data
 
 
-class AtomicJSONStorage(Storage):
-    """A TinyDB storage with atomic writes and a schema version (see the module docstring)."""
+class AtomicJSONStorage:
+    """A TinyDB storage with atomic writes and a schema version (see the module docstring).
+
+    TinyDB needs only ``read``, ``write`` and ``close`` of a storage, so this class does not
+    derive from ``tinydb.storages.Storage``: reading a session (``status``) then never imports
+    TinyDB at all; only writes do, in :func:`open_db`.
+    """
 
     def __init__(self, path: str | Path, kind: str = "session"):
         self.path = Path(path)
@@ -248,7 +253,16 @@ class AtomicJSONStorage(Storage):
 
 
 def open_db(path: Path, kind: str) -> TinyDB:
+    from tinydb import TinyDB
+
     return TinyDB(path, storage=AtomicJSONStorage, kind=kind)
+
+
+def query():
+    """TinyDB's ``Query`` (imported when a write needs it)."""
+    from tinydb import Query
+
+    return Query()
 
 
 class Store:
@@ -526,12 +540,12 @@ class Store:
     def index_remove(self, ids: list[str]) -> None:
         """Drop the index entries of sessions whose files are gone (caller holds the lock)."""
         table = open_db(self.index_path, "index").table("sessions", cache_size=0)
-        table.remove(Query().id.one_of(list(ids)))
+        table.remove(query().id.one_of(list(ids)))
 
     def index_put(self, entry: dict) -> None:
         """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
         table = open_db(self.index_path, "index").table("sessions", cache_size=0)
-        table.upsert(entry, Query().id == entry["id"])
+        table.upsert(entry, query().id == entry["id"])
 
     # -- settings --------------------------------------------------------------------------
     def current(self) -> str | None:
@@ -589,11 +603,11 @@ class Store:
 
         check_numbers(value)  # the bound `import` applies too: what is set can be exported
         table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        table.upsert({"key": key, "value": value, "set_at": now()}, Query().key == key)
+        table.upsert({"key": key, "value": value, "set_at": now()}, query().key == key)
 
     def unset_user_value(self, game: str, key: str) -> bool:
         table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        return bool(table.remove(Query().key == key))
+        return bool(table.remove(query().key == key))
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

@@ -529,7 +529,8 @@ def index(store: Store) -> list[dict]:
             continue
         if listed.get(sid) != entry:
             fixed[sid] = entry
-    gone = [sid for sid in listed if sid not in set(files)]
+    present = set(files)
+    gone = [sid for sid in listed if sid not in present]
     if not fixed and not gone:
         return entries
     import contextlib

@@ -8,6 +8,7 @@ terminal even from a file edited by hand.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Bidirectional embeddings, overrides and isolates: they reorder what a terminal shows.
@@ -23,9 +24,15 @@ def has_unsafe_chars(text: str) -> bool:
     return any(is_unsafe_char(c) for c in text)
 
 
+# The same characters as is_unsafe_char (categories Cc, Zl, Zp and the bidi controls), as one
+# pattern: a long output (10,000 rows of `sessions`) is checked in one pass, not char by char.
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+UNSAFE_KEEPING_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+
+
 def safe_text(text: str, keep_newlines: bool = False) -> str:
     """``text`` with every control character shown as a visible escape (``\\x1b``, ``\\u202e``)."""
-    if not any(is_unsafe_char(c) for c in text):
+    if not (UNSAFE_KEEPING_LINES if keep_newlines else UNSAFE).search(text):
         return text
     out = []
     for c in text:

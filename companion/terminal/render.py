@@ -37,6 +37,8 @@ def screen_width() -> int:
 
 def _width(text: str) -> int:
     """Columns a string takes on a terminal (wide East Asian characters take two)."""
+    if text.isascii():  # nearly every cell: one column a character
+        return len(text)
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

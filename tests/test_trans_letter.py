@@ -5,6 +5,7 @@ start markers go down in seat order from the start player.
 from __future__ import annotations
 
 import pytest
+from refusal_support import refused
 
 from companion.core import datapack
 from companion.games.trans.track import _board_cache
@@ -15,16 +16,6 @@ def amerika(run):
     run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)
     run(["round", "start"], expect=0)
     return run
-
-
-def refused(run, status, args, text):
-    """A refusal: one line, exit 1, and `status --json` the same before and after."""
-    before = status()
-    result = run(args, expect=1)
-    assert text in result.stderr, result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert status() == before
-    return result.stderr
 
 
 def test_the_largest_possible_count_is_computed_from_the_board():

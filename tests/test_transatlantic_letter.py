@@ -7,6 +7,7 @@ Ship years, prices and surcharges are TEST values (nobody here has the printed c
 from __future__ import annotations
 
 import pytest
+from refusal_support import refused
 
 CATALOGUE = [  # TEST values
     ["ship", "add", "ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"],
@@ -29,16 +30,6 @@ def table(run):
     for args in CATALOGUE:
         run(args, expect=0)
     return run
-
-
-def refused(run, status, args, text):
-    """A refusal: one line, exit 1, and `status --json` the same before and after."""
-    before = status()
-    result = run(args, expect=1)
-    assert text in result.stderr, result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert status() == before
-    return result.stderr
 
 
 def test_final_before_the_end_is_refused_naming_abandon(table, status):

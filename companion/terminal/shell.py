@@ -18,6 +18,7 @@ from prompt_toolkit.history import FileHistory, InMemoryHistory
 
 from companion import __version__
 from companion.core.app import App
+from companion.core.text import safe_text
 from companion.core.errors import CompanionError
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import run_line, split_line
@@ -421,5 +422,5 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
             code, message = 1, "Stopped; nothing more was recorded."
         finally:
             elsewhere.mark()
-        if code and message:
-            click.echo(f"Error: {message}", err=True)
+        if code and message:  # at word boundaries, never inside a name or a command to type
+            click.echo(wrap(safe_text(f"Error: {message}")), err=True)

@@ -219,7 +219,12 @@ class Session:
                     or sha256(text[:prefix]) != snap["prefix_sha256"]
                     or not isinstance(snap["state"], dict)):
                 return None
-            return covered, json_copy(snap["state"]), snap.get("finished_at")
+            if snap.get("_taken"):  # a second replay of this Session: the first one changed it
+                return covered, json_copy(snap["state"]), snap.get("finished_at")
+            # The snapshot was parsed from its file for this Session alone: the first replay may
+            # take its state as the working state, without copying a state as long as the session.
+            snap["_taken"] = True
+            return covered, snap["state"], snap.get("finished_at")
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 

@@ -105,25 +105,18 @@ class App:
             return self.store.resolve(self.session_override)
         if self.pinning:
             return self._pinned_id()
-        sid = self.store.current()
-        if not sid:
-            raise CompanionError(
-                "No current session: start one with `new GAME --players Ann,Bob` or pick one with "
-                "`use ID` (`sessions` lists them)."
-            )
-        if not self.store.session_path(sid).exists():
-            raise CompanionError(f"The current session {sid} is gone: pick another with `use ID`.")
-        return sid
+        return self._existing(self.store.current(), "No current session", "The current session {} is gone")
 
     def _pinned_id(self) -> str:
-        sid = self.pinned
+        return self._existing(self.pinned, "No session here yet", "This session ({}) is gone")
+
+    def _existing(self, sid: str | None, none: str, gone: str) -> str:
+        """``sid`` if its file is there, else a refusal saying how to start or pick one."""
         if not sid:
-            raise CompanionError(
-                "No session here yet: start one with `new GAME --players Ann,Bob` or pick one with "
-                "`use ID` (`sessions` lists them)."
-            )
+            raise CompanionError(f"{none}: start one with `new GAME --players Ann,Bob` or pick one with "
+                                 "`use ID` (`sessions` lists them).")
         if not self.store.session_path(sid).exists():
-            raise CompanionError(f"This session ({sid}) is gone: pick another with `use ID`.")
+            raise CompanionError(f"{gone.format(sid)}: pick another with `use ID`.")
         return sid
 
     def session(self, games: Iterable[str] | None = None, command: str = "") -> "sessions.Session":

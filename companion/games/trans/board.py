@@ -285,6 +285,22 @@ class Board:
                 break
         return out
 
+    def lines_of(self, items, what: str, fix: str) -> set[Edge]:
+        """The lines a printed value lists, each as a path of junction names ("Brest-B7", the
+        friendlier form) or as a pair of coordinates; anything else is refused naming ``what``."""
+        out: set[Edge] = set()
+        for item in items:
+            if isinstance(item, str):
+                out.update(self.parse_path(item))
+                continue
+            try:
+                (x1, y1), (x2, y2) = item
+                a, b = self.node_at[(x1, y1)], self.node_at[(x2, y2)]
+            except (KeyError, TypeError, ValueError):
+                raise RuleError(f"{what} lists {item!r}, which is not a line of the board: {fix}.") from None
+            out.add(self.edge(a, b))
+        return out
+
     def parse_path(self, text: str) -> list[Edge]:
         """The lines of a path, each step checked against the board."""
         nodes = self.path_junctions(text)
@@ -325,18 +341,8 @@ class Board:
                 what += (f"; a public encoding suggests them: check it and confirm with "
                          f"`companion data accept {self.game} double_kinds`")
             raise MissingValue(self.game, key, what, example(self.game, key))
-        out: set[Edge] = set()
-        for item in kinds[kind]:
-            if isinstance(item, str):  # a path of junction names, the friendlier form
-                out.update(self.parse_path(item))
-                continue
-            try:
-                (x1, y1), (x2, y2) = item
-                a, b = self.node_at[(x1, y1)], self.node_at[(x2, y2)]
-            except (KeyError, TypeError, ValueError):
-                raise RuleError(f"double_kinds.{kind} lists {item!r}, which is not a line of the board: "
-                                f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`.") from None
-            out.add(self.edge(a, b))
+        out = self.lines_of(kinds[kind], f"double_kinds.{kind}",
+                            f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`")
         not_double = [e for e in out if self.cost[e] != 2]
         if not_double:
             raise RuleError(f"double_kinds.{kind} lists {self.edge_name(not_double[0])}, which is a single line: "

@@ -171,17 +171,7 @@ def settle_disputed(board: Board, declared) -> Board:
     fix = f"correct it with `{set_command(board.game, 'disputed_single')}`"
     if not isinstance(declared, list):
         raise RuleError(f"disputed_single must be a list of lines, e.g. [\"Brest-B7\"]: {fix}.")
-    lines: set[Edge] = set()
-    for item in declared:
-        if isinstance(item, str):
-            lines.update(board.parse_path(item))
-            continue
-        try:
-            (x1, y1), (x2, y2) = item
-            a, b = board.node_at[(x1, y1)], board.node_at[(x2, y2)]
-        except (KeyError, TypeError, ValueError):
-            raise RuleError(f"disputed_single lists {item!r}, which is not a line of the board: {fix}.") from None
-        lines.add(board.edge(a, b))
+    lines = board.lines_of(declared, "disputed_single", fix)
     stray = sorted(lines - board.disputed)
     if stray:
         known = " and ".join(board.edge_name(e) for e in sorted(board.disputed)) or "none on this board"

@@ -14,8 +14,8 @@ most 1.5x the cost at 10 events; the script under 20 s; the import under 5 s.
     python benchmarks/bench_replay.py --baseline DIR --sizes 1000,4000 --runs 3
 
 With ``--baseline DIR`` (a folder holding an older ``companion`` package, e.g. from
-``git archive 9d81e3c companion | tar -x -C DIR``) it only times `status --json` side by side:
-the old package (on PYTHONPATH) and this one, on the same sessions, one after the other.
+``git archive 9d81e3c companion | tar -x -C DIR``) it only times `status --json` and `add` side
+by side: the old package (on PYTHONPATH) and this one, on the same sessions, alternately.
 """
 
 from __future__ import annotations
@@ -57,6 +57,20 @@ def side_by_side(baseline: str, sizes: list[int], runs: int, tmp: Path) -> None:
                                                module=True), runs)
         new = median_seconds(lambda: companion(home, "status", "--json", "--session", sid, module=True), runs)
         print(f"status --json at {size:>6} events: before {old * 1000:8.0f} ms, now {new * 1000:6.0f} ms "
+              f"({old / new:.1f}x)")
+        # each version in its own folder: their replay snapshots differ in format
+        homes = {"before": (tmp / f"before{size}", baseline), "now": (tmp / f"now{size}", None)}
+        sids = {name: long_session(where, size) for name, (where, _) in homes.items()}
+        for name, (where, package) in homes.items():  # as after any action: a snapshot is kept
+            companion(where, "add", "Ann=1", "--session", sids[name], baseline=package, module=True)
+        times: dict[str, list[float]] = {"before": [], "now": []}
+        for _ in range(runs):  # alternate, so both see the same machine load
+            for name, (where, package) in homes.items():
+                start = time.perf_counter()
+                companion(where, "add", "Ann=1", "--session", sids[name], baseline=package, module=True)
+                times[name].append(time.perf_counter() - start)
+        old, new = (sorted(times[k])[runs // 2] for k in ("before", "now"))
+        print(f"add           at {size:>6} events: before {old * 1000:8.0f} ms, now {new * 1000:6.0f} ms "
               f"({old / new:.1f}x)")
 
 

@@ -88,3 +88,108 @@ def test_a_refused_action_in_a_long_session_changes_nothing(tmp_path):
     assert store.session_path(sid).read_bytes() == before
     session = sessions.load(store, sid)
     assert session.replay().state == copying_replay(session)
+
+
+def written_session(tmp_path, events: list[dict]) -> tuple[Store, str]:
+    """A score-sheet session whose journal is ``events``, written in one pass as recording them
+    one by one would have (the way benchmarks/bench_replay.py builds long sessions)."""
+    from companion.core.store import SCHEMA_KEY, atomic_write_text, dumps_compact, schema_version
+
+    store = Store(tmp_path / "home")
+    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+    journal = {str(n): {"kind": "do", "event": e, "at": "2026-12-01T00:00:00+00:00"} for n, e in enumerate(events, 1)}
+    doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")},
+           "meta": {"1": sessions.load(store, s.id).meta}, "journal": journal}
+    atomic_write_text(store.session_path(s.id), dumps_compact(doc))
+    return store, s.id
+
+
+def full_replay(store: Store, sid: str) -> sessions.Replay:
+    """The replay from the first event, with no snapshot and every entry parsed."""
+    meta, journal = store.read_session(sid)
+    return sessions.Session(meta, journal).replay()
+
+
+def test_an_action_after_a_snapshot_parses_only_the_entries_since(tmp_path):
+    """Issue 12, item 14: recording one action at 10,000 events should cost about what it costs
+    at 10, so the entries a snapshot stands for are neither parsed nor replayed."""
+    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 30)
+    session, after, _ = sessions.record(store, sid, {"type": "add", "scores": {"Ann": 2, "Bob": 3}})
+    assert isinstance(session._journal, sessions.Later), "the covered entries were not parsed"
+    assert isinstance(after._events, sessions.Later) and after.count == sessions.SNAPSHOT_EVERY + 31
+    assert after.fresh <= 31
+    full = full_replay(store, sid)
+    assert after.state == full.state and after.data == full.data
+    assert [e["at"] for e in after.events] == [e["at"] for e in full.events]  # parsed when asked for
+    assert len(session.journal) == session.length == sessions.SNAPSHOT_EVERY + 31
+
+
+def test_the_spliced_file_is_what_encoding_it_whole_writes(tmp_path):
+    """The journal entry is spliced into the text read under the lock; the file must be exactly
+    what encoding the whole session would write (TinyDB's layout), byte for byte."""
+    from companion.core.store import dumps_compact
+
+    store, sid = long_scoresheet(tmp_path, 5)
+    for n in range(3):
+        sessions.record(store, sid, {"type": "add", "scores": {"Ann": n, "Bob": 1}})
+        if n == 1:
+            sessions.step(store, sid, "undo")
+    sessions.record(store, sid, {"type": "note", "text": "Zoë paid 12 € \"for\" the pizza}}"})
+    text = store.session_path(sid).read_text(encoding="utf-8")
+    assert text == dumps_compact(json.loads(text))
+    assert list(json.loads(text)["journal"]) == [str(n) for n in range(1, 11)]
+
+
+def test_an_undo_after_the_covered_entries_replays_them_all(tmp_path):
+    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 3)
+    session, after, moved = sessions.step(store, sid, "undo")
+    assert after.state == full_replay(store, sid).state and after.count == sessions.SNAPSHOT_EVERY + 2
+    session, after, moved = sessions.step(store, sid, "redo")
+    assert after.state == full_replay(store, sid).state and after.count == sessions.SNAPSHOT_EVERY + 3
+
+
+def test_values_frozen_before_the_snapshot_are_kept_by_it(tmp_path):
+    """Printed values an event froze (``_data``) before the snapshot still apply afterwards,
+    in the order they were frozen, though their events are not parsed."""
+    events = [{"type": "add", "scores": {"Ann": 1, "Bob": 2}} for _ in range(sessions.SNAPSHOT_EVERY + 10)]
+    events[3]["_data"] = {"chart.first": 1}
+    events[7]["_data"] = {"chart": {"first": 5, "second": 6}}
+    events[9]["_data"] = {"chart.second": 7}
+    store, sid = written_session(tmp_path, events)
+    sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1}})  # replays all, keeps a snapshot
+    session, after, _ = sessions.record(store, sid, {"type": "add", "scores": {"Bob": 1}})
+    assert isinstance(session._journal, sessions.Later)
+    assert after.data["chart"] == {"first": 5, "second": 7} == full_replay(store, sid).data["chart"]
+
+
+def test_a_reveal_before_the_snapshot_is_still_known(tmp_path):
+    store, sid = long_scoresheet(tmp_path, 3)
+    sessions.reveal(store, sid)
+    for i in range(sessions.SNAPSHOT_EVERY + 2):
+        sessions.record(store, sid, {"type": "add", "scores": {"Ann": i % 3}})
+    session = sessions.load(store, sid)
+    assert isinstance(session._journal, sessions.Later) and session.revealed
+    assert not isinstance(session._journal, list)
+
+
+@pytest.mark.parametrize("edit", ["before", "after", "spaces"])
+def test_a_file_changed_under_the_snapshot_is_read_whole(tmp_path, edit):
+    """The snapshot stands for the text it was taken of (its SHA-256): a hand edit before it,
+    a changed entry after it or a file written with spaces is read and replayed whole."""
+    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 2)
+    sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1}})
+    path = store.session_path(sid)
+    doc = json.loads(path.read_text())
+    last = str(len(doc["journal"]))
+    if edit == "before":
+        doc["journal"]["2"]["event"]["scores"]["Bob"] = 50
+    elif edit == "after":
+        doc["journal"][last]["event"]["scores"]["Ann"] = 40
+    text = json.dumps(doc, ensure_ascii=False, indent=1 if edit == "spaces" else None,
+                      separators=None if edit == "spaces" else (",", ":"))
+    path.write_text(text)
+    session = sessions.load(store, sid)
+    assert isinstance(session._journal, list) == (edit != "after")
+    assert session.replay().state == full_replay(store, sid).state == copying_replay(sessions.load(store, sid))
+    sessions.record(store, sid, {"type": "add", "scores": {"Bob": 1}})
+    assert sessions.load(store, sid).replay().state == full_replay(store, sid).state

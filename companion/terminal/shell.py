@@ -143,7 +143,7 @@ class Elsewhere:
         try:
             from companion.core import session as sessions
 
-            self.length = len(sessions.load(self.app.store, seen[0]).journal)
+            self.length = sessions.load(self.app.store, seen[0]).length
         except Exception:  # noqa: BLE001 - a damaged session: the next command will say so
             self.sid = None
             return
@@ -160,8 +160,8 @@ class Elsewhere:
             s = sessions.load(self.app.store, self.sid)
         except Exception:  # noqa: BLE001
             return None
-        added = s.journal[self.length:]
-        self.length, self.stamp = len(s.journal), seen[1]
+        added = s.entries_from(self.length)
+        self.length, self.stamp = s.length, seen[1]
         if not added:
             return None
         words = [entry_words(s.game, e) for e in added]

@@ -23,14 +23,28 @@ from companion.core.store import Store
 store = Store(sys.argv[1])
 sid = sys.argv[2]
 n = int(sys.argv[3])
+steps = sys.argv[4:] != ["no-undo"]
 while True:
     sessions.record(store, sid, {"type": "add", "scores": {"Ann": n}})
     print(n, flush=True)   # reported saved only after the write returned
     n += 1
-    if n % 7 == 0:
+    if steps and n % 7 == 0:
         sessions.step(store, sid, "undo")
         sessions.step(store, sid, "redo")
 """
+
+
+def write_then_kill(store: Store, sid: str, n: int, pause: float, *flags: str) -> list[int]:
+    """Run WRITER from action ``n``, wait for its first save, kill it ``pause`` seconds later
+    (at a random instant among the following writes) and return the actions it reported saved."""
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store.root), sid, str(n), *flags],
+                            stdout=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    time.sleep(pause)
+    proc.send_signal(signal.SIGKILL)
+    out = first + proc.stdout.read()
+    proc.wait()
+    return [int(x) for x in out.split()]
 
 
 def every_file_loads(root) -> None:
@@ -46,16 +60,7 @@ def test_kills_lose_nothing_reported_saved(tmp_path):
     saved: list[int] = []
     n = 1
     for kill in range(KILLS):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store.root), s.id, str(n)],
-                                stdout=subprocess.PIPE, text=True)
-        # wait for the first save, then kill at a random instant among the following writes
-        first = proc.stdout.readline()
-        time.sleep(rng.uniform(0, 0.08))
-        proc.send_signal(signal.SIGKILL)
-        out = first + proc.stdout.read()
-        proc.wait()
-        reported = [int(x) for x in out.split()]
-        saved += reported
+        saved += write_then_kill(store, s.id, n, rng.uniform(0, 0.08))
         every_file_loads(store.root)
         session = sessions.load(store, s.id)
         session.replay()  # the state still replays
@@ -71,3 +76,33 @@ def test_kills_lose_nothing_reported_saved(tmp_path):
     # a temporary file may remain from a kill mid-write; it is never read as data
     assert all(p.name.startswith(".") for p in leftovers)
     assert json.loads((store.root / "sessions" / f"{s.id}.json").read_text())["_schema"]["version"] == 1
+
+
+
+def test_kills_in_a_long_session_read_from_its_snapshot(tmp_path):
+    """Issue 12, item 14: past a snapshot an action parses only the entries since and splices
+    its own into the text it read. Killed at any instant, it still loses nothing acknowledged,
+    and the session replays from its snapshot to the state a full replay gives."""
+    from storm_support import copying_replay
+
+    store = Store(tmp_path / "home")
+    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+    for i in range(sessions.SNAPSHOT_EVERY + 5):
+        sessions.record(store, s.id, {"type": "add", "scores": {"Bob": i}})
+    assert store.snapshot_path(s.id).is_file()
+    rng = random.Random(20261201)
+    saved: list[int] = []
+    n = 1
+    kills = scaled(10, 150)
+    for kill in range(kills):
+        saved += write_then_kill(store, s.id, n, rng.uniform(0, 0.05), "no-undo")
+        every_file_loads(store.root)
+        meta, journal = store.read_session(s.id)
+        recorded = [e["event"]["scores"]["Ann"] for e in journal if "Ann" in e["event"]["scores"]]
+        assert set(saved) <= set(recorded), f"kill {kill}: lost {set(saved) - set(recorded)}"
+        n = max(recorded) + 1
+    session = sessions.load(store, s.id)
+    assert isinstance(session._journal, sessions.Later), "the snapshot still stands for the file's start"
+    assert session.replay().state == copying_replay(sessions.Session(meta, journal))
+    report_kills("crash score sheet, long session past its snapshot", kills, len(saved),
+                 len(set(saved) & set(recorded)))

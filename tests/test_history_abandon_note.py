@@ -123,3 +123,18 @@ def test_exports_carry_abandon_and_note(run, home, tmp_path):
     run(["--data-dir", str(other), "import", str(path)], expect=0)
     listed = run(["--data-dir", str(other), "sessions"], expect=0).stdout
     assert sid in listed and "abandoned: rain" in listed
+
+
+def test_long_reasons_and_notes_fit_80_columns(run, monkeypatch):
+    """A reason or a note is as long as people make it: every line that shows one wraps at a
+    space to fit the screen, and the words are all there."""
+    monkeypatch.setenv("COLUMNS", "80")
+    new_sheet(run)
+    reason = "the pizza arrived and everyone left the table for the rest of the evening"
+    note = "Bob brought the snacks and Ann the drinks; next time we play at Cy's, with the new expansion"
+    outs = [run(["note", note], expect=0).stdout, run(["abandon", "--reason", reason], expect=0).stdout,
+            run(["status"], expect=0).stdout, run(["report"], expect=0).stdout, run(["log"], expect=0).stdout]
+    for out in outs:
+        assert max(len(line) for line in out.splitlines()) <= 80, out
+    joined = " ".join(" ".join(outs).split())
+    assert reason in joined and note in joined

@@ -331,15 +331,15 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
 def render_report(facts: dict) -> str:
     """A session's report in the terminal: result, scores, score lines and the log."""
     from companion.record import report as pages
-    from companion.terminal.render import scale_words, sparkline
+    from companion.terminal.render import scale_words, sparkline, wrap
 
     when = f"started {facts['started']}"
     if facts["finished"]:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
     if pages.where_words(facts):
         when += f" · {pages.where_words(facts)}"
-    out = [f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}",
-           pages.result_words(facts), ""]
+    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}"),
+           wrap(pages.result_words(facts)), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
     every = [v for vs in series.values() for v in vs if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -353,7 +353,9 @@ def render_report(facts: dict) -> str:
     axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
     out.append(table(["seat", "player", "score", "rank", "", axis], rows, right=(0, 2, 3)))
     out += ["", "Log:"]
-    out += [f"{n:>3}. {t:<5}  {words}" for n, t, words in facts["log"]] or ["  nothing recorded yet"]
+    # a long note continues under its own words, not under the event's number
+    out += [wrap(f"{n:>3}. {t:<5}  {words}", indent=" " * (12 - len(f"{n:>3}") + len(str(n))))
+            for n, t, words in facts["log"]] or ["  nothing recorded yet"]
     return "\n".join(out)
 
 

@@ -133,12 +133,13 @@ def status(app, as_json: bool) -> None:
         click.echo(players_line(info))
         click.echo(winners_line(info))
         return
+    from companion.terminal.render import wrap
+
     abandoned = replay.state.get("abandoned")
     if abandoned:
         reason = abandoned.get("reason")
-        click.echo(f"Abandoned{' (' + safe_text(reason) + ')' if reason else ''}: this game has no result "
-                   "(`undo` takes that back).")
-    from companion.terminal.render import wrap
+        click.echo(wrap(f"Abandoned{' (' + safe_text(reason) + ')' if reason else ''}: this game has no result "
+                        "(`undo` takes that back)."))
 
     # tables fit already; lines wrap at spaces, never inside a name such as St. Louis
     click.echo(wrap(keep_whole(s.game.render_status(app, s, replay), long_names(s, replay))))
@@ -371,7 +372,9 @@ def abandon(app, session_id: str | None, reason: str | None) -> None:
         event["reason"] = reason.strip()
     s, _replay, _event = app.record(event)
     why = f" ({event['reason']})" if "reason" in event else ""
-    click.echo(f"Session {s.id} ({s.game.title}) is abandoned{why}: it has no result. `undo` takes that back.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Session {s.id} ({s.game.title}) is abandoned{why}: it has no result. `undo` takes that back."))
 
 
 @click.command()
@@ -382,7 +385,9 @@ def note(app, words: tuple[str, ...]) -> None:
     """Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."""
     text = " ".join(w.strip() for w in words).strip()
     s, replay, _event = app.record({"type": "note", "text": text})
-    click.echo(f"Noted in session {s.id} (event {len(replay.events)}): {text}")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Noted in session {s.id} (event {replay.count}): {text}"))
 
 
 # Commands that make no sense typed in the shell, left out of its `help`.

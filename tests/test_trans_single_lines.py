@@ -55,7 +55,7 @@ def test_the_pack_names_the_lines_and_cites_the_rulebook(run):
     assert datapack.title("trans-europa", "single_lines.ferry") == "the ferry through the English Channel"
     assert datapack.title("trans-europa", "single_lines.tunnel") == "the tunnel through the Swiss Alps"
     for key in ("single_lines.ferry", "single_lines.tunnel"):
-        shown = run(["data", "show", "trans-europa", key], expect=0).stdout
+        shown = flat(run(["data", "show", "trans-europa", key], expect=0).stdout)
         assert CLARIFICATION in shown and "unknown" in shown
         assert f"supply it with: companion data set trans-europa {key} '\"JUNCTION-JUNCTION\"'" in shown
     check = run(["data", "check", "trans-europa"], expect=0).stdout

@@ -191,7 +191,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 
     tree, data = count()
     board = trans_board(data, s.meta["game"])
-    if app.can_ask() and singles.could_pass(board, data, tree.edges, singles.count_costs(board, replay.state)):
+    if app.can_ask() and singles.could_pass(data, tree.edges, singles.count_costs(board, replay.state)):
         singles.ask_lines(app, board, data)  # the shell asks once; then the count is made again
         tree, data = count()
     text, payload = render_route(app, s, replay, data, player, tree, draw)
@@ -218,7 +218,7 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     if start:
         network = sorted(board.network(board.junction(start), built_edges))
     tree = steiner.missing_rails(board, cities, network, built_edges, single)
-    if app.can_ask() and singles.could_pass(board, values, tree.edges, board.costs(single)):  # the shell asks, once
+    if app.can_ask() and singles.could_pass(values, tree.edges, board.costs(single)):  # the shell asks, once
         singles.ask_lines(app, board, values)
         values = map_values(app, game)
         board = trans_board(values, game)  # the same junctions: only costs changed

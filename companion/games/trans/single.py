@@ -118,12 +118,13 @@ def settle(board: Board, values: dict) -> Board:
             if board.cost[e] == 1:
                 raise RuleError(f"{KEY}.{key} lists {board.edge_name(e)}, which the board draws single already: "
                                 f"{fix(game, key)}.")
-            if e in counted and counted[e] != key:
+            if e in counted and OTHERS not in (key, counted[e]) and counted[e] != key:
                 raise RuleError(f"{KEY}.{key} lists {board.edge_name(e)}, which is already "
                                 f"{title(game, counted[e])}: {fix(game, key)}.")
             cost[e] = 1
             disputed.discard(e)
-            counted.setdefault(e, key)
+            if counted.get(e, OTHERS) == OTHERS:  # a line both named and listed: by its name
+                counted[e] = key
     return dataclasses.replace(board, cost=cost, disputed=frozenset(disputed), counted_single=counted)
 
 
@@ -133,12 +134,13 @@ def route_report(board: Board, values: dict, edges, cost: dict[Edge, int], rails
     """The ``--json`` keys of a count about the single lines (stable: added, never removed).
 
     ``single_lines``: the lines of the route counted single by the players' word, each with its
-    rulebook name; ``single_lines_unknown``: the named lines not said yet, when the route has a
-    double line that may be one of them ([] otherwise); ``rails_if_single_lines``: the count if
-    those lines are among the route's double lines (each then costs 1 less), else null.
+    rulebook name (null for a line of ``others``); ``single_lines_unknown``: the named lines not
+    said yet, when the route has a double line that may be one of them ([] otherwise);
+    ``rails_if_single_lines``: the count if those lines are among the route's double lines (each
+    then costs 1 less), else null.
     """
     game = board.game
-    used = [{"name": title(game, board.counted_single[e]) if board.counted_single[e] != OTHERS else "",
+    used = [{"name": title(game, board.counted_single[e]) if board.counted_single[e] != OTHERS else None,
              "line": board.edge_name(e)} for e in sorted(edges) if e in board.counted_single]
     doubles = sum(1 for e in edges if cost.get(e) == 2)
     waiting = unknown(values) if doubles else []
@@ -153,8 +155,8 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
     """The one extra line of a count that may go through named lines nobody has said yet.
 
     ``names``: their rulebook names; ``whose``: "this route", "Ann's route"; ``lower``: the
-    count if they are on it ("5 rails", "Bob 4 and Cy 6 rails"); ``on``: "it is", "one is",
-    "both are" on it" (how many of them the route's double lines can hold)."""
+    count if they are on it ("5 rails", "Bob 4 and Cy 6 rails"); ``on``: "it is on it", "one is
+    on it", "both are on it" (how many of them the route's double lines can hold)."""
     from companion.terminal.render import whole
 
     waiting = unknown(values)
@@ -163,8 +165,9 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
     both = " and ".join(names)
     many = len(names) > 1
     then = f", then {KEY}.{waiting[1]}" if len(waiting) > 1 else ""
-    return (f"Note: the rulebook counts {both} as single lines (seed 000). Which line{'s they are' if many else ' it is'} "
-            f"is not known, so the double lines on {whose} count 2: {lower} if {on}. Say which: "
+    return (f"Note: the rulebook counts {both} as single lines (seed 000). "
+            f"Which line{'s they are' if many else ' it is'} is not known, so the double lines on {whose} "
+            f"count 2: {lower} if {on}. Say which: "
             f"{whole(datapack.set_command(game, f'{KEY}.{waiting[0]}'))}{then} ('\"none\"' if there is none).")
 
 
@@ -188,7 +191,7 @@ def used_note(report: dict) -> str:
             + ", ".join(f"{u['name']} ({u['line']})" for u in named_used) + ".")
 
 
-def could_pass(board: Board, values: dict, edges, cost: dict[Edge, int]) -> bool:
+def could_pass(values: dict, edges, cost: dict[Edge, int]) -> bool:
     """Whether a count may go through a named line not said yet: its route has a double line
     (``cost``: the lines' costs in the count, a doubles-count-single card counted)."""
     return bool(unknown(values)) and any(cost.get(e) == 2 for e in edges)
@@ -291,11 +294,12 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     game = board.game
     keys = unknown(values)
     names = " and ".join(title(game, k) for k in keys)
+    many = len(keys) > 1
     click.echo(wrap(f"The rulebook counts {names} as single lines (seed 000), and this count may go "
-                    f"through {'them' if len(keys) > 1 else 'it'}. Which line{'s are they' if len(keys) > 1 else ' is it'} "
-                    "on your board? Type two junctions joined by '-' (`board` shows their names), or none."))
+                    f"through {'them' if many else 'it'}. Which line{'s are they' if many else ' is it'} on your "
+                    "board? Type two junctions joined by '-' (`board` shows their names), or none."))
     answers: dict[str, str] = {}
-    taken: dict[Edge, str] = dict(board.counted_single)
+    taken = {e: k for e, k in board.counted_single.items() if k != OTHERS}
 
     def parse_for(key: str):
         def parse(text: str) -> str:

@@ -47,10 +47,7 @@ def fill(command: str) -> list[str]:
         board = board_of(game)
         cities = iter([c.name for colour in board.colours for c in [x for x in board.cities if x.colour == colour][:2]])
         text = re.sub(r'"CITY"', lambda m: json.dumps(next(cities)), text)
-        if key == "disputed_single":
-            line = board.edge_name(sorted(board.disputed)[0])
-        else:
-            line = board.edge_name(sorted(e for e, c in board.cost.items() if c == 2)[0])
+        line = board.edge_name(sorted(e for e, c in board.cost.items() if c == 2)[0])
         text = text.replace("JUNCTION-JUNCTION", line).replace('"COLOUR"', json.dumps(board.colours[0]))
     stated = datapack.stated(game)
     places = [20, 15, 10, 6, 2, 0]

@@ -21,22 +21,25 @@ def rails_json(run, *args) -> dict:
 
 def test_players_settle_europa_s_disputed_lines(run):
     assert rails_json(run, "europa", "--hand", "Brest,Madrid")["rails_if_disputed_single"] == 6
-    assert "disputed_single" in run(["data", "check", "trans-europa"], expect=0).stdout
-    run(["data", "set", "trans-europa", "disputed_single", '["Brest-B7"]'], expect=0)
+    assert "single_lines.others" in run(["data", "check", "trans-europa"], expect=0).stdout
+    run(["data", "set", "trans-europa", "single_lines.others", '["Brest-B7"]'], expect=0)
     settled = run(["rails", "europa", "--hand", "Brest,Madrid"], expect=0).stdout
-    assert settled.startswith("6 rails connect Brest and Madrid") and "Note:" not in settled
+    assert settled.startswith("6 rails connect Brest and Madrid") and "public boards differ" not in settled
     drawing = run(["board", "europa"], expect=0).stdout
     assert "=?=" not in drawing and "disputed" not in drawing
-    run(["data", "set", "trans-europa", "disputed_single", "[]"], expect=0)  # both double on this board
+    run(["data", "set", "trans-europa", "single_lines.others", "[]"], expect=0)  # both double on this board
     both = run(["rails", "europa", "--hand", "Brest,Madrid"], expect=0).stdout
-    assert both.startswith("7 rails") and "Note:" not in both
+    assert both.startswith("7 rails") and "public boards differ" not in both
 
 
-def test_only_disputed_lines_can_be_declared_single(run):
-    run(["data", "set", "trans-europa", "disputed_single", '["Paris-E7"]'], expect=0)
-    message = run(["rails", "europa", "--hand", "Brest,Madrid"], expect=1).stderr
-    assert ("disputed_single lists E7-Paris, which is not a disputed line (those are Oslo-I2 and Brest-B7): "
-            "correct it with `companion data set trans-europa disputed_single '[\"JUNCTION-JUNCTION\"]'`") in message
+def test_only_lines_drawn_double_can_be_listed_single(run):
+    # corrected (issue 15, item 7): single_lines.others, which replaced disputed_single, takes
+    # any double line, not only the disputed ones; a line drawn single is refused at `data set`
+    message = run(["data", "set", "trans-europa", "single_lines.others", '["Paris-E7"]'], expect=1).stderr
+    assert ("single_lines.others lists E7-Paris, which the board draws single already: "
+            "correct it with `companion data set trans-europa single_lines.others '[\"JUNCTION-JUNCTION\"]'`") in message
+    assert "no printed value 'single_lines'" in run(
+        ["data", "set", "trans-amerika", "single_lines", "{}"], expect=1).stderr
     assert "no printed value 'disputed_single'" in run(
         ["data", "set", "trans-amerika", "disputed_single", "[]"], expect=1).stderr
 
@@ -46,14 +49,14 @@ def test_a_europa_session_counts_with_the_settled_lines(script, run):
     unsettled = rails_json(run, "europa", "--hand", hand, "--start", "B8")
     assert unsettled["rails_if_disputed_single"] == unsettled["rails"] - 1  # the count goes through Brest-B7
     code, out, err = script(
-        "data set trans-europa disputed_single '[\"Brest-B7\"]'\n"
+        "data set trans-europa single_lines.others '[\"Brest-B7\"]'\n"
         'new trans-europa --players Ann,Bob,Cy,Dee --entropy "x"\nround start --physical\n'
         f'hand Ann --set "{hand}"\nstart Ann B8\n'
     )
     assert code == 0, err
     assert rails_json(run, "Ann")["rails"] == unsettled["rails"] - 1
     # the session froze the value: the players changing their mind later does not rescore it
-    run(["data", "unset", "trans-europa", "disputed_single"], expect=0)
+    run(["data", "unset", "trans-europa", "single_lines.others"], expect=0)
     assert rails_json(run, "Ann")["rails"] == unsettled["rails"] - 1
 
 

@@ -33,5 +33,5 @@ def test_every_board_command_has_help_and_docs(name):
 def test_the_new_options_are_in_the_docs():
     docs = text()
     for words in ("round end --auto", "--deal balanced=", "round start --unbalanced", "rails NAME",
-                  "disputed_single", "--winner"):
+                  "single_lines", "--winner"):
         assert words in docs, words

@@ -10,7 +10,8 @@ A pack is one JSON file per game or edition::
       "sources": {"dotted.key": "where the value came from", ...},
       "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
       "examples": {"dotted.key": "an example of the shape to type", ...},
-      "schema": {...}                   # JSON Schema of "values"; unknown values may be null
+      "schema": {...},                  # JSON Schema of "values"; unknown values may be null
+      "renamed": {"old.key": "new.key"} # optional: a value that moved; the players' old key reads on
     }
 
 The players' own values live in the data folder (see store.py) and override the pack; a
@@ -146,10 +147,29 @@ def set_path(values: Any, key: str, value: Any) -> None:
         raise KeyError(key)
 
 
+def renamed(game: str) -> dict[str, str]:
+    """Keys the pack renamed (old -> new): the players' values under an old key still count."""
+    return dict(_load(game).get("renamed") or {})
+
+
+def current_key(game: str, key: str) -> str:
+    """``key`` under the name the pack uses now (``disputed_single`` -> ``single_lines.others``)."""
+    return renamed(game).get(key, key)
+
+
+def by_current_keys(game: str, user_values: dict[str, Any]) -> dict[str, Any]:
+    """The players' values keyed by the pack's current names; a value under the new name wins
+    over one still kept under the old name (an older data folder)."""
+    names = renamed(game)
+    out = {names[k]: v for k, v in user_values.items() if k in names}
+    out.update({k: v for k, v in user_values.items() if k not in names})
+    return out
+
+
 def merged(game: str, user_values: dict[str, Any]) -> dict:
     """The pack's values with the players' own values laid over them."""
     values = pack(game)["values"]
-    for key, value in sorted(user_values.items()):
+    for key, value in sorted(by_current_keys(game, user_values).items()):
         try:
             set_path(values, key, value)
         except KeyError:
@@ -166,7 +186,12 @@ def known_key(game: str, key: str) -> bool:
     except KeyError:
         pass
     # a key inside a null value (e.g. vp.5 while vp is null) is known when the schema has it
-    node = p.get("schema", {})
+    return schema_at(game, key) is not None
+
+
+def schema_at(game: str, key: str) -> dict | None:
+    """The part of the pack's schema that describes the value at ``key``, or None."""
+    node = _load(game).get("schema", {})
     for part in split_key(key):
         props = node.get("properties") or {}
         if part in props:
@@ -181,8 +206,15 @@ def known_key(game: str, key: str) -> bool:
                 node = sub["properties"][part]
                 break
         else:
-            return False
-    return True
+            return None
+    return node
+
+
+def title(game: str, key: str) -> str:
+    """The name the pack's schema gives the value at ``key`` (its "title": the rulebook's own
+    words, e.g. "the ferry through the English Channel"), or "" when it gives none."""
+    node = schema_at(game, key) or {}
+    return str(node.get("title") or "")
 
 
 def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> None:
@@ -191,7 +223,7 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
         raise CompanionError(
             f"{game} has no printed value {key!r}: `companion data show {game}` lists them."
         )
-    trial = dict(user_values)
+    trial = by_current_keys(game, user_values)
     trial[key] = value
     values = merged(game, trial)
     check_stated(game, values)
@@ -210,6 +242,21 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
             error = best_match(branch)
         where = ".".join(str(p) for p in error.absolute_path) or key
         raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
+    _game_check(game, values, key)
+
+
+def _game_check(game: str, values: dict, key: str) -> None:
+    """What the schema cannot say, the game may: a line its board does not have (Trans)."""
+    from companion.core import registry
+
+    if game not in registry.known():
+        return
+    try:
+        check = getattr(registry.get(game), "check_values", None)
+    except CompanionError:  # a broken plugin: `games` reports it; its schema check stands
+        return
+    if check is not None:
+        check(values, key)
 
 
 def stated(game: str) -> dict[str, dict]:

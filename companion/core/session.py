@@ -551,7 +551,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
                     f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
                     "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
                 )
-        data = before.data
+        data = with_frozen(before.data, event)  # as replay will read it: the values it froze count
         was = ended(before.state)
         for _ in range(20):
             try:

@@ -269,6 +269,11 @@ class Game:
     def choice_event(self, session, replay, player: str, value: str) -> Event:
         return self.web_module().choice_event(session, replay, player, value)
 
+    def check_values(self, values: dict, key: str) -> None:
+        """Refuse at `data set` a printed value the pack's schema allows but the rules cannot
+        use (a line that is not on the board), with one CompanionError saying what to type.
+        ``values`` are the merged values with the new one at ``key``; most games need nothing."""
+
     # -- helpers shared by games -----------------------------------------------------------
     @staticmethod
     def need(data: dict, game: str, key: str, what: str = "", example: str = "...") -> Any:

@@ -35,8 +35,9 @@ def data() -> None:
 def show(app, game: str, key: str | None) -> None:
     """Show GAME's printed values (or the one at KEY, a dotted path) and where each came from."""
     _game(game)
-    entries = app.store.user_entries(game)
+    entries = datapack.by_current_keys(game, app.store.user_entries(game))  # a renamed key reads on
     values = datapack.merged(game, {k: e["value"] for k, e in entries.items()})
+    key = datapack.current_key(game, key) if key else key
 
     def origin(k: str) -> str:
         if k in entries:
@@ -58,7 +59,9 @@ def show(app, game: str, key: str | None) -> None:
                 raise CompanionError(f"{game} has no printed value {key!r}: `data show {game}` lists them.") from None
             value = None
         click.echo(json.dumps(value, indent=2, ensure_ascii=False) if value is not None else "unknown")
-        click.echo(f"source: {origin(key)}")
+        from companion.terminal.render import wrap
+
+        click.echo(wrap(f"source: {origin(key)}"))  # a quoted rule is long: at word boundaries
         if value is None:
             click.echo(f"supply it with: {datapack.set_command(game, key)}")
         return
@@ -86,10 +89,13 @@ def set_value(app, game: str, key: str, value: str) -> None:
     from companion.core.numbers import check_numbers
 
     check_numbers(parsed)  # the bound `import` applies: a value set here can be exported and imported
+    old, key = key, datapack.current_key(game, key)
     with app.store.writing():
         datapack.validate(game, key, parsed, app.store.user_values(game))
         app.store.set_user_value(game, key, parsed)
-    click.echo(f"Set {game} {key} = {_short(parsed, 200)}.")
+        if old != key:  # the value under its old name would only hide behind the new one
+            app.store.unset_user_value(game, old)
+    click.echo(f"Set {game} {key} = {_short(parsed, 200)}." + (f" ({old} is now called {key}.)" if old != key else ""))
     click.echo("New sessions use it, and so do sessions still waiting for it; finished scores never change.")
 
 
@@ -138,6 +144,9 @@ def unset(app, game: str, key: str) -> None:
     _game(game)
     with app.store.writing():
         removed = app.store.unset_user_value(game, key)
+        for old, new in datapack.renamed(game).items():  # the same value under its old name
+            if new == key or old == key:
+                removed = app.store.unset_user_value(game, old if new == key else new) or removed
     if not removed:
         raise CompanionError(f"You have no value of your own at {game} {key}: `data show {game}` lists them.")
     click.echo(f"Forgot your value of {game} {key}.")

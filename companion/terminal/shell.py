@@ -392,11 +392,12 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
             warming.append(view.warm(then=lambda: (elsewhere.mark(), prompt.app.invalidate())))
 
     prompt.app.after_render += start_reading
+    from companion.terminal.render import wrap
+
     app.ask = ask
-    app.say = click.echo
+    app.say = lambda text: click.echo(wrap(text))  # a question's refusal, at word boundaries
     app.show_private = show_private
     app.choose_private = screen.choose if screen is not None else None
-    from companion.terminal.render import wrap
 
     click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
     while True:

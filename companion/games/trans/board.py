@@ -130,6 +130,9 @@ class Board:
     colours: list[str]
     double_kinds: dict | None  # the players' {"water": [...], "mountain": [...]}, or None
     adj: list[list[int]] = field(default_factory=list)  # neighbours per junction
+    # the double lines counting single whatever is drawn (Europa's ferry and tunnel, the players'
+    # word: see single.py) -> the key of the value that said so ("ferry", "tunnel", "others")
+    counted_single: dict[Edge, str] = field(default_factory=dict)
     _names: dict[str, int] = field(default_factory=dict)
     _city_at: dict[int, City] = field(default_factory=dict)
 

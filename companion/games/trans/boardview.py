@@ -203,6 +203,12 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str
         out.append("   ")
         out.append("=?= ?", DOUBLE_STYLE)
         out.append(" disputed double (counted 2)")
+    if board.counted_single:  # Europa's ferry and tunnel, as the players said (single.py)
+        from companion.games.trans.single import OTHERS, title
+
+        said = [board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})")
+                for e, key in sorted(board.counted_single.items())]
+        out.append("\nDrawn single, as your board counts them: " + ", ".join(said) + ".")
     if kinds:
         out.append("\n")
         out.append("═══ ‖", KIND_STYLES["water"])

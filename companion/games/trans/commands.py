@@ -15,10 +15,12 @@ import click
 from companion.games.kit import new_command, parse_pairs, pass_app, session_option
 from companion.games.trans.rails import GAME, draw_text, rails, render_map, render_route, wants_colour, with_supplied  # noqa: F401
 from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.core.session import with_frozen
 from companion.games.base import player_name
 from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
 from companion.games.trans.track import trans_board
-from companion.terminal.render import bar, table, winners_line
+from companion.games.trans import single as singles
+from companion.terminal.render import bar, table, winners_line, wrap
 
 
 
@@ -207,17 +209,26 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
     if auto and counts:
         raise click.UsageError("--auto counts the missing rails on the board: drop --missing.")
     s = app.session(GAME, "round end")
+    notes: list[str] = []
     if auto:
+        if app.can_ask():
+            singles.ask_before_round_end(app, s, winners, rails_out)
+
         def event(session, replay):
             def count(data):
                 return session.game.auto_result(replay.state, data, winners, rails_out)
 
-            result, frozen = with_supplied(app, session, replay.data, count)
+            # the lines counting single the players said since the session began count too
+            values, laid = singles.with_supplied(app.store, session.meta["game"], replay.data)
+            result, frozen = with_supplied(app, session, values, count)
+            frozen = {**laid, **frozen}
             made = {"type": "round-end", "auto": True, "winners": result["winners"], "missing": result["missing"]}
             if result["rails_out"]:
                 made["rails_out"] = True
             if frozen:
                 made["_data"] = frozen
+            used = with_frozen(replay.data, made)
+            notes[:] = [singles.round_end_note(session.game, replay.state, used, result["missing"])]
             return made
     else:
         _ask_missing(app, s, winners, counts, rails_out)
@@ -238,6 +249,9 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
         card = " (the special card in force counted)" if status["special"] and status["special"]["id"] in (
             "water-single", "mountain-single") else ""
         click.echo(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails built{card}.")
+        for note in notes:
+            if note:
+                click.echo(wrap(note))
     click.echo("Totals: " + ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
     hands = s.game.public_hands(replay.state) or {}
     if any(hands.values()):
@@ -453,7 +467,11 @@ def build(app, name: str, path: tuple[str, ...]) -> None:
     def make(session, replay):
         board = trans_board(replay.data, session.meta["game"])
         before.update(connected=list(replay.state["track"]["connected"]), rails=len(replay.state["track"]["rails"]))
-        return {"type": "build", "player": player_name(session.players, name), "paths": _paths(board, path)}
+        made = {"type": "build", "player": player_name(session.players, name), "paths": _paths(board, path)}
+        _, laid = singles.with_supplied(app.store, session.meta["game"], replay.data)
+        if laid:  # the ferry and the tunnel, said since the session began, count 1 of a turn
+            made["_data"] = laid
+        return made
 
     s, replay, event = app.record(make, GAME, "build")
     who = player_name(s.players, name)

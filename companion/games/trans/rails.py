@@ -18,27 +18,24 @@ from companion.games.trans import board as boards
 from companion.games.kit import echo_json, json_option, pass_app, session_option
 from companion.core import datapack
 from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.games.trans import single as singles
 from companion.games.trans.track import trans_board
+from companion.terminal.render import wrap
 
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
 
 
 def map_board(app, map_name: str) -> boards.Board:
-    """The board a map name means, with the players' own printed values over the pack's.
-
-    Europa's disputed double lines are settled when the players said which are single on
-    their board (``data set trans-europa disputed_single '["Brest-B7"]'``).
-    """
+    """The board a map name means, with the players' own printed values over the pack's
+    (the lines they said count single among them: Europa's ferry and tunnel, see single.py)."""
     game = boards.resolve_map(map_name)
-    user = app.store.user_values(game)
-    board = boards.load_merged(game, user)
-    if any(k.split(".")[0] == "disputed_single" for k in user):
-        from companion.core import datapack
-        from companion.games.trans.track import settle_disputed
+    return trans_board(map_values(app, game), game)
 
-        board = settle_disputed(board, datapack.merged(game, user).get("disputed_single"))
-    return board
+
+def map_values(app, game: str) -> dict:
+    """The printed values a count without a session uses: the pack's, with the players' over them."""
+    return datapack.merged(game, app.store.user_values(game))
 
 
 def wants_colour(app) -> bool:
@@ -186,8 +183,17 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
     replay = s.replay()
     game = s.game
     player = player_name(s.players, name)
-    (tree, data), _ = with_supplied(app, s, replay.data,
-                                    lambda data: (game.missing_tree(replay.state, data, player), data))
+
+    def count():
+        # the lines the players said count single since the session began count here too
+        values, _ = singles.with_supplied(app.store, s.meta["game"], replay.data)
+        return with_supplied(app, s, values, lambda data: (game.missing_tree(replay.state, data, player), data))[0]
+
+    tree, data = count()
+    board = trans_board(data, s.meta["game"])
+    if app.can_ask() and singles.could_pass(data, tree.edges, singles.count_costs(board, replay.state)):
+        singles.ask_lines(app, board, data)  # the shell asks once; then the count is made again
+        tree, data = count()
     text, payload = render_route(app, s, replay, data, player, tree, draw)
     if as_json:
         import json
@@ -203,14 +209,22 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     from companion.games.trans import steiner
 
-    board = map_board(app, map_name)
+    game = boards.resolve_map(map_name)
+    values = map_values(app, game)
+    board = trans_board(values, game)
     cities = _hand(board, hand)
     built_edges = board.parse_paths(built)
     network = []
     if start:
         network = sorted(board.network(board.junction(start), built_edges))
     tree = steiner.missing_rails(board, cities, network, built_edges, single)
+    if app.can_ask() and singles.could_pass(values, tree.edges, board.costs(single)):  # the shell asks, once
+        singles.ask_lines(app, board, values)
+        values = map_values(app, game)
+        board = trans_board(values, game)  # the same junctions: only costs changed
+        tree = steiner.missing_rails(board, cities, network, built_edges, single)
     cost = board.costs(single)
+    report = singles.route_report(board, values, tree.edges, cost, tree.cost)
     # the lines the public encodings disagree on: does the answer depend on them?
     if_single = None
     in_dispute: list = []
@@ -234,6 +248,7 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
             "pairs": [[board.name(a), board.name(b), cost[_key(a, b)]] for a, b in pairs],
             "paths": walks,
             "rails_if_disputed_single": if_single,
+            **report,
         })
         return
     n = len(built_edges)
@@ -258,6 +273,9 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
         one = len(in_dispute) == 1
         click.echo(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
                    f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails.")
+    for note in (singles.used_note(report), singles.count_note(board, values, report, tree.cost)):
+        if note:
+            click.echo(wrap(note))
     if draw:
         from companion.games.trans import boardview
 
@@ -379,6 +397,7 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     special = state["special"]
     single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
     cost = board.costs(single)
+    report = singles.route_report(board, data, tree.edges, cost, tree.cost)
     cities = game.hand_of(state, player)
     marker = track["markers"].get(player)
     built = [tuple(r["line"]) for r in track["rails"]]
@@ -392,6 +411,7 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
         "start": marker[1] if marker else None, "network": [board.name(n) for n in network],
         "rails_built": len(built), "special": special,
         "pairs": [[board.name(a), board.name(b), cost[key[(a, b)]]] for a, b in pairs], "paths": paths,
+        **report,
     }
     card = f", the {special} card counted" if single else ""
     where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
@@ -408,6 +428,8 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
         lines.append("  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else ""))
                                       for a, b in pairs))
         lines.append("To build, as paths: " + "  ".join(whole(p) for p in paths))
+    notes = (singles.used_note(report), singles.count_note(board, data, report, tree.cost, f"{player}'s route"))
+    lines += [note for note in notes if note]
     lines = [wrap("\n".join(lines))]  # at spaces between junctions, never inside a name
     if draw:
         from companion.games.trans import boardview

@@ -9,13 +9,11 @@ more rails than it allows. Missing rails are counted exactly by :mod:`companion.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from itertools import product
 
-from companion.games.trans import steiner
+from companion.games.trans import single as singles, steiner
 from companion.games.trans.board import Board, Edge
-from companion.core.datapack import set_command
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import Event, State, player_name
 
@@ -33,7 +31,7 @@ def rhythm_rails(lap: int) -> int:
 
 # -- the board ----------------------------------------------------------------------------------
 
-_BOARD_KEYS = ("board", "cities", "colours", "dashed", "double_kinds", "disputed_single")
+_BOARD_KEYS = ("board", "cities", "colours", "dashed", "double_kinds", "single_lines", "disputed_single")
 
 
 class _BoardCache:
@@ -137,7 +135,7 @@ def _board_cache(data: dict, game: str) -> _BoardCache:
     if found is None:
         if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
             _BOARDS.clear()
-        found = _BOARDS[key] = _BoardCache(settle_disputed(Board.from_values(data, game), data.get("disputed_single")))
+        found = _BOARDS[key] = _BoardCache(singles.settle(Board.from_values(data, game), data))
     return found
 
 
@@ -152,36 +150,12 @@ def most_missing(data: dict, game: str, count: int) -> int | None:
 
 
 def trans_board(data: dict, game: str) -> Board:
-    """The board of these printed values, Europa's disputed lines settled as the players said.
+    """The board of these printed values, with the lines the players said count single (Europa's
+    ferry and tunnel, and the disputed lines their board prints single: see single.py).
 
     Cached on the values' text: replaying a session builds its board once, not once a rail.
     """
     return _board_cache(data, game).board
-
-
-def settle_disputed(board: Board, declared) -> Board:
-    """The board once the players have said which disputed double lines are single on theirs.
-
-    ``declared`` is the ``disputed_single`` value: None (unknown: the disputed lines count 2 and
-    stay marked), or the lines that are single, as junction paths (``"Brest-B7"``) or pairs of
-    [x, y]; every other disputed line is then a plain double line.
-    """
-    if declared is None:
-        return board
-    fix = f"correct it with `{set_command(board.game, 'disputed_single')}`"
-    if not isinstance(declared, list):
-        raise RuleError(f"disputed_single must be a list of lines, e.g. [\"Brest-B7\"]: {fix}.")
-    lines = board.lines_of(declared, "disputed_single", fix)
-    stray = sorted(lines - board.disputed)
-    if stray:
-        known = " and ".join(board.edge_name(e) for e in sorted(board.disputed)) or "none on this board"
-        raise RuleError(f"disputed_single lists {board.edge_name(stray[0])}, which is not a disputed line "
-                        f"(those are {known}): {fix}.")
-    cost = dict(board.cost)
-    for e in lines:
-        cost[e] = 1
-    return dataclasses.replace(board, cost=cost, disputed=frozenset())
-
 
 
 class TrackMixin:
@@ -203,6 +177,12 @@ class TrackMixin:
 
     def board_of(self, data: dict) -> Board:
         return trans_board(data, self.id)
+
+    def check_values(self, values: dict, key: str) -> None:
+        """`data set` of the lines that count single: a line the board lacks (or draws single
+        already) is refused at once, not at the next count."""
+        if key.split(".")[0] in (singles.KEY, singles.OLD_KEY):
+            trans_board(values, self.id)
 
     def _need_dealt(self, s: State, what: str) -> None:
         self._need_open(s, what)

@@ -165,7 +165,8 @@ def test_a_shell_started_with_no_session_stays_without_one(home, capsys):
     shell = ShellThread(home)
     try:
         shell.type("games")
-        wait_for(lambda: "scoresheet" in capsys.readouterr().out or True, "games")
+        seen: list[str] = []  # the shell has started (and fixed its session) once it answered
+        wait_for(lambda: seen.append(capsys.readouterr().out) or "scoresheet" in "".join(seen), "games")
         assert other_terminal(home, "new", "scoresheet", "--players", "Ann,Bob").returncode == 0
         shell.type("add Ann=1 Bob=2")
     finally:

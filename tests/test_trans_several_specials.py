@@ -399,6 +399,8 @@ def test_status_shows_every_card_on_its_line_within_80_columns(run, status, monk
         starts = [line for line in screen.splitlines() if re.match(r"  \S.* \([a-z0-9-]+\): ", line)]
         assert [re.search(r"\(([a-z0-9-]+)\)", line).group(1) for line in starts] == [
             "mountain-single", "rhythm-321", "pass-brown"]
+    assert "Waiting: Ann passes one of their two red cities left" in text
+    assert "Next: `round start`" not in text  # the round is open: the choice due is what comes next
     st = status()
     assert st["special"] == {"id": "mountain-single", "title": "Mountains count single"}
     assert st["special_text"] == "double lines over mountains count as single this round"
@@ -424,6 +426,54 @@ def test_private_choices_stay_private_with_several_cards(run, status, home):
     s, replay = cli_state(home)
     assert ann not in replay.state["hands"]["Bob"] and bob not in replay.state["hands"]["Ann"]
     assert all(len(h) == 4 for h in replay.state["hands"].values())
+
+
+def test_the_shell_asks_each_choice_privately_card_after_card(home, run, capsys):
+    """Seed 000: "each of you puts any one of them face down back", then "choose any one of your
+    5 city cards and pass it face down": in the shell both choices are made on the private
+    screen, one card after the other; once nothing is due, `pass Ann` says so and asks nothing."""
+    from shell_support import Screen, drive
+
+    run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)
+    run(["round", "start", "--special", "pass-three", "--special", "return-any"], expect=0)
+    _, replay = cli_state(home)
+    ann, bob = replay.state["hands"]["Ann"], replay.state["hands"]["Bob"]
+    screen = Screen()
+    capsys.readouterr()
+    drive(home, f"hand Ann --return\n\n{ann[0]}\nhand Bob --return\n\n{bob[0]}\npass Ann\n\n{ann[1]}\n",
+          output=screen.output(), private=True)
+    out, err = capsys.readouterr()
+    shared, private = screen.split()
+    assert "Now: pass 1 of 3: Ann, Bob must still choose a city to pass left: pass NAME" in out
+    assert "Ann's choice is recorded." in out
+    for city in (ann[0], bob[0], ann[1]):
+        assert city not in out + err and city not in shared and city in private
+        assert city not in (home / "shell-history").read_text()
+    _, replay = cli_state(home)
+    assert replay.state["pending"]["chosen"] == {"Ann": ann[1]}
+    run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)
+    run(["round", "start", "--special", "water-single", "--special", "three-rails"], expect=0)
+    capsys.readouterr()
+    drive(home, "pass Ann\n", output=Screen().output(), private=True)
+    out, err = capsys.readouterr()
+    assert "No passing is due" in err and "Pass the laptop" not in out
+
+
+def test_tab_offers_only_the_cards_that_can_still_join(home, run):
+    """In the shell, Tab after a second `--special` offers neither a card already typed nor one
+    that cannot be played with it ("Cover the prestige point chart ... with this card")."""
+    from prompt_toolkit.document import Document
+
+    from companion.core.app import App
+    from companion.terminal.cli import cli
+    from companion.terminal.shell import CommandCompleter, SessionView
+
+    run(["new", "trans-amerika", "--players", "Ann,Bob"], expect=0)
+    app = App(home)
+    completer = CommandCompleter(app, SessionView(app), cli)
+    offered = {c.text for c in completer.get_completions(Document("round start --special generous --special "), None)}
+    assert "three-rails" in offered and "water-single" in offered
+    assert "generous" not in offered and "demanding" not in offered
 
 
 def test_a_physical_round_takes_the_hands_after_every_card():

@@ -348,6 +348,9 @@ def choose_city(app, name: str, kind: str, question: str) -> str:
     s = app.session(GAME, "pass" if kind == "pass" else "hand")
     replay = s.replay()
     player = player_name(s.players, name)
+    due = ("return",) if kind == "hand-return" else ("pass-colour", "pass-three")
+    if (replay.state.get("pending") or {}).get("kind") not in due:  # nothing to choose: say why, ask nothing
+        s.game.apply(replay.state, {"type": kind, "player": player, "city": ""}, replay.data)
     text = hand_text(s.game, replay.state, replay.data, player)
 
     def parse(answer: str) -> str:
@@ -528,7 +531,7 @@ def special_lines(status: dict) -> list[str]:
         lines += [f"  {c['title']} ({c['id']}): {c['text']}." for c in cards]
     aside = status.get("special_set_aside") or []
     if aside:
-        lines.append(f"Set aside by the deck, as they cannot be played with the cards above: {', '.join(aside)}.")
+        lines.append(f"Set aside (they cannot be played with the cards above): {', '.join(aside)}.")
     deck = status.get("special_deck")
     if deck and card["id"] and status.get("special_from") != "table":
         note = f"Special-card deck: {deck['left']} of {deck['size']} cards left"
@@ -569,8 +572,9 @@ def render_status(app, session, replay) -> str:
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
-    elif status["round_open"] and not status["pending"]:  # a pending choice is said above ("Waiting")
-        out.append(next_line(status))
+    elif status["round_open"]:
+        if not status["pending"]:  # a pending choice is said above ("Waiting")
+            out.append(next_line(status))
     else:
         out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
     return "\n".join(out)

@@ -94,7 +94,7 @@ def special_title(data: dict, sid: str) -> str:
 
 
 def check_special(sid: str) -> str:
-    sid = (sid or "").strip().lower()
+    sid = sid.strip().lower() if isinstance(sid, str) else repr(sid)
     if sid not in SPECIAL_IDS:
         raise RuleError(f"There is no special card {sid!r}: the cards are {', '.join(SPECIAL_IDS)}.")
     return sid
@@ -473,7 +473,9 @@ class TransGame(TrackMixin, Game):
         deck = s["special_deck"]
         rest = deck["order"][deck["next"]:] if deck else []
         shuffled = event.get("special_shuffle")
-        turned = draw(rest, shuffled.get("order") if isinstance(shuffled, dict) else None, per_round)
+        if shuffled is not None and not (isinstance(shuffled, dict) and isinstance(shuffled.get("order"), list)):
+            raise RuleError("The recorded special-card deck is not this game's deck.")
+        turned = draw(rest, shuffled["order"] if shuffled is not None else None, per_round)
         if shuffled is not None:
             if not turned["needed"]:
                 raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
@@ -953,6 +955,9 @@ class TransGame(TrackMixin, Game):
             "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
             "build-anywhere": "rails may go on any free line, connected or not",
         }
+        if special == "swap-hands" and special in (s.get("effects_left") or []):  # after the choices above
+            return ("everyone will play the hand of their right neighbour (the app passes them once the choices "
+                    "above are made)")
         if special in RETURN_COLOUR:
             return f"everyone plays with 4 cities: the {cols[0]} city went back"
         if special in REVEAL:

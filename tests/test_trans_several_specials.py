@@ -413,6 +413,7 @@ def test_private_choices_stay_private_with_several_cards(run, status, home):
     your left-hand neighbor": with both cards, no city of a hand reaches the shared screens."""
     run(["new", "trans-amerika", "--players", "Ann,Bob"], expect=0)
     out = run(["round", "start", "--special", "swap-hands", "--special", "return-any"], expect=0).stdout
+    assert "once the choices above are made" in status()["specials"][1]["text"]  # the hands go left later
     s, replay = cli_state(home)
     secret = {c for h in replay.state["hands"].values() for c in h}
     ann = replay.state["hands"]["Ann"][0]
@@ -425,6 +426,7 @@ def test_private_choices_stay_private_with_several_cards(run, status, home):
     assert not any(c in text for c in secret for text in said)
     s, replay = cli_state(home)
     assert ann not in replay.state["hands"]["Bob"] and bob not in replay.state["hands"]["Ann"]
+    assert status()["specials"][1]["text"].endswith("(the app passed them)")
     assert all(len(h) == 4 for h in replay.state["hands"].values())
 
 

@@ -11,6 +11,12 @@ when the event is applied, so that a missing ``dashed`` value can be asked for a
 the event by the session layer; a uniform shuffle with some cards taken out is still a uniform
 shuffle of the rest, so the deal stays fair and `verify` re-derives the full-stack shuffles.
 
+Several special cards may hold at once (seed 000's last paragraph; ``--specials-per-round N``):
+the round's cards are in ``specials`` in the rulebook's order, ``special`` stays the first, and
+their deal effects run one after the other, a card waiting for the players' choices holding the
+next back (``effects_left``). Which cards cannot be played together, and how the digital deck
+sets such a card aside, is in :mod:`companion.games.trans.specials`.
+
 Hands are secret while a round is open: ``summary`` (which is ``status --json``) never shows
 them then; ``hand_of`` is the one way to read a player's cities.
 
@@ -955,6 +961,8 @@ class TransGame(TrackMixin, Game):
             "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
             "build-anywhere": "rails may go on any free line, connected or not",
         }
+        if special == "swap-hands" and s.get("physical"):
+            return "everyone plays the hand of their right neighbour (passed at the table)"
         if special == "swap-hands" and special in (s.get("effects_left") or []):  # after the choices above
             return ("everyone will play the hand of their right neighbour (the app passes them once the choices "
                     "above are made)")

@@ -63,7 +63,7 @@ def finish_choices(g, s, data):
     return s
 
 
-def test_values(run, game="trans-amerika"):
+def set_test_values(run, game="trans-amerika"):
     for key, value in ALIASES.items():
         run(["data", "set", game, f"colour_aliases.{key}", json.dumps(value)], expect=0)
 
@@ -93,7 +93,8 @@ def cli_choices(run, home):
 # -- the session option ------------------------------------------------------------------------
 
 def test_specials_per_round_is_a_session_option_from_1_to_8(run, status, home):
-    """Seed 000: "{SEVERAL}" The number is chosen at `new` and kept with the session."""
+    """Seed 000: "It is also possible, and quite interesting, to play with several special cards at the
+    same time." The number is chosen at `new` and kept with the session."""
     run(["new", "trans-amerika", "--players", "Ann,Bob", "--variant", "special-cards",
          "--specials-per-round", "3"], expect=0)
     store = Store(home)
@@ -117,7 +118,8 @@ def test_specials_per_round_is_a_session_option_from_1_to_8(run, status, home):
 # -- cards named at the table -------------------------------------------------------------------
 
 def test_several_cards_named_at_the_table_all_hold(run, status):
-    """Seed 000: "{SEVERAL}" Without the variant the players agree on any cards that go
+    """Seed 000: "It is also possible, and quite interesting, to play with several special cards at the
+    same time." Without the variant the players agree on any cards that go
     together; `special` stays the first in the rulebook's order, `specials` lists them all."""
     run(["new", "trans-amerika", "--players", "Ann,Bob,Cy"], expect=0)
     run(["round", "start", "--special", "water-single", "--special", "generous"], expect=0)
@@ -158,10 +160,11 @@ def test_a_card_named_twice_is_refused(run, status):
 
 @pytest.mark.parametrize("pair", sorted(tuple(sorted(p, key=SPECIAL_IDS.index)) for p in CLASHES))
 def test_a_pair_that_cannot_combine_is_refused_naming_both(run, status, pair):
-    """Seed 000: "{SEVERAL}" A pair whose texts cannot both hold (docs/trans.md's table) is
+    """Seed 000: "It is also possible, and quite interesting, to play with several special cards at the
+    same time." A pair whose texts cannot both hold (docs/trans.md's table) is
     refused in one line naming both cards and why; nothing changes."""
     run(["new", "trans-amerika", "--players", "Ann,Bob,Cy"], expect=0)
-    test_values(run)
+    set_test_values(run)
     before = status()
     a, b = pair
     err = run(["round", "start", "--special", b, "--special", "water-single", "--special", a], expect=1).stderr
@@ -296,7 +299,8 @@ def test_return_any_waits_for_everyone_before_the_next_card():
 
 def test_the_deck_turns_over_n_cards_that_go_together_setting_the_others_aside():
     """Seed 000: "Shuffle all 19 special cards and place them as a face-down stack ... turn over
-    the top card" and "{SEVERAL}" The deck turns over N cards; one that cannot join those already
+    the top card" and "It is also possible, and quite interesting, to play with several special cards at the
+    same time." The deck turns over N cards; one that cannot join those already
     turned over this round is set aside and the next is turned over, all from the recorded
     shuffle, which the seed re-derives under the round's context."""
     g, s, data = rules(2, variant="special-cards", scoring="classic", specials_per_round=MAX_PER_ROUND)
@@ -357,7 +361,7 @@ def test_verify_proves_every_card_drawn(run, status, home):
     from, and a card changed in the record is refused by the replay."""
     run(["new", "trans-amerika", "--players", "Ann,Bob", "--variant", "special-cards", "--scoring",
          "classic", "--specials-per-round", "4", "--entropy", "our words"], expect=0)
-    test_values(run)
+    set_test_values(run)
     for _ in range(5):  # 20 cards: the deck of 18 is reshuffled on the way
         run(["round", "start"], expect=0)
         cli_choices(run, home)
@@ -389,7 +393,7 @@ def test_status_shows_every_card_on_its_line_within_80_columns(run, status, monk
     monkeypatch.setenv("COLUMNS", "80")
     run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--variant", "special-cards",
          "--specials-per-round", "3"], expect=0)
-    test_values(run)
+    set_test_values(run)
     out = run(["round", "start", "--special", "rhythm-321", "--special", "pass-brown", "--special",
                "mountain-single"], expect=0).stdout
     text = run(["status"], expect=0).stdout
@@ -434,7 +438,10 @@ def test_the_shell_asks_each_choice_privately_card_after_card(home, run, capsys)
     """Seed 000: "each of you puts any one of them face down back", then "choose any one of your
     5 city cards and pass it face down": in the shell both choices are made on the private
     screen, one card after the other; once nothing is due, `pass Ann` says so and asks nothing."""
-    from shell_support import Screen, drive
+    try:
+        from shell_support import Screen, drive
+    except ImportError:  # tests/ imported as a package
+        from tests.shell_support import Screen, drive
 
     run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)
     run(["round", "start", "--special", "pass-three", "--special", "return-any"], expect=0)
@@ -517,6 +524,7 @@ def test_one_card_rounds_are_recorded_as_before():
 def test_the_docs_list_every_pair_that_cannot_combine():
     """docs/trans.md's table names every pair the rules refuse, one pair a row."""
     text = (ROOT / "docs" / "trans.md").read_text(encoding="utf-8")
+    assert SEVERAL in " ".join(text.split())  # the rule the section stands on, quoted
     table = text[text.index("| cards | why they cannot be played together |"):].split("\n\n")[0]
     listed = set()
     for row in table.splitlines()[2:]:

@@ -18,6 +18,7 @@ from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.core.session import with_frozen
 from companion.games.base import player_name
 from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
+from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash, single_kinds
 from companion.games.trans.track import trans_board
 from companion.games.trans import single as singles
 from companion.terminal.render import bar, table, winners_line, wrap
@@ -55,6 +56,9 @@ def _new(game_id: str) -> click.Command:
     @new_command(game_id)
     @click.option("--variant", type=click.Choice(["special-cards"]),
                   help="Play with the special cards: one is turned over before every round.")
+    @click.option("--specials-per-round", "per_round", type=int, metavar="N",
+                  help=f"With --variant special-cards: turn over N cards a round, played together "
+                       f"(1 to {MAX_PER_ROUND}; default 1).")
     @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
                   help="prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails.")
     @click.option("--deal", "deal", metavar="balanced=K",
@@ -62,9 +66,11 @@ def _new(game_id: str) -> click.Command:
                        "of the others'.")
     @click.option("--no-rail-count", "no_rail_count", is_flag=True,
                   help="The players' pages (`serve`) do not show each player's missing-rail count.")
-    def new(variant: str | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
+    def new(variant: str | None, per_round: int | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
         options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
+        if per_round is not None:  # the rules check it (1 to MAX_PER_ROUND, with the variant)
+            options["specials_per_round"] = per_round
         if deal is not None:
             options["balanced"] = _balanced(deal)
         if no_rail_count:
@@ -102,19 +108,22 @@ def round_group() -> None:
 
 @round_group.command("start")
 @click.option("--physical", is_flag=True, help="The cities are dealt at the table, not by the app.")
-@click.option("--special", type=click.Choice(SPECIAL_IDS), metavar="CARD",
-              help="The special card you turned over at the table (one of: " + ", ".join(SPECIAL_IDS) + ").")
+@click.option("--special", "specials", type=click.Choice(SPECIAL_IDS), metavar="CARD", multiple=True,
+              help="The special card you turned over at the table; repeat it for several cards played "
+                   "together (one of: " + ", ".join(SPECIAL_IDS) + ").")
 @click.option("--unbalanced", is_flag=True,
               help="With --deal balanced=K: deal this round once, plainly (when no balanced deal is found).")
 @session_option
 @pass_app
-def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> None:
-    """Deal the next round: one city of each colour to everyone, and the special card if any."""
+def round_start(app, physical: bool, specials: tuple[str, ...], unbalanced: bool) -> None:
+    """Deal the next round: one city of each colour to everyone, and the special card(s) if any."""
 
     def deal(session, replay):
         meta = session.meta
-        if session.revealed and (not physical or (replay.state.get("variant") == "special-cards" and not special)):
-            card = " and `--special CARD` for the card you turn over" if replay.state.get("variant") == "special-cards" else ""
+        if session.revealed and (not physical or (replay.state.get("variant") == "special-cards" and not specials)):
+            per_round = replay.state.get("specials_per_round") or 1
+            what = "the card you turn over" if per_round == 1 else f"each of the {per_round} cards you turn over"
+            card = f" and `--special CARD` for {what}" if replay.state.get("variant") == "special-cards" else ""
             raise CompanionError(
                 f"The deal seed of session {session.id} was shown (`verify`), so anyone may know what it deals: "
                 f"no new deal comes from it. Deal at the table with `round start --physical`{card}."
@@ -122,7 +131,7 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
 
         def make(data):
             return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,
-                                    special=special, physical=physical, unbalanced=unbalanced)
+                                    special=list(specials), physical=physical, unbalanced=unbalanced)
 
         event, frozen = with_supplied(app, session, replay.data, make)
         if frozen:
@@ -141,7 +150,7 @@ def round_start(app, physical: bool, special: str | None, unbalanced: bool) -> N
     click.echo(f"Round {status['round']} started: {status['start_player']} starts.")
     card = special_lines(status)
     if card:
-        click.echo("\n".join(card))
+        click.echo(wrap("\n".join(card)))
     balance = status.get("balance")
     if balance:
         tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
@@ -246,8 +255,8 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
     head = "The rails ran out. " if last["rails_out"] else ""
     click.echo(f"{head}Round {last['round']} scored: " + ", ".join(parts) + ".")
     if last.get("auto"):
-        card = " (the special card in force counted)" if status["special"] and status["special"]["id"] in (
-            "water-single", "mountain-single") else ""
+        counted = [c["id"] for c in status["specials"] if c["id"] in SINGLE_CARDS]
+        card = f" (the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted)" if counted else ""
         click.echo(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails built{card}.")
         for note in notes:
             if note:
@@ -353,6 +362,9 @@ def choose_city(app, name: str, kind: str, question: str) -> str:
     s = app.session(GAME, "pass" if kind == "pass" else "hand")
     replay = s.replay()
     player = player_name(s.players, name)
+    due = ("return",) if kind == "hand-return" else ("pass-colour", "pass-three")
+    if (replay.state.get("pending") or {}).get("kind") not in due:  # nothing to choose: say why, ask nothing
+        s.game.apply(replay.state, {"type": kind, "player": player, "city": ""}, replay.data)
     text = hand_text(s.game, replay.state, replay.data, player)
 
     def parse(answer: str) -> str:
@@ -492,9 +504,9 @@ def allowance_warning(status: dict) -> str:
     turn = status.get("turn")
     if not turn or turn["used"] <= turn["allowed"]:
         return ""
-    special = (status.get("special") or {}).get("id")
-    why = {"three-rails": " under the three-rails card",
-           "rhythm-321": f" on lap {turn['lap']} of the 3-2-1 card"}.get(special, "")
+    cards = [c["id"] for c in status.get("specials") or []]
+    why = (" under the three-rails card" if "three-rails" in cards
+           else f" on lap {turn['lap']} of the 3-2-1 card" if "rhythm-321" in cards else "")
     return (f"Warning: that makes {turn['used']} rails' worth in {turn['player']}'s turn (a double line counts 2); "
             f"a turn allows {turn['allowed']}{why}. Recorded anyway: `undo` takes it back.")
 
@@ -523,11 +535,21 @@ def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
 # -- screens -------------------------------------------------------------------------------------
 
 def special_lines(status: dict) -> list[str]:
-    """The special card in force, what it means this round, and what the digital deck is."""
+    """The special card(s) in force, what each means this round, and what the digital deck is.
+
+    Several cards: one line each, in the rulebook's order, the order their effects apply in."""
     card = status.get("special")
     if not card:
         return []
-    lines = [f"Special card: {card['title']} ({card['id']}): {status['special_text']}."]
+    cards = status.get("specials") or [dict(card, text=status["special_text"])]
+    if len(cards) == 1:
+        lines = [f"Special card: {card['title']} ({card['id']}): {status['special_text']}."]
+    else:
+        lines = [f"Special cards ({len(cards)}, applied in the rulebook's order):"]
+        lines += [f"  {c['title']} ({c['id']}): {c['text']}." for c in cards]
+    aside = status.get("special_set_aside") or []
+    if aside:
+        lines.append(f"Set aside (they cannot be played with the cards above): {', '.join(aside)}.")
     deck = status.get("special_deck")
     if deck and card["id"] and status.get("special_from") != "table":
         note = f"Special-card deck: {deck['left']} of {deck['size']} cards left"
@@ -568,8 +590,9 @@ def render_status(app, session, replay) -> str:
     if status["finished"]:
         out.append(winners_line(status))
         out.append("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal.")
-    elif status["round_open"] and not status["pending"]:  # a pending choice is said above ("Waiting")
-        out.append(next_line(status))
+    elif status["round_open"]:
+        if not status["pending"]:  # a pending choice is said above ("Waiting")
+            out.append(next_line(status))
     else:
         out.append("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else "."))
     return "\n".join(out)
@@ -664,8 +687,10 @@ def complete(session, replay, words: list[str], current: str) -> list[tuple[str,
     command, args = words[0], [w for w in words[1:] if not w.startswith("-")]
     last = words[-1] if len(words) > 1 else ""
     if command == "round":
-        if last == "--special":
-            return [(card, "special card") for card in SPECIAL_IDS]
+        if last == "--special":  # the cards that can still join those already typed
+            typed = [w for prev, w in zip(words, words[1:]) if prev == "--special"]
+            return [(card, "special card") for card in SPECIAL_IDS
+                    if card not in typed and not any(clash(card, t) for t in typed)]
         if last == "--winner":
             return players
         if last == "--missing":
@@ -698,9 +723,7 @@ def build_choices(board, state: dict, player: str, current: str, before: str = "
     before any hyphen, the junctions of NAME's network (a rail must touch it)."""
     track = state["track"]
     built = {tuple(r["line"]) for r in track["rails"]}
-    special = state.get("special")
-    single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
-    cost = board.costs(single)
+    cost = board.costs(single_kinds(state))
     head, dash, _ = current.rpartition("-")
     if not dash:
         marker = track["markers"].get(player)

@@ -21,6 +21,7 @@ from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans import single as singles
 from companion.games.trans.track import trans_board
 from companion.terminal.render import wrap
+from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
 
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
@@ -395,7 +396,7 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     board = trans_board(data, session.meta["game"])
     track = state["track"]
     special = state["special"]
-    single = ["water"] if special == "water-single" else ["mountain"] if special == "mountain-single" else []
+    single = single_kinds(state)
     cost = board.costs(single)
     report = singles.route_report(board, data, tree.edges, cost, tree.cost)
     cities = game.hand_of(state, player)
@@ -409,11 +410,12 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     payload = {
         "player": player, "round": state["round"], "rails": tree.cost, "cities": list(cities),
         "start": marker[1] if marker else None, "network": [board.name(n) for n in network],
-        "rails_built": len(built), "special": special,
+        "rails_built": len(built), "special": special, "specials": in_force(state),
         "pairs": [[board.name(a), board.name(b), cost[key[(a, b)]]] for a, b in pairs], "paths": paths,
         **report,
     }
-    card = f", the {special} card counted" if single else ""
+    counted = [c for c in in_force(state) if c in SINGLE_CARDS]
+    card = f", the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted" if single else ""
     where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
     from companion.terminal.render import whole, wrap
 

@@ -11,6 +11,12 @@ when the event is applied, so that a missing ``dashed`` value can be asked for a
 the event by the session layer; a uniform shuffle with some cards taken out is still a uniform
 shuffle of the rest, so the deal stays fair and `verify` re-derives the full-stack shuffles.
 
+Several special cards may hold at once (seed 000's last paragraph; ``--specials-per-round N``):
+the round's cards are in ``specials`` in the rulebook's order, ``special`` stays the first, and
+their deal effects run one after the other, a card waiting for the players' choices holding the
+next back (``effects_left``). Which cards cannot be played together, and how the digital deck
+sets such a card aside, is in :mod:`companion.games.trans.specials`.
+
 Hands are secret while a round is open: ``summary`` (which is ``status --json``) never shows
 them then; ``hand_of`` is the one way to read a player's cities.
 
@@ -41,6 +47,10 @@ from companion.core.datapack import set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
+from companion.games.trans.specials import (  # noqa: F401  (SPECIAL_IDS ... are read from here too)
+    DEAL_EFFECTS, FOUR_CITIES, MAX_PER_ROUND, MOVES_HANDS, PASS_COLOUR, RETURN_COLOUR, REVEAL, SPECIAL_IDS,
+    draw, first_clash, in_force, in_rulebook_order,
+)
 
 SCORINGS = ("prestige", "classic")
 VARIANTS = (None, "special-cards")
@@ -49,17 +59,9 @@ CLASSIC_START = 13  # classic editions start everyone at 13 and end at 0 or less
 PASS_THREE_LAPS = 3
 
 # What each special card does to the deal. The colours a card names are the combined edition's
-# (brown, white, pink, orange, turquoise); they are in the pack and resolved per board.
+# (brown, white, pink, orange, turquoise); they are in the pack and resolved per board. The
+# cards, their order and which cannot be played together are in specials.py.
 COMBINED_COLOURS = ("brown", "white", "pink", "orange", "turquoise")
-RETURN_COLOUR = ("return-white", "return-turquoise")
-REVEAL = ("reveal-pink-orange", "reveal-pink-brown", "reveal-brown-orange")
-PASS_COLOUR = ("pass-pink", "pass-brown", "pass-orange")
-SPECIAL_IDS = (
-    "generous", "demanding", "three-rails", "water-single", "mountain-single",
-    *RETURN_COLOUR, "return-any", "rhythm-321", *REVEAL, *PASS_COLOUR,
-    "pass-three", "swap-hands", "build-anywhere",
-)
-FOUR_CITIES = (*RETURN_COLOUR, "return-any")
 BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app gives up
 # Templates for values nobody knows: never real-looking numbers, so nobody copies one as printed.
 CHART_TEMPLATE = '{"winner": W, "missing": [P1, P2, P3, P4, P5]}'
@@ -98,10 +100,31 @@ def special_title(data: dict, sid: str) -> str:
 
 
 def check_special(sid: str) -> str:
-    sid = (sid or "").strip().lower()
+    sid = sid.strip().lower() if isinstance(sid, str) else repr(sid)
     if sid not in SPECIAL_IDS:
         raise RuleError(f"There is no special card {sid!r}: the cards are {', '.join(SPECIAL_IDS)}.")
     return sid
+
+
+def check_specials(cards, per_round: int | None = None) -> list[str]:
+    """The cards named for one round, checked: real cards, none twice, as many as the session
+    turns over (``per_round``, with the variant), and none that cannot be played with another.
+    Returned in the order given (the first is the round's ``special``, as before several)."""
+    named = [check_special(c) for c in cards]
+    for i, card in enumerate(named):
+        if card in named[:i]:
+            raise RuleError(f"{card} is named twice: a round's special cards are different cards.")
+    if per_round is not None and len(named) != per_round:
+        example = " ".join(f"--special {c}" for c in (named + ["CARD"] * per_round)[:per_round])
+        raise RuleError(f"This session turns over {per_round} special card{'s' if per_round > 1 else ''} a round, "
+                        f"not {len(named)}: name {'them all' if per_round > 1 else 'one'}, e.g. `round start "
+                        f"{example}`, or leave --special out to draw from the app's deck.")
+    found = first_clash(named)
+    if found:
+        a, b, why = found
+        raise RuleError(f"{a} and {b} cannot be played together: {why}. Set one aside and take the next card "
+                        "instead.")
+    return named
 
 
 def special_deck(data: dict) -> tuple[list[str], bool]:
@@ -143,12 +166,16 @@ def deal_stacks(data: dict, seed: str, entropy: str, session_id: str, number: in
 
 
 def make_round_start(state: State, data: dict, seed: str, entropy: str, session_id: str,
-                     special: str | None = None, physical: bool = False, unbalanced: bool = False) -> Event:
-    """The `round-start` event the seed gives: shuffled colour stacks and the special card.
+                     special: str | list[str] | tuple | None = None, physical: bool = False,
+                     unbalanced: bool = False) -> Event:
+    """The `round-start` event the seed gives: shuffled colour stacks and the special card(s).
 
     Deterministic in its arguments, so `verify` (and the tests) can redo it. ``special`` is the
-    card the players turned over themselves; with the variant and no ``special`` the next card
-    of the session's own shuffled deck is drawn (the deck is reshuffled when used up). With
+    card (or the list of cards) the players turned over themselves; with the variant and no
+    ``special`` the session's own shuffled deck turns over as many cards as the session plays a
+    round (`--specials-per-round`), setting aside any that cannot join those already turned
+    over (specials.draw); the deck is reshuffled when used up. With several cards the event
+    lists them all in ``specials`` (``special`` stays the first, as in older journals). With
     balanced deals every deal tried before the balanced one goes into ``redeals``;
     ``unbalanced`` deals once, plainly, when no balanced deal can be found.
     """
@@ -158,18 +185,31 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         raise RuleError(f"Round {state['round']} is still open: end it first with `round end ...`.")
     number = state["round"] + 1
     event: Event = {"type": "round-start", "round": number, "physical": bool(physical)}
-    if special:
-        event["special"] = check_special(special)
+    named = [special] if isinstance(special, str) else list(special or [])
+    variant = state["variant"] == "special-cards"
+    per_round = state.get("specials_per_round") or 1
+    if named:
+        cards = check_specials(named, per_round if variant else None)
+        event["special"] = cards[0]
+        if len(cards) > 1:
+            event["specials"] = cards
         event["special_from"] = "table"
-    elif state["variant"] == "special-cards":
+    elif variant:
         deck = state.get("special_deck")
-        if not deck or deck["next"] >= len(deck["order"]):
+        rest = deck["order"][deck["next"]:] if deck else []
+        turned = draw(rest, None, per_round)
+        if turned["needed"]:
             cards, _ = special_deck(data)
             shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
             event["special_shuffle"] = shuffled
-            event["special"] = shuffled["order"][0]
-        else:
-            event["special"] = deck["order"][deck["next"]]
+            turned = draw(rest, shuffled["order"], per_round)
+            if turned["short"]:
+                raise RuleError(f"The special-card deck cannot give {per_round} cards that can be played together: "
+                                "name the round's cards with `round start --special CARD ...`, or give more cards "
+                                "copies (`companion data check` lists them).")
+        event["special"] = turned["taken"][0]
+        if per_round > 1:
+            event["specials"] = turned["taken"]
         event["special_from"] = "deck"
     else:
         event["special"] = None
@@ -186,7 +226,7 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
     from companion.core import registry as games
 
     game = games.get(state["game"])
-    drop = game.returned_colour(data, event["special"])
+    drop = game.returned_colour(data, event.get("specials") or event["special"])
     redeals = []
     for attempt in range(1, BALANCE_TRIES + 1):
         stacks = deal_stacks(data, seed, entropy, session_id, number, attempt)
@@ -233,6 +273,14 @@ class TransGame(TrackMixin, Game):
         players = list(setup.players)
         if not self.min_players <= len(players) <= self.max_players:
             raise RuleError(f"{self.title} takes 2 to 6 players, not {len(players)}.")
+        per_round = options.get("specials_per_round")
+        if per_round is not None:
+            if variant != "special-cards":
+                raise RuleError("--specials-per-round goes with the special cards: add --variant special-cards.")
+            if isinstance(per_round, bool) or not isinstance(per_round, int) or not 1 <= per_round <= MAX_PER_ROUND:
+                raise RuleError(f"--specials-per-round takes 1 to {MAX_PER_ROUND} cards, not {per_round!r}: a full "
+                                f"deck always gives {MAX_PER_ROUND} that can be played together "
+                                "(e.g. --specials-per-round 2).")
         start = CLASSIC_START if scoring == "classic" else 0
         balanced = options.get("balanced")
         if balanced is not None and (isinstance(balanced, bool) or not isinstance(balanced, int) or balanced < 0):
@@ -254,6 +302,16 @@ class TransGame(TrackMixin, Game):
             "special_title": None,
             "special_colours": [],
             "special_deck": None,
+            # several cards at once (issue 15): how many a round turns over with the variant, the
+            # cards in force in the rulebook's order, those the deck set aside, each card's board
+            # colours, the deal effects still to come and the cities a reveal card showed
+            "specials_per_round": per_round or 1,
+            "specials": [],
+            "special_set_aside": [],
+            "card_colours": {},
+            "special_titles": {},
+            "effects_left": [],
+            "shown": [],
             "hands": {},
             "leftover": {},
             "revealed": {},
@@ -347,21 +405,36 @@ class TransGame(TrackMixin, Game):
         number = s["round"] + 1
         if event.get("round") != number:
             raise RuleError(f"This would start round {event.get('round')}, but the next round is {number}.")
-        special = self._take_special(s, event, data)
+        cards, aside = self._take_specials(s, event, data)
+        specials = in_rulebook_order(cards)
+        special = specials[0] if specials else None
         s["round"] = number
         s["round_open"] = True
         s["physical"] = bool(event.get("physical"))
         s["special"] = special
+        s["specials"] = specials
+        s["special_set_aside"] = aside
         s["special_from"] = event.get("special_from") if special else None
         s["special_title"] = special_title(data, special) if special else None
-        named = []  # the colours printed on the card, in the combined edition's names
-        if special:
-            named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
-        s["special_colours"] = [self._colour(data, c, s.get("rulebook_order", False)) for c in named]
-        if len(set(s["special_colours"])) != len(s["special_colours"]):
-            raise RuleError(f"The card names two colours that are both {s['special_colours'][0]} on this board: "
-                            f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + named[0])}`.")
+        s["special_titles"] = {c: special_title(data, c) for c in specials}
+        strict = s.get("rulebook_order", False)
+        s["card_colours"] = {}
+        named_by: dict[str, tuple[str, str]] = {}  # board colour -> (card, the colour it names)
+        for card in specials:
+            named = ((data.get("special_cards") or {}).get(card) or {}).get("colours") or []
+            colours = [self._colour(data, c, strict) for c in named]
+            if len(set(colours)) != len(colours):
+                raise RuleError(f"The card names two colours that are both {colours[0]} on this board: "
+                                f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + named[0])}`.")
+            for name, colour in zip(named, colours):
+                other = named_by.setdefault(colour, (card, name))
+                if other[1] != name:  # two cards, two of the edition's colours, one board colour
+                    raise RuleError(f"{other[0]}'s {other[1]} and {card}'s {name} are both {colour} on this board: "
+                                    f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + name)}`.")
+            s["card_colours"][card] = colours
+        s["special_colours"] = s["card_colours"].get(special, []) if special else []
         s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
+        s["effects_left"], s["shown"] = [], []
         s["track"] = self._new_track(data)  # the rails of the last round come off the board
         s["balance"] = None
         if event.get("unbalanced") and s["balanced"] is None:
@@ -377,34 +450,55 @@ class TransGame(TrackMixin, Game):
         self._deal(s, event, data)
         self._apply_deal_effect(s, data)
 
-    def _take_special(self, s: State, event: Event, data: dict) -> str | None:
+    def _take_specials(self, s: State, event: Event, data: dict) -> tuple[list[str], list[str]]:
+        """The round's special cards as turned over (first: ``special``), and those the deck set
+        aside; checked against the session's deck when the app drew them."""
         special = event.get("special")
         source = event.get("special_from")
+        listed = event.get("specials")
         if special is None:
+            if listed:
+                raise RuleError("A round with special cards names the first of them as its special card.")
             if s["variant"] == "special-cards":
                 raise RuleError("With the special-card variant every round turns over a special card.")
-            return None
-        special = check_special(special)
+            return [], []
+        if listed is None:
+            cards = [special]
+        elif not isinstance(listed, list) or len(listed) < 2 or listed[0] != special:
+            raise RuleError("The special cards of this round are not recorded as several cards, the first "
+                            "being its special card.")
+        else:
+            cards = listed
+        variant = s["variant"] == "special-cards"
+        per_round = s.get("specials_per_round") or 1
+        cards = check_specials(cards, per_round if variant else None)
         if source == "table":
-            return special
-        if source != "deck" or s["variant"] != "special-cards":
+            return cards, []
+        if source != "deck" or not variant:
             raise RuleError("Only the special-card variant draws from the digital deck: name the card with --special.")
         deck = s["special_deck"]
+        rest = deck["order"][deck["next"]:] if deck else []
         shuffled = event.get("special_shuffle")
+        if shuffled is not None and not (isinstance(shuffled, dict) and isinstance(shuffled.get("order"), list)):
+            raise RuleError("The recorded special-card deck is not this game's deck.")
+        turned = draw(rest, shuffled["order"] if shuffled is not None else None, per_round)
         if shuffled is not None:
-            if deck and deck["next"] < len(deck["order"]):
+            if not turned["needed"]:
                 raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
             expected, complete = special_deck(data)
             if sorted(shuffled.get("deck") or []) != sorted(expected) or sorted(shuffled.get("order") or []) != sorted(expected):
                 raise RuleError("The recorded special-card deck is not this game's deck.")
-            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": 0, "complete": complete,
-                                        "shuffles": (deck or {}).get("shuffles", 0) + 1}
-        if not deck or deck["next"] >= len(deck["order"]):
+            deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": turned["next"],
+                                        "complete": complete, "shuffles": (deck or {}).get("shuffles", 0) + 1}
+        elif turned["needed"]:
             raise RuleError("The special-card deck is used up: it must be reshuffled.")
-        if deck["order"][deck["next"]] != special:
-            raise RuleError(f"The next special card of the deck is not {special!r}.")
-        deck["next"] += 1
-        return special
+        else:
+            deck["next"] += len(turned["taken"]) + len(turned["set_aside"])
+        if turned["taken"] != cards:
+            if len(cards) == 1:
+                raise RuleError(f"The next special card of the deck is not {cards[0]!r}.")
+            raise RuleError(f"The next special cards of the deck are not {', '.join(cards)}.")
+        return cards, turned["set_aside"]
 
     def _deal(self, s: State, event: Event, data: dict) -> None:
         """One city of each colour to every player, from the recorded stacks, minus the dashed."""
@@ -429,22 +523,35 @@ class TransGame(TrackMixin, Game):
         s["hands"] = hands
 
     def _apply_deal_effect(self, s: State, data: dict) -> None:
-        """What the special card does to freshly dealt hands (the app does the dealer's part)."""
-        special = s["special"]
+        """What the special cards do to freshly dealt hands (the app does the dealer's part), one
+        card after the other in the rulebook's order; a card that waits for the players' choices
+        holds the next ones back until everyone has chosen (``_next_effects``)."""
+        s["effects_left"] = [c for c in s["specials"] if c in DEAL_EFFECTS]
+        self._next_effects(s, data)
+
+    def _next_effects(self, s: State, data: dict) -> None:
+        while s["effects_left"] and not s["pending"]:
+            self._deal_effect(s, data, s["effects_left"].pop(0))
+        self._show(s)
+
+    def _deal_effect(self, s: State, data: dict, special: str) -> None:
+        """One card's effect on the hands dealt."""
         colours = city_colours(data)
         players = s["players_order"]
+        named = s["card_colours"].get(special) or []
         if special in RETURN_COLOUR:
-            (colour,) = s["special_colours"]
+            (colour,) = named
             for p in players:
-                city = next(c for c in s["hands"][p] if colours[c] == colour)
-                s["hands"][p].remove(city)
-                s["leftover"][colour].append(city)
+                city = next((c for c in s["hands"][p] if colours[c] == colour), None)
+                if city is not None:
+                    s["hands"][p].remove(city)
+                    s["leftover"][colour].append(city)
         elif special == "return-any":
             s["pending"] = {"kind": "return", "waiting": list(players)}
         elif special in REVEAL:
-            s["revealed"] = self._reveal(s, data)
+            s["shown"] += [c for p in players for c in s["hands"].get(p, []) if colours[c] in named]
         elif special in PASS_COLOUR:
-            (colour,) = s["special_colours"]
+            (colour,) = named
             if not s["leftover"][colour]:
                 raise RuleError(f"No {colour} card is left to take for the pass card.")
             start = self.start_player(s)
@@ -458,17 +565,30 @@ class TransGame(TrackMixin, Game):
             s["hands"] = {self._left(s, p): cities for p, cities in s["hands"].items()}
             s["hands"] = {p: s["hands"][p] for p in players}
 
+    def _show(self, s: State) -> None:
+        """The cities a reveal card showed, under whoever holds them now (a shown city passed on
+        stays shown: everyone saw it go); nothing while no reveal card is in force."""
+        if any(c in REVEAL for c in s["specials"]) and not s["physical"]:
+            shown = set(s["shown"])
+            s["revealed"] = {p: [c for c in s["hands"][p] if c in shown]
+                             for p in s["players_order"] if p in s["hands"]}
+
     def _reveal(self, s: State, data: dict) -> dict[str, list[str]]:
+        """The cities of the colours the reveal cards name, in recorded hands (physical rounds)."""
         colours = city_colours(data)
-        return {p: [c for c in s["hands"][p] if colours[c] in s["special_colours"]]
+        named = {c for card in s["specials"] if card in REVEAL for c in s["card_colours"].get(card, [])}
+        return {p: [c for c in s["hands"][p] if colours[c] in named]
                 for p in s["players_order"] if p in s["hands"]}
 
     # -- balanced deals (house rule) -------------------------------------------------------------
-    def returned_colour(self, data: dict, special: str | None) -> str | None:
-        """The board colour everyone puts back under a return-a-colour card (else None)."""
-        if special not in RETURN_COLOUR:
+    def returned_colour(self, data: dict, special: str | list[str] | None) -> str | None:
+        """The board colour everyone puts back under a return-a-colour card in force (else None):
+        ``special`` is the round's card or its list of cards (at most one returns a colour)."""
+        cards = [special] if isinstance(special, str) or special is None else list(special)
+        card = next((c for c in cards if c in RETURN_COLOUR), None)
+        if card is None:
             return None
-        named = ((data.get("special_cards") or {}).get(special) or {}).get("colours") or []
+        named = ((data.get("special_cards") or {}).get(card) or {}).get("colours") or []
         return self._colour(data, named[0]) if named else None
 
     def _dealt_hands(self, s: State, stacks: dict, data: dict, drop: str | None) -> dict[str, list[str]]:
@@ -506,7 +626,7 @@ class TransGame(TrackMixin, Game):
         if len(attempts) > BALANCE_TRIES:
             raise RuleError(f"A balanced deal tries at most {BALANCE_TRIES} deals, not {len(attempts)}.")
         session = None
-        drop = self.returned_colour(data, s["special"])
+        drop = self.returned_colour(data, in_force(s))
         for i, stacks in enumerate(attempts, 1):
             for colour in data["colours"]:
                 context = str(((stacks or {}).get(colour) or {}).get("context", ""))
@@ -538,24 +658,27 @@ class TransGame(TrackMixin, Game):
             given = given.split(",")
         cities = [self._city(data, str(c)) for c in given if str(c).strip()]
         colours = city_colours(data)
-        special = s["special"]
-        size = 4 if special in FOUR_CITIES else 5
+        cards = in_force(s)
+        size = 4 if any(c in FOUR_CITIES for c in cards) else 5
         if len(cities) != size:
             why = " (the special card leaves 4)" if size == 4 else ""
             raise RuleError(f"A hand this round has {size} cities{why}, not {len(cities)}: "
                             f"hand {player} --set CITY,CITY,...")
         if len(set(cities)) != len(cities):
             raise RuleError(f"{player}'s hand names a city twice: give {size} different cities.")
-        if special != "pass-three":  # passing three cards may leave repeated colours
+        if "pass-three" not in cards:  # passing three cards may leave repeated colours
             seen: dict[str, str] = {}
             for c in cities:
                 if colours[c] in seen:
                     raise RuleError(f"{seen[colours[c]]} and {c} are both {colours[c]}: "
                                     "a hand holds one city of each colour.")
                 seen[colours[c]] = c
-            if special in RETURN_COLOUR and s["special_colours"][0] in seen:
-                raise RuleError(f"This round everyone put their {s['special_colours'][0]} city back: "
-                                f"leave {seen[s['special_colours'][0]]} out.")
+        for card in cards:
+            if card in RETURN_COLOUR:
+                (gone,) = s["card_colours"][card]
+                back = next((c for c in cities if colours[c] == gone), None)
+                if back is not None:
+                    raise RuleError(f"This round everyone put their {gone} city back: leave {back} out.")
         out = self._out_of_play(s, data)
         for c in cities:
             if c in out:
@@ -567,8 +690,11 @@ class TransGame(TrackMixin, Game):
                 raise RuleError("One of these cities is already recorded in another player's hand (a city card "
                                 f"is dealt only once): check the cards and type {player}'s hand again.")
         s["hands"][player] = cities
-        if special in REVEAL:
-            s["revealed"] = self._reveal(s, data)
+        if any(c in REVEAL for c in cards):
+            # a city shown and then passed on cannot be told from one passed face down: with a
+            # card that moves hands after the reveal, the table shows them and the app does not
+            moved = any(c in MOVES_HANDS for c in cards)
+            s["revealed"] = {} if moved else self._reveal(s, data)
         if s["track"]["rails"]:  # a hand recorded late may already be connected on the board
             self._check_joined(s, self.board_of(data), None)
 
@@ -592,6 +718,7 @@ class TransGame(TrackMixin, Game):
         pending["waiting"].remove(player)
         if not pending["waiting"]:
             s["pending"] = None
+            self._next_effects(s, data)
 
     def on_pass(self, s: State, event: Event, data: dict) -> None:
         """A city passed to the left under the pass-a-colour or pass-three cards."""
@@ -621,6 +748,7 @@ class TransGame(TrackMixin, Game):
             else:  # the last player puts the unwanted card back on the leftover stack
                 s["leftover"][colour].append(city)
                 s["pending"] = None
+            self._next_effects(s, data)
             return
         chosen = pending["chosen"]
         if player in chosen:
@@ -636,6 +764,7 @@ class TransGame(TrackMixin, Game):
             pending["lap"] += 1
             if pending["lap"] > PASS_THREE_LAPS:
                 s["pending"] = None
+            self._next_effects(s, data)
 
     # -- round end -----------------------------------------------------------------------------
     def on_round_end(self, s: State, event: Event, data: dict) -> None:
@@ -692,6 +821,7 @@ class TransGame(TrackMixin, Game):
             "round": s["round"],
             "start_player": self.start_player(s),
             "special": s["special"],
+            "specials": list(s["specials"]),
             "physical": s["physical"],
             "winners": winners,
             "rails_out": rails_out,
@@ -745,8 +875,9 @@ class TransGame(TrackMixin, Game):
     def chart(self, s: State, data: dict) -> dict:
         """The prestige chart in force: the special card's, else the board's normal chart."""
         key = "normal"
-        if s["special"] in ("generous", "demanding"):
-            key = s["special"]
+        for card in in_force(s):  # at most one of them covers the chart
+            if card in ("generous", "demanding"):
+                key = card
         example = CHART_TEMPLATE  # a template, never real-looking numbers someone might copy
         what = f"the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... missing"
         self.need(data, self.id, f"charts.{key}", what, example)
@@ -811,13 +942,14 @@ class TransGame(TrackMixin, Game):
         return ""
 
     def special_text(self, s: State, lap: int | None = None) -> str:
-        """What the special card in force means this round, in words."""
-        special = s["special"]
-        if not special:
-            return ""
+        """What the special card in force (the first, with several) means this round, in words."""
+        return self.card_text(s, s["special"]) if s["special"] else ""
+
+    def card_text(self, s: State, special: str) -> str:
+        """What one special card in force means this round, in words."""
         if special == "rhythm-321":
             return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", and so on"
-        cols = s["special_colours"]
+        cols = (s.get("card_colours") or {}).get(special) or s["special_colours"]
         texts = {
             "generous": "this round is scored on the generous chart",
             "demanding": "this round is scored on the demanding chart",
@@ -829,6 +961,11 @@ class TransGame(TrackMixin, Game):
             "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
             "build-anywhere": "rails may go on any free line, connected or not",
         }
+        if special == "swap-hands" and s.get("physical"):
+            return "everyone plays the hand of their right neighbour (passed at the table)"
+        if special == "swap-hands" and special in (s.get("effects_left") or []):  # after the choices above
+            return ("everyone will play the hand of their right neighbour (the app passes them once the choices "
+                    "above are made)")
         if special in RETURN_COLOUR:
             return f"everyone plays with 4 cities: the {cols[0]} city went back"
         if special in REVEAL:
@@ -867,6 +1004,11 @@ class TransGame(TrackMixin, Game):
             "special": special,
             "special_text": self.special_text(s),
             "special_from": s["special_from"],  # "deck" (the app drew it) or "table" (--special)
+            # every card in force, in the rulebook's order (the order their effects apply in)
+            "specials": [{"id": c, "title": (s.get("special_titles") or {}).get(c, c), "text": self.card_text(s, c)}
+                         for c in in_force(s)],
+            "specials_per_round": s.get("specials_per_round", 1) if s["variant"] else None,
+            "special_set_aside": list(s.get("special_set_aside") or []) if s["round_open"] else [],
             "physical": s["physical"] if s["round_open"] else None,
             "revealed": {p: list(c) for p, c in s["revealed"].items()} if s["round_open"] else {},
             "waiting_for": self.waiting(s),
@@ -896,7 +1038,11 @@ class TransGame(TrackMixin, Game):
         if etype == "round-start":
             how = "dealt at the table" if event.get("physical") else "cities dealt by the app"
             special = event.get("special")
-            card = f", special card {special}" if special else ""
+            several = event.get("specials")
+            if isinstance(several, list) and len(several) > 1:
+                card = f", special cards {', '.join(str(c) for c in several)}"
+            else:
+                card = f", special card {special}" if special else ""
             if event.get("redeals"):
                 card += f", balanced after {len(event['redeals']) + 1} deals"
             elif event.get("unbalanced"):

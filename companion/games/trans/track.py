@@ -16,10 +16,10 @@ from companion.games.trans import single as singles, steiner
 from companion.games.trans.board import Board, Edge
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import Event, State, player_name
+from companion.games.trans.specials import in_force, single_kinds
 
 MARKER_LINE = "The starting player begins, then all the others place their marker in turn, clockwise."
 RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
-SINGLE_CARDS = {"water-single": "water", "mountain-single": "mountain"}  # card -> doubles that count 1
 TURN_RAILS = 2  # rails' worth a turn: two single lines or one double
 THREE_RAILS = 3  # under the three-rails card
 
@@ -190,10 +190,10 @@ class TrackMixin:
             raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
 
     def allowance(self, s: State, lap: int) -> int:
-        """Rails' worth a turn allows (a double line counts 2) under the special card in force."""
-        if s["special"] == "three-rails":
+        """Rails' worth a turn allows (a double line counts 2) under the special cards in force."""
+        if "three-rails" in in_force(s):
             return THREE_RAILS
-        if s["special"] == "rhythm-321":
+        if "rhythm-321" in in_force(s):
             return rhythm_rails(lap)
         return TURN_RAILS
 
@@ -201,11 +201,11 @@ class TrackMixin:
         """What each line takes of a turn's allowance. Under a doubles-count-single card whose
         lines are not known yet, every double is given the benefit of the doubt (counts 1): the
         allowance is only ever a warning, never a refusal."""
-        kind = SINGLE_CARDS.get(s["special"] or "")
-        if kind is None:
+        kinds = single_kinds(s)
+        if not kinds:
             return board.cost
         try:
-            return board.costs([kind])
+            return board.costs(kinds)
         except CompanionError:
             return {e: 1 for e in board.cost}
 
@@ -339,7 +339,7 @@ class TrackMixin:
         if box is not None and len(track["rails"]) + len(edges) > box:
             left = box - len(track["rails"])
             raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
-        order = edges if s["special"] == "build-anywhere" else self._grow(s, board, player, edges)
+        order = edges if "build-anywhere" in in_force(s) else self._grow(s, board, player, edges)
         if turn is None or turn["player"] != player:
             turn = track["turn"] = self._next_turn(s, player)
         costs = self._turn_costs(s, board)
@@ -371,7 +371,7 @@ class TrackMixin:
             raise RuleError(f"{player} has no start marker on the recorded board: place it with "
                             f"`start {player} JUNCTION`, or count by hand with --missing.")
         network = sorted(board.network(marker[0], built)) if marker else []
-        single = [SINGLE_CARDS[s["special"]]] if s["special"] in SINGLE_CARDS else []
+        single = single_kinds(s)
         return steiner.missing_rails(board, [board.city(c) for c in cities], network, built, single)
 
     def auto_result(self, s: State, data: dict, winners=(), rails_out: bool = False) -> dict:

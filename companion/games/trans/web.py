@@ -31,7 +31,10 @@ def headline(session, replay, status: dict) -> list[str]:
         turn = status.get("turn")
         who = f"{turn['player']} is building" if turn else f"{status['start_player']} starts"
         lines.append(f"Round {status['round']} · {who}")
-        if status.get("special"):
+        cards = status.get("specials") or []
+        if len(cards) > 1:  # several cards at once: each on its line, in the order they apply
+            lines += [f"Special card {n}: {c['title']}: {c['text']}" for n, c in enumerate(cards, 1)]
+        elif status.get("special"):
             lines.append(f"Special card: {status['special']['title']}: {status['special_text']}")
         if status.get("waiting_for"):
             lines.append("Waiting for " + ", ".join(status["waiting_for"]) + " to choose a city.")
@@ -132,7 +135,9 @@ def public_view(session, replay) -> list[dict]:
         {"kind": "facts", "title": "This round",
          "items": [["Rails built", status["rails_built"]],
                    ["Rails left", "not counted" if left is None else left],
-                   ["Special card", status["special"]["title"] if status.get("special") else "none"]]},
+                   ["Special cards" if len(status.get("specials") or []) > 1 else "Special card",
+                    ", ".join(c["title"] for c in status.get("specials") or [])
+                    or (status["special"]["title"] if status.get("special") else "none")]]},
     ]
     revealed = status.get("revealed") or {}
     if revealed:  # a reveal special card shows these cities to everyone: public by the rules

@@ -199,10 +199,11 @@ def could_pass(values: dict, edges, cost: dict[Edge, int]) -> bool:
 
 def count_costs(board: Board, state: dict) -> dict[Edge, int]:
     """What each line costs a count in this round: a doubles-count-single card in force makes
-    its kind 1 (once the players said which lines those are)."""
-    kind = {"water-single": "water", "mountain-single": "mountain"}.get(state.get("special") or "")
+    its kind 1 (once the players said which lines those are); with several cards, each does."""
+    from companion.games.trans.specials import single_kinds
+
     try:
-        return board.costs([kind] if kind else [])
+        return board.costs(single_kinds(state))
     except CompanionError:
         return board.cost
 

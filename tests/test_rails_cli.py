@@ -17,10 +17,12 @@ def rails_json(run, *args):
 
 
 # -- one hand ---------------------------------------------------------------------------------
-def test_the_known_hand_needs_19_rails(run):
+def test_the_known_hand_needs_19_rails(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     result = run(["rails", "amerika", "--hand", KNOWN], expect=0)
-    assert result.stdout.startswith("19 rails connect San Diego, Dallas, St. Louis, Cincinnati and Washington "
-                                   "on the empty Amerika board.")
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80, "wrapped to the screen"
+    assert " ".join(result.stdout.split()).startswith(
+        "19 rails connect San Diego, Dallas, St. Louis, Cincinnati and Washington on the empty Amerika board.")
     assert "(double)" in result.stdout
     assert "To build, as paths: " in result.stdout
 
@@ -65,7 +67,7 @@ def test_a_disputed_double_line_is_counted_double_and_the_other_count_given(run)
     result = run(["rails", "europa", "--hand", "Brest,Madrid"], expect=0)
     assert result.stdout.startswith("7 rails connect Brest and Madrid")
     assert ("Note: the public boards differ on whether Brest-B7 is a double line; counted double here. "
-            "If single on your board: 6 rails.") in result.stdout
+            "If single on your board: 6 rails.") in " ".join(result.stdout.split())
     assert rails_json(run, "europa", "--hand", "Brest,Madrid")["rails_if_disputed_single"] == 6
     assert rails_json(run, "europa", "--hand", "Brest,Paris")["rails_if_disputed_single"] is None
 

@@ -260,23 +260,24 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     if start:
         goal += f" to the network at {board.name(board.junction(start))}"
     card = f" (under the {' and '.join(single)} doubles count single card)" if single else ""
+    from companion.terminal.render import whole
+
     if tree.cost == 0:
-        click.echo(f"0 rails: {goal} {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}.")
+        out = [f"0 rails: {goal} {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}."]
     else:
         doubles = sum(1 for e in tree.edges if cost[e] == 2)
-        click.echo(f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect {goal} on {where}{card}.")
-        click.echo(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
-        click.echo("  " + ", ".join(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else "")
-                                    for a, b in pairs))
-        click.echo("To build, as paths: " + "  ".join(walks))
+        out = [f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect {goal} on {where}{card}.",
+               f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":",
+               "  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
+                                for a, b in pairs),
+               "To build, as paths: " + "  ".join(whole(w) for w in walks)]
     if if_single is not None:
         lines = " and ".join(board.edge_name(e) for e in in_dispute)
         one = len(in_dispute) == 1
-        click.echo(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
+        out.append(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
                    f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails.")
-    for note in (singles.used_note(report), singles.count_note(board, values, report, tree.cost)):
-        if note:
-            click.echo(wrap(note))
+    out += [note for note in (singles.used_note(report), singles.count_note(board, values, report, tree.cost)) if note]
+    click.echo(wrap("\n".join(out)))  # at spaces between junctions, never inside a name
     if draw:
         from companion.games.trans import boardview
 

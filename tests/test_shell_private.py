@@ -165,3 +165,4 @@ def test_one_shot_hand_on_a_terminal_uses_the_alternate_screen(home, run):
     inside, _, after = rest.partition(leave)
     assert all(c in inside for c in cities)
     assert not any(c in before + after for c in cities)
+

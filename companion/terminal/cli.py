@@ -205,12 +205,12 @@ class RootGroup(LazyGroup):
         except click.UsageError as exc:
             from companion.core.text import safe_text
 
-            click.echo(f"Error: {safe_text(usage_line(exc))}", err=True)
+            click.echo(on_terminal(f"Error: {safe_text(usage_line(exc))}"), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
             from companion.core.text import safe_text
 
-            click.echo(f"Error: {safe_text(exc.format_message())}", err=True)
+            click.echo(on_terminal(f"Error: {safe_text(exc.format_message())}"), err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Stopped; nothing more was recorded.", err=True)
@@ -248,6 +248,22 @@ class RootGroup(LazyGroup):
             ) from None
         finally:
             show_notes(ctx)
+
+
+def on_terminal(message: str) -> str:
+    """An error line as a terminal shows it: wrapped at spaces to the terminal's width, so no
+    word is cut at the screen's edge. Piped or redirected, it stays one line, for scripts that
+    read it."""
+    import os
+
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            from companion.terminal.render import wrap
+
+            return wrap(message, max(os.get_terminal_size(sys.stderr.fileno()).columns, 20))
+    except (OSError, ValueError, AttributeError):
+        pass
+    return message
 
 
 class SafeStream:

@@ -157,6 +157,8 @@ def unset(app, game: str, key: str) -> None:
 @pass_app
 def check(app, game: str | None) -> None:
     """List every printed value still unknown, and what needs it."""
+    from companion.terminal.render import wrap
+
     names = [_game(game)] if game else datapack.pack_names()
     missing = 0
     for g in names:
@@ -164,7 +166,8 @@ def check(app, game: str | None) -> None:
         for key in datapack.missing(g, values):
             missing += 1
             need = datapack.need_text(g, key)
-            click.echo(f"{g} {key}: unknown{' — ' + need if need else ''}")
+            click.echo(wrap(f"{g} {key}: unknown{' — ' + need if need else ''}"))
+            # the command stays on one line, to be copied whole
             click.echo(f"    {datapack.set_command(g, key)}")
     if not missing:
         click.echo("Every printed value is known." if not game else f"Every printed value of {game} is known.")

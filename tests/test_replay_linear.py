@@ -193,3 +193,21 @@ def test_a_file_changed_under_the_snapshot_is_read_whole(tmp_path, edit):
     assert session.replay().state == full_replay(store, sid).state == copying_replay(sessions.load(store, sid))
     sessions.record(store, sid, {"type": "add", "scores": {"Bob": 1}})
     assert sessions.load(store, sid).replay().state == full_replay(store, sid).state
+
+
+def test_a_second_replay_of_one_session_starts_from_the_snapshot_again(tmp_path):
+    """The first replay changes the snapshot's state in place (no copy of a long state); a
+    second replay of the same loaded session (a retry after a printed value was supplied,
+    `log`) must not start from that changed state: before, it counted the later events twice."""
+    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 10)
+    full = full_replay(store, sid).state
+    lazy = sessions.load(store, sid)
+    assert isinstance(lazy._journal, sessions.Later)
+    meta, journal = store.read_session(sid)
+    parsed = sessions.Session(meta, journal, store.session_text(sid), store.read_snapshot(sid))
+    for session in (lazy, parsed):
+        first = session.replay()
+        assert first.fresh < 20, "the first replay starts from the snapshot"
+        assert first.state == full
+        assert session.replay().state == full
+        assert session.replay().state == full

@@ -313,7 +313,10 @@ class Session:
         snap = self.snapshot
         if any(e.get("kind") not in ("do", "reveal") for e in lazy.tail):
             return None
-        return self._take_state(snap), snap.get("finished_at"), snap["frozen"]
+        try:
+            return self._take_state(snap), snap.get("finished_at"), snap["frozen"]
+        except (KeyError, TypeError, ValueError):
+            return None
 
     def _snapshot_start(self, done: list[dict]) -> tuple[int, State, str | None] | None:
         """(events covered, state, finished_at) from the session's snapshot, when it is still
@@ -335,12 +338,18 @@ class Session:
 
     @staticmethod
     def _take_state(snap: dict) -> State:
-        if snap.get("_taken"):  # a second replay of this Session: the first one changed it
-            return json_copy(snap["state"])
-        # The snapshot was parsed from its file for this Session alone: the first replay may take
-        # its state as the working state, without copying a state as long as the session.
-        snap["_taken"] = True
-        return snap["state"]
+        """The snapshot's state as a replay's working state.
+
+        The snapshot was parsed from its file for this Session alone: the first replay takes
+        its state as it is, without copying a state as long as the session, and changes it in
+        place. A second replay of the same Session must not start from that changed state: it
+        parses the snapshot's text again."""
+        if not snap.get("_taken"):
+            snap["_taken"] = True
+            return snap["state"]
+        if "_text" in snap:
+            return json.loads(snap["_text"])["state"]
+        raise ValueError("a snapshot without its text was taken twice")  # the callers replay from the start
 
     def snapshot_of(self, replay: Replay, last_number: int | None) -> dict | None:
         """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,

@@ -603,10 +603,14 @@ class Store:
         try:
             if not path.is_file() or path.is_symlink() or path.stat().st_size > SNAPSHOT_MAX_BYTES:
                 return None
-            snap = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            snap = json.loads(text)
         except (OSError, ValueError, RecursionError):
             return None
-        return snap if isinstance(snap, dict) else None
+        if not isinstance(snap, dict):
+            return None
+        snap["_text"] = text  # a second replay of the same session parses its state afresh
+        return snap
 
     def write_snapshot(self, sid: str, snap: dict) -> None:
         """Keep a replay snapshot; a failure to write it is not an error (it is only a cache)."""

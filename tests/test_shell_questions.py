@@ -15,8 +15,8 @@ def test_missing_rails_are_asked_again_until_they_fit(home, capsys):
     drive(home, TRANS + "round end --winner Ann\nx\n\n0\n99\n3\n4\nstatus --json\n")
     out, err = capsys.readouterr()
     assert "No such command" not in err and "Error" not in err
-    assert "'x' is not Bob's missing rails: a whole number from 1 to 85" in out
-    assert "Type Bob's missing rails: a whole number from 1 to 85" in out
+    assert "'x' is not Bob's missing rails: a whole number from 1 to 49" in out  # the board's largest count
+    assert "Type Bob's missing rails: a whole number from 1 to 49" in out
     assert "'0' is not Bob's missing rails" in out and "'99' is not Bob's missing rails" in out
     assert "Round 1 scored: Ann +4 (connected), Bob +1 (3 missing), Cy +1 (4 missing)." in out
     assert last_json(out)["round_open"] is False
@@ -45,7 +45,7 @@ def test_the_question_says_what_it_accepts(home):
     assert run_line(app, "new trans-amerika --players Ann,Bob --entropy x") == (0, None)
     assert run_line(app, "round start") == (0, None)
     assert run_line(app, "round end --winner Ann") == (0, None)
-    assert asked == ["Missing rails for Bob (1-85): "]
+    assert asked == ["Missing rails for Bob (1-49): "]  # at most what the TransAmerica board allows
 
 
 def test_new_asks_for_the_players_until_they_fit(home, capsys):

@@ -89,7 +89,7 @@ def test_round_end_scores_and_shows_the_hands(game, run, status, home):
     run(["round", "start"], expect=0)
     _, st = state(home)
     out = run(["round", "end", "--winner", "Ann", "--missing", "Bob=1", "--missing", "Cy=3",
-               "--missing", "Dee=5"], expect=0).stdout
+               "--missing", "Dee=5"], expect=0).stdout.replace("\n  ", " ") + "\n"  # wrapped to 80 columns
     assert "Round 1 scored: Ann +4 (connected), Bob +3 (1 missing), Cy +1 (3 missing), Dee +0 (5 missing)." in out
     assert "Next: `round start` (Bob starts)." in out
     assert all(c in out for hand in st["hands"].values() for c in hand)  # every hand is public now

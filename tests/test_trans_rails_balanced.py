@@ -115,7 +115,7 @@ def test_verify_re_derives_every_deal_tried(run, status):
     out = run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--deal", "balanced=1",
                "--entropy", "words"], expect=0).stdout
     assert "New session" in out
-    out = run(["round", "start"], expect=0).stdout
+    out = run(["round", "start"], expect=0).stdout.replace("\n  ", " ")  # wrapped to 80 columns
     match = re.search(r"Balanced deal \(house rule, within 1 rails\): every hand needs (\d+) to (\d+) rails "
                       r"on the empty board \(", out)
     assert match and int(match.group(2)) - int(match.group(1)) <= 1

@@ -45,6 +45,7 @@ def test_two_winners_when_the_first_rail_of_a_turn_connects_someone_else(script,
     """The rulebook's special case: Ann's first rail joins Bob's last city, she may finish her turn."""
     code, out, err = script(setup("three-rails") + "build Ann L11-Memphis,O6-Washington\n")
     assert code == 0, err
+    out = out.replace("\n  ", " ")  # wrapped to 80 columns
     assert "Ann built 2 rails: L11-Memphis, O6-Washington (28 on the board, 57 left in the box)." in out
     assert "Bob and Ann have connected their cities." in out
     assert "The round has ended: Bob and Ann both win it. Score it with `round end --auto`." in out

@@ -24,7 +24,7 @@ def test_two_single_lines_or_one_double_a_turn(script, run, status):
     assert code == 0, err
     assert "Warning" not in build(run, "Ann", "Dallas-J10-K9")
     assert "Warning" not in build(run, "Bob", "Chicago-M5")
-    out = build(run, "Bob", "M5-M6-N7")  # the same turn goes on; M6-N7 is a double line
+    out = build(run, "Bob", "M5-M6-N7").replace("\n  ", " ")  # the same turn goes on; M6-N7 is a double line
     assert status()["turn"] == {"player": "Bob", "lap": 1, "rails": 3, "used": 4, "allowed": 2, "number": 2}
     assert "Warning: that makes 4 rails' worth in Bob's turn (a double line counts 2); a turn allows 2." in out
     assert "Recorded anyway: `undo` takes it back." in out and status()["rails_built"] == 5
@@ -47,7 +47,7 @@ def test_the_3_2_1_rhythm_counts_laps_from_the_start_player(script, run, status)
     assert code == 0, err
     assert "Warning" not in build(run, "Ann", "Dallas-J10-K9-K8")  # lap 1: 3
     assert "Warning" not in build(run, "Bob", "Chicago-M5-M6-M7")  # lap 1: 3
-    out = build(run, "Ann", "K8-L8-M8")  # lap 2: 2
+    out = build(run, "Ann", "K8-L8-M8").replace("\n  ", " ")  # lap 2: 2
     assert "that makes 3 rails' worth in Ann's turn" in out and "a turn allows 2 on lap 2 of the 3-2-1 card" in out
     assert "Warning" not in build(run, "Bob", "Chicago-M3")  # lap 2, one rail
     assert "Warning" not in build(run, "Ann", "K8-St. Louis")  # lap 3: 1

@@ -128,7 +128,7 @@ def test_the_round_s_scoring_counts_as_drawn_and_says_so_in_one_line(run, status
     europa_round(run)
     out = run(["round", "end", "--auto", "--winner", "Ann"], expect=0).stdout
     assert status()["history"][-1]["missing"] == drawn
-    notes = [line for line in out.split("\nTotals:")[0].split("\n") if not line.startswith(("Round", "Missing"))]
+    notes = out.split("\nTotals:")[0].split("\nMissing rails counted")[1].split("\n")[1:]  # after the count's line
     note = " ".join(line.strip() for line in notes)
     assert note.startswith("Note: the rulebook counts the ferry through the English Channel and the tunnel "
                            "through the Swiss Alps as single lines (seed 000).")

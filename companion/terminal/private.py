@@ -18,6 +18,8 @@ from typing import Any, Callable
 from prompt_toolkit import PromptSession
 from prompt_toolkit.history import InMemoryHistory
 
+from companion.terminal.render import wrap
+
 
 def on_terminal(output) -> bool:
     """True when ``output`` (a prompt_toolkit output) is a real terminal."""
@@ -80,7 +82,8 @@ class PrivateScreen:
                     return parse(answer)
                 except Exception as exc:  # noqa: BLE001 - refusals of every kind stay private
                     message = getattr(exc, "message", None) or str(exc)
-                    self.output.write_raw(f"{message} (Ctrl-C stops without recording anything.)\r\n")
+                    said = wrap(f"{message} (Ctrl-C stops without recording anything.)")  # never mid-word
+                    self.output.write_raw(said.replace("\n", "\r\n") + "\r\n")
                     self.output.flush()
         finally:
             self._leave()

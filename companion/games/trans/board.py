@@ -262,7 +262,9 @@ class Board:
         if e in self.cost:
             return e
         if a == b:
-            raise RuleError(f"{self.name(a)}-{self.name(b)} goes nowhere: a step joins two different junctions.")
+            at = f" (its junction is {self.coord[a]})" if self.city_at(a) else ""
+            raise RuleError(f"{self.name(a)}-{self.name(b)} goes nowhere: the path names {self.name(a)}{at} twice "
+                            "in a row, and a step joins two different junctions.")
         near = ", ".join(self.name(n) for n in self.adj[a])
         raise RuleError(
             f"{self.name(a)}-{self.name(b)} is not a line on the board: "

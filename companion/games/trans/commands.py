@@ -19,31 +19,34 @@ from companion.core.session import with_frozen
 from companion.games.base import player_name
 from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash, single_kinds
-from companion.games.trans.track import trans_board
+from companion.games.trans.track import largest_missing, trans_board
 from companion.games.trans import single as singles
-from companion.terminal.render import bar, table, winners_line, wrap
+from companion.terminal.render import bar, table, whole, winners_line, wrap
 
 
 
 def ask_colour(app, key: str) -> None:
     """In the shell: which of this board's colours a special card's colour means (kept for later).
 
-    A blank answer stops, recording nothing; a colour the board lacks is asked again."""
+    The question is said on a line of its own and the prompt is short, so neither is broken
+    mid-word at 80 columns; a colour the board lacks, or a blank answer, is answered in one
+    line and asked again; Ctrl-C stops, recording nothing."""
     named = key.split(".", 1)[1]
     session = app.session(GAME, "round start")
     colours = list(session.replay().data["colours"])
-    while True:
-        answer = app.ask(f"The card names {named}: which of this board's colours is it "
-                         f"({', '.join(colours)})? ", "").strip().lower()
-        if not answer:
-            raise CompanionError(f"Nothing recorded: type `companion data set {session.meta['game']} {key} "
-                                 f'\'"{colours[0]}"\'` with the colour your board shows.')
-        if answer in colours:
-            break
-        click.echo(f"{answer!r} is not one of this board's colours: {', '.join(colours)}.")
+
+    def parse(text: str) -> str:
+        answer = text.strip().lower()
+        if answer not in colours:
+            said = f"{text!r} is not one of this board's colours" if text else "Type one of this board's colours"
+            raise ValueError(f"{said}: {', '.join(colours)}.")
+        return answer
+
+    click.echo(wrap(f"The card names {named}: which of this board's colours is it?"))
+    answer = app.ask_until(f"Colour ({', '.join(colours)}): ", parse)
     with app.store.writing():
         app.store.set_user_value(session.meta["game"], key, answer)
-    click.echo(f"Kept: the card's {named} is this board's {answer} (`data show {session.meta['game']}`).")
+    click.echo(wrap(f"Kept: the card's {named} is this board's {answer} (`data show {session.meta['game']}`)."))
 
 
 def and_list(names: list[str]) -> str:
@@ -154,18 +157,19 @@ def round_start(app, physical: bool, specials: tuple[str, ...], unbalanced: bool
     balance = status.get("balance")
     if balance:
         tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
-        click.echo(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
-                   f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
-                   "`verify` re-derives every one).")
+        click.echo(wrap(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
+                        f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
+                        "`verify` re-derives every one)."))
     if physical:
-        click.echo("Deal the cities at the table. To keep them on record, each player may type "
-                   "`hand NAME --set CITY,CITY,...`.")
+        click.echo(wrap("Deal the cities at the table. To keep them on record, each player may type "
+                        "`hand NAME --set CITY,CITY,...`."))
     else:
         click.echo("Cities dealt: each player looks at their own with `hand NAME`.")
     if status["pending"]:
-        click.echo("Now: " + status["pending"])
+        click.echo(wrap("Now: " + shell_words(app, status["pending"])))
     else:
-        click.echo(f"Start markers, if you record the board: `start NAME JUNCTION` ({status['start_player']} first).")
+        click.echo(wrap(f"Start markers, if you record the board: `start NAME JUNCTION` "
+                        f"({status['start_player']} first)."))
 
 
 def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rails_out: bool) -> None:
@@ -185,8 +189,14 @@ def _ask_missing(app, s, winners: tuple[str, ...], missing: dict[str, int], rail
             return  # the rules will refuse the unknown name in one line
     if not winners and not rails_out:
         return
-    box = s.replay().data.get("rails")
+    replay = s.replay()
+    box = replay.data.get("rails")
     top = box if isinstance(box, int) and box > 0 else None
+    if top and replay.state.get("rulebook_order"):  # the round end refuses more than the board allows
+        try:
+            top = min(top, largest_missing(replay.data, s.meta["game"]))
+        except CompanionError:
+            pass
     accepts = f"1-{top}" if top else "1 or more"
 
     def count(p: str):
@@ -253,18 +263,21 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
         why = "connected" if name in last["winners"] else f"{last['missing'][name]} missing"
         parts.append(f"{name} {last['points'][name]:+d} ({why})")
     head = "The rails ran out. " if last["rails_out"] else ""
-    click.echo(f"{head}Round {last['round']} scored: " + ", ".join(parts) + ".")
+    # every line fits the screen, a player's result and a city never broken inside (issue 15 walk)
+    click.echo(wrap(f"{head}Round {last['round']} scored: " + ", ".join(whole(x) for x in parts) + "."))
     if last.get("auto"):
         counted = [c["id"] for c in status["specials"] if c["id"] in SINGLE_CARDS]
         card = f" (the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted)" if counted else ""
-        click.echo(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails built{card}.")
+        click.echo(wrap(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails "
+                        f"built{card}."))
         for note in notes:
             if note:
                 click.echo(wrap(note))
-    click.echo("Totals: " + ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
+    click.echo(wrap("Totals: " + ", ".join(whole(f"{p['name']} {p['score']}") for p in status["players"]) + "."))
     hands = s.game.public_hands(replay.state) or {}
     if any(hands.values()):
-        click.echo("The hands were: " + "; ".join(f"{p}: {', '.join(c)}" for p, c in hands.items() if c) + ".")
+        click.echo(wrap("The hands were: " + "; ".join(f"{p}: {', '.join(whole(x) for x in c)}"
+                                                      for p, c in hands.items() if c) + "."))
     if status["finished"]:
         click.echo(winners_line(status))
     else:
@@ -273,21 +286,22 @@ def round_end(app, winners: tuple[str, ...], rails_out: bool, missing: tuple[str
 
 # -- hands and passing ---------------------------------------------------------------------------
 
-def hand_text(game, state, data, player: str) -> str:
-    """A player's cities with their colours, and what the player still has to do."""
+def hand_text(game, state, data, player: str, due: bool = True) -> str:
+    """A player's cities with their colours, and what the player still has to do (``due``: not
+    on the screen where the choice is being made, whose question says it), fitted to the screen."""
     colour = {c["name"]: c["colour"] for c in data.get("cities") or []}
     cities = game.hand_of(state, player)
     order = list(data.get("colours") or [])
     rows = sorted(cities, key=lambda c: order.index(colour[c]) if colour.get(c) in order else len(order))
     when = f"round {state['round']}" + ("" if state["round_open"] else ", over")
     lines = [f"{player}'s cities ({when}):"]
-    lines += [f"  {colour.get(c, ''):<10} {c}" for c in rows]
+    lines += [f"  {colour.get(c, ''):<10} {whole(c)}" for c in rows]
     pending = state.get("pending") or {}
     if pending.get("kind") == "pass-three" and player in pending.get("chosen", {}):
-        lines.append(f"  chosen to pass left: {pending['chosen'][player]}")
-    if player in game.waiting(state):
+        lines.append(f"  chosen to pass left: {whole(pending['chosen'][player])}")
+    if due and player in game.waiting(state):
         lines.append("Your choice is due: " + game.pending_text(state))
-    return "\n".join(lines)
+    return wrap("\n".join(lines))
 
 
 @click.command()
@@ -327,7 +341,8 @@ def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: st
         who = player_name(s.players, name)
         click.echo(f"{who} put a city back and plays with {len(s.game.hand_of(replay.state, who))}.")
         pending = s.game.pending_text(replay.state)
-        click.echo(("Now: " + shell_words(app, pending)) if pending else "Everyone has chosen: the round can be played.")
+        click.echo(wrap(("Now: " + shell_words(app, pending)) if pending
+                        else "Everyone has chosen: the round can be played."))
         return
     s = app.session(GAME, "hand")
     replay = s.replay()
@@ -363,9 +378,14 @@ def choose_city(app, name: str, kind: str, question: str) -> str:
     replay = s.replay()
     player = player_name(s.players, name)
     due = ("return",) if kind == "hand-return" else ("pass-colour", "pass-three")
-    if (replay.state.get("pending") or {}).get("kind") not in due:  # nothing to choose: say why, ask nothing
+    pending = replay.state.get("pending") or {}
+    if pending.get("kind") not in due or player not in s.game.waiting(replay.state):
+        # nothing for this player to choose now (no card asks, already chosen, another's turn):
+        # the rules say why on the shared screen, and nobody is asked a question they cannot answer
         s.game.apply(replay.state, {"type": kind, "player": player, "city": ""}, replay.data)
-    text = hand_text(s.game, replay.state, replay.data, player)
+        due_now = shell_words(app, s.game.pending_text(replay.state))
+        raise CompanionError(f"{player} has nothing to choose now: {due_now}")
+    text = hand_text(s.game, replay.state, replay.data, player, due=False)
 
     def parse(answer: str) -> str:
         if not answer:
@@ -403,7 +423,7 @@ def pass_card(app, name: str, city: tuple[str, ...]) -> None:
     who = player_name(s.players, name)
     pending = s.game.pending_text(replay.state)
     click.echo(f"{who}'s choice is recorded.")
-    click.echo(("Now: " + shell_words(app, pending)) if pending else "All cards are passed: the round can be played.")
+    click.echo(wrap(("Now: " + shell_words(app, pending)) if pending else "All cards are passed: the round can be played."))
 
 
 # -- the board: start markers and rails ------------------------------------------------------------
@@ -431,10 +451,11 @@ def start_marker(app, name: str, junction: tuple[str, ...]) -> None:
     waiting = [p for p in players[first:] + players[:first]
                if next(q for q in status["players"] if q["name"] == p)["start"] is None]
     if waiting:
-        click.echo(f"Next: `start {waiting[0]} JUNCTION`" + (f" (then {and_list(waiting[1:])})." if waiting[1:] else "."))
+        click.echo(wrap(f"Next: `start {waiting[0]} JUNCTION`"
+                        + (f" (then {and_list(waiting[1:])})." if waiting[1:] else ".")))
     else:
-        click.echo(f"Every start marker is down: {status['start_player']} builds first, "
-                   "e.g. `build NAME JUNCTION-JUNCTION-...`.")
+        click.echo(wrap(f"Every start marker is down: {status['start_player']} builds first, "
+                        "e.g. `build NAME JUNCTION-JUNCTION-...`."))
 
 
 def _paths(board, words: tuple[str, ...]) -> list[str]:
@@ -490,13 +511,13 @@ def build(app, name: str, path: tuple[str, ...]) -> None:
     status = s.status(replay)
     placed = status["rails_built"] - before["rails"]
     left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
-    click.echo(f"{who} built {placed} rail{'s' if placed != 1 else ''}: {', '.join(event['paths'])} "
-               f"({status['rails_built']} on the board{left}).")
+    click.echo(wrap(f"{who} built {placed} rail{'s' if placed != 1 else ''}: "
+                    f"{', '.join(whole(p) for p in event['paths'])} ({status['rails_built']} on the board{left})."))
     warning = allowance_warning(status)
     if warning:
-        click.echo(warning)
+        click.echo(wrap(warning))
     for line in ending_lines(status, before["connected"]):
-        click.echo(line)
+        click.echo(wrap(line))
 
 
 def allowance_warning(status: dict) -> str:
@@ -547,6 +568,9 @@ def special_lines(status: dict) -> list[str]:
     else:
         lines = [f"Special cards ({len(cards)}, applied in the rulebook's order):"]
         lines += [f"  {c['title']} ({c['id']}): {c['text']}." for c in cards]
+    # the cities a reveal card shows, right under the cards (`round start` says them too)
+    lines += [f"  shown: {p}: {', '.join(whole(c) for c in cities)}"
+              for p, cities in (status.get("revealed") or {}).items()]
     aside = status.get("special_set_aside") or []
     if aside:
         lines.append(f"Set aside (they cannot be played with the cards above): {', '.join(aside)}.")
@@ -575,8 +599,6 @@ def render_status(app, session, replay) -> str:
         out.append(f"Start player: {status['start_player']} {verb}.")
     if status["round_open"]:
         out += special_lines(status)
-        for p, cities in (status.get("revealed") or {}).items():
-            out.append(f"  shown: {p}: {', '.join(cities)}")
         if status["pending"]:
             out.append("Waiting: " + status["pending"])
         out += board_lines(status)

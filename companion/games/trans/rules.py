@@ -43,7 +43,7 @@ import difflib
 import unicodedata
 
 from companion.core import dealing
-from companion.core.datapack import set_command
+from companion.core.datapack import example, set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.base import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
@@ -353,7 +353,7 @@ class TransGame(TrackMixin, Game):
             return named
         raise MissingValue(self.id, f"colour_aliases.{named}",
                            f"the board colour the special card's {named} means: one of {', '.join(data['colours'])}",
-                           f'"{data["colours"][0]}"')
+                           example(self.id, f"colour_aliases.{named}"))  # "COLOUR": never a colour to copy
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
@@ -731,14 +731,18 @@ class TransGame(TrackMixin, Game):
                                 "with `hand NAME --set CITY,...`.")
             raise RuleError("No passing is due: only the pass special cards let players pass cities.")
         player = player_name(s["players_order"], str(event.get("player", "")))
+        # whose choice it is before which city: the shell asks nobody whose choice is not due
+        if kind == "pass-colour" and player != pending["order"][pending["next"]]:
+            due = pending["order"][pending["next"]]
+            raise RuleError(f"It is {due}'s turn to pass a {pending['colour']} city: pass {due} CITY")
+        if kind == "pass-three" and player in pending["chosen"]:
+            raise RuleError(f"{player} has already chosen a city for pass {pending['lap']} of 3: "
+                            f"waiting for {', '.join(self.waiting(s))}.")
         city = self._city(data, str(event.get("city", "")))
         if city not in s["hands"][player]:
             raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
         if kind == "pass-colour":
             colour = pending["colour"]
-            due = pending["order"][pending["next"]]
-            if player != due:
-                raise RuleError(f"It is {due}'s turn to pass a {colour} city: pass {due} CITY")
             if city_colours(data)[city] != colour:
                 raise RuleError(f"{city} is not {colour}: pass one of your two {colour} cities.")
             s["hands"][player].remove(city)
@@ -751,9 +755,6 @@ class TransGame(TrackMixin, Game):
             self._next_effects(s, data)
             return
         chosen = pending["chosen"]
-        if player in chosen:
-            raise RuleError(f"{player} has already chosen a city for pass {pending['lap']} of 3: "
-                            f"waiting for {', '.join(self.waiting(s))}.")
         chosen[player] = city
         if len(chosen) == len(s["players_order"]):  # everyone chose: the cards move at once
             for p, c in chosen.items():

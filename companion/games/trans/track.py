@@ -149,6 +149,12 @@ def most_missing(data: dict, game: str, count: int) -> int | None:
     return most if count > most else None
 
 
+def largest_missing(data: dict, game: str) -> int:
+    """The board's largest possible missing-rail count (see _BoardCache.most_missing): what the
+    shell's question for a count accepts, so an answer it takes is never refused afterwards."""
+    return _board_cache(data, game).most_missing()
+
+
 def trans_board(data: dict, game: str) -> Board:
     """The board of these printed values, with the lines the players said count single (Europa's
     ferry and tunnel, and the disputed lines their board prints single: see single.py).

@@ -257,6 +257,29 @@ def test_swap_hands_is_done_by_the_app(game, run, home):
     assert "plays the hand of their right neighbour" in " ".join(out.split())  # wrapped at 80 columns
 
 
+def test_after_the_app_swaps_the_hands_each_player_knows_the_cities_handed_on(game, run, home):
+    """Seed 000, swap-hands: "Memorize your 5 city cards well. Then pass them face down to your
+    left-hand neighbor ... you now know not only your current 5 cards, but also those of your
+    left-hand neighbor." The app passed them, so each player's own screen shows both hands;
+    no shared screen shows either."""
+    from companion.core.app import App
+    from companion.games.trans import web
+
+    game("Ann,Bob,Cy")
+    run(["round", "start", "--special", "swap-hands"], expect=0)
+    _, st = state(home)
+    mine = run(["hand", "Ann", "--print"], expect=0).stdout
+    assert "You handed your cities to Bob, who plays them" in mine
+    assert all(c in mine for c in st["hands"]["Ann"] + st["hands"]["Bob"])
+    assert not any(c in mine for c in st["hands"]["Cy"]), "Cy's cities are not Ann's to know"
+    s = App(home).session()
+    page = json.dumps(web.private_view(s, s.replay(), "Ann"))
+    assert "The cities you handed to Bob" in page and all(c in page for c in st["hands"]["Bob"])
+    assert not any(c in page for c in st["hands"]["Cy"])
+    shared = run(["status"], expect=0).stdout + run(["log"], expect=0).stdout + run(["status", "--json"], expect=0).stdout
+    assert not any(c in shared for h in st["hands"].values() for c in h)
+
+
 def test_two_or_three_players_never_see_a_dashed_card(game, run, home):
     game("Ann,Bob,Cy", "trans-amerika", "--scoring", "classic")  # all connecting: it never ends
     for _ in range(8):

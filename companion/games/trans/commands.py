@@ -299,6 +299,12 @@ def hand_text(game, state, data, player: str, due: bool = True) -> str:
     pending = state.get("pending") or {}
     if pending.get("kind") == "pass-three" and player in pending.get("chosen", {}):
         lines.append(f"  chosen to pass left: {whole(pending['chosen'][player])}")
+    handed = game.handed_on(state, player)
+    if handed:  # swap-hands: the cities this player memorized and passed on (seed 000)
+        left, passed = handed
+        lines.append(f"You handed your cities to {left}, who plays them (you know them too):")
+        lines += [f"  {colour.get(c, ''):<10} {whole(c)}"
+                  for c in sorted(passed, key=lambda c: order.index(colour[c]) if colour.get(c) in order else len(order))]
     if due and player in game.waiting(state):
         lines.append("Your choice is due: " + game.pending_text(state))
     return wrap("\n".join(lines))

@@ -908,6 +908,20 @@ class TransGame(TrackMixin, Game):
             raise RuleError(f"Round {last['round']} was dealt at the table and {player}'s hand was not recorded.")
         return list(last["hands"][player])
 
+    def handed_on(self, s: State, name: str) -> tuple[str, list[str]] | None:
+        """Under the swap-hands card, whom the app handed ``name``'s cities to, and those cities.
+
+        Seed 000: "Memorize your 5 city cards well. Then pass them face down to your left-hand
+        neighbor ... you now know not only your current 5 cards, but also those of your
+        left-hand neighbor." The app passes the hands itself, so a player never saw the cities
+        they handed on: their own screen shows them. None in any other case (a round dealt at
+        the table: everyone saw their own before passing them)."""
+        if (not s["round_open"] or s.get("physical") or "swap-hands" not in in_force(s)
+                or "swap-hands" in (s.get("effects_left") or [])):
+            return None
+        left = self._left(s, player_name(s["players_order"], name))
+        return left, list(s["hands"].get(left, []))
+
     def public_hands(self, s: State) -> dict[str, list[str]] | None:
         """Every hand of the last round once it has ended (None while a round is open)."""
         if s["round_open"] or not s["history"]:

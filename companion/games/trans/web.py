@@ -169,9 +169,18 @@ def private_view(session, replay, player: str) -> list[dict]:
     pending = state.get("pending") or {}
     if pending.get("kind") == "pass-three" and player in pending.get("chosen", {}):
         items.append(["Chosen to pass left", pending["chosen"][player]])
-    return [
+    blocks = [
         {"kind": "table", "title": f"Your cities ({when})", "head": ["Colour", "City"],
          "rows": [[{"text": colours.get(c, ""), "colour": colours.get(c, "grey")}, c] for c in cities]},
+    ]
+    handed = game.handed_on(state, player)
+    if handed:  # swap-hands: the cities this player memorized and passed on (seed 000)
+        left, passed = handed
+        passed = sorted(passed, key=lambda c: order.index(colours[c]) if colours.get(c) in order else len(order))
+        blocks.append({"kind": "table", "title": f"The cities you handed to {left} (you know them too)",
+                       "head": ["Colour", "City"],
+                       "rows": [[{"text": colours.get(c, ""), "colour": colours.get(c, "grey")}, c] for c in passed]})
+    return blocks + [
         {"kind": "facts", "title": "You", "items": items},
         {"kind": "svg", "title": "Your cities on the board", "markup": board_svg(session, replay, player)},
     ]

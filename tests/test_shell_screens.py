@@ -130,3 +130,16 @@ def test_below_40_columns_a_table_is_a_plain_list():
 
     text = table(["player", "R1", "R2", "total"], [["Ann", 3, 4, 7], ["Bob", 1, 2, 3]], width=30)
     assert text.splitlines() == ["Ann: R1 3, R2 4, total 7", "Bob: R1 1, R2 2, total 3"]
+
+
+def test_a_command_to_type_moves_to_the_next_line_whole():
+    """A refusal names the command to type between backquotes: people copy it, so it is not
+    broken across lines when it fits on one; one too long for a line still fits the screen."""
+    from companion.terminal.render import wrap
+
+    command = "`companion data set trans-europa colour_aliases.turquoise '\"COLOUR\"'`"
+    text = wrap("Error: the colour is not known yet: type " + command + " to go on (`undo` takes it back).", 80)
+    assert any(line.strip().startswith(command) for line in text.splitlines()), text
+    assert too_long(text, 80) == []
+    narrow = wrap("type " + command + " to go on", 40)
+    assert too_long(narrow, 40) == [] and " ".join(narrow.split()) == "type " + command + " to go on"

@@ -62,8 +62,9 @@ def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
     """Every line longer than ``width`` broken at spaces or after a hyphen (between the
     junctions of a path), never inside a name: a junction like C11-Madrid breaks only as
     "C11-" / "Madrid", and :func:`whole` keeps a city like St. Louis on one line. The
-    continuation is indented under the line's own start plus ``indent``. Lines that fit are
-    left as they are."""
+    continuation is indented under the line's own start plus ``indent``. A command to type,
+    between backquotes, moves to the next line whole when it fits on one, so it can be copied
+    as it is. Lines that fit are left as they are."""
     width = width or screen_width()
     out = []
     for line in text.split("\n"):
@@ -74,7 +75,7 @@ def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
         pad = lead + indent
         current = lead
         gap = ""
-        for word in re.findall(r"[^ ]+| +", line[len(lead):]):
+        for word in _words(line[len(lead):], width - _width(pad)):
             if word.startswith(" "):
                 gap = word  # kept as typed inside a line, dropped where the line breaks
                 continue
@@ -93,6 +94,19 @@ def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
 
 
 _HYPHENS = re.compile(r"[^-]+-*|-+")  # a path's junctions, each with the hyphen after it
+_WORDS = re.compile(r"(?:[^ `]|`[^`]*`)+|[^ ]+| +")  # a `command to type` counts as one word
+
+
+def _words(text: str, room: int) -> list[str]:
+    """The words and runs of spaces of ``text``: a backquoted command is one word when it fits
+    in ``room`` columns, else its words are (it cannot be kept whole anyway)."""
+    out = []
+    for word in _WORDS.findall(text):
+        if "`" in word and " " in word and _width(word) > room:
+            out += re.findall(r"[^ ]+| +", word)
+        else:
+            out.append(word)
+    return out
 
 
 KEEP = "\u00a0"  # a space that never breaks a line: inside a city's name, or `R3 12` in a list

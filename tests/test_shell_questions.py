@@ -90,3 +90,18 @@ def test_final_ctrl_c_records_nothing(home, capsys, script, status):
     drive(home, "final Bob\n250\n\x03status --json\n")
     assert "Stopped; nothing more was recorded." in capsys.readouterr().err
     assert status()["players"][1]["final"] is None
+
+
+def test_a_long_question_wraps_at_spaces(home, monkeypatch):
+    """A question longer than the screen breaks between words, never inside one; the answer
+    is typed after its last line."""
+    try:
+        from shell_support import Screen
+    except ImportError:
+        from tests.shell_support import Screen
+    monkeypatch.setenv("COLUMNS", "40")
+    screen = Screen()
+    drive(home, "new trans-amerika --players Ann,Bob\nzebra crossing\n", output=screen.output(columns=40))
+    shown = screen.getvalue()
+    assert "Words from the players to mix into the" in shown
+    assert "shuffle (Enter to skip):" in shown

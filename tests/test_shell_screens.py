@@ -143,3 +143,28 @@ def test_a_command_to_type_moves_to_the_next_line_whole():
     assert too_long(text, 80) == []
     narrow = wrap("type " + command + " to go on", 40)
     assert too_long(narrow, 40) == [] and " ".join(narrow.split()) == "type " + command + " to go on"
+
+
+def test_a_terminal_that_reports_no_width_goes_by_columns(monkeypatch):
+    """Some terminals (a serial console, `script` without a size) report 0 columns: the screen
+    is then as wide as COLUMNS says (else 80), not 20."""
+    import os
+    import sys
+
+    from companion.terminal import render
+
+    class Tty:
+        def isatty(self):
+            return True
+
+        def fileno(self):
+            return 1
+
+    monkeypatch.setattr(sys, "stdout", Tty())
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=None: os.terminal_size((0, 0)))
+    monkeypatch.setenv("COLUMNS", "100")
+    assert render.screen_width() == 100
+    monkeypatch.delenv("COLUMNS")
+    assert render.screen_width() == 80
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=None: os.terminal_size((60, 20)))
+    assert render.screen_width() == 60

@@ -13,7 +13,7 @@ from companion.core.store import Store
 
 def play_two_rounds(run):
     out = run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--entropy", "pizza"], expect=0).stdout
-    commitment = out.split("seed): ")[1].split()[0]
+    commitment = out.split("seed):")[1].split()[0]
     run(["round", "start"], expect=0)
     run(["round", "end", "--winner", "Ann", "--missing", "Bob=1", "--missing", "Cy=2", "--missing", "Dee=3"], expect=0)
     run(["round", "start"], expect=0)

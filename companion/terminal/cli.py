@@ -260,7 +260,8 @@ def on_terminal(message: str) -> str:
         if sys.stderr is not None and sys.stderr.isatty():
             from companion.terminal.render import wrap
 
-            return wrap(message, max(os.get_terminal_size(sys.stderr.fileno()).columns, 20))
+            columns = os.get_terminal_size(sys.stderr.fileno()).columns
+            return wrap(message, max(columns, 20)) if columns > 0 else message
     except (OSError, ValueError, AttributeError):
         pass
     return message

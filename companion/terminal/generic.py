@@ -272,7 +272,8 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
 
     ok = dealing.commitment(seed) == s.meta.get("commitment")
     click.echo(f"Seed:       {seed}")
-    click.echo(f"Commitment: {s.meta.get('commitment')} ({'matches the seed' if ok else 'DOES NOT match the seed'})")
+    # the 64-character hash, then the verdict on a line of its own (80 columns)
+    click.echo(f"Commitment: {s.meta.get('commitment')}\n            ({'matches the seed' if ok else 'DOES NOT match the seed'})")
     click.echo(f"Entropy:    {entropy!r}")
     count = bad = 0
     for n, entry in enumerate((e for e in s.journal if e.get("kind") == "do"), 1):

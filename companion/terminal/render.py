@@ -26,7 +26,9 @@ def screen_width() -> int:
 
     try:
         if sys.stdout is not None and sys.stdout.isatty():
-            return max(os.get_terminal_size(sys.stdout.fileno()).columns, 20)
+            columns = os.get_terminal_size(sys.stdout.fileno()).columns
+            if columns > 0:  # a terminal that reports no size (0) goes by COLUMNS or 80
+                return max(columns, 20)
     except (OSError, ValueError, AttributeError):
         pass
     try:

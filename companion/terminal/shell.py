@@ -366,7 +366,11 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
     def ask(question: str, default: str = "") -> str:
         if not askers:
             askers.append(PromptSession(input=input, output=output))
-        return askers[0].prompt(question, default=default)
+        from companion.terminal.render import wrap
+
+        # a long question wraps at spaces; the answer is typed after its last line
+        shown = wrap(question.rstrip()) + question[len(question.rstrip()):]
+        return askers[0].prompt(shown, default=default)
 
     out = prompt.app.output
     if private is None:

@@ -75,7 +75,7 @@ def test_past_dated_plays_order_the_stats_and_since(run):
 def test_new_with_played_on_and_location(run, status):
     out = run(["new", "scoresheet", "--players", "Ann,Bob", "--played-on", "2026-02-01T19:30",
                "--location", "The Pub"], expect=0).stdout
-    assert "played on 2026-02-01T19:30 at The Pub" in out
+    assert "played on 2026-02-01T19:30 at The Pub" in " ".join(out.split())  # wrapped at 80 columns
     st = status()
     assert st["played_on"] == "2026-02-01T19:30" and st["location"] == "The Pub"
     run(["add", "Ann=4", "Bob=1"], expect=0)

@@ -617,7 +617,8 @@ def ask_final(app, player: str, given: dict, sheet: str | None) -> tuple[dict, s
 
         if owned:
             example = ",".join(f"{f}=VP" for f in owned)
-            sheet = app.ask_until(f"{name}'s flags ({', '.join(owned)}), VPs off the sheet as {example}: ", parse_flags)
+            # the example names the flags; the question fits 80 columns with 5 flags and a long name
+            sheet = app.ask_until(f"{name}'s sheet VPs as {example}: ", parse_flags)
         else:
             sheet = ""
     return given, sheet
@@ -655,7 +656,8 @@ def result_line(state: dict, status: dict) -> str:
 
 
 def market_line(state: dict) -> str:
-    cells = [f"{i} {n}" if n else f"{i} -" for i, n in enumerate(state["market"], 1)]
+    # each position with its card stays on one line when the line is wrapped
+    cells = [whole(f"{i} {n}" if n else f"{i} -") for i, n in enumerate(state["market"], 1)]
     return "Market: " + " · ".join(cells)
 
 

@@ -329,10 +329,3 @@ def test_the_ship_list_keeps_long_names_whole_at_80_columns(run):
     out = run(["ships"], expect=0).stdout
     assert "speed" in out and all(len(line) <= 80 for line in out.splitlines())
 
-
-def test_a_final_with_one_complete_row_reads_one_row_in_the_log():
-    from companion.games.transatlantic.rules import Transatlantic
-
-    words = Transatlantic().describe({"type": "final", "player": "Ann", "cash": 150, "sheet": {"red": 2},
-                                      "rows": 1, "next_row": 2})
-    assert words == "Ann's final: cash £150, sheet red=2, 1 row, 2 in the next row"

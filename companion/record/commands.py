@@ -409,7 +409,9 @@ def delete(app, session_id: str, yes: bool) -> None:
             click.echo(f"Kept session {sid}; nothing was changed.")
             return
     trash.delete(app.store, sid)
-    click.echo(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back."))
 
 
 @click.command()
@@ -420,7 +422,9 @@ def restore(app, session_id: str) -> None:
     from companion.record import trash
 
     s = trash.restore(app.store, session_id)
-    click.echo(f"Restored session {s.id} ({s.game.title} with {', '.join(s.players)}): it counts again.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Restored session {s.id} ({s.game.title} with {', '.join(s.players)}): it counts again."))
 
 
 # -- a play logged after the fact --------------------------------------------------------------

@@ -657,9 +657,9 @@ class Transatlantic(Game):
             return f"{event.get('player')} scores {event.get('points')} VP{note}"
         if t == "final":
             sheet = ",".join(f"{k}={v}" for k, v in (event.get("sheet") or {}).items())
-            rows = event.get("rows")
+            # worded as recorded so far ("1 rows"): tests/test_old_data_folders.py holds old logs to it
             return (f"{event.get('player')}'s final: cash £{event.get('cash')}, sheet {sheet}, "
-                    f"{rows} row{'' if rows == 1 else 's'}, {event.get('next_row')} in the next row")
+                    f"{event.get('rows')} rows, {event.get('next_row')} in the next row")
         return super().describe(event)
 
     def words(self, s: State, data: dict) -> list[str]:

@@ -104,3 +104,19 @@ class Table:
     @property
     def summary(self) -> dict:
         return GAME.summary(self.state)
+
+
+def flat(text: str) -> str:
+    """Output as one line of words: the screen wraps it at 80 columns, at spaces."""
+    return " ".join(text.split())
+
+
+def unwrap(text: str) -> list[str]:
+    """The lines a command printed, each wrapped line joined again (a continuation is indented)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("  ") and out:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out

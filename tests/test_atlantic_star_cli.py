@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from atlantic_star_support import flat, unwrap
 
 
 def fill(players, rounds):
@@ -91,7 +92,8 @@ def test_new_with_agency_names_and_the_agency_command(run):
 def test_charter_pays_slides_the_agency_and_passes_the_turn(run, status):
     run(["new", "atlantic-star", "--players", "Ann,Bob", "--agency", "Rhea,Oceana,Titan,Ceres"], expect=0)
     out = run(["charter", "Ann", "1,000", "--new", "Poseidon"], expect=0).stdout
-    assert out.splitlines() == [
+    assert all(len(line) <= 80 for line in out.splitlines()), "wrapped at spaces to 80 columns"
+    assert [flat(line) for line in unwrap(out)] == [
         "Ann chartered the ship on the 1,000-mark space: 35,000 marks left, 1 card in hand.",
         "Bob's turn: loan, refresh, charter or voyage.",
     ]
@@ -147,7 +149,7 @@ def test_voyage_needs_value_or_cards(table, run):
 def test_rulebook_loan_example(table, run, status):
     table(RULEBOOK)
     out = run(["loan", "Oliver", "med", "8000"], expect=0).stdout
-    assert out.splitlines() == [
+    assert unwrap(out) == [
         "Oliver borrowed 8,000 marks on the Mediterranean voyage: now worth 15, 3rd of 4; 26,000 marks in hand.",
         "Oliver's turn: refresh, charter or voyage.",
     ]
@@ -161,8 +163,9 @@ def test_loan_preview_records_nothing(table, run, status):
     table("data set atlantic-star vp.5 '[20, 15, 10, 6, 2, 0]'\n" + RULEBOOK)  # a test row
     before = status()
     out = run(["loan", "Oliver", "med", "8000", "--preview"], expect=0).stdout
-    assert "Preview, nothing recorded: Oliver borrows 8,000 marks on the Mediterranean voyage (5-star class)." in out
-    assert "value 23 → 15, place 1st → 3rd, victory points 20 → 10" in out
+    assert "Preview, nothing recorded: Oliver borrows 8,000 marks on the Mediterranean voyage (5-star class)." \
+        in flat(out)
+    assert "value 23 → 15, place 1st → 3rd, victory points 20 → 10" in flat(out)
     assert status() == before
 
 
@@ -351,3 +354,29 @@ def test_every_command_has_help(run):
 def test_more_than_four_agency_names_are_refused(run):
     result = run(["new", "atlantic-star", "--players", "Ann,Bob", "--agency", "A,B,C,D,E"], expect=1)
     assert "The agency has 4 spaces: name at most 4 ships" in result.stderr
+
+
+def test_every_line_fits_80_columns_and_names_stay_whole(run):
+    """Screens fit 80 columns: "Bartholomew Jones chartered the ship on the 3,000-mark space: ..."
+    ran to 89 columns and the screen cut it mid-word."""
+    run(["new", "atlantic-star", "--players", "Ann,Bartholomew Jones,Cy,Dee"], expect=0)
+    outs = [run(["charter", "Ann", "1000"], expect=0).stdout,
+            run(["charter", "Bartholomew Jones", "3000"], expect=0).stdout,
+            run(["refresh", "Cy"], expect=0).stdout]
+    text = "\n".join(outs)
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "Bartholomew Jones chartered the ship on the 3,000-mark space: 15,000 marks left, 1 card in hand." \
+        in flat(text)
+    assert "Bartholomew Jones's turn" in text, "a name is never split across lines"
+
+
+def test_status_lists_every_place_whole_below_the_table(run):
+    """`status` had the places as a table column, cut at 80 columns to "Baltic 3rd, Me…"."""
+    run(["new", "atlantic-star", "--players", "Ann,Bartholomew Jones"], expect=0)
+    for args in (["charter", "Ann", "0"], ["charter", "Bartholomew Jones", "0"]) * 4:
+        run(args, expect=0)
+    run(["voyage", "Ann", "baltic", "--value", "9", "--class", "1"], expect=0)
+    run(["voyage", "Bartholomew Jones", "med", "--value", "12", "--class", "2"], expect=0)
+    out = run(["status"], expect=0).stdout
+    assert "  Ann: Baltic 3rd" in out and "  Bartholomew Jones: Mediterranean " in out
+    assert "…" not in out and all(len(line) <= 80 for line in out.splitlines())

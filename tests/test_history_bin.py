@@ -81,3 +81,15 @@ def test_sessions_deleted_json(run):
     run(["delete", sid, "--yes"], expect=0)
     listed = json.loads(run(["sessions", "--deleted", "--json"], expect=0).stdout)
     assert [e["id"] for e in listed] == [sid] and listed[0]["players"] == ["Ann", "Bob"]
+
+
+def test_delete_and_restore_fit_80_columns(run):
+    """Screens fit 80 columns: the `delete` confirmation ran to 180 columns, cut mid-word."""
+    run(["new", "scoresheet", "--players", "Ann,Bartholomew Jones,Cy,Dee"], expect=0)
+    run(["add", "Ann=3"], expect=0)
+    sid = json.loads(run(["status", "--json"], expect=0).stdout)["session"]
+    out = run(["delete", sid, "--yes"], expect=0).stdout + run(["restore", sid], expect=0).stdout
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    words = " ".join(out.split())
+    assert f"it is in the bin, out of stats and exports. `restore {sid}` brings it back." in words
+    assert "it counts again." in words

@@ -115,3 +115,12 @@ def test_report_shows_when_where_and_abandoned(run, tmp_path):
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
     run(["abandon", "--reason", "rain"], expect=0)
     assert "Abandoned (rain): no result." in run(["report"], expect=0).stdout
+
+
+def test_a_name_with_a_space_is_one_player(run):
+    """`new --players "Ann,Bartholomew Jones"` takes the name whole; `played` split it at the space
+    and refused "'Bartholomew' is not NAME=SCORE"."""
+    run(["played", "scoresheet", "--players", "Ann=3,Bartholomew Jones=5"], expect=0)
+    rows = json.loads(run(["players", "--json"], expect=0).stdout)
+    assert sorted(r["name"] for r in rows) == ["Ann", "Bartholomew Jones"]
+    run(["played", "scoresheet", "--players", "Ann=3 Bob=5"], expect=0)  # spaces between pairs still work

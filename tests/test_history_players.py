@@ -130,3 +130,15 @@ def test_the_alias_table_is_a_versioned_file_in_the_data_folder(run, home):
     from companion.record.players import load_aliases
 
     assert load_aliases(Store(home)) == {"bbo": "Bob"}
+
+
+def test_the_players_list_fits_80_columns_with_whole_headers_and_names(run):
+    """An empty "also recorded as" column cut the headers and names at 80 columns ("first pla…",
+    "Bartholom…"); it is shown once a rename or merge gives it something to say."""
+    run(["played", "scoresheet", "--players", "Ann=3,Bartholomew Jones=5"], expect=0)
+    out = run(["players"], expect=0).stdout
+    assert "first played" in out and "last played" in out and "Bartholomew Jones" in out
+    assert "…" not in out and "also recorded as" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    run(["player", "rename", "Ann", "Annie"], expect=0)
+    assert "also reco" in run(["players"], expect=0).stdout  # cut at 80 columns, but there

@@ -255,3 +255,27 @@ def test_the_chart_is_drawn_in_headless_chromium(run, tmp_path):
     # a line four rounds long, 3 px wide, covers far more than the legend's 16 x 3 px and the
     # table's swatch; an undrawn chart would leave only those
     assert ann > 800 and bob > 800, (ann, bob)
+
+
+def test_the_chart_follows_each_player_when_the_game_turns_the_seats(run, tmp_path):
+    """Seed 002: "The owner of the oldest ship becomes the starting player", so Transatlantic
+    seats Bob first once the sailing ships are known; each line must stay with its player."""
+    run(["ship", "add", "ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"], expect=0)  # TEST values
+    run(["ship", "add", "SIRIUS", "--year", "1838", "--flag", "none", "--kind", "sail"], expect=0)
+    run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
+    run(["own", "Ann", "ARIEL"], expect=0)
+    run(["own", "Bob", "SIRIUS"], expect=0)  # the oldest ship: Bob starts, the seats turn
+    run(["vp", "Ann", "5"], expect=0)
+    out = tmp_path / "r.html"
+    run(["report", "--html", str(out)], expect=0)
+    text = out.read_text(encoding="utf-8")
+    (chart,) = charts(text)
+    series = lines(chart)
+    assert list(series) == ["Bob", "Ann"], "the seats as the table shows them"
+    ann, bob = series["Ann"], series["Bob"]
+    assert ann[-1][1] < bob[-1][1], "Ann's 5 VP is Ann's line, not Bob's (SVG y grows downwards)"
+    swatches = re.findall(r'class="swatch" style="background:(#[0-9a-fA-F]+)"', text)
+    colours = {g.get("data-player"): g.get("stroke") or next(
+        (p.get("stroke") for p in g.iter(f"{SVG}polyline")), None)
+        for g in chart.iter(f"{SVG}g") if g.get("class") == "series"}
+    assert [colours["Bob"], colours["Ann"]] == swatches[:2], "each line in its player's colour"

@@ -118,3 +118,15 @@ def test_a_long_score_sheet_shows_its_last_rounds(run, monkeypatch):
     out = run(["status"], expect=0).stdout
     assert "R50" in out and "R11 " in out and "R10 " not in out and "R1 " not in out
     assert "Rounds 1 to 10 are not shown" in out and "1275" in out
+
+
+def test_the_log_names_players_as_seated(run):
+    """`add ann=4 "bartholomew jones=1"` was logged as "ann +4, bartholomew jones +1": the names
+    are now recorded as seated, so the log and the report read as the table does."""
+    run(["new", "scoresheet", "--players", "Ann,Bartholomew Jones"], expect=0)
+    out = run(["add", "ann=4", "bartholomew jones=1"], expect=0).stdout
+    assert out == "Round 1 recorded. Totals: Ann 4, Bartholomew Jones 1.\n"
+    log = run(["log"], expect=0).stdout
+    assert "round scored: Ann +4, Bartholomew Jones +1" in log
+    rows = json.loads(run(["log", "--json"], expect=0).stdout)
+    assert rows[0]["event"] == {"type": "add", "scores": {"Ann": 4, "Bartholomew Jones": 1}}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from transatlantic_support import flat
 
 CATALOGUE = [  # TEST values
     ["ship", "add", "DEVONIA", "--year", "1877", "--flag", "red", "--price", "50"],
@@ -48,7 +49,7 @@ def refused(run, args, text, code=1):
 
 def test_ship_add_remembers_a_card_for_later_games(run):
     out = run(CATALOGUE[6], expect=0).stdout
-    assert "Added CITY OF NEW YORK: steam, black, 1888, £100 (tonnage 11000, passengers 1700)." in out
+    assert "Added CITY OF NEW YORK: steam, black, 1888, £100 (tonnage 11000, passengers 1700)." in flat(out)
     shown = json.loads(run(["ship", "show", "city of new york", "--json"], expect=0).stdout)
     assert shown == {"name": "CITY OF NEW YORK", "year": 1888, "flag": "black", "price": 100, "kind": "steam",
                      "income": None, "tonnage": 11000, "speed": None, "passengers": 1700}
@@ -107,7 +108,7 @@ def test_the_rulebook_purchase_example(game, status):
     game(MARKET, expect=0)
     out = game(["buy", "Ann", "NUBIAN", "HAMMONIA"], expect=0).stdout
     assert "Ann buys NUBIAN £40 (£30 + £10 in position 2) and HAMMONIA £100 (£70 + £30 in position 4): " \
-           "£140 in all." in out
+           "£140 in all." in flat(out)
     assert "DEVONIA goes to the docks." in out
     assert "3 positions empty: turn over new cards with `reveal SHIP ...`" in out
     out = game(["reveal", "CITY OF NEW YORK", "HQ RED", "HQ BLUE"], expect=0).stdout
@@ -168,7 +169,7 @@ def test_the_end_trigger_is_announced_and_counted(game, status):
     game(["next"], expect=0)
     out = game(["buy", "Bob", "DEVONIA"], expect=0).stdout
     assert ("Bob took the last steamship off the market: the end is triggered. Round 1 is finished and one "
-            "more full round is played; the very last turn is Cy's (5 turns left, this one included).") in out
+            "more full round is played; the very last turn is Cy's (5 turns left, this one included).") in flat(out)
     assert status()["end"] == {"by": "Bob", "round": 1, "last": "Cy", "turns_left": 5, "docked": False}
     assert "Round 1: Cy's turn. 4 turns left, the very last is Cy's." in game(["next"], expect=0).stdout
     for _ in range(3):
@@ -197,7 +198,7 @@ def test_scrap_vp_and_final_scoring(game, status):
     game(["reveal", "HQ RED"], expect=0)
     assert "the end is triggered" in game(["buy", "Cy", "ABYSSINIA"], expect=0).stdout
     out = game(["scrap", "germanic", "--sheet-vp", "4"], expect=0).stdout
-    assert "GERMANIC is scrapped: Bob scores 4 + 1 (white ships in the docks) = 5 VP. It leaves the game." in out
+    assert "GERMANIC is scrapped: Bob scores 4 + 1 (white ships in the docks) = 5 VP. It leaves the game." in flat(out)
     out = game(["vp", "Ann", "3", "--note", "trade houses"], expect=0).stdout
     assert "Ann scores 3 VP (trade houses): 3 during play." in out
     out = game(["final", "Ann", "--cash", "250", "--sheet", "red=3, blue=7", "--rows", "2", "--next-row", "2"],
@@ -314,3 +315,17 @@ def test_data_set_of_one_ship_is_the_same_as_ship_add(run):
     card = {"name": "NUBIAN", "year": 1875, "flag": "white", "price": 30, "kind": "steam"}  # TEST values
     run(["data", "set", "transatlantic", "ships.NUBIAN", json.dumps(card)], expect=0)
     assert "NUBIAN: steam, white, 1875, £30" in run(["ship", "show", "nubian"], expect=0).stdout
+
+
+def test_the_ship_list_keeps_long_names_whole_at_80_columns(run):
+    """The catalogue showed "FLYING C…" and "KAISER W…": four empty optional columns took the room."""
+    run(["ship", "add", "KAISER WILHELM DER GROSSE", "--year", "1897", "--flag", "green", "--price", "110"],
+        expect=0)  # TEST values
+    run(["ship", "add", "FLYING CLOUD", "--year", "1851", "--flag", "none", "--kind", "sail"], expect=0)
+    out = run(["ships"], expect=0).stdout
+    assert "KAISER WILHELM DER GROSSE" in out and "FLYING CLOUD" in out and "…" not in out
+    assert "tonnage" not in out, "a column no card fills is left out"
+    run(["ship", "add", "UMBRIA", "--year", "1884", "--flag", "red", "--price", "90", "--speed", "19"], expect=0)
+    out = run(["ships"], expect=0).stdout
+    assert "speed" in out and all(len(line) <= 80 for line in out.splitlines())
+

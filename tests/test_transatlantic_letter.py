@@ -7,6 +7,7 @@ Ship years, prices and surcharges are TEST values (nobody here has the printed c
 from __future__ import annotations
 
 import pytest
+from transatlantic_support import flat
 from refusal_support import refused
 
 CATALOGUE = [  # TEST values
@@ -67,7 +68,7 @@ def test_the_owner_of_the_oldest_ship_starts(table, status):
     table(["own", "Bob", "SIRIUS"], expect=0)
     out = table(["own", "Cy", "FLYING CLOUD"], expect=0).stdout
     assert "Bob owns the oldest ship (SIRIUS, 1860) and starts" in out
-    assert "Opening purchases, anti-clockwise: Ann, Cy, Bob; then turns go clockwise: Bob, Cy, Ann." in out
+    assert "Opening purchases, anti-clockwise: Ann, Cy, Bob; then turns go clockwise: Bob, Cy, Ann." in flat(out)
     s = status()
     assert s["start_player"] == "Bob" and s["start_by"] == "oldest ship"
     assert [p["name"] for p in s["players"]] == ["Bob", "Cy", "Ann"]
@@ -114,7 +115,7 @@ def test_the_countdown_counts_from_the_start_players_seat(table, status):
                  ["buy", "Ann", "NUBIAN"], ["buy", "Bob", "DEVONIA"], ["stack-empty"]):
         table(line, expect=0)
     out = table(["buy", "Bob", "UMBRIA"], expect=0).stdout  # Bob, the start player, on round 1's first turn
-    assert "the very last turn is Ann's (4 turns left, this one included)" in out
+    assert "the very last turn is Ann's (4 turns left, this one included)" in flat(out)
     assert status()["end"]["last"] == "Ann"
 
 
@@ -136,5 +137,96 @@ def test_the_last_steamship_to_the_docks_names_the_rule(table, status):
     out = table(["buy", "Ann", "NUBIAN"], expect=0).stdout
     assert "DEVONIA goes to the docks." in out
     assert ("DEVONIA, the last steamship on the market, went to the docks, so NUBIAN was the last steamship "
-            "purchased: \"The game ends after the last steamship is purchased from the ship market\"") in out
+            "purchased: \"The game ends after the last steamship is purchased from the ship market\"") in flat(out)
     assert status()["end"]["docked"] is True
+
+
+OPENED = (["own", "Ann", "ARIEL"], ["own", "Bob", "SIRIUS"], ["own", "Cy", "FLYING CLOUD"],
+          ["reveal", "DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA", "UMBRIA"],
+          ["buy", "Ann", "NUBIAN"], ["buy", "Cy", "HAMMONIA"], ["buy", "Bob", "UMBRIA"],  # Bob starts
+          ["ship", "add", "COLUMBIA", "--year", "1889", "--flag", "blue", "--price", "80"],  # TEST values
+          ["ship", "add", "CAMPANIA", "--year", "1893", "--flag", "blue", "--price", "90"],
+          ["ship", "add", "ETRURIA", "--year", "1885", "--flag", "red", "--price", "75"],
+          ["reveal", "COLUMBIA", "CAMPANIA", "ETRURIA"])
+
+
+def test_a_purchase_out_of_turn_after_the_opening_is_taken_with_a_note(table, status):
+    """Seed 001, SHIPYARD: "The player may purchase 1 or 2 ships from the ship market.", a card
+    played on one's own turn (seed 002: "A player's turn consists of playing one card and
+    executing the related action/s."). `next` is optional, so a purchase on another player's turn
+    by the record is taken as typed (a missed `next`), with one note naming whose turn the record
+    says, so a wrong name can be undone; with no `next` typed yet there is nothing to say."""
+    table(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
+    for line in OPENED:
+        table(line, expect=0)
+    out = table(["buy", "Cy", "COLUMBIA"], expect=0).stdout  # no `next` yet: the record counts no turns
+    assert "Note" not in out
+    table(["next"], expect=0)  # Cy's turn by the record
+    before = status()
+    out = table(["buy", "ann", "ETRURIA"], expect=0).stdout
+    assert ("Note: by the turns recorded with `next` it is Cy's turn; this is taken as Ann's purchase all the "
+            "same (`next` is optional). If Cy bought, `undo` and buy again naming Cy.") in flat(out)
+    after = status()
+    assert after["players"][2]["ships"] == ["ARIEL", "NUBIAN", "ETRURIA"], "Ann's, as typed"
+    assert (after["current"], after["turn"], after["round"]) == (before["current"], before["turn"], 1)
+    table(["undo"], expect=0)
+    out = table(["buy", "Cy", "ETRURIA"], expect=0).stdout  # Cy's turn: nothing to note
+    assert "Note" not in out and "Cy buys ETRURIA" in out
+
+
+def test_the_opening_buyer_is_the_one_to_act_in_status_and_the_toolbar(table, status):
+    """Seed 002: "Before starting to play, each player purchases a steamship from the ship market
+    in anti-clockwise order". During the opening the toolbar named the start player's turn and
+    suggested `next`, which is refused until every opening purchase is made."""
+    from companion.games.transatlantic.commands import next_action
+    from companion.terminal.shell import toolbar_text
+
+    table(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
+    for line in OPENED[:4]:
+        table(line, expect=0)
+    s = status()
+    assert s["opening_due"] == "Ann" and s["turn"] == "Ann" and s["current"] == "Bob"  # `current` kept
+    bar = toolbar_text(s, False, next_action(s))
+    assert "Ann's turn" in bar and "next: buy Ann SHIP: Ann's opening purchase" in bar
+    for line in OPENED[4:]:
+        table(line, expect=0)
+    s = status()
+    assert s["turn"] == "Bob" and "next: `next` when Bob's turn ends" in toolbar_text(s, False, next_action(s))
+
+
+def test_the_log_names_players_as_seated(table, status):
+    """A name typed in another case is recorded as seated: the log read "cy bought NUBIAN"."""
+    table(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
+    for line in (["reveal", "NUBIAN", "GERMANIC"], ["buy", "cy", "NUBIAN"], ["vp", "ANN", "2"]):
+        table(line, expect=0)
+    log = table(["log"], expect=0).stdout
+    assert "Cy bought NUBIAN" in log and "Ann scores 2 VP" in log and "cy bought" not in log
+
+
+def test_a_flagless_ship_scrapped_scores_nothing_off_a_sheet(table, status):
+    """Seed 002: "Finally, the scrapped ship is scored in the usual way", and the usual way scores
+    a ship by its flag's value on the sheet: a sailing ship without a flag scores nothing, as at
+    final scoring. `scrap ARIEL --sheet-vp 2` used to give 2 VP."""
+    table(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
+    table(["own", "Ann", "ARIEL"], expect=0)
+    refused(table, status, ["scrap", "ariel", "--sheet-vp", "2"],
+            "ARIEL flies no flag, so no player sheet scores it and scrapping it scores nothing: "
+            "type `scrap ARIEL --sheet-vp 0`.")
+    out = table(["scrap", "ARIEL", "--sheet-vp", "0"], expect=0).stdout
+    assert "ARIEL is scrapped: it flies no flag, so Ann scores 0 VP for it. It leaves the game." in flat(out)
+    assert status()["players"][0]["play_vp"] == 0
+
+
+def test_every_line_fits_80_columns_and_names_stay_whole(table, status):
+    """Screens fit 80 columns: the long messages broke mid-word at the screen's edge ("Ann st /
+    arts", "CITY O / F NEW YORK")."""
+    table(["ship", "add", "CITY OF NEW YORK", "--year", "1888", "--flag", "black", "--price", "100"], expect=0)
+    outs = [table(["new", "transatlantic", "--players", "Ann,Bartholomew Jones,Cy"], expect=0).stdout]
+    for line in (["own", "Ann", "ARIEL"], ["own", "Bartholomew Jones", "SIRIUS"], ["own", "Cy", "FLYING CLOUD"],
+                 ["reveal", "DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA", "CITY OF NEW YORK"],
+                 ["buy", "Ann", "NUBIAN"], ["buy", "Cy", "HAMMONIA"], ["buy", "Bartholomew Jones", "ABYSSINIA"]):
+        outs.append(table(line, expect=0).stdout)
+    text = "\n".join(outs)
+    assert all(len(line) <= 80 for line in text.splitlines()), [ln for ln in text.splitlines() if len(ln) > 80]
+    assert "CITY OF NEW YORK" in text and "Bartholomew Jones owns the oldest ship" in text
+    assert "Ann st\n" not in text

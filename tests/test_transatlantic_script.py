@@ -13,6 +13,7 @@ from prompt_toolkit.output import DummyOutput
 from companion.core.app import App
 from companion.terminal.cli import cli, run_shell
 from companion.terminal.shell import CommandCompleter, SessionView
+from transatlantic_support import flat
 
 EVENING = """\
 # the catalogue, typed once (TEST values)
@@ -60,11 +61,11 @@ def test_a_whole_evening_in_script_mode(script, status):
     assert "Bob buys UMBRIA £100 (£90 + £10 in position 2)." in out
     assert "HAMMONIA goes to the docks." in out
     assert ("Ann took the last steamship off the market: the end is triggered. Round 1 is finished and one "
-            "more full round is played; the very last turn is Ann's (3 turns left, this one included).") in out
+            "more full round is played; the very last turn is Ann's (3 turns left, this one included).") in flat(out)
     # seed 002: "The game ends after the last steamship is purchased from the ship market"
     assert ("COLUMBIA, the last steamship on the market, went to the docks, so CITY OF NEW YORK was the last "
-            "steamship purchased") in out
-    assert "ABYSSINIA is scrapped: Bob scores 2 + 1 (red ships in the docks) = 3 VP." in out
+            "steamship purchased") in flat(out)
+    assert "ABYSSINIA is scrapped: Bob scores 2 + 1 (red ships in the docks) = 3 VP." in flat(out)
     assert "That was the very last turn" in out
     # Bob: UMBRIA 4+1, HQ RED 4+1, SIRIUS 0, £180 -> 1, 1 row -> 5, 3 markers x 2, 3 during play = 25
     # Ann: GERMANIC 3+1, CITY OF NEW YORK 2+0, ARIEL 0, £210 -> 2, 2 rows -> 15, 2 during play = 25

@@ -40,3 +40,8 @@ def play(events, players=("Ann", "Bob", "Cy"), values=None):
     for event in events:
         state = GAME.apply(state, event, values)
     return state
+
+
+def flat(text: str) -> str:
+    """Output as one line of words: the screen wraps it at 80 columns, at spaces."""
+    return " ".join(text.split())

@@ -111,10 +111,10 @@ def new_command(game_id: str) -> Callable:
             app.pin(s.id)  # a shell or a script stays on the session it started itself
             when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
                            if extra[k])
-            from companion.terminal.render import wrap
+            from companion.terminal.render import whole, wrap
 
-            click.echo(wrap(f"New session {s.id}: {game.title} with {', '.join(s.players)} ({s.players[0]} starts)"
-                            f"{',' + when if when else ''}."))
+            click.echo(wrap(f"New session {s.id}: {game.title} with {', '.join(whole(p) for p in s.players)} "
+                            f"({whole(s.players[0])} starts){',' + when if when else ''}."))
             if s.meta.get("commitment"):  # the hash on a line of its own: 64 characters, copied whole
                 click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
                 click.echo(wrap("`verify` shows the seed when the game is over, so anyone can check every deal."))

@@ -103,10 +103,13 @@ def players(app, as_json: bool) -> None:
     if not rows:
         click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
         return
+    # "also recorded as" only once a rename or merge gave it something to say: empty, it cut
+    # the other headers and long names at 80 columns ("first pla…", "Bartholom…")
+    aliases = any(r["recorded_as"] for r in rows)
     click.echo(table(
-        ["player", "sessions", "finished", "wins", "first played", "last played", "also recorded as"],
-        [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"], ", ".join(r["recorded_as"])]
-         for r in rows],
+        ["player", "sessions", "finished", "wins", "first played", "last played"] + (["also recorded as"] if aliases else []),
+        [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"]]
+         + ([", ".join(r["recorded_as"])] if aliases else []) for r in rows],
         right=(1, 2, 3),
     ))
 
@@ -406,7 +409,9 @@ def delete(app, session_id: str, yes: bool) -> None:
             click.echo(f"Kept session {sid}; nothing was changed.")
             return
     trash.delete(app.store, sid)
-    click.echo(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back."))
 
 
 @click.command()
@@ -417,17 +422,23 @@ def restore(app, session_id: str) -> None:
     from companion.record import trash
 
     s = trash.restore(app.store, session_id)
-    click.echo(f"Restored session {s.id} ({s.game.title} with {', '.join(s.players)}): it counts again.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"Restored session {s.id} ({s.game.title} with {', '.join(s.players)}): it counts again."))
 
 
 # -- a play logged after the fact --------------------------------------------------------------
 
 
 def parse_final_scores(text: str) -> dict[str, int]:
-    """`Ann=52,Bob=47` (commas or spaces between) -> {'Ann': 52, 'Bob': 47}, in seat order."""
+    """`Ann=52,Bob=47` (commas or spaces between) -> {'Ann': 52, 'Bob': 47}, in seat order.
+
+    A part between commas with one `=` is one pair, so a name with a space in it
+    (`Bartholomew Jones=47`) is whole, as `new --players` takes it."""
     from companion.games.kit import parse_pairs
 
-    items = [part for chunk in text.split(",") for part in chunk.split()]
+    items = [part for chunk in text.split(",")
+             for part in ([chunk.strip()] if chunk.count("=") == 1 else chunk.split())]
     scores = parse_pairs([i for i in items if i], "NAME=SCORE")
     if not scores:
         raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")

@@ -187,17 +187,20 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     data = dict(session.meta.get("data") or {})
     state = json_copy(game.initial(session.setup, data))  # one working state: linear (issue 12)
     first = game.summary(state)
-    names = [p["name"] for p in first["players"]]
-    start = [p.get("score") for p in first["players"]]
-    snaps: list[tuple[Any, list[Any]]] = []
+    start = {p["name"]: p.get("score") for p in first["players"]}
+    names = list(start)
+    # each point keeps the scores by name: a game may turn the seats during play (Transatlantic
+    # seats the owner of the oldest ship first), and the chart must follow each player
+    snaps: list[tuple[Any, dict[str, Any]]] = []
     done, _ = session.fold()
     for entry in done:
         event = entry["event"]
         data = with_frozen(data, event)
         state = game.advance(state, json_copy(event), data)
         s = game.summary(state)
-        snaps.append((s.get("round"), [p.get("score") for p in s["players"]]))
-    by_round: list[tuple[Any, list[Any]]] = []
+        names = [p["name"] for p in s["players"]]
+        snaps.append((s.get("round"), {p["name"]: p.get("score") for p in s["players"]}))
+    by_round: list[tuple[Any, dict[str, Any]]] = []
     for rnd, scores in snaps:
         if by_round and by_round[-1][0] == rnd:
             by_round[-1] = (rnd, scores)
@@ -211,7 +214,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
         labels = ["start"] + [str(n) for n in range(1, len(snaps) + 1)]
         points = [start] + [scores for _, scores in snaps]
         axis = "event"
-    per_player = [[pt[i] if i < len(pt) else None for pt in points] for i in range(len(names))]
+    per_player = [[pt.get(name) for pt in points] for name in names]
     return labels, names, per_player, axis
 
 

@@ -21,9 +21,21 @@ from companion.games.atlantic_star.rules import GAME as GAME_ID
 from companion.games.atlantic_star.rules import (OPERATOR, UNUSUAL_LEG, AtlanticStar, a_voyage, marks, points, sea_name,
                                                 unusual)
 from companion.games.base import player_name
-from companion.terminal.render import table, winners_line
+from companion.terminal.render import table, winners_line, wrap
+from companion.terminal.render import whole as keep
 
 GAME = (GAME_ID,)
+
+
+def say(text: str, status: dict | None = None) -> None:
+    """A message wrapped to the screen at spaces, never inside a player's name (Bartholomew
+    Jones) nor inside a short command to type: 80 columns cut it mid-word otherwise."""
+    import re
+
+    names = [p["name"] for p in (status or {}).get("players", [])]
+    for name in sorted((n for n in names if " " in n), key=len, reverse=True):
+        text = text.replace(name, keep(name))
+    click.echo(wrap(re.sub(r"`[^`\n]{1,70}`", lambda m: keep(m.group(0)), text)))
 RULES = AtlanticStar()
 SHAPE = "[1st, 2nd, 3rd, 4th, 5th, 6th]"
 
@@ -89,11 +101,11 @@ def record(app, event: dict, command: str):
 def ask_vp(app, key: str) -> None:
     """Ask the players for one class's victory points, showing the probable row only as a hint."""
     cls = key.split(".")[1]
-    click.echo(f"The game is over, and the victory points of the {cls}-star class are not known yet.")
+    say(f"The game is over, and the victory points of the {cls}-star class are not known yet.")
     hint = (datapack.pack(GAME_ID).get("suggestions") or {}).get(key)
     if hint:
         row = ", ".join("?" if v is None else str(v) for v in hint["value"]) if hint.get("value") else ""
-        click.echo(f"Suggested: {row + ' — ' if row else ''}{hint['note']}.")
+        say(f"Suggested: {row + ' — ' if row else ''}{hint['note']}.")
 
     def parse(answer: str) -> list[int]:
         try:
@@ -106,10 +118,11 @@ def ask_vp(app, key: str) -> None:
             raise ValueError(f"Six whole numbers, please ({exc.message})") from None
         return row
 
-    row = app.ask_until(f"Read them off the board, 1st to 6th place: six whole numbers (e.g. {SHAPE}): ", parse)
+    # the question fits 80 columns with its answer: prompt_toolkit breaks a long one mid-word
+    row = app.ask_until("Read them off the board, 1st to 6th place, six whole numbers: ", parse)
     with app.store.writing():
         app.store.set_user_value(GAME_ID, key, row)
-    click.echo(f"Kept as your value of {GAME_ID} {key} (`data show {GAME_ID}`).")
+    say(f"Kept as your value of {GAME_ID} {key} (`data show {GAME_ID}`).")
 
 
 def next_line(status: dict) -> str:
@@ -205,9 +218,9 @@ def charter(app, name: str, space: str, card: str | None, new_card: str | None) 
     status = s.status(replay)
     p = next(x for x in status["players"] if x["name"] == event["player"])
     shipped = f" ({event['card']})" if event.get("card") else ""
-    click.echo(f"{p['name']} chartered the ship on the {event['space']:,}-mark space{shipped}: "
-               f"{marks(p['money'])} left, {p['hand']} card{'s' if p['hand'] != 1 else ''} in hand.")
-    click.echo(next_line(status))
+    say(f"{p['name']} chartered the ship on the {event['space']:,}-mark space{shipped}: "
+        f"{marks(p['money'])} left, {p['hand']} card{'s' if p['hand'] != 1 else ''} in hand.", status)
+    say(next_line(status), status)
 
 
 @click.command()
@@ -223,8 +236,8 @@ def refresh(app, name: str, cards: str | None) -> None:
     s, replay, event = record(app, event, "refresh")
     status = s.status(replay)
     p = next(x for x in status["players"] if x["name"] == event["player"])
-    click.echo(f"{p['name']} paid for four new agency ships: {marks(p['money'])} left.")
-    click.echo(next_line(status))
+    say(f"{p['name']} paid for four new agency ships: {marks(p['money'])} left.", status)
+    say(next_line(status), status)
 
 
 @click.command()
@@ -254,12 +267,12 @@ def voyage(app, name: str, sea: str, stars: int | None, value: int | None, cards
     me = [x for x in next(p for p in status["players"] if p["name"] == event["player"])["places"]
           if x["sea"] == event["sea"]]
     mine = max(me, key=lambda x: x["voyage"])
-    click.echo(f"{event['player']} staged {a_voyage(event['sea'])} worth {mine['value']} in the "
-               f"{sea_info['class']}-star class: {place_text(mine['place'])} of {len(sea_info['ranking'])}.")
+    say(f"{event['player']} staged {a_voyage(event['sea'])} worth {mine['value']} in the "
+        f"{sea_info['class']}-star class: {place_text(mine['place'])} of {len(sea_info['ranking'])}.", status)
     legs = replay.data["seas"][event["sea"]]["legs"]
     if unusual(event.get("cards"), event.get("value"), legs):
-        click.echo(f"Note: above {UNUSUAL_LEG} points per leg is unusual: check the cards (`undo` if mistyped).")
-    click.echo(next_line(status))
+        say(f"Note: above {UNUSUAL_LEG} points per leg is unusual: check the cards (`undo` if mistyped).")
+    say(next_line(status), status)
 
 
 @click.command()
@@ -281,17 +294,17 @@ def loan(app, name: str, sea: str, amount: str, which: int | None, preview: bool
         data = copy.deepcopy(replay.data)
         data["vp"] = effective_vp(app, replay)
         state = dict(replay.state, vp=data["vp"])
-        click.echo(preview_text(RULES.preview_loan(state, building(app, event)(s, replay), data)))
+        say(preview_text(RULES.preview_loan(state, building(app, event)(s, replay), data)))
         return
     s, replay, event = record(app, event, "loan")
     status = s.status(replay)
     p = next(x for x in status["players"] if x["name"] == event["player"])
     chosen = replay.state["turn"]["loan"]  # a loan never ends the turn: the rules noted the voyage
     plaque = next(x for x in p["places"] if x["sea"] == chosen["sea"] and x["voyage"] == chosen["voyage"])
-    click.echo(f"{p['name']} borrowed {marks(event['amount'])} on the {event['sea'].title()} voyage: now worth "
-               f"{plaque['value']}, {place_text(plaque['place'])} of {len(status['seas'][event['sea']]['ranking'])}; "
-               f"{marks(p['money'])} in hand.")
-    click.echo(next_line(status))
+    say(f"{p['name']} borrowed {marks(event['amount'])} on the {event['sea'].title()} voyage: now worth "
+        f"{plaque['value']}, {place_text(plaque['place'])} of {len(status['seas'][event['sea']]['ranking'])}; "
+        f"{marks(p['money'])} in hand.", status)
+    say(next_line(status), status)
 
 
 def preview_text(pv: dict) -> str:
@@ -327,15 +340,18 @@ def render_status(app, session, replay) -> str:
     head = [f"Session {session.id}", "Atlantic Star", f"round {status['round']}"]
     if not status["finished"]:
         head.append(f"{status['turn']}'s turn")
-    rows = []
+    rows, places = [], []
     for p in status["players"]:
-        places = ", ".join(f"{x['sea'].title()} {place_text(x['place'])}" for x in p["places"]) or "-"
         score = _points(vp, p["places"])
-        rows.append([p["name"], marks(p["money"]), p["hand"], p["plaques_left"], places,
-                     "?" if score is None else score])
+        rows.append([p["name"], marks(p["money"]), p["hand"], p["plaques_left"], "?" if score is None else score])
+        if p["places"]:  # below the table, whole: a column of 4 to 8 places was cut to "Baltic 3rd, Me…"
+            places.append(f"  {p['name']}: " + ", ".join(f"{x['sea'].title()} {place_text(x['place'])}"
+                                                         for x in p["places"]))
     label = "points" if status["finished"] else "points now"
     out = [" · ".join(head),
-           table(["player", "money", "hand", "plaques left", "places", label], rows, right=[1, 2, 3, 5])]
+           table(["player", "money", "hand", "plaques left", label], rows, right=[1, 2, 3, 4])]
+    if places:
+        out += ["Places:", *places]
     if any(a["card"] for a in status["agency"]):
         out.append("Agency: " + " · ".join(f"{a['price']:,}: {a['card'] or '?'}" for a in status["agency"]))
     missing = sorted({x["class"] for p in status["players"] for x in p["places"]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import click
 
+from companion.core.errors import CompanionError
+from companion.games.base import player_name
 from companion.games.kit import new_command, parse_pairs, pass_app, session_option
-from companion.terminal.render import table, winners_line
+from companion.terminal.render import table, whole, winners_line, wrap
 
 GAME = ("scoresheet",)
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
@@ -31,12 +33,33 @@ def add(app, scores: tuple[str, ...]) -> None:
     """Record a round: `add Ann=12 Bob=7 Cy=9` (players left out score 0)."""
     if not scores:
         raise click.UsageError("Give the round's points, e.g. add Ann=12 Bob=7")
-    s, replay, event = app.record({"type": "add", "scores": parse_pairs(scores, "NAME=POINTS")}, GAME, "add")
+    given = parse_pairs(scores, "NAME=POINTS")
+    s, replay, event = app.record(seated(given), GAME, "add")
     status = s.status(replay)
-    click.echo(f"Round {status['round']} recorded. Totals: " +
-               ", ".join(f"{p['name']} {p['score']}" for p in status["players"]) + ".")
+    click.echo(wrap(f"Round {status['round']} recorded. Totals: " +
+                    ", ".join(f"{whole(p['name'])} {p['score']}" for p in status["players"]) + "."))
     if status["finished"]:
         click.echo(winners_line(status))
+
+
+def seated(given: dict):
+    """The round as a function for app.record, each name written as seated (`ann=4` is
+    recorded as Ann), so the log and the report name the players as the table does. A name
+    that is not a player, or one given twice, is left as typed for the rules to refuse."""
+
+    def make(session, replay) -> dict:
+        out: dict = {}
+        for name, points in given.items():
+            try:
+                player = player_name(replay.state["players_order"], name)
+            except CompanionError:
+                return {"type": "add", "scores": given}
+            if player in out:
+                return {"type": "add", "scores": given}
+            out[player] = points
+        return {"type": "add", "scores": out}
+
+    return make
 
 
 @click.command()

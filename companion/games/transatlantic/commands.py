@@ -16,15 +16,27 @@ import click
 from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option
 from companion.core.errors import CompanionError, RuleError
-from companion.games.base import best
+from companion.games.base import best, player_name
 from companion.games.transatlantic.rules import (END_LINE, KINDS, OLDEST_STARTS, RULEBOOK_ORDER, SHIP_EXTRAS, Transatlantic,
                                                  add_command, check_flag, check_ship, opening_order, ship_key,
                                                  unknown_ship)
-from companion.terminal.render import table, winners_line
+from companion.terminal.render import table, whole, winners_line, wrap
 
 GAME = ("transatlantic",)
 GAME_ID = "transatlantic"
 RULES = Transatlantic()
+
+
+def say(text: str, state: dict | None = None) -> None:
+    """A message wrapped to the screen at spaces, never inside a ship's or a player's name
+    (CITY OF NEW YORK, Bartholomew Jones) nor inside a short command to type."""
+    import re
+
+    names = [*(state or {}).get("ships", {}), *(state or {}).get("players_order", [])]
+    for name in sorted((n for n in names if " " in n), key=len, reverse=True):
+        text = text.replace(name, whole(name))
+    text = re.sub(r"`[^`\n]{1,70}`", lambda m: whole(m.group(0)), text)
+    click.echo(wrap(text))
 
 
 # -- the players' ship catalogue -----------------------------------------------------------
@@ -68,7 +80,8 @@ def ask_ship(app, name: str) -> dict:
     Every question says what it accepts and is asked again until the answer fits; Ctrl-C stops,
     recording nothing.
     """
-    click.echo(f"{name} is not in the ship catalogue yet: read its card (Ctrl-C stops, recording nothing).")
+    say(f"{name} is not in the ship catalogue yet: read its card (Ctrl-C stops, recording nothing).",
+        {"ships": {name: None}})
 
     def answer(question: str, required: bool, parse):
         def check(text: str):
@@ -105,7 +118,7 @@ def ask_ship(app, name: str) -> dict:
     ship["flag"] = answer(f"Flag colour ({', '.join(flags) + ' or none' if flags else 'or none'}): ", True, flag)
     ship["price"] = answer("Basic price (red field) in £ (a whole number): ", ship["kind"] != "sail", whole)
     store_ship(app, ship)
-    click.echo(f"Added {ship_line(catalogue(app)[name])}.")
+    say(f"Added {ship_line(catalogue(app)[name], keep=True)}.")
     return catalogue(app)[name]
 
 
@@ -126,11 +139,17 @@ def ship_values(app, state: dict, frozen: dict, name: str) -> dict:
     return {**known, "name": key}
 
 
-def ship_line(ship: dict) -> str:
+def quoted(name: str) -> str:
+    """A ship's name as typed in a command: in quotes when it has a space."""
+    return f'"{name}"' if " " in name else name
+
+
+def ship_line(ship: dict, keep: bool = False) -> str:
+    """A card's values in words; ``keep`` holds the name together when the line is wrapped."""
     flag = ship.get("flag") or "no flag"
     price = f"£{ship['price']}" if ship.get("price") is not None else "no price"
     extras = ", ".join(f"{k} {ship[k]}" for k in SHIP_EXTRAS if ship.get(k) is not None)
-    return f"{ship['name']}: {ship['kind']}, {flag}, {ship.get('year') or 'year unknown'}, {price}" + (
+    return f"{whole(ship['name']) if keep else ship['name']}: {ship['kind']}, {flag}, {ship.get('year') or 'year unknown'}, {price}" + (
         f" ({extras})" if extras else "")
 
 
@@ -162,7 +181,7 @@ def ship_add(app, name, year, flag, price, kind, income, tonnage, speed, passeng
     ship = {"name": name, "year": year, "flag": none_flag(flag), "price": price, "kind": kind,
             "income": income, "tonnage": tonnage, "speed": speed, "passengers": passengers}
     replaced = store_ship(app, ship)  # tidies the name after refusing control characters
-    click.echo(("Updated " if replaced else "Added ") + ship_line(catalogue(app)[ship_key(name)]) + ".")
+    say(("Updated " if replaced else "Added ") + ship_line(catalogue(app)[ship_key(name)], keep=True) + ".")
     if replaced:
         click.echo("Sessions already started keep the values they began with.")
 
@@ -177,7 +196,7 @@ def ship_show(app, name: str, as_json: bool) -> None:
     if as_json:
         echo_json(ship)
         return
-    click.echo(ship_line(ship))
+    say(ship_line(ship, keep=True))
     entry = app.store.user_entries(GAME_ID).get(f"ships.{ship['name']}")
     if entry:
         click.echo(f"typed by the players on {entry['set_at'][:10]}")
@@ -193,13 +212,15 @@ def ships(app, as_json: bool) -> None:
         echo_json(known)
         return
     if not known:
-        click.echo(f"No ships yet: add each card once with `{add_command('NAME')}`.")
+        say(f"No ships yet: add each card once with `{add_command('NAME')}`.")
         return
+    # the optional values only where some card has them: 80 columns then hold whole names
+    extras = [k for k in SHIP_EXTRAS if any(s.get(k) is not None for s in known.values())]
     rows = [[s["name"], s["kind"], s.get("flag") or "-", s.get("year"), s.get("price"),
-             *(s.get(k) for k in SHIP_EXTRAS)]
+             *(s.get(k) for k in extras)]
             for s in sorted(known.values(), key=lambda s: (s.get("year") or 0, s["name"]))]
-    click.echo(table(["ship", "kind", "flag", "year", "price", *SHIP_EXTRAS], rows,
-                     title=f"{len(rows)} ships in the catalogue", right=range(3, 9)))
+    click.echo(table(["ship", "kind", "flag", "year", "price", *extras], rows,
+                     title=f"{len(rows)} ships in the catalogue", right=range(3, 5 + len(extras))))
 
 
 # -- a game ------------------------------------------------------------------------------
@@ -232,12 +253,12 @@ def own(app, player: str, ship: str) -> None:
     s, replay = _session(app, "own")
     settled_before = replay.state.get("start_by") == "oldest ship"
     values = ship_values(app, replay.state, replay.data, ship)
-    s, replay, event = app.record({"type": "own", "player": player, "ship": values}, GAME, "own")
+    s, replay, event = app.record(seated({"type": "own", "player": player, "ship": values}), GAME, "own")
     state = replay.state
     owner = RULES.location(state, values["name"])
-    click.echo(f"{owner} owns {ship_line(state['ships'][values['name']])}.")
+    say(f"{owner} owns {ship_line(state['ships'][values['name']])}.", state)
     if not settled_before and state.get("start_by") == "oldest ship":
-        click.echo(start_text(state))
+        say(start_text(state), state)
 
 
 def start_text(state: dict) -> str:
@@ -267,9 +288,9 @@ def reveal(app, names: tuple[str, ...]) -> None:
     values = [ship_values(app, replay.state, replay.data, n) for n in names]
     make, before = recording({"type": "reveal", "ships": values})
     s, replay, event = app.record(make, GAME, "reveal")
-    click.echo(market_line(replay.state))
+    say(market_line(replay.state), replay.state)
     if any(v["kind"] == "hq" for v in values):
-        click.echo("A headquarters is out: no steamship is left in the stack.")
+        say("A headquarters is out: no steamship is left in the stack.")
     _end_news(replay, before)
 
 
@@ -340,26 +361,49 @@ def buy(app, player: str, names: tuple[str, ...]) -> None:
         raise click.UsageError("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA")
     make, before = recording({"type": "buy", "player": player, "ships": list(names)})
     s, replay, _ = app.record(make, GAME, "buy")
+    if before.get("out_of_turn"):
+        current, buyer = before["out_of_turn"], replay.state["last_buy"]["player"]
+        say(f"Note: by the turns recorded with `next` it is {current}'s turn; this is taken as {buyer}'s "
+            f"purchase all the same (`next` is optional). If {current} bought, `undo` and buy again "
+            f"naming {current}.", replay.state)
     last = replay.state["last_buy"]
     parts = [f"{p['name']} £{p['total']} (£{p['basic']} + £{p['surcharge']} in position {p['position']})"
              for p in last["ships"]]
-    click.echo(f"{last['player']} buys {' and '.join(parts)}" +
-               (f": £{last['total']} in all." if len(parts) > 1 else "."))
-    click.echo(f"{last['docked']} goes to the docks." if last["docked"] else "No ship goes to the docks.")
-    click.echo(market_line(replay.state))
+    state = replay.state
+    say(f"{last['player']} buys {' and '.join(parts)}" + (f": £{last['total']} in all." if len(parts) > 1 else "."),
+        state)
+    say(f"{last['docked']} goes to the docks." if last["docked"] else "No ship goes to the docks.", state)
+    say(market_line(state), state)
     empty = replay.state["market"].count(None)
     if empty and not replay.state["stack_empty"]:
-        click.echo(f"{empty} position{'s' if empty > 1 else ''} empty: turn over new cards with `reveal SHIP ...`.")
+        say(f"{empty} position{'s' if empty > 1 else ''} empty: turn over new cards with `reveal SHIP ...`.")
     _end_news(replay, before)
 
 
+def seated(event: dict):
+    """The event as a function for app.record, its player written as seated (`cy` is
+    recorded as Cy), so the log and the report name them as the table does."""
+
+    def make(session, replay):
+        if "player" not in event:
+            return event
+        return {**event, "player": player_name(replay.state["players_order"], event["player"])}
+
+    return make
+
+
 def recording(event: dict):
-    """The event as a function for app.record, keeping the end as it was just before it."""
+    """The event as a function for app.record, keeping the end as it was just before it
+    (and, for a purchase, whose turn the record said it was)."""
     before: dict = {}
+    named = seated(event)
 
     def make(session, replay):
         before["end"] = replay.state["end"]
-        return event
+        made = named(session, replay)
+        if made["type"] == "buy":
+            before["out_of_turn"] = RULES.out_of_turn(replay.state, made["player"])
+        return made
 
     return make, before
 
@@ -367,9 +411,9 @@ def recording(event: dict):
 def _end_news(replay, before: dict) -> None:
     """Say so when this action triggered the end."""
     if before.get("end") is None and replay.state["end"] is not None:
-        click.echo(end_text(replay.state))
+        say(end_text(replay.state), replay.state)
         if replay.state["end"].get("docked"):
-            click.echo(docked_text(replay.state))
+            say(docked_text(replay.state), replay.state)
 
 
 def docked_text(state: dict) -> str:
@@ -404,13 +448,14 @@ def next_turn(app) -> None:
     s, replay, _ = app.record({"type": "next"}, GAME, "next")
     info = RULES.turn_info(replay.state)
     if info["turns_left"] is None:
-        click.echo(f"Round {info['round']}: {info['current']}'s turn.")
+        say(f"Round {info['round']}: {info['current']}'s turn.", replay.state)
     elif info["turns_left"] > 0:
-        click.echo(f"Round {info['round']}: {info['current']}'s turn. {info['turns_left']} turn"
-                   f"{'s' if info['turns_left'] != 1 else ''} left, the very last is {replay.state['end']['last']}'s.")
+        say(f"Round {info['round']}: {info['current']}'s turn. {info['turns_left']} turn"
+            f"{'s' if info['turns_left'] != 1 else ''} left, the very last is {replay.state['end']['last']}'s.",
+            replay.state)
     else:
-        click.echo("That was the very last turn: enter each player's score with "
-                   "`final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M`.")
+        say("That was the very last turn: enter each player's score with "
+            "`final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M`.")
 
 
 @click.command()
@@ -425,12 +470,25 @@ def scrap(app, ship: str, sheet_vp: int) -> None:
     For a ship pushed out with nowhere to go: its owner scores N plus the ships of its flag in
     the docks; it does not go to the docks.
     """
-    s, replay, event = app.record({"type": "scrap", "ship": ship, "sheet_vp": sheet_vp}, GAME, "scrap")
+    def make(session, replay):
+        known = replay.state["ships"].get(ship_key(ship))
+        if known is not None and known["flag"] is None and known["kind"] != "hq" and sheet_vp:
+            # a sheet scores ships by flag, and final scoring gives a flagless ship nothing:
+            # "the scrapped ship is scored in the usual way" (seed 002)
+            raise CompanionError(f"{known['name']} flies no flag, so no player sheet scores it and scrapping "
+                                 f"it scores nothing: type `scrap {quoted(known['name'])} --sheet-vp 0`.")
+        return {"type": "scrap", "ship": ship, "sheet_vp": sheet_vp}
+
+    s, replay, event = app.record(make, GAME, "scrap")
     name = ship_key(ship)
     done = replay.state["scrapped"][name]
-    flag = replay.state["ships"][name]["flag"] or "no-flag"
-    click.echo(f"{name} is scrapped: {done['owner']} scores {done['sheet_vp']} + {done['docks']} "
-               f"({flag} ships in the docks) = {done['points']} VP. It leaves the game.")
+    flag = replay.state["ships"][name]["flag"]
+    if flag is None:
+        say(f"{name} is scrapped: it flies no flag, so {done['owner']} scores {done['points']} VP for it. "
+            "It leaves the game.", replay.state)
+    else:
+        say(f"{name} is scrapped: {done['owner']} scores {done['sheet_vp']} + {done['docks']} "
+            f"({flag} ships in the docks) = {done['points']} VP. It leaves the game.", replay.state)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -448,10 +506,12 @@ def vp(app, player: str, points: str, note: str | None) -> None:
         value = int(points)
     except ValueError:
         raise click.UsageError(f"{points!r} is not a whole number: write it like vp Ann 3") from None
-    s, replay, event = app.record({"type": "vp", "player": player, "points": value, "note": note or ""}, GAME, "vp")
+    s, replay, event = app.record(seated({"type": "vp", "player": player, "points": value, "note": note or ""}),
+                                  GAME, "vp")
     status = s.status(replay)
-    who = next(p for p in status["players"] if p["name"].casefold() == player.strip().casefold())
-    click.echo(f"{who['name']} scores {value} VP{' (' + note + ')' if note else ''}: {who['play_vp']} during play.")
+    who = next(p for p in status["players"] if p["name"] == event["player"])
+    say(f"{who['name']} scores {value} VP{' (' + note + ')' if note else ''}: {who['play_vp']} during play.",
+        replay.state)
 
 
 def parse_sheet(text: str) -> dict[str, int]:
@@ -493,22 +553,22 @@ def final(app, player: str, cash, sheet, rows, next_row) -> None:
         if given[key] is None:
             raise click.UsageError(f"Add {option}: final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M")
     event = {"type": "final", "player": player, **given, "sheet": parse_sheet(sheet or "")}
-    s, replay, _ = app.record(event, GAME, "final")
+    s, replay, event = app.record(seated(event), GAME, "final")
     end = replay.state["end"]
     if end is not None:
         left = RULES.turn_info(replay.state)["turns_left"]
         if left > 0:
             # players don't always type `next`: accepted, and said once
-            click.echo(f"Note: by the record {left} turn{'s are' if left != 1 else ' is'} left "
-                       "(accepted: `next` is optional).")
+            say(f"Note: by the record {left} turn{'s are' if left != 1 else ' is'} left "
+                "(accepted: `next` is optional).")
     status = s.status(replay)
-    who = next(p for p in status["players"] if p["name"].casefold() == player.strip().casefold())
+    who = next(p for p in status["players"] if p["name"] == event["player"])
     click.echo(score_text(who))
     if status["finished"]:
-        click.echo(result_line(replay.state, status))
+        say(result_line(replay.state, status), replay.state)
     else:
         waiting = [p["name"] for p in status["players"] if p["final"] is None]
-        click.echo(f"Still to enter: {', '.join(waiting)}.")
+        say(f"Still to enter: {', '.join(waiting)}.", replay.state)
 
 
 def ask_final(app, player: str, given: dict, sheet: str | None) -> tuple[dict, str]:
@@ -557,7 +617,8 @@ def ask_final(app, player: str, given: dict, sheet: str | None) -> tuple[dict, s
 
         if owned:
             example = ",".join(f"{f}=VP" for f in owned)
-            sheet = app.ask_until(f"{name}'s flags ({', '.join(owned)}), VPs off the sheet as {example}: ", parse_flags)
+            # the example names the flags; the question fits 80 columns with 5 flags and a long name
+            sheet = app.ask_until(f"{name}'s sheet VPs as {example}: ", parse_flags)
         else:
             sheet = ""
     return given, sheet
@@ -595,7 +656,8 @@ def result_line(state: dict, status: dict) -> str:
 
 
 def market_line(state: dict) -> str:
-    cells = [f"{i} {n}" if n else f"{i} -" for i, n in enumerate(state["market"], 1)]
+    # each position with its card stays on one line when the line is wrapped
+    cells = [whole(f"{i} {n}" if n else f"{i} -") for i, n in enumerate(state["market"], 1)]
     return "Market: " + " · ".join(cells)
 
 
@@ -675,8 +737,11 @@ def next_action(status: dict) -> str:
     end = status.get("end")
     if any(p.get("final") is not None for p in status["players"]) or (end and end.get("turns_left") == 0):
         return "final " + " / ".join(waiting)
-    if not any(status["market"]):
+    if not any(status["market"]) and status.get("stack") != "empty" and not end:
         return "reveal SHIP ... (the market is empty)"
+    due = status.get("opening_due")
+    if due:  # `next` is refused until every opening purchase is made
+        return f"buy {due} SHIP: {due}'s opening purchase"
     return f"`next` when {status['current']}'s turn ends"
 
 

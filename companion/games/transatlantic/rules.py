@@ -100,6 +100,9 @@ OLDEST_STARTS = "The owner of the oldest ship becomes the starting player"
 OPENING_LINE = ("Before starting to play, each player purchases a steamship from the ship market in "
                 "anti-clockwise order")
 END_LINE = "The game ends after the last steamship is purchased from the ship market"
+# Seed 001, SHIPYARD (a card played on one's own turn): when a ship may be bought after the opening.
+SHIPYARD_LINE = "The player may purchase 1 or 2 ships from the ship market."
+TURN_LINE = "A player's turn consists of playing one card and executing the related action/s."
 # Sessions started from this version on follow the rulebook's turn order (`new` sets it);
 # older sessions lack the option and keep the lenient order their journals were recorded with.
 RULEBOOK_ORDER = "rulebook"
@@ -363,6 +366,20 @@ class Transatlantic(Game):
         done = len(s["opening"])
         return order[done] if done < len(order) else None
 
+    def out_of_turn(self, s: State, player: str) -> str | None:
+        """Whose turn the record says it is, when a purchase by ``player`` after the opening
+        falls on someone else's turn; else None.
+
+        A ship is bought only with SHIPYARD, played on one's own turn (seed 001: SHIPYARD_LINE;
+        seed 002: TURN_LINE), so such a purchase means a `next` was not typed or the wrong name
+        was. `next` is optional, so the purchase is taken as typed (it stays the buyer's, and an
+        end it triggers counts from the buyer's seat); the command only says so. Until the
+        table has typed `next` once, the record counts no turns and nothing is said."""
+        if self.opening_due(s) is not None or not s["turns"]:
+            return None
+        current = self.turn_info(s)["current"]
+        return current if current is not None and current != player else None
+
     def on_reveal(self, s: State, event: Event, data: dict) -> None:
         """Cards turned over from the stack fill the empty market positions from the left."""
         self._not_after_last_turn(s)
@@ -609,6 +626,8 @@ class Transatlantic(Game):
             "start_player": s["players_order"][0],
             "start_by": s.get("start_by", "first named"),
             "opening_due": self.opening_due(s),
+            # who acts now: the opening buyer while the opening purchases last, then `current`
+            "turn": None if s["finished"] else (self.opening_due(s) or turn["current"]),
             "market": list(s["market"]),
             "docks": list(s["docks"]),
             "docks_value": self.docks_count(s),
@@ -638,6 +657,7 @@ class Transatlantic(Game):
             return f"{event.get('player')} scores {event.get('points')} VP{note}"
         if t == "final":
             sheet = ",".join(f"{k}={v}" for k, v in (event.get("sheet") or {}).items())
+            # worded as recorded so far ("1 rows"): tests/test_old_data_folders.py holds old logs to it
             return (f"{event.get('player')}'s final: cash £{event.get('cash')}, sheet {sheet}, "
                     f"{event.get('rows')} rows, {event.get('next_row')} in the next row")
         return super().describe(event)

@@ -137,3 +137,13 @@ def test_a_reader_that_stops_early_is_not_an_error(home):
     proc.wait(timeout=30)
     assert "Traceback" not in err and "Something went wrong" not in err
     assert not (home / "errors.log").exists()
+
+
+def test_a_name_with_a_space_typed_without_quotes_gets_the_hint(run):
+    """`player rename Bartholomew Jones Bart` splits the name at the space: the one line says
+    to quote it, and changes nothing."""
+    run(["new", "scoresheet", "--players", "Ann,Bartholomew Jones"], expect=0)
+    err = run(["player", "rename", "Bartholomew", "Jones", "Bart"], expect=2).stderr
+    assert "Got unexpected extra argument (Bart)" in err
+    assert 'a name with a space goes in quotes, e.g. "Bartholomew Jones"' in err
+    assert len(err.strip().splitlines()) == 1

@@ -43,4 +43,7 @@ def usage_line(exc: click.UsageError) -> str:
         # `new` or `round` alone: Click's whole help as an error would be a screenful, not a line
         names = exc.ctx.command.list_commands(exc.ctx)
         return f"`{path}` needs one of: {', '.join(names)} (`{path} --help` shows how to write it)"
-    return f"{exc.format_message()} (`{path} --help` shows how to write it)"
+    message = exc.format_message()
+    if message.startswith("Got unexpected extra argument"):  # `hand Bartholomew Jones`, `... St. Louis`
+        message += "; a name with a space goes in quotes, e.g. \"Bartholomew Jones\""
+    return f"{message} (`{path} --help` shows how to write it)"

@@ -153,3 +153,15 @@ def test_verify_names_the_expected_context(run, home):
     store, s = finished_amerika(run, home)
     out = run(["verify"], expect=0).stdout
     assert f"{s.id}/1/cities-" in out and "wrong context" not in out
+
+
+def test_an_abandoned_game_is_over_for_verify(run, status):
+    """An abandoned game has ended (no result): anyone may check its deals without `--reveal`;
+    the seed shown is recorded, so if `undo` takes the abandon back no new deal comes from it."""
+    play_two_rounds(run)
+    run(["abandon", "--reason", "the train left"], expect=0)
+    out = run(["verify"], expect=0).stdout
+    assert "matches the seed" in out and "All" in out
+    assert status()["seed_revealed"] is True
+    run(["undo"], expect=0)
+    assert "was shown" in run(["round", "start"], expect=1).stderr

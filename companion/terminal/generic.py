@@ -246,15 +246,16 @@ def redo(app) -> None:
 def verify(app, session_id: str | None, reveal: bool) -> None:
     """Show the deal seed and re-derive every recorded deal from it.
 
-    On a finished game anyone may check; before the end, `--reveal` is needed and is recorded,
-    because the seed lets anyone work out every hand.
+    On a finished or abandoned game anyone may check; before the end, `--reveal` is needed and
+    is recorded, because the seed lets anyone work out every hand.
     """
     if session_id:
         app.session_override = session_id
     s = app.session()
     if not s.meta.get("seed"):
         raise CompanionError(f"Session {s.id} ({s.game.title}) deals no cards: there is nothing to verify.")
-    finished = bool(s.replay().state.get("finished"))
+    state = s.replay().state
+    finished = bool(state.get("finished") or state.get("abandoned"))  # an abandoned game is over too
     if not finished and not s.revealed:
         if not reveal:
             raise CompanionError(

@@ -20,7 +20,7 @@ from companion.core import datapack
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans import single as singles
 from companion.games.trans.track import trans_board
-from companion.terminal.render import wrap
+from companion.terminal.render import whole, wrap
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
 
 GAME = ("trans-europa", "trans-amerika")
@@ -111,6 +111,16 @@ def _walk_pairs(walks: list[list[int]]) -> list[tuple[int, int]]:
 
 def _key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
+
+
+def optimal_set(board, tree, cost: dict, pairs: list[tuple[int, int]], paths: list[str]) -> list[str]:
+    """The lines of a count: the optimal set of lines in route order, doubles marked, and the
+    same as paths to build (`rails MAP --hand` and `rails NAME`); names kept whole for wrapping."""
+    doubles = sum(1 for e in tree.edges if cost[e] == 2)
+    return [f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":",
+            "  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
+                             for a, b in pairs),
+            "To build, as paths: " + "  ".join(whole(p) for p in paths)]
 
 
 @click.command()
@@ -260,17 +270,11 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     if start:
         goal += f" to the network at {board.name(board.junction(start))}"
     card = f" (under the {' and '.join(single)} doubles count single card)" if single else ""
-    from companion.terminal.render import whole
-
     if tree.cost == 0:
         out = [f"0 rails: {goal} {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}."]
     else:
-        doubles = sum(1 for e in tree.edges if cost[e] == 2)
         out = [f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect {goal} on {where}{card}.",
-               f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":",
-               "  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
-                                for a, b in pairs),
-               "To build, as paths: " + "  ".join(whole(w) for w in walks)]
+               *optimal_set(board, tree, cost, pairs, walks)]
     if if_single is not None:
         lines = " and ".join(board.edge_name(e) for e in in_dispute)
         one = len(in_dispute) == 1
@@ -405,32 +409,25 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     built = [tuple(r["line"]) for r in track["rails"]]
     network = sorted(board.network(marker[0], built)) if marker else []
     walks = boards.paths(tree.edges)
-    pairs = [(a, b) for w in walks for a, b in zip(w, w[1:])]
+    pairs = _walk_pairs(walks)
     paths = ["-".join(board.name(n) for n in w) for w in walks]
-    key = {(a, b): (a, b) if a < b else (b, a) for a, b in pairs}
     payload = {
         "player": player, "round": state["round"], "rails": tree.cost, "cities": list(cities),
         "start": marker[1] if marker else None, "network": [board.name(n) for n in network],
         "rails_built": len(built), "special": special, "specials": in_force(state),
-        "pairs": [[board.name(a), board.name(b), cost[key[(a, b)]]] for a, b in pairs], "paths": paths,
+        "pairs": [[board.name(a), board.name(b), cost[_key(a, b)]] for a, b in pairs], "paths": paths,
         **report,
     }
     counted = [c for c in in_force(state) if c in SINGLE_CARDS]
     card = f", the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted" if single else ""
     where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
-    from companion.terminal.render import whole, wrap
-
     lines = [f"{player}'s cities: {', '.join(whole(c) for c in cities)}."]
     if tree.cost == 0:
         lines.append(f"0 rails missing: they are all joined to {player}'s start marker ({where}).")
     else:
         goal = f"to the network at {whole(marker[1])}" if marker else "to each other (no start marker yet)"
         lines.append(f"{player} needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them {goal} ({where}).")
-        doubles = sum(1 for e in tree.edges if cost[e] == 2)
-        lines.append(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":")
-        lines.append("  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[key[(a, b)]] == 2 else ""))
-                                      for a, b in pairs))
-        lines.append("To build, as paths: " + "  ".join(whole(p) for p in paths))
+        lines += optimal_set(board, tree, cost, pairs, paths)
     notes = (singles.used_note(report), singles.count_note(board, data, report, tree.cost, f"{player}'s route"))
     lines += [note for note in notes if note]
     lines = [wrap("\n".join(lines))]  # at spaces between junctions, never inside a name

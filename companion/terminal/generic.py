@@ -154,9 +154,10 @@ def status(app, as_json: bool) -> None:
 def log(app, as_json: bool) -> None:
     """List the session's events, numbered, in words."""
     s = app.session()
-    done, undone = s.fold()
+    replay = s.replay()  # one replay: its events and undone ones are the journal's fold
+    done, undone = replay.events, replay.undone
     game = s.game
-    public = not s.meta.get("seed") or s.revealed or bool(s.replay().state.get("finished"))
+    public = not s.meta.get("seed") or s.revealed or bool(replay.state.get("finished"))
     rows = [
         {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": game.describe(e["event"]),
          "event": public_event(game, e["event"], public)}
@@ -169,7 +170,7 @@ def log(app, as_json: bool) -> None:
         click.echo(f"Session {s.id}: nothing recorded yet.")
     from companion.terminal.render import wrap
 
-    names = long_names(s, s.replay())
+    names = long_names(s, replay)
     for r in rows:
         r = dict(r, words=keep_whole(r["words"], names))
         head = f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  "

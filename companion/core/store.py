@@ -25,7 +25,7 @@ import stat
 from itertools import repeat
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 if TYPE_CHECKING:
     from tinydb import TinyDB
@@ -231,6 +231,41 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
     return data
 
 
+class Held(NamedTuple):
+    """A session file as a Store last read or wrote it: its signature (see
+    :func:`file_signature`), its text, its parsed contents when they were parsed (their journal
+    entries are shared with the caller, who never changes them), and the number of its last
+    journal entry when the journal is the file's last table (so an entry can be spliced in)."""
+
+    sid: str
+    signature: tuple | None
+    text: str
+    data: dict | None
+    last: int | None
+
+    @classmethod
+    def parsed(cls, sid: str, signature: tuple | None, text: str, data: dict) -> "Held":
+        journal = data.get("journal")
+        at_end = next(reversed(data), None) == "journal" and isinstance(journal, dict)
+        return cls(sid, signature, text, data, max(map(int, journal), default=0) if at_end else None)
+
+
+def description_in(text: str) -> dict | None:
+    """A session file's description, parsed alone from its text (without the journal), or None.
+
+    Session files are written with ``"meta"`` right after the schema stamp, before the journal:
+    this is a parse of a few kilobytes even at 10,000 events."""
+    start = text.find('"meta":', 0, 1000)
+    if start < 0:
+        return None
+    try:
+        table = json.JSONDecoder().raw_decode(text, start + len('"meta":'))[0]
+    except (ValueError, RecursionError):
+        return None
+    meta = table.get("1") if isinstance(table, dict) else None
+    return meta if isinstance(meta, dict) else None
+
+
 class AtomicJSONStorage:
     """A TinyDB storage with atomic writes and a schema version (see the module docstring).
 
@@ -279,11 +314,8 @@ class Store:
         # Things a command should tell the user besides its answer: a file skipped, a cache that
         # could not be updated (printed by the terminal layer after the command, one line each).
         self.notes: list[str] = []
-        # session id -> (file signature, parsed contents / text / number of the journal's last
-        # entry when the journal is the file's last table) of the last read or write
-        self._docs: dict[str, tuple[tuple, dict]] = {}
-        self._texts: dict[str, tuple[tuple, str]] = {}
-        self._ends: dict[str, tuple[tuple, int]] = {}
+        # The session file last read or written (one only: `stats` reads thousands).
+        self._held: Held | None = None
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -438,16 +470,14 @@ class Store:
         problem = session_shape_problem(sid, meta, journal)
         if problem:
             raise StoreError(f"{path} is damaged ({problem}): move it away; it was not changed.")
-        self._remember(sid, signature, data, text)
+        self._held = Held.parsed(sid, signature, text, data)
         return meta, journal
 
     def session_text(self, sid: str) -> str | None:
         """The text of the session file as last read or written by this Store, if the file
         is still that one (same inode, size and time); None otherwise."""
-        cached = self._texts.get(sid)
-        if cached is None or cached[0] != file_signature(self.session_path(sid)):
-            return None
-        return cached[1]
+        held = self._holding(sid)
+        return held.text if held else None
 
     def session_game(self, sid: str) -> str:
         """The game id of session ``sid`` (the root group uses it to find the game's commands).
@@ -460,17 +490,10 @@ class Store:
         path = self.session_path(sid)
         self.check_inside(path)
         found = read_file_text(path)
-        if found is not None:
-            text = found[0]
-            start = text.find('"meta":')
-            if 0 <= start < 1000:  # right after the schema stamp
-                try:
-                    meta, _ = json.JSONDecoder().raw_decode(text, start + len('"meta":'))
-                    game = meta["1"]["game"]
-                    if isinstance(game, str) and game:
-                        return game
-                except (ValueError, KeyError, TypeError, RecursionError):
-                    pass
+        meta = description_in(found[0]) if found is not None else None
+        game = meta.get("game") if meta else None
+        if isinstance(game, str) and game:
+            return game
         return self.read_session(sid)[0]["game"]
 
     def create_session(self, meta: dict) -> None:
@@ -514,8 +537,10 @@ class Store:
                 or sha256(text[:prefix_chars]) != prefix_sha256):
             return None
         rest = text[prefix_chars:]
+        meta = description_in(text)
+        if meta is None:
+            return None
         try:
-            meta = json.JSONDecoder().raw_decode(text, len(stamp) + len(',"meta":'))[0]["1"]
             if rest == "}}":
                 tail: dict = {}
             elif rest.startswith(',"') and rest.endswith("}}"):
@@ -536,15 +561,22 @@ class Store:
             table = parse_json(path, head_text, "session")["journal"]
             return [table[k] for k in sorted(table, key=int)]
 
-        self._docs, self._texts = {}, {sid: (signature, text)}
-        self._ends = {sid: (signature, numbers[-1] if numbers else last_number)}
+        self._held = Held(sid, signature, text, None, numbers[-1] if numbers else last_number)
         return meta, entries, head
 
     def last_number(self, sid: str) -> int | None:
         """The number of the last journal entry of the session file as last read or written,
         if it is still that file and its journal is its last table."""
-        end = self._ends.get(sid)
-        return end[1] if end is not None and end[0] == file_signature(self.session_path(sid)) else None
+        held = self._holding(sid)
+        return held.last if held else None
+
+    def _holding(self, sid: str) -> Held | None:
+        """What this Store holds of session ``sid``'s file, if the file is still that one (same
+        inode, size and time: every write replaces the file)."""
+        held = self._held
+        if held is None or held.sid != sid or held.signature != file_signature(self.session_path(sid)):
+            return None
+        return held
 
     def append(self, sid: str, entry: dict) -> int:
         """Append one journal entry to a session file (caller holds the lock).
@@ -557,13 +589,11 @@ class Store:
         path = self.session_path(sid)
         if not path.exists():
             raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
-        signature = file_signature(path)
-        cached = self._docs.get(sid)
-        data = cached[1] if cached is not None and cached[0] == signature else None
-        end, known = self._ends.get(sid), self._texts.get(sid)
-        if (end is not None and known is not None and end[0] == signature == known[0]
-                and known[1].endswith('"journal":{}}' if end[1] == 0 else "}}}")):  # as written compact
-            number, text = end[1] + 1, known[1]
+        held = self._holding(sid)
+        data = held.data if held else None
+        if (held and held.last is not None
+                and held.text.endswith('"journal":{}}' if held.last == 0 else "}}}")):  # as written compact
+            number, text = held.last + 1, held.text
             text = f'{text[:-2]}{"" if number == 1 else ","}"{number}":{dumps_compact(entry)}}}}}'
             if data is not None:
                 data["journal"][str(number)] = entry
@@ -579,19 +609,8 @@ class Store:
             doc.update(data)
             text = dumps_compact(doc)
         atomic_write_text(path, text)
-        signature = file_signature(path)
-        self._texts, self._ends = {sid: (signature, text)}, {sid: (signature, number)}
-        self._docs = {sid: (signature, data)} if data is not None else {}
+        self._held = Held(sid, file_signature(path), text, data, number)
         return number
-
-    def _remember(self, sid: str, signature: tuple | None, data: dict, text: str) -> None:
-        """Keep the last session read or written (one only: `stats` reads thousands). Its
-        journal entries are shared with the caller, who never changes them."""
-        self._docs = {sid: (signature, data)}
-        self._texts = {sid: (signature, text)}
-        journal = data.get("journal")
-        last = next(reversed(data), None) == "journal" and isinstance(journal, dict)
-        self._ends = {sid: (signature, max(map(int, journal), default=0))} if last else {}
 
     # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
     def snapshot_path(self, sid: str) -> Path:

@@ -254,17 +254,10 @@ def on_terminal(message: str) -> str:
     """An error line as a terminal shows it: wrapped at spaces to the terminal's width, so no
     word is cut at the screen's edge. Piped or redirected, it stays one line, for scripts that
     read it."""
-    import os
+    from companion.terminal.render import terminal_width, wrap
 
-    try:
-        if sys.stderr is not None and sys.stderr.isatty():
-            from companion.terminal.render import wrap
-
-            columns = os.get_terminal_size(sys.stderr.fileno()).columns
-            return wrap(message, max(columns, 20)) if columns > 0 else message
-    except (OSError, ValueError, AttributeError):
-        pass
-    return message
+    width = terminal_width(sys.stderr)
+    return wrap(message, width) if width else message
 
 
 class SafeStream:

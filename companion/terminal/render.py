@@ -18,19 +18,31 @@ def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
-def screen_width() -> int:
-    """Columns to fit output into: the terminal's width on a terminal; elsewhere (a pipe, a
-    file, tests) the ``COLUMNS`` environment variable when it is set, else 80."""
+def terminal_width(stream) -> int | None:
+    """The width of the terminal ``stream`` writes to (at least 20), or None when it is not a
+    terminal, or one that reports no size (0 columns)."""
     import os
-    import sys
 
     try:
-        if sys.stdout is not None and sys.stdout.isatty():
-            columns = os.get_terminal_size(sys.stdout.fileno()).columns
-            if columns > 0:  # a terminal that reports no size (0) goes by COLUMNS or 80
+        if stream is not None and stream.isatty():
+            columns = os.get_terminal_size(stream.fileno()).columns
+            if columns > 0:
                 return max(columns, 20)
     except (OSError, ValueError, AttributeError):
         pass
+    return None
+
+
+def screen_width() -> int:
+    """Columns to fit output into: the terminal's width on a terminal; elsewhere (a pipe, a
+    file, tests, a terminal that reports no size) the ``COLUMNS`` environment variable when it
+    is set, else 80."""
+    import os
+    import sys
+
+    width = terminal_width(sys.stdout)
+    if width is not None:
+        return width
     try:
         return max(int(os.environ.get("COLUMNS", "")), 20)
     except ValueError:

@@ -62,6 +62,12 @@ class ShellThread:
     def type(self, line: str) -> None:
         self.pipe.send_text(line + "\n")
 
+    def new_session(self, store: Store) -> str:
+        """Start a score sheet in this shell; its id, once the folder shows it."""
+        self.type("new scoresheet --players Ann,Bob")
+        wait_for(lambda: store.current(), "the shell's new session")
+        return store.current()
+
     def close(self) -> None:
         self.type("exit")
         self.thread.join(30)
@@ -78,9 +84,7 @@ def test_another_terminals_new_never_redirects_the_shell(home, capsys):
     store = Store(home)
     shell = ShellThread(home)
     try:
-        shell.type("new scoresheet --players Ann,Bob")
-        wait_for(lambda: store.current(), "the shell's new session")
-        mine = store.current()
+        mine = shell.new_session(store)
         other = other_terminal(home, "new", "scoresheet", "--players", "Ann,Bob")
         assert other.returncode == 0, other.stderr
         theirs = store.current()
@@ -100,9 +104,7 @@ def test_the_shell_says_in_one_line_what_another_terminal_recorded_in_its_sessio
     store = Store(home)
     shell = ShellThread(home)
     try:
-        shell.type("new scoresheet --players Ann,Bob")
-        wait_for(lambda: store.current(), "the shell's new session")
-        mine = store.current()
+        mine = shell.new_session(store)
         shell.type("add Ann=1 Bob=1")
         wait_for(lambda: rounds(store, mine), "the shell's first round")
         for args in (["add", "Ann=7", "Bob=3"], ["new", "scoresheet", "--players", "Cy,Dee"]):

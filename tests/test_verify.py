@@ -74,17 +74,6 @@ def test_a_changed_deal_is_reported(run, status, home):
     assert "1 of" in result.stderr and "do not match the seed" in result.stderr
 
 
-def test_verify_after_a_finished_game_needs_no_reveal(run, home):
-    store = Store(home)
-    s = sessions.create(store, "trans-amerika", ["Ann", "Bob", "Cy", "Dee"], {"variant": None, "scoring": "prestige"})
-    for _ in range(4):
-        run(["round", "start"], expect=0)
-        run(["round", "end", "--winner", "Ann", "--missing", "Bob=9", "--missing", "Cy=9", "--missing", "Dee=9"], expect=0)
-    assert sessions.load(store, s.id).replay().state["finished"]
-    out = run(["verify", s.id[:4]], expect=0).stdout
-    assert "matches the seed" in out and "All" in out
-
-
 def finished_amerika(run, home):
     store = Store(home)
     s = sessions.create(store, "trans-amerika", ["Ann", "Bob", "Cy", "Dee"], {"variant": None, "scoring": "prestige"})
@@ -92,6 +81,13 @@ def finished_amerika(run, home):
         run(["round", "start"], expect=0)
         run(["round", "end", "--winner", "Ann", "--missing", "Bob=9", "--missing", "Cy=9", "--missing", "Dee=9"], expect=0)
     return store, s
+
+
+def test_verify_after_a_finished_game_needs_no_reveal(run, home):
+    store, s = finished_amerika(run, home)
+    assert sessions.load(store, s.id).replay().state["finished"]
+    out = run(["verify", s.id[:4]], expect=0).stdout
+    assert "matches the seed" in out and "All" in out
 
 
 def test_a_seed_shown_at_the_end_never_deals_again(run, home, status):

@@ -41,14 +41,20 @@ def test_a_finish_whose_index_update_failed_is_saved_and_said_so(run, monkeypatc
     assert "Ann" in json.dumps(stats)
 
 
-def test_a_kill_between_the_journal_and_the_index(run, home):
-    """The finish reached the journal, the index write never happened (as after a kill)."""
-    sid = new(run)
-    run(["add", "Ann=3"], expect=0)
+def finish_in_the_journal_only(home, sid: str) -> Store:
+    """A `finish` that reached the journal while the index write never happened (a kill)."""
     store = Store(home)
     with store.writing():
         store.append(sid, {"kind": "do", "event": {"type": "finish"}, "at": "2026-11-30T20:00:00+00:00"})
     os.utime(store.index_path, ns=(1, 1))  # the index is older than the journal
+    return store
+
+
+def test_a_kill_between_the_journal_and_the_index(run, home):
+    """The finish reached the journal, the index write never happened (as after a kill)."""
+    sid = new(run)
+    run(["add", "Ann=3"], expect=0)
+    store = finish_in_the_journal_only(home, sid)
     assert listed(run)[sid]["finished"] == "2026-11-30T20:00:00+00:00"
     # and the other way: an undo reaching the journal only
     with store.writing():
@@ -76,10 +82,7 @@ def test_an_index_entry_whose_file_is_gone_is_dropped(run, home):
 def test_a_read_only_folder_still_answers_with_the_healed_index(run, home):
     sid = new(run)
     run(["add", "Ann=1"], expect=0)
-    store = Store(home)
-    with store.writing():
-        store.append(sid, {"kind": "do", "event": {"type": "finish"}, "at": "2026-11-30T20:00:00+00:00"})
-    os.utime(store.index_path, ns=(1, 1))
+    store = finish_in_the_journal_only(home, sid)
     before = store.index_path.read_bytes()
 
     def read_only(*a, **k):

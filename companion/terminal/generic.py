@@ -84,7 +84,6 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, delet
 
     rows = []
     for e in entries:
-        summary = e.get("summary") or {}
         state = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
         rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
                      e["created"][:16].replace("T", " "), state])
@@ -133,7 +132,7 @@ def status(app, as_json: bool) -> None:
         click.echo(players_line(info))
         click.echo(winners_line(info))
         return
-    from companion.terminal.render import wrap
+    from companion.terminal.render import keep_whole, wrap
 
     abandoned = replay.state.get("abandoned")
     if abandoned:
@@ -168,7 +167,7 @@ def log(app, as_json: bool) -> None:
         return
     if not rows:
         click.echo(f"Session {s.id}: nothing recorded yet.")
-    from companion.terminal.render import wrap
+    from companion.terminal.render import keep_whole, wrap
 
     names = long_names(s, replay)
     for r in rows:
@@ -183,21 +182,12 @@ def log(app, as_json: bool) -> None:
 
 def long_names(s, replay) -> list[str]:
     """The session's names with a space in them (cities, ships, players), longest first: a
-    line wraps between words, never inside one of these."""
+    line wraps between words, never inside one of these (see render.keep_whole)."""
     try:
         words = s.game.completion(s, replay)
     except Exception:  # noqa: BLE001 - a game's completion words are a nicety here
         words = []
     return sorted({w for w in [*s.players, *words] if " " in w}, key=len, reverse=True)
-
-
-def keep_whole(text: str, names: list[str]) -> str:
-    from companion.terminal.render import whole
-
-    for name in names:
-        if name in text:
-            text = text.replace(name, whole(name))
-    return text
 
 
 def public_event(game, event: dict, public: bool) -> dict:
@@ -318,7 +308,7 @@ def board(app, map_id: str | None) -> None:
     text = s.game.render_board(app, s, replay)
     if text is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
-    from companion.terminal.render import wrap
+    from companion.terminal.render import keep_whole, wrap
 
     click.echo(wrap(keep_whole(text, long_names(s, replay))))
 

@@ -131,6 +131,15 @@ def whole(name: str) -> str:
     return name.replace(" ", KEEP)
 
 
+def keep_whole(text: str, names: Iterable[str]) -> str:
+    """``text`` with each of ``names`` (a city, a ship, a player) kept whole by :func:`wrap`;
+    the longest first, so "CITY OF NEW YORK" wins over "NEW YORK"."""
+    for name in sorted({n for n in names if " " in n}, key=len, reverse=True):
+        if name in text:
+            text = text.replace(name, whole(name))
+    return text
+
+
 GAP = 3  # spaces between table columns
 NARROW = 40  # below this many columns a table becomes a plain list
 

@@ -16,26 +16,20 @@ import click
 
 from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option, split_names
+from companion.games.kit import say as kit_say
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.atlantic_star.rules import GAME as GAME_ID
 from companion.games.atlantic_star.rules import (OPERATOR, UNUSUAL_LEG, AtlanticStar, a_voyage, marks, points, sea_name,
                                                 unusual)
 from companion.games.base import player_name
-from companion.terminal.render import table, winners_line, wrap
-from companion.terminal.render import whole as keep
+from companion.terminal.render import table, winners_line
 
 GAME = (GAME_ID,)
 
 
 def say(text: str, status: dict | None = None) -> None:
-    """A message wrapped to the screen at spaces, never inside a player's name (Bartholomew
-    Jones) nor inside a short command to type: 80 columns cut it mid-word otherwise."""
-    import re
-
-    names = [p["name"] for p in (status or {}).get("players", [])]
-    for name in sorted((n for n in names if " " in n), key=len, reverse=True):
-        text = text.replace(name, keep(name))
-    click.echo(wrap(re.sub(r"`[^`\n]{1,70}`", lambda m: keep(m.group(0)), text)))
+    """A message wrapped at spaces (kit.say), never inside a player's name (Bartholomew Jones)."""
+    kit_say(text, [p["name"] for p in (status or {}).get("players", [])])
 RULES = AtlanticStar()
 SHAPE = "[1st, 2nd, 3rd, 4th, 5th, 6th]"
 

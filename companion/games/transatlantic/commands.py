@@ -15,12 +15,13 @@ import click
 
 from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option
+from companion.games.kit import say as kit_say
 from companion.core.errors import CompanionError, RuleError
 from companion.games.base import best, player_name
 from companion.games.transatlantic.rules import (END_LINE, KINDS, OLDEST_STARTS, RULEBOOK_ORDER, SHIP_EXTRAS, Transatlantic,
                                                  add_command, check_flag, check_ship, opening_order, ship_key,
                                                  unknown_ship)
-from companion.terminal.render import table, whole, winners_line, wrap
+from companion.terminal.render import table, whole, winners_line
 
 GAME = ("transatlantic",)
 GAME_ID = "transatlantic"
@@ -28,15 +29,8 @@ RULES = Transatlantic()
 
 
 def say(text: str, state: dict | None = None) -> None:
-    """A message wrapped to the screen at spaces, never inside a ship's or a player's name
-    (CITY OF NEW YORK, Bartholomew Jones) nor inside a short command to type."""
-    import re
-
-    names = [*(state or {}).get("ships", {}), *(state or {}).get("players_order", [])]
-    for name in sorted((n for n in names if " " in n), key=len, reverse=True):
-        text = text.replace(name, whole(name))
-    text = re.sub(r"`[^`\n]{1,70}`", lambda m: whole(m.group(0)), text)
-    click.echo(wrap(text))
+    """A message wrapped at spaces (kit.say), never inside a ship's or a player's name."""
+    kit_say(text, [*(state or {}).get("ships", {}), *(state or {}).get("players_order", [])])
 
 
 # -- the players' ship catalogue -----------------------------------------------------------

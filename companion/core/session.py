@@ -569,7 +569,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Sessi
                 state = session.game.advance(before.state, json_copy(event), data)
                 break
             except MissingValue as missing:
-                value = _supplied_value(store, session.meta["game"], missing.key)
+                value = supplied_value(store, session.meta["game"], missing.key)
                 if value is None:
                     raise
                 event.setdefault("_data", {})[missing.key] = value
@@ -597,7 +597,8 @@ def _deals(event: Event) -> bool:
     return any(True for _ in dealing.deals_in(event))
 
 
-def _supplied_value(store: Store, game_id: str, key: str) -> Any:
+def supplied_value(store: Store, game_id: str, key: str) -> Any:
+    """The value the players supplied (or the pack holds) at dotted ``key``, None if unknown."""
     from companion.core import datapack
 
     try:

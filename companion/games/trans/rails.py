@@ -372,19 +372,15 @@ def with_supplied(app, session, data: dict, compute):
     same values (the session layer does this itself for values the rules ask for on apply, but
     a deal or a count computed *before* the event exists has to do it here).
     """
-    from companion.core.session import with_frozen
+    from companion.core.session import supplied_value, with_frozen
 
-    game = session.meta["game"]
     frozen: dict = {}
     current = data
     for _ in range(10):
         try:
             return compute(current), frozen
         except MissingValue as missing:
-            try:
-                value = datapack.get_path(datapack.merged(game, app.store.user_values(game)), missing.key)
-            except (KeyError, CompanionError):
-                value = None
+            value = supplied_value(app.store, session.meta["game"], missing.key)
             if value is None or missing.key in frozen:
                 raise
             frozen[missing.key] = value

@@ -208,3 +208,12 @@ def test_the_colour_refusal_never_suggests_a_colour(run, status):
     assert "companion data set trans-europa colour_aliases.turquoise '\"COLOUR\"'" in err
     assert "one of yellow, red, orange, green, blue" in err and "'\"yellow\"'" not in err
     assert status() == before
+
+
+def test_the_command_due_stays_on_one_line(run):
+    """`Now: ... must still choose a city to pass left: pass NAME CITY` is wider than 80
+    columns with four players: it wraps before the command, never inside it."""
+    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--entropy", "x"], expect=0)
+    out = run(["round", "start", "--special", "pass-three"], expect=0).stdout
+    assert fits(out)
+    assert any(line.strip().endswith("pass NAME CITY") for line in out.splitlines()), out

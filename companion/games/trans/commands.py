@@ -21,7 +21,7 @@ from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_s
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash, single_kinds
 from companion.games.trans.track import largest_missing, trans_board
 from companion.games.trans import single as singles
-from companion.terminal.render import bar, table, whole, winners_line, wrap
+from companion.terminal.render import bar, keep_whole, table, whole, winners_line, wrap
 
 
 
@@ -166,7 +166,7 @@ def round_start(app, physical: bool, specials: tuple[str, ...], unbalanced: bool
     else:
         click.echo("Cities dealt: each player looks at their own with `hand NAME`.")
     if status["pending"]:
-        click.echo(wrap("Now: " + shell_words(app, status["pending"])))
+        click.echo(now_line(app, status["pending"]))
     else:
         click.echo(wrap(f"Start markers, if you record the board: `start NAME JUNCTION` "
                         f"({status['start_player']} first)."))
@@ -347,8 +347,7 @@ def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: st
         who = player_name(s.players, name)
         click.echo(f"{who} put a city back and plays with {len(s.game.hand_of(replay.state, who))}.")
         pending = s.game.pending_text(replay.state)
-        click.echo(wrap(("Now: " + shell_words(app, pending)) if pending
-                        else "Everyone has chosen: the round can be played."))
+        click.echo(now_line(app, pending, "Everyone has chosen: the round can be played."))
         return
     s = app.session(GAME, "hand")
     replay = s.replay()
@@ -368,6 +367,15 @@ def shell_words(app, pending: str) -> str:
         return pending
     return pending.replace("pass NAME CITY", "pass NAME").replace("hand NAME --return CITY", "hand NAME --return") \
         .replace(" CITY", "")
+
+
+def now_line(app, pending: str, otherwise: str = "") -> str:
+    """`Now: ...` what is due, fitted to the screen with its command to type on one line, or
+    ``otherwise`` once nothing is due."""
+    if not pending:
+        return wrap(otherwise)
+    commands = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
+    return wrap("Now: " + keep_whole(shell_words(app, pending), commands))
 
 
 def choose_city(app, name: str, kind: str, question: str) -> str:
@@ -429,7 +437,7 @@ def pass_card(app, name: str, city: tuple[str, ...]) -> None:
     who = player_name(s.players, name)
     pending = s.game.pending_text(replay.state)
     click.echo(f"{who}'s choice is recorded.")
-    click.echo(wrap(("Now: " + shell_words(app, pending)) if pending else "All cards are passed: the round can be played."))
+    click.echo(now_line(app, pending, "All cards are passed: the round can be played."))
 
 
 # -- the board: start markers and rails ------------------------------------------------------------

@@ -217,3 +217,5 @@ def test_the_command_due_stays_on_one_line(run):
     out = run(["round", "start", "--special", "pass-three"], expect=0).stdout
     assert fits(out)
     assert any(line.strip().endswith("pass NAME CITY") for line in out.splitlines()), out
+    shown = run(["status"], expect=0).stdout  # and its "Waiting:" line
+    assert fits(shown) and any(line.strip().endswith("pass NAME CITY") for line in shown.splitlines()), shown

@@ -374,8 +374,11 @@ def now_line(app, pending: str, otherwise: str = "") -> str:
     ``otherwise`` once nothing is due."""
     if not pending:
         return wrap(otherwise)
-    commands = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
-    return wrap("Now: " + keep_whole(shell_words(app, pending), commands))
+    return wrap("Now: " + keep_whole(shell_words(app, pending), CHOICE_COMMANDS))
+
+
+# the commands a choice is typed with, kept on one line when a line is wrapped
+CHOICE_COMMANDS = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
 
 
 def choose_city(app, name: str, kind: str, question: str) -> str:
@@ -614,7 +617,7 @@ def render_status(app, session, replay) -> str:
     if status["round_open"]:
         out += special_lines(status)
         if status["pending"]:
-            out.append("Waiting: " + status["pending"])
+            out.append("Waiting: " + keep_whole(status["pending"], CHOICE_COMMANDS))
         out += board_lines(status)
     headers = ["player"] + [f"R{h['round']}" for h in status["history"]] + ["total", "points left" if classic
                                                                            else f"toward {PRESTIGE_GOAL}"]

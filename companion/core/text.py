@@ -67,3 +67,21 @@ def seat_aliases(players: list[str], aliases: dict[str, str]) -> dict[str, str]:
         if shown and name_key(shown) not in seated:
             out[name_key(shown)] = p
     return out
+
+
+# The only escape codes a drawing may carry: Select Graphic Rendition (colour, bold, reverse),
+# written by the companion's own renderer, never taken from data.
+SGR = re.compile("\x1b\\[[0-9;]*m")
+
+
+def safe_drawing(text: str) -> str:
+    """A drawing the renderer coloured, for a terminal: its own colour codes (SGR) pass, every
+    other control character is shown as a visible escape, as :func:`safe_text` does. Names
+    inside a drawing are made safe before the drawing is coloured, so no code in it came from
+    data."""
+    out, at = [], 0
+    for m in SGR.finditer(text):
+        out += [safe_text(text[at:m.start()], keep_newlines=True), m.group()]
+        at = m.end()
+    out.append(safe_text(text[at:], keep_newlines=True))
+    return "".join(out)

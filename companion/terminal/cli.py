@@ -275,6 +275,12 @@ class SafeStream:
             return len(text)
         return self._stream.write(text)
 
+    def write_drawn(self, text: str) -> int:
+        """A drawing the renderer coloured (already passed through safe_drawing): its colour
+        codes go to the terminal as they are (companion.terminal.render.echo_drawn)."""
+        self._stream.write(text)
+        return len(text)
+
     def __getattr__(self, name):
         return getattr(self._stream, name)
 

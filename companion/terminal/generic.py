@@ -299,7 +299,7 @@ def board(app, map_id: str | None) -> None:
             game = registry.get(gid)
             names = game.maps()
             if map_id.casefold() in names:
-                click.echo(game.render_map(app, map_id.casefold()))
+                echo_shown(game.render_map(app, map_id.casefold()))
                 return
             maps += names[:1]
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
@@ -308,9 +308,18 @@ def board(app, map_id: str | None) -> None:
     text = s.game.render_board(app, s, replay)
     if text is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
-    from companion.terminal.render import keep_whole, wrap
+    echo_shown(text, long_names(s, replay))
 
-    click.echo(wrap(keep_whole(text, long_names(s, replay))))
+
+def echo_shown(text: str, names: list[str] = ()) -> None:
+    """A screen a game drew: a drawing (render.Drawn) as it is, colours included; plain text
+    wrapped at spaces, never inside one of ``names``."""
+    from companion.terminal.render import Drawn, echo_drawn, keep_whole, wrap
+
+    if isinstance(text, Drawn):
+        echo_drawn(text)
+    else:
+        click.echo(wrap(keep_whole(text, names)))
 
 
 @click.command()

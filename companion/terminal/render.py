@@ -18,6 +18,50 @@ def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
+class Drawn(str):
+    """Text the renderer laid out and coloured itself (a board): it is printed as it is, its
+    own colour codes included, by :func:`echo_drawn`; never wrapped again (its widths are the
+    screen's already) and never taken apart by the filter that makes data safe."""
+
+
+def colour_wanted(interactive: bool = False, stream=None) -> bool:
+    """Whether to colour what is drawn: on a terminal (or in the shell), unless ``NO_COLOR`` is
+    set (https://no-color.org) or the terminal is ``dumb``; ``FORCE_COLOR`` colours anyway."""
+    import os
+    import sys
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    stream = stream if stream is not None else sys.stdout
+    try:
+        return bool(interactive) or bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return bool(interactive)
+
+
+def echo_drawn(text: str) -> None:
+    """Print a drawing: its colour codes reach the terminal, every other control character is
+    shown as an escape (:func:`companion.core.text.safe_drawing`). Plain text goes through
+    ``click.echo`` as usual."""
+    import sys
+
+    import click
+
+    from companion.core.text import safe_drawing
+
+    stream = sys.stdout
+    write = getattr(stream, "write_drawn", None)
+    if write is None:
+        click.echo(safe_drawing(text))
+        return
+    write(safe_drawing(text) + "\n")
+    stream.flush()
+
+
 def terminal_width(stream) -> int | None:
     """The width of the terminal ``stream`` writes to (at least 20), or None when it is not a
     terminal, or one that reports no size (0 columns)."""

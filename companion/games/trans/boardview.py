@@ -24,6 +24,7 @@ from typing import Iterable, Mapping, Sequence
 
 from rich.text import Text
 
+from companion.core.text import safe_text
 from companion.games.trans.board import Board, Edge, column_letters
 
 # colour names of the editions -> terminal colours (the combined edition's too)
@@ -65,6 +66,7 @@ class _Canvas:
         self.cells = [[(" ", "") for _ in range(width)] for _ in range(height)]
 
     def put(self, row: int, col: int, text: str, style: str = "") -> None:
+        text = safe_text(text)  # a name from a pack: no control character reaches the terminal
         line = self.cells[row]
         for i, ch in enumerate(text):
             if 0 <= col + i < len(line):
@@ -208,7 +210,7 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str
 
         said = [board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})")
                 for e, key in sorted(board.counted_single.items())]
-        out.append("\nDrawn single, as your board counts them: " + ", ".join(said) + ".")
+        out.append(safe_text("\nDrawn single, as your board counts them: " + ", ".join(said) + "."))
     if kinds:
         out.append("\n")
         out.append("═══ ‖", KIND_STYLES["water"])
@@ -232,11 +234,13 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str
                 out.append("  ")
                 used += 2
             out.append(c.abbr, "bold " + colour_style(colour))
-            out.append(" " + c.name)
+            out.append(" " + safe_text(c.name))
             used += len(item)
-    for text, style in notes:
+    from companion.terminal.render import wrap
+
+    for text, style in notes:  # wrapped at spaces, never inside a name the caller kept whole
         out.append("\n")
-        out.append(text, style or None)
+        out.append(safe_text(wrap(text, room), keep_newlines=True), style or None)
     return out
 
 

@@ -709,10 +709,10 @@ def render_board(app, session, replay) -> str:
         others = [q for q in p["network"] if q != p["name"]]
         parts = [f"start {p['start']}" if p["start"] else "no start marker",
                  f"{p['rails']} rail{'s' if p['rails'] != 1 else ''} built",
-                 "network shared with " + and_list(others) if others else "own network"]
+                 "network shared with " + and_list([whole(q) for q in others]) if others else "own network"]
         if p["connected"]:
             parts.append("cities connected")
-        notes.append((f"  ◆ ━━━ {p['name']}: " + "; ".join(parts), style[p["name"]]))
+        notes.append((f"  ◆ ━━━ {whole(p['name'])}: " + "; ".join(parts), style[p["name"]]))
     return draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app))
 
 

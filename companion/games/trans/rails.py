@@ -20,7 +20,7 @@ from companion.core import datapack
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans import single as singles
 from companion.games.trans.track import trans_board
-from companion.terminal.render import whole, wrap
+from companion.terminal.render import Drawn, echo_drawn, whole, wrap
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
 
 GAME = ("trans-europa", "trans-amerika")
@@ -40,7 +40,10 @@ def map_values(app, game: str) -> dict:
 
 
 def wants_colour(app) -> bool:
-    return bool(app.interactive) or sys.stdout.isatty()
+    """Colour on a terminal or in the shell, never with NO_COLOR (render.colour_wanted)."""
+    from companion.terminal.render import colour_wanted
+
+    return colour_wanted(app.interactive)
 
 
 def _fresh_styles() -> None:
@@ -79,7 +82,7 @@ def draw_text(renderable, colour: bool, width: int | None = None) -> str:
     finally:
         if colour:
             _fresh_styles()
-    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
+    return Drawn("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n")))
 
 
 def render_map(app, map_id: str) -> str:
@@ -213,6 +216,8 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
     if replay.state["round_open"] and app.show_private is not None and not plain:
         # the shell, or a terminal: the route names the cities (--json too), so it stays private
         app.show_private(player, text)
+    elif isinstance(text, Drawn):
+        echo_drawn(text)
     else:
         click.echo(text)
 
@@ -290,7 +295,7 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
         markers = {board.junction(start): "bold magenta"} if start else {}
         notes = [("━━━ ╱ ╲ in magenta: the missing rails found" + ("; in white: the rails built" if built_edges else ""),
                   "")]
-        click.echo(draw_text(boardview.draw(board, rails=rails_style, markers=markers, notes=notes), wants_colour(app)))
+        echo_drawn(draw_text(boardview.draw(board, rails=rails_style, markers=markers, notes=notes), wants_colour(app)))
 
 
 class _Progress:
@@ -438,4 +443,5 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
         notes = [("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
                   "each player's colour", "")]
         lines.append(draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app)))
-    return "\n".join(lines), payload
+    text = "\n".join(lines)
+    return (Drawn(text) if draw else text), payload

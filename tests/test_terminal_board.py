@@ -1,0 +1,75 @@
+"""The board on a real terminal (a pseudo-terminal read by a terminal emulator).
+
+The board once printed its colour codes as text (`\\x1b[2mA\\x1b[0m`) on every real terminal,
+with or without NO_COLOR, while every piped test passed: the filter that makes names safe
+turned the board's own codes into visible text. Here each drawing runs in a pty at 80 and 60
+columns, in colour and with NO_COLOR, and the screen a person sees is checked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pty_support import SGR, Shell, run_command
+
+SETUP = (
+    'new trans-amerika --players Ann,Bob,Cy,Dee --entropy "x"\n'
+    "round start --physical\n"
+    'hand Ann --set "San Diego,Dallas,St. Louis,Cincinnati,Washington"\n'
+    "start Ann San Diego\nstart Bob Los Angeles\nstart Cy Portland\nstart Dee Omaha\n"
+    "build Ann San Diego-D11-E11\n"
+)
+DRAWINGS = [
+    ["board", "europa"],
+    ["board", "trans-amerika"],
+    ["board"],
+    ["rails", "amerika", "--hand", "Dallas,Omaha,Boston,Seattle,New York", "--draw"],
+    ["rails", "Ann", "--draw", "--print"],
+]
+NAMES = ("San Diego", "St. Louis", "Los Angeles", "New York", "Salt Lake City", "Kansas City")
+
+
+@pytest.fixture
+def table(script, home):
+    code, out, err = script(SETUP)
+    assert code == 0, err
+    return home
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize("args", DRAWINGS, ids=" ".join)
+def test_a_drawing_in_colour_shows_colours_and_no_code_as_text(table, args, columns):
+    shown = run_command(args, table, columns=columns, colour=True)
+    assert shown.problems(NAMES) == [], shown.text()
+    assert shown.coloured_cells() > 20, shown.text()  # the lines and cities are in colour
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize("args", DRAWINGS, ids=" ".join)
+def test_with_no_color_a_drawing_is_plain_text(table, args, columns):
+    shown = run_command(args, table, columns=columns, colour=False)
+    assert shown.problems(NAMES) == [], shown.text()
+    assert not SGR.search(shown.raw), shown.raw[:200]
+    assert shown.coloured_cells() == 0
+
+
+def test_the_map_itself_is_drawn_at_80_columns(table):
+    shown = run_command(["board", "amerika"], table, columns=80, colour=True)
+    assert "Sea══•" in shown.text() and "SDi" in shown.text()
+    assert "widen the window" not in shown.text()
+
+
+def test_in_the_shell_the_board_is_in_colour_with_no_code_as_text(table):
+    with Shell(table, columns=80, rows=60) as shell:
+        shell.type("board amerika")
+        assert "Sea══•" in shell.text()
+        assert "\\x1b" not in shell.text()
+        assert shell.coloured_rows("═══") > 5  # the lines and cities reached the terminal in colour
+
+
+def test_in_the_shell_with_no_color_the_board_is_plain(table):
+    with Shell(table, columns=80, rows=60, colour=False) as shell:
+        shell.type("board amerika")
+        assert "Sea══•" in shell.text()
+        assert "\\x1b" not in shell.text()
+        assert shell.coloured_rows("═══") == 0

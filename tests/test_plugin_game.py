@@ -40,7 +40,7 @@ py-modules = ["broken_game", "odd_game", "twin_game"]
     # a game whose `finish` has the same name as the score sheet's
     "twin_game.py": """import click
 
-from companion.games.base import Game
+from companion.games.api import Game
 from companion.games.kit import new_command, pass_app
 
 

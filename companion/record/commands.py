@@ -464,7 +464,7 @@ def played(app, game_id: str, players_: str, winners: tuple[str, ...], played_on
     more than scores (money, the youngest ship ...). The current session is left as it was.
     """
     from companion.core import registry
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     game = registry.get(game_id.strip().lower())
     scores = parse_final_scores(players_)

@@ -21,7 +21,7 @@ from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.atlantic_star.rules import GAME as GAME_ID
 from companion.games.atlantic_star.rules import (OPERATOR, UNUSUAL_LEG, AtlanticStar, a_voyage, marks, points, sea_name,
                                                 unusual)
-from companion.games.base import player_name
+from companion.games.api import player_name
 from companion.terminal.render import table, winners_line
 
 GAME = (GAME_ID,)
@@ -398,6 +398,6 @@ def render_board(app, session, replay) -> str:
 
 
 
-# -- what the game declares (companion.games.base.Game) ------------------------------------------
+# -- what the game declares (companion.games.api.Game) ------------------------------------------
 COMMANDS = {"agency": agency, "charter": charter, "refresh": refresh, "voyage": voyage, "loan": loan}
 NEW = {GAME_ID: new}

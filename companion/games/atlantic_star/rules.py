@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.core.errors import RuleError
 from companion.core.text import has_unsafe_chars, safe_text
-from companion.games.base import Game, Setup, State, best, player_name
+from companion.games.api import Game, Setup, State, best, player_name
 
 GAME = "atlantic-star"
 OPERATOR = "operator"

@@ -16,7 +16,7 @@ from companion.games.kit import new_command, parse_pairs, pass_app, session_opti
 from companion.games.trans.rails import GAME, draw_text, rails, render_map, render_route, wants_colour, with_supplied  # noqa: F401
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.core.session import with_frozen
-from companion.games.base import player_name
+from companion.games.api import player_name
 from companion.games.trans.rules import PRESTIGE_GOAL, SPECIAL_IDS, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash, single_kinds
 from companion.games.trans.track import largest_missing, trans_board
@@ -716,7 +716,7 @@ def render_board(app, session, replay) -> str:
     return draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app))
 
 
-# -- what the game declares (companion.games.base.Game) ------------------------------------------
+# -- what the game declares (companion.games.api.Game) ------------------------------------------
 def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
     """Completion from context: players where a player goes, free junctions for `start`, the
     free neighbours of the last junction typed for `build` (with their cost), the deck's card

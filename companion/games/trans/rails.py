@@ -187,7 +187,7 @@ def _is_map(name: str) -> bool:
 
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     try:
         s = app.session(GAME, "rails NAME")

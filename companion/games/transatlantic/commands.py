@@ -17,7 +17,7 @@ from companion.core import datapack
 from companion.games.kit import echo_json, json_option, new_command, pass_app, session_option
 from companion.games.kit import say as kit_say
 from companion.core.errors import CompanionError, RuleError
-from companion.games.base import best, player_name
+from companion.games.api import best, player_name
 from companion.games.transatlantic.rules import (END_LINE, KINDS, OLDEST_STARTS, RULEBOOK_ORDER, SHIP_EXTRAS, Transatlantic,
                                                  add_command, check_flag, check_ship, opening_order, ship_key,
                                                  unknown_ship)
@@ -571,7 +571,7 @@ def ask_final(app, player: str, given: dict, sheet: str | None) -> tuple[dict, s
     A wrong answer is answered and the same question asked again; Ctrl-C cancels `final`
     with nothing recorded. The sheet question names the flags the player's ships fly.
     """
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     s = app.session(GAME, "final")
     replay = s.replay()
@@ -698,7 +698,7 @@ def render_board(app, session, replay) -> str:
     return "\n".join(lines)
 
 
-# -- what the game declares (companion.games.base.Game) ------------------------------------------
+# -- what the game declares (companion.games.api.Game) ------------------------------------------
 def complete(session, replay, words: list[str], current: str) -> list[tuple[str, str]] | None:
     """Completion from context: the market's ships for `buy`, owned ships for `scrap`, ships
     nobody has yet for `reveal` and `own`, players where a player goes."""

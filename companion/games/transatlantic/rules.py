@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.core.text import has_unsafe_chars, safe_text
 from companion.core.errors import CompanionError, RuleError
-from companion.games.base import Event, Game, Setup, State, best, player_name
+from companion.games.api import Event, Game, Setup, State, best, player_name
 
 GAME = "transatlantic"
 POSITIONS = 6

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.core.errors import RuleError
-from companion.games.base import Game, Setup, State, best, player_name
+from companion.games.api import Game, Setup, State, best, player_name
 
 FACES = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
 

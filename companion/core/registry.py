@@ -225,9 +225,10 @@ def _looks_like(name: str, parts: dict) -> str | None:
 
     if name in RENAMED:
         return f"{name} is from the old contract: now {RENAMED[name]}"
-    close = difflib.get_close_matches(name, list(parts), n=1, cutoff=0.75)
+    close = difflib.get_close_matches(name, list(parts) + list(RENAMED), n=1, cutoff=0.75)
     if close:
-        return f"{name} is not part of the contract (did you mean {close[0]}?)"
+        meant = close[0] if close[0] in parts else f"{close[0]}, from the old contract: now {RENAMED[close[0]]}"
+        return f"{name} is not part of the contract (did you mean {meant}?)"
     return None
 
 

@@ -191,11 +191,15 @@ class Text(Kind):
 
 
 class OneOf(Kind):
-    """One of a list of values: fixed, or what ``values(at)`` gives from the table's view."""
+    """One of a list of values: fixed, or what ``values(at)`` gives from the table's view.
+
+    What may go there now is offered (completion, a phone's buttons); what is typed is written
+    as offered (`Full-House` as `full-house`). Only a ``strict`` kind refuses anything else
+    itself: otherwise the rules judge it, in their own words ("There is no box 'sevens'")."""
 
     def __init__(self, values: Sequence[str] | Callable[[At], Iterable[str | tuple[str, str]]],
-                 metavar: str = "CHOICE", fold: bool = True, what: str = ""):
-        self.values, self.metavar, self.fold, self.what = values, metavar, fold, what
+                 metavar: str = "CHOICE", fold: bool = True, what: str = "", strict: bool = False):
+        self.values, self.metavar, self.fold, self.what, self.strict = values, metavar, fold, what, strict
 
     def options(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
         found = self.values(at) if callable(self.values) else self.values
@@ -207,9 +211,33 @@ class OneOf(Kind):
         for value in choices:
             if value == text or (self.fold and value.casefold() == text.casefold()):
                 return value
+        if not self.strict and text:
+            return text.casefold() if self.fold and not callable(self.values) else text
         said = f"{text!r} is not" if text else "Give"
         what = self.what or param.label
         raise CompanionError(f"{said} {what}: one of {', '.join(choices) or '(none now)'}.")
+
+
+class Numbers(Kind):
+    """Whole numbers typed with commas (`3,3,3,5,5`): ``count`` of them (None: any), each from
+    ``low`` to ``high``."""
+
+    metavar = "N,N,..."
+
+    def __init__(self, count: int | None = None, low: int | None = None, high: int | None = None,
+                 example: str = "1,2,3", what: str = "numbers"):
+        self.count, self.low, self.high, self.example, self.what = count, low, high, example, what
+
+    def read(self, text: str, at: At, param: "Param") -> Any:
+        try:
+            values = [int(v) for v in str(text).replace(" ", "").strip("[]").split(",")]
+        except ValueError:
+            values = []
+        if (not values or (self.count is not None and len(values) != self.count)
+                or any((self.low is not None and v < self.low) or (self.high is not None and v > self.high)
+                       for v in values)):
+            raise Malformed(f"{text!r} is not {self.what}: write them like {self.example}")
+        return values
 
 
 class Pairs(Kind):

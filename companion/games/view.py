@@ -202,6 +202,16 @@ def names(items: Iterable[str], sep: str = ", ", last: str | None = None) -> lis
     return joined((Name(i) for i in items), sep, last)
 
 
+def winners(status: dict) -> list[Line]:
+    """`Game over: Ann wins.` (or a shared win) once the game is over, else nothing."""
+    won = status.get("winners") or []
+    if not status.get("finished"):
+        return []
+    if len(won) == 1:
+        return [Line("Game over: ", Name(won[0]), " wins.")]
+    return [Line("Game over: shared win for ", *names(won), ".")]
+
+
 def plain(view: Iterable[Any]) -> str:
     """A view's words without layout (for a test or a search of what a screen says)."""
     out: list[str] = []

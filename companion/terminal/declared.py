@@ -83,9 +83,9 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
     for p in decl.params:
         if p.option:
             if isinstance(p.kind, Flag):
-                params.append(click.Option(list(p.flags), p.name, is_flag=True, help=p.help))
+                params.append(click.Option([*p.flags, p.name], is_flag=True, help=p.help))
             else:
-                params.append(click.Option(list(p.flags), p.name, metavar=p.metavar, multiple=p.many,
+                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=p.many,
                                            help=p.help, type=click.INT if p.kind.number else str))
         else:
             many = p.many or p.kind.joins
@@ -95,10 +95,10 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             params.append(DeclaredArgument([p.name], nargs=-1 if many else 1, required=False, shown=shown,
                                            type=click.INT if p.kind.number and not many else str))
     if isinstance(decl, Screen) and decl.json is not None:
-        params.append(click.Option(["--json"], "as_json", is_flag=True, help="Print JSON (a stable format for scripts)."))
+        params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
-    params.append(click.Option(["--session"], "session_id", metavar="ID", expose_value=False, help=SESSION_HELP))
+    params.append(click.Option(["--session"], metavar="ID", expose_value=False, help=SESSION_HELP))
     return params
 
 
@@ -251,6 +251,24 @@ def usage(decl: Move | Screen, given: dict | None = None) -> str:
 
 # -- completion and privacy in the shell -----------------------------------------------------------
 
+def params_given(decl: Move | Screen, words: list[str]) -> list[tuple[Param, list[str]]]:
+    """(parameter, its words) for the arguments typed so far (options left out)."""
+    positional = [p for p in decl.params if not p.option]
+    out: list[tuple[Param, list[str]]] = []
+    index = 0
+    for w in words:
+        if w.startswith("-") or index >= len(positional):
+            continue
+        p = positional[index]
+        if out and out[-1][0] is p:
+            out[-1][1].append(w)
+        else:
+            out.append((p, [w]))
+        if not (p.many or p.kind.joins):
+            index += 1
+    return out
+
+
 def param_at(decl: Move | Screen, words: list[str]) -> tuple[Param | None, list[str]]:
     """Which parameter the next word fills, after ``words`` (the command's own words, its name
     left out), and the words already given to it."""
@@ -295,6 +313,12 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
         return []
     at = At(session, replay, None, host=app)
     at.current, at.typed = current, _so_far
+    for p, given in params_given(decl, words):  # what the parameters before it say (whose sheet)
+        if p is not param and not p.private:
+            try:
+                at.args[p.name] = _read(p, given, at)
+            except (CompanionError, ValueError):
+                pass
     try:
         found = param.kind.options(at, param)
     except CompanionError:

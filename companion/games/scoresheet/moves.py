@@ -12,7 +12,7 @@ import click
 from companion.games.declare import Move, Pairs, Param
 from companion.games.kit import new_command
 from companion.games.scoresheet.rules import ScoreSheet
-from companion.games.view import Line, Name, joined
+from companion.games.view import Line, Name, joined, winners
 
 
 @new_command(ScoreSheet)
@@ -21,16 +21,6 @@ from companion.games.view import Line, Name, joined
 def new(lowest_wins: bool, target: int | None) -> dict:
     """Rounds of points, totals and winners, for any game."""
     return {"lowest_wins": lowest_wins, "target": target}
-
-
-def winners(status: dict) -> list[Line]:
-    """`Game over: Ann wins.` once the game is over, else nothing."""
-    won = status.get("winners") or []
-    if not status.get("finished"):
-        return []
-    if len(won) == 1:
-        return [Line("Game over: ", Name(won[0]), " wins.")]
-    return [Line("Game over: shared win for ", *joined(Name(w) for w in won), ".")]
 
 
 def _added(outcome) -> list:

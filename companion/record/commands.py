@@ -341,7 +341,8 @@ def render_report(facts: dict) -> str:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
     if pages.where_words(facts):
         when += f" · {pages.where_words(facts)}"
-    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}"),
+    rounds = f" · round {facts['round']}" if facts["round"] is not None else ""  # a game may have no rounds
+    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when}{rounds}"),
            wrap(pages.result_words(facts)), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))

@@ -306,7 +306,8 @@ def session_html(facts: dict) -> str:
     log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
     body = [
         f"<h1>{esc(facts['title'])}</h1>",
-        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)} · round {esc(facts['round'])}</p>",
+        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)}"
+        f"{' · round ' + esc(facts['round']) if facts['round'] is not None else ''}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
         "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
         table_html(["seat", "player", "score", "rank", ""], rows, numeric=(0, 2, 3), raw=(1,)),

@@ -219,13 +219,16 @@ def _import(module: str, what: str):
 
 def _looks_like(name: str, parts: dict) -> str | None:
     """The part ``name`` was probably meant to be (a typo, or the old contract's name)."""
-    import difflib
-
     from companion.games.api import RENAMED
 
     if name in RENAMED:
         return f"{name} is from the old contract: now {RENAMED[name]}"
-    close = difflib.get_close_matches(name, list(parts) + list(RENAMED), n=1, cutoff=0.75)
+    candidates = [*parts, *RENAMED]
+    if not any(name[:3].lower() == c[:3].lower() or name[-4:].lower() == c[-4:].lower() for c in candidates):
+        return None  # shares neither start nor end with any part: a helper of the game's (and no difflib import)
+    import difflib
+
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
     if close:
         meant = close[0] if close[0] in parts else f"{close[0]}, from the old contract: now {RENAMED[close[0]]}"
         return f"{name} is not part of the contract (did you mean {meant}?)"
@@ -277,17 +280,22 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
     if not 1 <= game.min_players <= game.max_players:
         raise ContractError(f"its players ({game.min_players} to {game.max_players}) make no sense")
     known = set(RULES) | set(FACTS) | set(dir(Game))
-    for name in sorted(set(dir(cls)) - known):
+    rules = [r for r in RULES if not r.startswith("on_")]
+    from companion.games.api import RENAMED
+
+    own = {n for k in cls.__mro__ if k is not Game and issubclass(k, Game) for n in vars(k)}
+    for name in sorted(own - known):  # the game's own names (its base classes' too)
         if name.startswith(("_", "on_")):
+            continue
+        if name in RENAMED:
+            raise ContractError(f"its rules have {name}, which is from the old contract (now {RENAMED[name]})")
+        if not any(name[:4] == r[:4] for r in rules):
             continue
         import difflib
 
-        close = difflib.get_close_matches(name, [r for r in RULES if not r.startswith("on_")], n=1, cutoff=0.8)
-        from companion.games.api import RENAMED
-
-        if name in RENAMED or close:
-            meant = RENAMED.get(name) or close[0]
-            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {meant}?)")
+        close = difflib.get_close_matches(name, rules, n=1, cutoff=0.8)
+        if close:
+            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close[0]}?)")
     moves = _import(game.moves, "moves")
     _check_module(moves, MOVES_PARTS, "moves")
     views = _import(game.views, "views")

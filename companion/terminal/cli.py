@@ -136,7 +136,7 @@ class RootGroup(LazyGroup):
         given = root.params.get("data_dir")
         # made once for a one-off command and kept: the command runs with the very App (and
         # the session it read) that chose it
-        app = App(Path(given) if given else default_data_dir(), session_override=root.params.get("session_id"))
+        app = App(Path(given) if given else default_data_dir())
         app.one_off = True
         root.obj = app
         return app
@@ -174,9 +174,11 @@ class RootGroup(LazyGroup):
         it is read: `status --session ID`, `round start --session ID`): the game of that session
         decides which `round` runs. The app then knows whose command runs, and refuses it on a
         session of another game (App.expects)."""
-        args = take_session(self.app_for(ctx), args)
-        name, cmd, rest = super().resolve_command(ctx, args)
         app = self.app_for(ctx)
+        if ctx.params.get("session_id"):  # `companion --session ID CMD`: the root's own option
+            app.session_override = ctx.params["session_id"]
+        args = take_session(app, args)
+        name, cmd, rest = super().resolve_command(ctx, args)
         module = getattr(cmd, "companion_moves", None)
         app.expects = (module, None, getattr(cmd, "companion_name", name), getattr(cmd, "companion_owner", None)) \
             if module else None
@@ -423,7 +425,7 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
 
         data_dir = Path(data_dir)
     app = ctx.obj if isinstance(ctx.obj, App) else App(data_dir or default_data_dir())
-    if session_id:
+    if session_id and ctx.invoked_subcommand is None and not line:  # `companion --session ID`: a shell on ID
         app.session_override = session_id
     if not line and app.show_private is None and ctx.invoked_subcommand is not None:
         private_on_terminal(app)

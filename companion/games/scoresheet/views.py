@@ -5,7 +5,7 @@ The same view is `status` in the terminal, the table page on a TV and every play
 
 from __future__ import annotations
 
-from companion.games.view import Cmd, Line, Table, winners
+from companion.games.view import Cmd, Line, Section, Table, winners
 
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 
@@ -22,8 +22,14 @@ def status_view(at) -> list:
     rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
     if status["target"] is not None:
         rule += f", ends at {status['target']}"
+    players = status["players"]
+    # a page is narrow and tall (a phone): the rounds go down, the players across
+    sheet = [[f"Round {n + 1}", *(p["rounds"][n] for p in players)] for n in range(rounds)]
     out = [Line(f"Session {at.session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}"),
-           Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1), wide=True)]
+           Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
+                   where="terminal"),
+           Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+                          title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
     out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),

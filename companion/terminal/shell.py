@@ -204,6 +204,9 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "",
     if status.get("finished"):
         parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
         return " · ".join(parts)
+    if status.get("abandoned"):  # nothing comes next but `undo` (the framework's own fact)
+        parts.append("abandoned")
+        return " · ".join(parts) + "\nnext: undo takes it back, or new GAME"
     if len(turn) == 1:  # the game's own rule (Game.turn), never a guess at its status' shape
         parts.append(f"{turn[0]}'s turn")
     elif turn:

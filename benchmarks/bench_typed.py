@@ -154,6 +154,7 @@ def trans(home: Path, pairs: int) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--only", default="", help="only the cases whose name holds this (e.g. scoresheet)")
     args = parser.parse_args()
     companion = shutil.which("companion") or sys.exit("install the project first (pip install .)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,6 +164,8 @@ def main() -> None:
                            ("scoresheet 10,000 events", lambda h: (scoresheet(h, 10_000), "add Ann=1 Bob=2")),
                            ("trans 80 rails", lambda h: trans(h, 0)),
                            ("trans 10,000 entries", lambda h: trans(h, 4_957))]:
+            if args.only not in name:
+                continue
             home = tmp / name.replace(" ", "_").replace(",", "")
             sid, line = make(home)
             cases[name] = (home, sid, line)

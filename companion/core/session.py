@@ -816,6 +816,7 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
             snap = session.snapshot_of(after, store.last_number(sid))
             if snap is not None:
                 store.write_snapshot(sid, snap)
+                after.fresh = 0  # the snapshot stands for these now: the next one after as many again
         _sync_index(store, session, was, after)
     return Recorded(session, after, event, kept)
 

@@ -95,7 +95,7 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             params.append(DeclaredArgument([p.name], nargs=-1 if many else 1, required=False, shown=shown,
                                            type=click.INT if p.kind.number and not many else str))
     if isinstance(decl, Screen) and decl.json is not None:
-        params.append(click.Option(["--json"], "as_json", is_flag=True, help="Print JSON (a stable format for scripts)."))
+        params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
     params.append(click.Option(["--session", "session_id"], metavar="ID", expose_value=False, help=SESSION_HELP))

@@ -363,7 +363,8 @@ class Move:
     - ``allowed(at, player) -> bool``: whether ``player`` may make it now (a phone offers only
       those); None: whenever it is the player's turn, or always when the game names no turn;
     - ``prepare(at)``: in the terminal, before anything is locked: may ask for what the move
-      needs (a new ship card) and fill ``at.args``;
+      needs (a new ship card) and fill ``at.args``; a view it returns is shown instead and
+      nothing is recorded (a preview);
     - ``before(state) -> dict``: what ``done`` needs of the state before the move;
     - ``done(outcome) -> View``: what is said once it is recorded;
     - ``private_view(at, player) -> View``: what ``player`` sees on the private screen while

@@ -102,17 +102,20 @@ class Bar:
 
 class Table:
     """Columns in ``right`` are right-aligned; ``droppable`` ones (a score sheet's rounds) may be
-    left out, the earliest first, when the screen is too narrow."""
+    left out, the earliest first, when the screen is too narrow. ``narrow``: blocks a terminal
+    draws instead when the whole table is wider than the screen (a board's columns, one below
+    the other); pages keep the table."""
 
-    __slots__ = ("head", "rows", "title", "right", "droppable", "empty", "wide")
+    __slots__ = ("head", "rows", "title", "right", "droppable", "empty", "wide", "narrow")
     kind = "table"
 
     def __init__(self, head: Sequence[Any], rows: Iterable[Sequence[Any]], title: str | None = None,
                  right: Iterable[int] = (), droppable: Iterable[int] = (), empty: str | None = None,
-                 wide: bool = False):
+                 wide: bool = False, narrow: Iterable[Any] | None = None):
         self.head, self.rows, self.title = list(head), [list(r) for r in rows], title
         self.right, self.droppable = tuple(right), tuple(droppable)
         self.empty, self.wide = empty, wide
+        self.narrow = None if narrow is None else list(narrow)
 
 
 class Facts:

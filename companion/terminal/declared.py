@@ -186,8 +186,9 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
 def run_move(app: App, move: Move, raw: dict) -> None:
     at = at_hand(app)
     read_args(app, move, raw, at)
-    if move.prepare is not None:
-        move.prepare(at)
+    if move.prepare is not None and (preview := move.prepare(at)) is not None:
+        show(app, preview)  # a preview (`loan --preview`): shown, nothing recorded
+        return
     args = at.args
     try:
         outcome = record_move(app, move, args)

@@ -485,8 +485,12 @@ def draw(view, width: int | None = None, colour: bool = False, viewer: str | Non
                 return
             from companion.core.text import safe_text
 
-            text = table([safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows],
-                         title=safe_text(b.title) if b.title else None, right=b.right, width=width,
+            head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows]
+            if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > width:
+                for sub in b.narrow:  # too wide whole: the table's other layout
+                    block(sub)
+                return
+            text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=width,
                          droppable=b.droppable)
             out.extend(text.split("\n"))
         elif kind == "facts":

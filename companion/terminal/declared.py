@@ -16,7 +16,7 @@ import click
 
 from companion.core.app import App
 from companion.core.errors import CompanionError, Malformed, RuleError
-from companion.games.declare import At, Flag, Move, Param, Screen, record_move, short_help
+from companion.games.declare import At, Flag, Move, Param, Screen, record_move
 
 _built: dict[str, dict[str, click.Command]] = {}
 
@@ -112,7 +112,7 @@ def make_command(decl: Move | Screen, name: str | None = None) -> click.Command:
         return run_move(app, decl, raw)
 
     cmd = click.Command(name, callback=callback, params=_click_params(decl), help=decl.help,
-                        short_help=short_help(decl.help), hidden=decl.hidden)
+                        hidden=decl.hidden)  # Click cuts the short help to fit a listing, as for any command
     cmd.companion_decl = decl
     return cmd
 

@@ -111,8 +111,10 @@ def make_command(decl: Move | Screen, name: str | None = None) -> click.Command:
             return run_screen(app, decl, raw)
         return run_move(app, decl, raw)
 
+    signed = any(p.kind.signed for p in decl.params if not p.option)
     cmd = click.Command(name, callback=callback, params=_click_params(decl), help=decl.help,
-                        short_help=short_help(decl.help), hidden=decl.hidden)
+                        short_help=short_help(decl.help), hidden=decl.hidden,
+                        context_settings={"ignore_unknown_options": True} if signed else None)
     cmd.companion_decl = decl
     return cmd
 
@@ -187,6 +189,8 @@ def run_move(app: App, move: Move, raw: dict) -> None:
     at = at_hand(app)
     read_args(app, move, raw, at)
     if move.prepare is not None:
+        if app.tell is None:  # what a question needs said first (at.tell) is shown at once
+            app.tell = lambda view: show(app, view)
         move.prepare(at)
     args = at.args
     try:

@@ -427,6 +427,8 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
         app.session_override = session_id
     if not line and app.show_private is None and ctx.invoked_subcommand is not None:
         private_on_terminal(app)
+    if app.tell is None:  # At.tell: a view shown at once, before a move is recorded
+        app.tell = lambda view: tell(app, view)
     ctx.obj = app
     if ctx.invoked_subcommand is None:
         if line and session_id and app.pinning:
@@ -451,6 +453,13 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
 
             source = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
             ctx.exit(script.run_script(app, source if source is not None else (sys.stdin or ()), cli))
+
+
+def tell(app: App, view: list) -> None:
+    """Show a view at once, as every screen is drawn (App.tell, a move's context)."""
+    from companion.terminal.declared import show
+
+    show(app, view)
 
 
 def private_on_terminal(app: App) -> None:

@@ -98,7 +98,7 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
         params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
-    params.append(click.Option(["--session"], "session_id", metavar="ID", expose_value=False, help=SESSION_HELP))
+    params.append(click.Option(["--session", "session_id"], metavar="ID", expose_value=False, help=SESSION_HELP))
     return params
 
 
@@ -189,8 +189,6 @@ def run_move(app: App, move: Move, raw: dict) -> None:
     at = at_hand(app)
     read_args(app, move, raw, at)
     if move.prepare is not None:
-        if app.tell is None:  # what a question needs said first (at.tell) is shown at once
-            app.tell = lambda view: show(app, view)
         move.prepare(at)
     args = at.args
     try:

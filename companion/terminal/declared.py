@@ -98,7 +98,7 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
         params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
-    params.append(click.Option(["--session", "session_id"], metavar="ID", expose_value=False, help=SESSION_HELP))
+    params.append(click.Option(["--session"], metavar="ID", expose_value=False, help=SESSION_HELP))
     return params
 
 

@@ -117,9 +117,13 @@ def test_the_game_is_over_only_when_every_player_has_a_final_entry():
     s = GAME.apply(s, final("Ann", cash=300), data())  # a correction replaces the entry
     assert GAME.scores(s, "Ann")["total"] == 3
     s = play([final("Ann"), final("Bob"), final("Cy")], players=("Ann", "Bob", "Cy"))
-    assert s["finished"]
+    assert s["finished"] and GAME.result(s) == {"winners": s["winners"]}
+    # issue 20: the framework refuses any event after the game's result (core.session.apply_event)
+    from companion.core.session import apply_event, new_context
+
+    ctx = {**new_context(), "result": GAME.result(s)}
     with pytest.raises(RuleError, match="game is over"):
-        GAME.apply(s, {"type": "vp", "player": "Ann", "points": 1}, data())
+        apply_event(GAME, ("Ann", "Bob", "Cy"), s, ctx, {"type": "vp", "player": "Ann", "points": 1}, data())
 
 
 @pytest.mark.parametrize(

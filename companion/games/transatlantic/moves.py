@@ -23,8 +23,6 @@ from companion.games.transatlantic import catalogue, views
 from companion.games.view import Line, Name
 from companion.games.transatlantic.rules import KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
 
-FINAL_USAGE = "final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M"
-
 
 # -- the kinds of the parameters ------------------------------------------------------------------
 
@@ -236,7 +234,7 @@ def quoted(name: str) -> str:
 
 def _count(name: str, option: str, asked: str, help: str, metavar: str, high=None) -> Param:
     return Param(name, _Count(asked, high), help, option=True, metavar=metavar, label=name.replace("_", " "),
-                 missing=f"Add {option}: {FINAL_USAGE}")
+                 missing=f"Add {option}: {views.FINAL_COMMAND}")
 
 
 PLAYER = "PLAYER"

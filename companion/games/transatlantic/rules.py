@@ -7,8 +7,9 @@ the final score line by line.
 
 Nobody here has the printed ship cards or the board's surcharges, so those come from the
 players (see ``data/transatlantic.json``). A ship's values are frozen into the state the first
-time the session meets it (from the session's frozen catalogue, or from the values the command
-layer put into the event), so a later change of the catalogue never changes a recorded game.
+time the session meets it (from the session's frozen catalogue, or from the values a move put
+into the event: ``companion.games.transatlantic.catalogue``), so a later change of the
+catalogue never changes a recorded game.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ class Transatlantic(Game):
             "winners": [],
         }
 
-    # -- reading the state (used by the commands too) --------------------------------------
+    # -- reading the state (the moves and the views use these too) -------------------------
     @staticmethod
     def location(s: State, name: str) -> str | None:
         """Where a ship of this session is: market, docks, scrapped, a player's name, or None."""

@@ -20,8 +20,8 @@ SURCHARGES_COMMAND = "companion data set transatlantic market.surcharges '[S1, S
 FINAL_COMMAND = "final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M"
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return word if n == 1 else (words or word + "s")
+def plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
 
 
 # -- pieces every screen uses ---------------------------------------------------------------------

@@ -97,6 +97,7 @@ class Kind:
     metavar = "VALUE"
     joins = False  # several typed words make one value ("San Diego" typed without quotes)
     number = False  # a page asks for it with a number field
+    signed = False  # a typed value may start with a dash (`vp Ann -2`): an argument, not an option
 
     def read(self, text: str, at: At, param: "Param") -> Any:
         text = text.strip()

@@ -111,8 +111,10 @@ def make_command(decl: Move | Screen, name: str | None = None) -> click.Command:
             return run_screen(app, decl, raw)
         return run_move(app, decl, raw)
 
+    signed = any(p.kind.signed for p in decl.params if not p.option)
     cmd = click.Command(name, callback=callback, params=_click_params(decl), help=decl.help,
-                        hidden=decl.hidden)  # Click cuts the short help to fit a listing, as for any command
+                        hidden=decl.hidden,  # Click cuts the short help to fit a listing, as for any command
+                        context_settings={"ignore_unknown_options": True} if signed else None)
     cmd.companion_decl = decl
     return cmd
 

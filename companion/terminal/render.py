@@ -422,22 +422,38 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
             items += [(p, style) for p in (pieces if not keep else [text])]
             continue
         items.append((text, style))
+    # tokens with no gap between them (a name and the "'s" or "," after it) are one word: a
+    # line breaks only at a gap, unless the word is too long for a line of its own
+    words: list[tuple[tuple[str, str] | None, list[tuple[str, str]]]] = []
     for text, style in items:
         if text.startswith("\0"):
             gap = (text[1:], style)
             continue
-        w = _width(text)
+        if words and gap is None:
+            words[-1][1].append((text, style))
+        else:
+            words.append((gap, [(text, style)]))
+        gap = None
+    room = width - _width(pad)
+    for before, runs in words:
         has_words = any(t.strip() for t, _ in rows[-1])
-        sep = gap if (gap and has_words) else None
-        if has_words and used + (_width(sep[0]) if sep else 0) + w > width:
+        sep = before if (before and has_words) else None
+        whole_width = sum(_width(t) for t, _ in runs)
+        if has_words and used + (_width(sep[0]) if sep else 0) + whole_width > width and whole_width <= room:
             new_row()
             sep = None
-        if sep:
-            rows[-1].append(sep)
-            used += _width(sep[0])
-        rows[-1].append((text, style))
-        used += w
-        gap = None
+        for n, (text, style) in enumerate(runs):
+            w = _width(text)
+            has_words = any(t.strip() for t, _ in rows[-1])
+            here = sep if n == 0 else None
+            if has_words and used + (_width(here[0]) if here else 0) + w > width:
+                new_row()
+                here = None
+            if here:
+                rows[-1].append(here)
+                used += _width(here[0])
+            rows[-1].append((text, style))
+            used += w
     return [r for r in rows if any(t.strip() for t, _ in r)] or [[]]
 
 

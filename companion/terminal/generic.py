@@ -268,7 +268,9 @@ def _step(app, kind: str) -> None:
     app.session()
     s, replay, moved = app.step(kind)
     verb = "Undid" if kind == "undo" else "Redid"
-    click.echo(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.")
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(f"{verb}: {sessions.describe_event(s.game, moved['event'])}."))  # at spaces, never mid-word
 
 
 @click.command()

@@ -83,9 +83,9 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
     for p in decl.params:
         if p.option:
             if isinstance(p.kind, Flag):
-                params.append(click.Option(list(p.flags), p.name, is_flag=True, help=p.help))
+                params.append(click.Option([*p.flags, p.name], is_flag=True, help=p.help))
             else:
-                params.append(click.Option(list(p.flags), p.name, metavar=p.metavar, multiple=p.many,
+                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=p.many,
                                            help=p.help, type=click.INT if p.kind.number else str))
         else:
             many = p.many or p.kind.joins
@@ -95,10 +95,10 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             params.append(DeclaredArgument([p.name], nargs=-1 if many else 1, required=False, shown=shown,
                                            type=click.INT if p.kind.number and not many else str))
     if isinstance(decl, Screen) and decl.json is not None:
-        params.append(click.Option(["--json"], "as_json", is_flag=True, help="Print JSON (a stable format for scripts)."))
+        params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
-    params.append(click.Option(["--session"], "session_id", metavar="ID", expose_value=False, help=SESSION_HELP))
+    params.append(click.Option(["--session"], metavar="ID", expose_value=False, help=SESSION_HELP))
     return params
 
 

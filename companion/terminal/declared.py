@@ -194,7 +194,7 @@ def run_move(app: App, move: Move, raw: dict) -> None:
     except RuleError as exc:
         secret = [str(v) for p in move.params if p.private for v in _values(args.get(p.name))]
         if app.interactive and any(v.strip() and v.strip().casefold() in exc.message.casefold() for v in secret):
-            again = usage(move, {move.actor: args.get(move.actor)} if move.actor else {})
+            again = usage(move, {move.actor: args.get(move.actor)} if move.actor else {}, private=False)
             raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
                                  "on the private screen, where the reason is shown.") from None
         raise
@@ -236,15 +236,16 @@ def show(app: App, view: list) -> None:
     render.show(view, private=app.show_private)
 
 
-def usage(decl: Move | Screen, given: dict | None = None) -> str:
+def usage(decl: Move | Screen, given: dict | None = None, private: bool = True) -> str:
     """The command line of a declaration, with the values given and the rest as metavars:
-    `pass Ann CITY`."""
+    `pass Ann CITY` (``private`` False: without the private ones, which the shell asks for on
+    the private screen: `pass Ann`)."""
     given = given or {}
     words = [decl.name]
     for p in decl.params:
         if p.name in given and given[p.name] is not None:
             words.append(str(given[p.name]))
-        elif p.required and not p.option:
+        elif p.required and not p.option and (private or not p.private):
             words.append(p.metavar)
     return " ".join(words)
 

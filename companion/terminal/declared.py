@@ -284,6 +284,46 @@ def param_at(decl: Move | Screen, words: list[str]) -> tuple[Param | None, list[
     return (positional[index] if index < len(positional) else None), []
 
 
+def given_before(decl: Move | Screen, words: list[str], param: Param, at: At) -> dict:
+    """The values of the parameters already typed (``words``, the command's name left out),
+    read by their kinds, so an offer may depend on them (the builder's network for `build NAME
+    PATH`; the cards named already for `--special`). A word that does not read is left out;
+    the parameter being completed gets the values given to it before (an option given again)."""
+    positional = [p for p in decl.params if not p.option]
+    flags = {f: p for p in decl.params if p.option for f in p.flags}
+    found: dict[str, list[str]] = {}
+    pending: Param | None = None
+    index = 0
+    for w in words:
+        if pending is not None:
+            found.setdefault(pending.name, []).append(w)
+            pending = None
+            continue
+        if w.startswith("--"):
+            opt = flags.get(w.split("=", 1)[0])
+            if opt is not None and not isinstance(opt.kind, Flag):
+                if "=" in w:
+                    found.setdefault(opt.name, []).append(w.split("=", 1)[1])
+                else:
+                    pending = opt
+            continue
+        if index < len(positional):
+            p = positional[index]
+            found.setdefault(p.name, []).append(w)
+            if not (p.many or p.kind.joins):
+                index += 1
+    out: dict = {}
+    for p in decl.params:
+        given = found.get(p.name)
+        if not given or p.private or (p is param and not (p.option and p.many)):
+            continue
+        try:
+            out[p.name] = _read(p, given, at)
+        except Exception:  # noqa: BLE001 - a half-typed line: offer what can be offered
+            continue
+    return out
+
+
 def complete(app: App, session, replay, cmd: click.Command, words: list[str], current: str) -> list[tuple[str, str]] | None:
     """What the shell offers for the word being typed in a declared command: the options of
     the parameter it fills, from the table's view of the state (never a private card). None
@@ -294,7 +334,7 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
     param, _so_far = param_at(decl, words)
     if param is None or param.private:
         return []
-    at = At(session, replay, None, host=app)
+    at = At(session, replay, None, given_before(decl, words, param, At(session, replay, None, host=app)), host=app)
     at.current, at.typed = current, _so_far
     try:
         found = param.kind.options(at, param)

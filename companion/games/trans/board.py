@@ -56,6 +56,7 @@ def resolve_map(name: str) -> str:
     raise CompanionError(f"There is no map called {name!r}: type amerika or europa.")
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, looked up at every rail of a replay
 def fold(text: str) -> str:
     """A name as compared: case, accents, dots and extra spaces ignored (Zurich = Zürich)."""
     text = unicodedata.normalize("NFKD", text)

@@ -246,15 +246,11 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
 
 class TransGame(TrackMixin, Game):
     """Rules shared by both boards; subclasses set ``id``, ``title`` and ``board``."""
-    ui = "companion.games.trans.commands"
+    moves = "companion.games.trans.moves"
+    views = "companion.games.trans.views"
     section = "Trans Europa / Trans Amerika"
-
-    def maps(self) -> list[str]:
-        """`board amerika` (and its other spellings) draws this edition's board."""
-        from companion.games.trans.board import MAPS
-
-        names = [name for name, gid in MAPS.items() if gid == self.id]
-        return [self.id.split("-", 1)[1]] + [n for n in names if n != self.id.split("-", 1)[1]]
+    player_fields = ("player", "winners")
+    player_keys = ("missing",)  # round-end: each non-winner's missing rails
 
     board = ""
     min_players = 2
@@ -1085,19 +1081,53 @@ class TransGame(TrackMixin, Game):
             return f"round ended{how}: " + "; ".join(parts)
         return super().describe(event)
 
-    def redact(self, event: Event) -> Event:
-        """Cities recorded, returned or passed are secret until the game is over."""
-        if event.get("type") in ("hand-set", "hand-return", "pass"):
-            event = dict(event)
-            for key in ("cities", "city"):
-                if key in event:
-                    event[key] = "hidden until the game is over"
-        return event
+    def result(self, s: State) -> dict | None:
+        return {"winners": list(s["winners"])} if s["finished"] else None
 
-    def words(self, state: State, data: dict) -> list[str]:
-        names = list(state.get("players_order", []))
-        cities = [c["name"] for c in data.get("cities") or []]
-        return names + cities + list(SPECIAL_IDS)
+    def turn(self, s: State) -> list[str]:
+        """Who is to act: the players whose choice the deal waits for, else whoever places the
+        next start marker, else the player whose turn of rails is in progress; nobody between
+        rounds or once the board says the round is over."""
+        if not s["round_open"] or self.round_over(s):
+            return []
+        waiting = self.waiting(s)
+        if waiting:
+            return waiting
+        track = s["track"]
+        if track["turn"]:
+            return [track["turn"]["player"]]
+        if s.get("rulebook_order") and not track["rails"]:
+            due = self.marker_due(s)
+            return [due] if due else []
+        return []
+
+    def view(self, s: State, player: str | None) -> State:
+        """What ``player`` may see (None: the table). While a round is open every hand is
+        secret but the player's own (and, under swap-hands, the one they handed on), and so is
+        the city another player chose to pass; once it has ended the hands are public (they are
+        said at `round end`). Nobody ever sees the cards left in the stacks, nor the order of
+        the special cards still in the deck."""
+        out = dict(s)
+        out["leftover"] = {colour: [] for colour in s.get("leftover") or {}}
+        deck = s.get("special_deck")
+        if deck:
+            out["special_deck"] = dict(deck, order=list(deck["order"][: deck["next"]]))
+        if not s["round_open"]:
+            return out
+        hands = s["hands"]
+        seen: dict[str, list[str]] = {}
+        if player in hands:
+            seen[player] = list(hands[player])
+            handed = self.handed_on(s, player)
+            if handed:
+                seen[handed[0]] = list(handed[1])
+        out["hands"] = seen
+        pending = s.get("pending")
+        if pending and pending.get("kind") == "pass-three":
+            chosen = pending.get("chosen") or {}
+            # who has chosen is public (the deal waits for the others); what, only to the chooser
+            out["pending"] = dict(pending, chosen={p: (c if p == player else None) for p, c in chosen.items()})
+        return out
 
 
 class TransEuropa(TransGame):

@@ -46,8 +46,11 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
         out[name] = group
     for name, cmd in (getattr(module, "COMMANDS", None) or {}).items():
         out[name] = cmd
+    # the owner a refusal names: the first game the module declares (Trans Europa, then Trans
+    # Amerika), whichever of them asked first in this process
+    owner = next(iter(getattr(module, "NEW", None) or {}), game_id)
     for name, cmd in out.items():
-        mark(cmd, key, name, game_id)
+        mark(cmd, key, name, owner)
     _built[key] = out
     return out
 

@@ -39,10 +39,8 @@ that each rejected deal was out of balance and the one dealt is within it: nobod
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 
-from companion.core import dealing
 from companion.core.datapack import example, set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.api import Event, Game, Setup, State, best, player_name
@@ -67,6 +65,21 @@ BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app g
 CHART_TEMPLATE = '{"winner": W, "missing": [P1, P2, P3, P4, P5]}'
 
 
+def _holds_deal(value) -> bool:
+    """Whether an event holds anything shaped like a recorded deal (a dict with context, deck
+    and order: companion.core.dealing.deals_in), at any depth."""
+    if isinstance(value, dict):
+        if "order" in value and "deck" in value and "context" in value:
+            return True
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    for v in value:
+        if isinstance(v, (dict, list)) and _holds_deal(v):
+            return True
+    return False
+
+
 # -- names -------------------------------------------------------------------------------------
 
 def fold(text: str) -> str:
@@ -87,6 +100,8 @@ def city_name(data: dict, text: str, board: str) -> str:
     for n in names:
         if fold(n) == wanted:
             return n
+    import difflib
+
     close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.6)
     hint = ""
     if close:
@@ -156,6 +171,8 @@ def chart_points(chart: dict, missing: int) -> int:
 
 def deal_stacks(data: dict, seed: str, entropy: str, session_id: str, number: int, attempt: int = 1) -> dict:
     """Every colour stack shuffled; deal 1 of a round has the plain context, deal n adds /deal-n."""
+    from companion.core import dealing
+
     colours = city_colours(data)
     suffix = "" if attempt == 1 else f"/deal-{attempt}"
     return {
@@ -199,6 +216,8 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         rest = deck["order"][deck["next"]:] if deck else []
         turned = draw(rest, None, per_round)
         if turned["needed"]:
+            from companion.core import dealing
+
             cards, _ = special_deck(data)
             shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
             event["special_shuffle"] = shuffled
@@ -383,6 +402,10 @@ class TransGame(TrackMixin, Game):
     def deal_contexts(self, session_id: str, event: Event) -> list[tuple[dict, str | None]]:
         """Deal n of round r shuffles colour c under ``ID/r/cities-c`` (``.../deal-n`` from the
         second deal tried); the special-card deck under ``ID/r/special``."""
+        if not _holds_deal(event):  # most events (every rail): nothing to check, nothing to import
+            return []
+        from companion.core import dealing
+
         expected: dict[int, str] = {}
         if event.get("type") == "round-start":
             number = event.get("round")

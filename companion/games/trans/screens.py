@@ -9,7 +9,6 @@ summary (``status --json``) and the table's view of the state only.
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
@@ -256,6 +255,8 @@ def board_svg(game, state: dict, data: dict, players: list[str], mine: str | Non
     With ``mine`` (a player's page, ``state`` that player's view) that player's cities are
     ringed and named and their network is drawn wider. Without, no city is named: cities are
     drawn as the printed board shows them (a dot and a three-letter mark)."""
+    from html import escape
+
     board = game.board_of(data)
     track = state["track"]
     xs = [(2 * x - y) * STEP_X for x, y in board.xy]

@@ -25,8 +25,6 @@ asks for the lines once, by name (:func:`ask_lines`). A command given in full ne
 
 from __future__ import annotations
 
-import dataclasses
-
 from companion.core import datapack
 from companion.core.errors import CompanionError, RuleError
 from companion.games.trans.board import Board, Edge
@@ -125,7 +123,7 @@ def settle(board: Board, values: dict) -> Board:
             disputed.discard(e)
             if counted.get(e, OTHERS) == OTHERS:  # a line both named and listed: by its name
                 counted[e] = key
-    return dataclasses.replace(board, cost=cost, disputed=frozenset(disputed), counted_single=counted)
+    return board.replace(cost=cost, disputed=frozenset(disputed), counted_single=counted)
 
 
 # -- what a count says about them ------------------------------------------------------------

@@ -286,7 +286,7 @@ class TrackMixin:
         """Players (seat order) whose recorded cities are all on their start marker's network."""
         track = s["track"]
         root = components(track, len(board.xy))
-        node = {c.name: c.node for c in board.cities}
+        node = board.city_nodes
         out = []
         for p in s["players_order"]:
             cities = s["hands"].get(p)
@@ -327,7 +327,8 @@ class TrackMixin:
         """The rails in an order where each joins the player's network, or a refusal."""
         track = s["track"]
         node, name = track["markers"][player]
-        root = list(components(track, len(board.xy)))  # a working copy: the track is not changed here
+        root = components(track, len(board.xy))
+        copied = False  # the track is not changed here: rails are joined on a working copy
         todo = list(edges)
         order: list[Edge] = []
         while todo:
@@ -336,7 +337,10 @@ class TrackMixin:
                 if root[e[0]] == mine or root[e[1]] == mine:
                     order.append(e)
                     todo.remove(e)
-                    _join(root, e[0], e[1])  # a rail may join another network
+                    if todo:  # a rail may join another network, which the next ones may touch
+                        if not copied:
+                            root, copied = list(root), True
+                        _join(root, e[0], e[1])
                     break
             else:
                 raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "
@@ -413,7 +417,9 @@ class TrackMixin:
         if turn is None or turn["player"] != player:
             turn = track["turn"] = self._next_turn(s, player)
         costs = self._turn_costs(s, board)
-        root = track["root"] = list(components(track, len(board.xy)))
+        root = track.get("root")
+        if root is None or len(root) != len(board.xy):
+            root = track["root"] = components(track, len(board.xy))  # a new list: the track's own
         for e in order:
             ended = track["ended"]
             if ended and not ended["finishing"]:

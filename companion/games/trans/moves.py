@@ -81,8 +81,9 @@ class SpecialCard(Kind):
 
     def read(self, text, at, param):
         card = str(text).strip().lower()
-        if card not in SPECIAL_IDS:
-            raise Malformed(f"{str(text).strip()!r} is not a special card: one of {', '.join(SPECIAL_IDS)}.")
+        if card not in SPECIAL_IDS:  # as Click says it of a choice
+            raise Malformed(f"Invalid value for '--special': {str(text).strip()!r} is not one of "
+                            + ", ".join(repr(c) for c in SPECIAL_IDS) + ".")
         return card
 
     def options(self, at, param):
@@ -366,7 +367,8 @@ def _round_end_asks(at) -> None:
     args = at.args
     counts = dict(args.get("missing") or {})
     if args["auto"] and counts:
-        raise Malformed("--auto counts the missing rails on the board: drop --missing.")
+        raise click.UsageError("--auto counts the missing rails on the board: drop --missing.",
+                               ctx=click.get_current_context(silent=True))
     winners = list(args.get("winners") or [])
     if args["auto"]:
         if at.can_ask():
@@ -769,37 +771,35 @@ rails.companion_complete = _offer_rails
 COMMANDS = {"hand": hand, "rails": rails}
 NEW = {"trans-europa": _new(TransEuropa), "trans-amerika": _new(TransAmerika)}
 
-# A short game each, dealt at the table (no random deal): the hands typed, markers, rails, both
-# kinds of round end, a pass card's choices.
+# A short game each, dealt at the table (no random deal): the hands typed, start markers,
+# rails, a round counted on the board, a special card named at the table, a round scored by hand.
+_AMERIKA_HANDS = {"Ann": "San Diego,Dallas,St. Louis,Cincinnati,Washington",
+                  "Bob": "Los Angeles,Chicago,Oklahoma City,Memphis,New York",
+                  "Cy": "Portland,Bismarck,Santa Fe,New Orleans,Boston",
+                  "Dee": "Sacramento,Minneapolis,Omaha,El Paso,Charleston"}
+_EUROPA_HANDS = {"Ann": "Glasgow,Madrid,Paris,Kyiv,Roma", "Bob": "Oslo,London,Berlin,Riga,Sofia",
+                 "Cy": "Stockholm,Dublin,Wien,Minsk,Firenze", "Dee": "Helsinki,Brest,Zürich,Odessa,Istanbul"}
 PLAYTHROUGH = {
     "trans-amerika": [
-        "new trans-amerika --players Ann,Bob --entropy x",
+        "new trans-amerika --players Ann,Bob,Cy,Dee --entropy x",
         "round start --physical",
-        'hand Ann --set "San Diego,Dallas,St. Louis,Cincinnati,Washington"',
-        'hand Bob --set "Los Angeles,Chicago,Oklahoma City,Memphis,New York"',
-        "start Ann San Diego",
-        "start Bob Los Angeles",
-        "build Ann San Diego-D11-E11",
-        "build Bob Los Angeles-C10",
+        *[f'hand {p} --set "{h}"' for p, h in _AMERIKA_HANDS.items()],
+        "start Ann San Diego", "start Bob Los Angeles", "start Cy Portland", "start Dee Omaha",
+        "build Ann San Diego-D11", "build Bob Los Angeles-C10", "build Cy Portland-B3", "build Dee Omaha-J5",
         "status",
         "round end --auto --winner Ann",
-        "round start --physical --special pass-three",
-        'hand Ann --set "Seattle,Denver,Chicago,Dallas,Boston"',
-        'hand Bob --set "Portland,Helena,Omaha,El Paso,New York"',
-        "round end --winner Bob --missing Ann=3",
+        "round start --physical --special three-rails",
+        "round end --winner Bob --missing Ann=3 --missing Cy=2 --missing Dee=5",
         "status",
     ],
     "trans-europa": [
         "new trans-europa --players Ann,Bob,Cy,Dee --entropy x",
         "round start --physical",
-        'hand Ann --set "Glasgow,Paris,Madrid,Roma,Kyiv"',
-        "start Ann Paris",
-        "start Bob E6",
-        "start Cy Wien",
-        "start Dee Oslo",
-        "build Ann Paris-E6",
+        *[f'hand {p} --set "{h}"' for p, h in _EUROPA_HANDS.items()],
+        "start Ann Paris", "start Bob Berlin", "start Cy Wien", "start Dee Odessa",
+        "build Ann Paris-F6", "build Bob Berlin-I5",
         "status",
-        "round end --winner Ann --missing Bob=2 --missing Cy=4 --missing Dee=5",
+        "round end --auto --winner Ann",
         "status",
     ],
 }

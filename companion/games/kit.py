@@ -36,6 +36,26 @@ def show(view: list) -> None:
     draw_view(view, private=app.show_private if app is not None else None)
 
 
+def screen_width() -> int:
+    """The columns a screen has to fit into (the renderer's: the terminal's width, else
+    $COLUMNS, else 80), for a drawing that must decide whether it fits (a board)."""
+    from companion.terminal.render import screen_width as width
+
+    return width()
+
+
+def choose_private(owner: str, view: list, question: str, parse: Callable[[str], Any]) -> Any:
+    """A hand-written command's private question: ``view`` (what ``owner`` may see while
+    choosing, a hand) on ``owner``'s private screen, asked until ``parse`` accepts the answer;
+    a refusal is said there only. None when there is no private screen (a pipe, a script)."""
+    app = click.get_current_context().find_object(App)
+    if app is None or app.choose_private is None:
+        return None
+    from companion.terminal.render import draw
+
+    return app.choose_private(owner, draw(view), question, parse)
+
+
 def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command], click.Command]:
     """Mark a hand-written command whose typed line may name a private card (``check(words)``,
     the words after the command's name): the shell keeps such a line out of its history."""

@@ -46,8 +46,11 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
         out[name] = group
     for name, cmd in (getattr(module, "COMMANDS", None) or {}).items():
         out[name] = cmd
+    # the owner a refusal names: the first game the module declares (Trans Europa, then Trans
+    # Amerika), whichever of them asked first in this process
+    owner = next(iter(getattr(module, "NEW", None) or {}), game_id)
     for name, cmd in out.items():
-        mark(cmd, key, name, game_id)
+        mark(cmd, key, name, owner)
     _built[key] = out
     return out
 
@@ -197,7 +200,7 @@ def run_move(app: App, move: Move, raw: dict) -> None:
     except RuleError as exc:
         secret = [str(v) for p in move.params if p.private for v in _values(args.get(p.name))]
         if app.interactive and any(v.strip() and v.strip().casefold() in exc.message.casefold() for v in secret):
-            again = usage(move, {move.actor: args.get(move.actor)} if move.actor else {})
+            again = usage(move, {move.actor: args.get(move.actor)} if move.actor else {}, private=False)
             raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
                                  "on the private screen, where the reason is shown.") from None
         raise
@@ -239,15 +242,16 @@ def show(app: App, view: list) -> None:
     render.show(view, private=app.show_private)
 
 
-def usage(decl: Move | Screen, given: dict | None = None) -> str:
+def usage(decl: Move | Screen, given: dict | None = None, private: bool = True) -> str:
     """The command line of a declaration, with the values given and the rest as metavars:
-    `pass Ann CITY`."""
+    `pass Ann CITY` (``private`` False: without the private ones, which the shell asks for on
+    the private screen: `pass Ann`)."""
     given = given or {}
     words = [decl.name]
     for p in decl.params:
         if p.name in given and given[p.name] is not None:
             words.append(str(given[p.name]))
-        elif p.required and not p.option:
+        elif p.required and not p.option and (private or not p.private):
             words.append(p.metavar)
     return " ".join(words)
 
@@ -304,6 +308,46 @@ def param_at(decl: Move | Screen, words: list[str]) -> tuple[Param | None, list[
     return (positional[index] if index < len(positional) else None), []
 
 
+def given_before(decl: Move | Screen, words: list[str], param: Param, at: At) -> dict:
+    """The values of the parameters already typed (``words``, the command's name left out),
+    read by their kinds, so an offer may depend on them (the builder's network for `build NAME
+    PATH`; the cards named already for `--special`). A word that does not read is left out;
+    the parameter being completed gets the values given to it before (an option given again)."""
+    positional = [p for p in decl.params if not p.option]
+    flags = {f: p for p in decl.params if p.option for f in p.flags}
+    found: dict[str, list[str]] = {}
+    pending: Param | None = None
+    index = 0
+    for w in words:
+        if pending is not None:
+            found.setdefault(pending.name, []).append(w)
+            pending = None
+            continue
+        if w.startswith("--"):
+            opt = flags.get(w.split("=", 1)[0])
+            if opt is not None and not isinstance(opt.kind, Flag):
+                if "=" in w:
+                    found.setdefault(opt.name, []).append(w.split("=", 1)[1])
+                else:
+                    pending = opt
+            continue
+        if index < len(positional):
+            p = positional[index]
+            found.setdefault(p.name, []).append(w)
+            if not (p.many or p.kind.joins):
+                index += 1
+    out: dict = {}
+    for p in decl.params:
+        given = found.get(p.name)
+        if not given or p.private or (p is param and not (p.option and p.many)):
+            continue
+        try:
+            out[p.name] = _read(p, given, at)
+        except Exception:  # noqa: BLE001 - a half-typed line: offer what can be offered
+            continue
+    return out
+
+
 def complete(app: App, session, replay, cmd: click.Command, words: list[str], current: str) -> list[tuple[str, str]] | None:
     """What the shell offers for the word being typed in a declared command: the options of
     the parameter it fills, from the table's view of the state (never a private card). None
@@ -314,7 +358,7 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
     param, _so_far = param_at(decl, words)
     if param is None or param.private:
         return []
-    at = At(session, replay, None, host=app)
+    at = At(session, replay, None, given_before(decl, words, param, At(session, replay, None, host=app)), host=app)
     at.current, at.typed = current, _so_far
     for p, given in params_given(decl, words):  # what the parameters before it say (whose sheet)
         if p is not param and not p.private:

@@ -362,7 +362,7 @@ def board(app, map_id: str | None) -> None:
             if map_id.casefold() in names:
                 show(app, views.map_view(At(host=app), map_id.casefold()))
                 return
-            maps += names[:1]
+            maps += [n for n in names if n not in maps][:1]  # games sharing their views name one map each
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
     s = app.session()
     replay = s.replay()

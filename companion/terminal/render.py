@@ -386,9 +386,9 @@ def _tokens(line) -> list[tuple[str, str, bool]]:
 
 
 def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -> list[list[tuple[str, str]]]:
-    """Lines of (text, style) runs no wider than ``width``: breaks at spaces only; a whole
-    token longer than a line is broken at its spaces, a plain word longer than a line after
-    its hyphens (a path of junctions)."""
+    """Lines of (text, style) runs no wider than ``width``: breaks at spaces only (tokens with
+    no space between them are one word); a whole token longer than a line is broken at its
+    spaces, a plain word longer than a line after its hyphens (a path of junctions)."""
     # leading spaces of the line stay (an indented list item), and continuations go under them
     lead = ""
     while tokens and tokens[0][0].isspace() and not tokens[0][2]:
@@ -422,8 +422,9 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
             items += [(p, style) for p in (pieces if not keep else [text])]
             continue
         items.append((text, style))
-    # tokens with no gap between them (a name and the "'s" or "," after it) are one word: a
-    # line breaks only at a gap, unless the word is too long for a line of its own
+    # tokens with no gap between them are one word ("(`build Ann ...`),", a name and its comma,
+    # a path of names): it moves to the next line whole, and only a word longer than a line is
+    # broken, between its tokens (after a hyphen, at a name's spaces)
     words: list[tuple[tuple[str, str] | None, list[tuple[str, str]]]] = []
     for text, style in items:
         if text.startswith("\0"):
@@ -434,26 +435,23 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
         else:
             words.append((gap, [(text, style)]))
         gap = None
-    room = width - _width(pad)
-    for before, runs in words:
+    for gap, pieces in words:
+        w = sum(_width(t) for t, _ in pieces)
         has_words = any(t.strip() for t, _ in rows[-1])
-        sep = before if (before and has_words) else None
-        whole_width = sum(_width(t) for t, _ in runs)
-        if has_words and used + (_width(sep[0]) if sep else 0) + whole_width > width and whole_width <= room:
+        sep = gap if (gap and has_words) else None
+        first = w if w <= width - _width(pad) else _width(pieces[0][0])
+        if has_words and used + (_width(sep[0]) if sep else 0) + first > width:
             new_row()
             sep = None
-        for n, (text, style) in enumerate(runs):
-            w = _width(text)
-            has_words = any(t.strip() for t, _ in rows[-1])
-            here = sep if n == 0 else None
-            if has_words and used + (_width(here[0]) if here else 0) + w > width:
+        if sep:
+            rows[-1].append(sep)
+            used += _width(sep[0])
+        for n, (text, style) in enumerate(pieces):
+            tw = _width(text)
+            if n and used + tw > width and any(t.strip() for t, _ in rows[-1]):
                 new_row()
-                here = None
-            if here:
-                rows[-1].append(here)
-                used += _width(here[0])
             rows[-1].append((text, style))
-            used += w
+            used += tw
     return [r for r in rows if any(t.strip() for t, _ in r)] or [[]]
 
 

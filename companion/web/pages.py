@@ -245,8 +245,8 @@ def move_form(action: str, form_token: str, move, choices: dict) -> str:
     open_params = [p for p in move.params if p.name != move.actor]
     if len(open_params) == 1 and choices.get(open_params[0].name):
         p = open_params[0]
-        buttons = "".join(
-            f'<button type="submit" name="{escape(p.name, quote=True)}" value="{escape(str(v), quote=True)}">'
+        buttons = "".join(  # posted as `choice` (Site.choose reads it as this parameter)
+            f'<button type="submit" name="choice" value="{escape(str(v), quote=True)}">'
             f"{escape(str(v))}</button>" for v, _note in choices[p.name])
         body = f"<p>{escape(p.help or p.label)}</p>{buttons}"
     else:

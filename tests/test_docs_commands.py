@@ -1,8 +1,8 @@
 """Every command of every built-in game is explained in that game's walkthrough, with its
 options: the list comes from the game's declarations (its moves, screens and hand-written
 commands), never from a hand-kept list, so a command added and left out of the docs fails here.
-A game's walkthrough is the page of docs/ (or the README, for the score sheet) that shows its
-`new` command."""
+A game's walkthrough is the pages of docs/ whose heading names the game (or, for the score
+sheet, the README, which shows its `new` command)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,12 @@ PAGES = {p: p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted(
 
 
 def walkthrough(game_id: str) -> str:
-    found = [text for text in PAGES.values() if f"new {game_id}" in text and "writing a game" not in text.lower()[:80]]
+    """The pages whose heading names the game (docs/trans.md, docs/rails.md for Trans Europa),
+    else that show its `new` command (the README for the score sheet)."""
+    title = registry.get(game_id).title
+    found = [text for text in PAGES.values() if title in text.split("\n", 1)[0]]
+    found = found or [text for text in PAGES.values()
+                      if f"new {game_id}" in text and "writing a game" not in text.lower()[:80]]
     if not found:
         pytest.skip("needs the source tree's docs")
     return "\n".join(found)

@@ -91,6 +91,11 @@ def test_every_declared_move_and_screen_is_a_command_with_help(plugins, game_id,
     for decl in declared:
         words = decl.name.split(" ")
         cmd = commands[words[0]]
+        if len(words) > 1 and not hasattr(cmd, "commands"):
+            # a move typed through a hand-written command (Trans's `hand NAME --set`): that command
+            # is the game's own, registered, with help
+            assert words[0] in (found.get("COMMANDS") or {}) and cmd.help, decl.name
+            continue
         for w in words[1:]:
             cmd = cmd.commands[w]
         assert getattr(cmd, "companion_decl", None) is decl

@@ -21,7 +21,7 @@ def test_undo_of_a_build_takes_its_rails_off(script, run, status):
     assert status()["rails_built"] == 15
     assert run(["rails", "Ann", "--json"], expect=0).stdout.count('"rails": 2') == 1  # Washington-O6
     out = run(["undo"], expect=0).stdout
-    assert out.strip() == f"Undid: Ann built {ROUTE}."
+    assert " ".join(out.split()) == f"Undid: Ann built {ROUTE}."  # wrapped at 80 columns (issue 20)
     st = status()
     assert st["rails_built"] == 0 and st["rails"] == [] and st["rails_left"] == 85
     assert st["players"][0]["rails"] == 0 and st["turn"] is None

@@ -268,9 +268,10 @@ def _step(app, kind: str) -> None:
     app.session()
     s, replay, moved = app.step(kind)
     verb = "Undid" if kind == "undo" else "Redid"
-    from companion.terminal.render import wrap
+    from companion.terminal.render import keep_whole, wrap
 
-    click.echo(wrap(f"{verb}: {sessions.describe_event(s.game, moved['event'])}."))  # at spaces, never mid-word
+    # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
+    click.echo(wrap(keep_whole(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.", long_names(s, replay))))
 
 
 @click.command()

@@ -81,10 +81,17 @@ class Pty:
         start = time.perf_counter()
         os.write(self.master, b"\r")
         seen = b""
-        while True:
-            seen += self.read_until([self.prompt], 30)
-            if toolbar in seen.split(self.prompt, 1)[-1] or toolbar in seen:
-                return time.perf_counter() - start
+        end = start + 30
+        while not (self.prompt in seen and toolbar in seen.split(self.prompt, 1)[1]):
+            left = end - time.perf_counter()
+            if left <= 0:
+                raise SystemExit(f"after {text!r}: {seen[-300:]!r}")
+            if select.select([self.master], [], [], left)[0]:
+                chunk = os.read(self.master, 65536)
+                seen += chunk
+                if b"\x1b[6n" in chunk:
+                    os.write(self.master, b"\x1b[1;1R")
+        return time.perf_counter() - start
 
     def close(self) -> None:
         self.proc.kill()

@@ -38,6 +38,7 @@ class At:
         self.args = dict(args or {})
         self.host = host  # the terminal's App (asking, the data folder), or None on a page
         self._state = None
+        self._status = None
 
     @property
     def game(self):
@@ -63,8 +64,12 @@ class At:
 
     @property
     def status(self) -> dict:
-        """`status --json` of the session (the framework's keys and the game's summary)."""
-        return self.session.status(self.replay)
+        """`status --json` of the session (the framework's keys and the game's summary): made
+        once per At (a view asks for it in several places; the summary of a long round walks
+        the board)."""
+        if self._status is None:
+            self._status = self.session.status(self.replay)
+        return self._status
 
     def seat(self, player: str) -> int:
         return self.players.index(player)

@@ -223,16 +223,40 @@ def _looks_like(name: str, parts: dict) -> str | None:
 
     if name in RENAMED:
         return f"{name} is from the old contract: now {RENAMED[name]}"
-    candidates = [*parts, *RENAMED]
-    if not any(name[:3].lower() == c[:3].lower() or name[-4:].lower() == c[-4:].lower() for c in candidates):
-        return None  # shares neither start nor end with any part: a helper of the game's (and no difflib import)
-    import difflib
-
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    close = closest(name, [*parts, *RENAMED], 0.75)
     if close:
-        meant = close[0] if close[0] in parts else f"{close[0]}, from the old contract: now {RENAMED[close[0]]}"
+        meant = close if close in parts else f"{close}, from the old contract: now {RENAMED[close]}"
         return f"{name} is not part of the contract (did you mean {meant}?)"
     return None
+
+
+def closest(name: str, candidates: list[str], cutoff: float) -> str | None:
+    """The candidate ``name`` is most likely a typo of (an edit distance of at most a quarter
+    of its length: `render_stauts`, `COMMAND`), or None. Written here rather than with difflib,
+    whose import alone would cost every start of a game a millisecond."""
+    best, found = cutoff, None
+    for c in candidates:
+        longest = max(len(name), len(c))
+        if abs(len(name) - len(c)) > longest * (1 - cutoff):
+            continue
+        score = 1 - _distance(name.lower(), c.lower()) / longest
+        if score >= best and name != c:
+            best, found = score, c
+    return found
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance, a swap of two neighbours counting one (Damerau)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _check_module(module, parts: dict, what: str) -> None:
@@ -289,13 +313,9 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
             continue
         if name in RENAMED:
             raise ContractError(f"its rules have {name}, which is from the old contract (now {RENAMED[name]})")
-        if not any(name[:4] == r[:4] for r in rules):
-            continue
-        import difflib
-
-        close = difflib.get_close_matches(name, rules, n=1, cutoff=0.8)
+        close = closest(name, rules, 0.8)
         if close:
-            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close[0]}?)")
+            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close}?)")
     moves = _import(game.moves, "moves")
     _check_module(moves, MOVES_PARTS, "moves")
     views = _import(game.views, "views")

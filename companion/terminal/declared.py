@@ -258,84 +258,66 @@ def usage(decl: Move | Screen, given: dict | None = None, private: bool = True) 
 
 # -- completion and privacy in the shell -----------------------------------------------------------
 
-def params_given(decl: Move | Screen, words: list[str]) -> list[tuple[Param, list[str]]]:
-    """(parameter, its words) for the arguments typed so far (options left out)."""
-    positional = [p for p in decl.params if not p.option]
-    out: list[tuple[Param, list[str]]] = []
-    index = 0
-    for w in words:
-        if w.startswith("-") or index >= len(positional):
-            continue
-        p = positional[index]
-        if out and out[-1][0] is p:
-            out[-1][1].append(w)
-        else:
-            out.append((p, [w]))
-        if not (p.many or p.kind.joins):
-            index += 1
-    return out
+class Typed:
+    """What a half-typed line gives each parameter of a declaration (the command's name left
+    out): the words of each (``found``), the positional parameters in the order they were
+    filled, and an option waiting for its value (``pending``). The one reading of a typed line
+    for completion and for the shell's history."""
+
+    def __init__(self, decl: Move | Screen, words: list[str]):
+        positional = [p for p in decl.params if not p.option]
+        flags = {f: p for p in decl.params if p.option for f in p.flags}
+        self.found: dict[str, list[str]] = {}
+        self.filled: list[Param] = []
+        self.pending: Param | None = None
+        index = 0
+        for w in words:
+            if self.pending is not None:
+                self.found.setdefault(self.pending.name, []).append(w)
+                self.pending = None
+                continue
+            if w.startswith("--"):
+                opt = flags.get(w.split("=", 1)[0])
+                if opt is not None:
+                    if isinstance(opt.kind, Flag):
+                        self.found.setdefault(opt.name, [])
+                    elif "=" in w:
+                        self.found.setdefault(opt.name, []).append(w.split("=", 1)[1])
+                    else:
+                        self.pending = opt
+                continue
+            if index < len(positional):
+                p = positional[index]
+                self.found.setdefault(p.name, []).append(w)
+                if not self.filled or self.filled[-1] is not p:
+                    self.filled.append(p)
+                if not (p.many or p.kind.joins):
+                    index += 1
+        self.next = positional[index] if index < len(positional) else None
+
+    def at(self) -> tuple[Param | None, list[str]]:
+        """The parameter the next word fills, and the words already given to it."""
+        if self.pending is not None:
+            return self.pending, []
+        last = self.filled[-1] if self.filled else None
+        if last is not None and (last.many or last.kind.joins):  # it takes the rest of the line
+            return last, self.found[last.name]
+        return self.next, []
 
 
 def param_at(decl: Move | Screen, words: list[str]) -> tuple[Param | None, list[str]]:
     """Which parameter the next word fills, after ``words`` (the command's own words, its name
     left out), and the words already given to it."""
-    positional = [p for p in decl.params if not p.option]
-    flags = {f: p for p in decl.params if p.option for f in p.flags}
-    filled: list[tuple[Param, list[str]]] = []
-    pending: Param | None = None
-    index = 0
-    for w in words:
-        if pending is not None:
-            pending = None
-            continue
-        if w.startswith("--"):
-            opt = flags.get(w.split("=", 1)[0])
-            if opt is not None and not isinstance(opt.kind, Flag) and "=" not in w:
-                pending = opt
-            continue
-        if index < len(positional):
-            p = positional[index]
-            if filled and filled[-1][0] is p:
-                filled[-1][1].append(w)
-            else:
-                filled.append((p, [w]))
-            if not (p.many or p.kind.joins):
-                index += 1
-    if pending is not None:
-        return pending, []
-    if filled and (filled[-1][0].many or filled[-1][0].kind.joins):
-        return filled[-1]
-    return (positional[index] if index < len(positional) else None), []
+    return Typed(decl, words).at()
 
 
 def given_before(decl: Move | Screen, words: list[str], param: Param, at: At) -> dict:
     """The values of the parameters already typed (``words``, the command's name left out),
     read by their kinds, so an offer may depend on them (the builder's network for `build NAME
-    PATH`; the cards named already for `--special`). A word that does not read is left out;
-    the parameter being completed gets the values given to it before (an option given again)."""
-    positional = [p for p in decl.params if not p.option]
-    flags = {f: p for p in decl.params if p.option for f in p.flags}
-    found: dict[str, list[str]] = {}
-    pending: Param | None = None
-    index = 0
-    for w in words:
-        if pending is not None:
-            found.setdefault(pending.name, []).append(w)
-            pending = None
-            continue
-        if w.startswith("--"):
-            opt = flags.get(w.split("=", 1)[0])
-            if opt is not None and not isinstance(opt.kind, Flag):
-                if "=" in w:
-                    found.setdefault(opt.name, []).append(w.split("=", 1)[1])
-                else:
-                    pending = opt
-            continue
-        if index < len(positional):
-            p = positional[index]
-            found.setdefault(p.name, []).append(w)
-            if not (p.many or p.kind.joins):
-                index += 1
+    PATH`; the cards named already for `--special`; whose sheet for Yacht's box). A word that
+    does not read is left out; the parameter being completed gets the values given to it
+    before only when it is an option given again."""
+    found = Typed(decl, words).found
     out: dict = {}
     for p in decl.params:
         given = found.get(p.name)
@@ -355,17 +337,11 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
     decl = getattr(cmd, "companion_decl", None)
     if decl is None:
         return None
-    param, _so_far = param_at(decl, words)
+    param, so_far = param_at(decl, words)
     if param is None or param.private:
         return []
     at = At(session, replay, None, given_before(decl, words, param, At(session, replay, None, host=app)), host=app)
-    at.current, at.typed = current, _so_far
-    for p, given in params_given(decl, words):  # what the parameters before it say (whose sheet)
-        if p is not param and not p.private:
-            try:
-                at.args[p.name] = _read(p, given, at)
-            except (CompanionError, ValueError):
-                pass
+    at.current, at.typed = current, so_far
     try:
         found = param.kind.options(at, param)
     except CompanionError:
@@ -378,16 +354,8 @@ def names_private(cmd: click.Command, words: list[str]) -> bool:
     private parameter given a value, or a hand-written command's private option."""
     decl = getattr(cmd, "companion_decl", None)
     if decl is not None:
-        positional = [p for p in decl.params if not p.option]
-        given = [w for w in words if not w.startswith("-")]
-        for p in decl.params:
-            if not p.private:
-                continue
-            if p.option and any(w.split("=", 1)[0] in p.flags for w in words):
-                return True
-            if not p.option and positional.index(p) < len(given):
-                return True
-        return False
+        found = Typed(decl, words).found
+        return any(p.private and found.get(p.name) for p in decl.params)
     check = getattr(cmd, "companion_private", None)
     return bool(check(words)) if check is not None else False
 

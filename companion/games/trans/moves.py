@@ -24,7 +24,7 @@ from companion.games.trans.rails import rails, with_supplied
 from companion.games.trans.rules import SPECIAL_IDS, TransAmerika, TransEuropa, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash
 from companion.games.trans.track import largest_missing
-from companion.games.view import Line, Name, Private
+from companion.games.view import Line, Name, Private, winners
 
 # -- new -----------------------------------------------------------------------------------------
 
@@ -433,7 +433,7 @@ def _round_ended(outcome) -> list:
                 said += (["; "] if said else []) + [Name(p), ": ", *_commas([Name(c) for c in cities])]
         out.append(Line("The hands were: ", *said, "."))
     if status["finished"]:
-        out += screens.winners_line(status)
+        out += winners(status)
     else:
         out.append(screens.say(f"Next: `round start` ({status['start_player']} starts).", players))
     return out

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
 from companion.games.trans.rules import PRESTIGE_GOAL, city_colours
-from companion.games.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, player_colour
+from companion.games.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, names, player_colour
 
 # the commands a choice is typed with, kept on one line when a line is wrapped
 CHOICE_COMMANDS = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
@@ -57,25 +57,6 @@ def path_parts(path: str) -> list[Any]:
     return [Name(s + "-") for s in steps[:-1]] + [Name(steps[-1])]
 
 
-def winners_line(status: dict) -> list[Line]:
-    """`Game over: Ann wins.` once the game is over, else nothing."""
-    winners = status.get("winners") or []
-    if not status.get("finished"):
-        return []
-    if len(winners) == 1:
-        return [Line("Game over: ", Name(winners[0]), " wins.")]
-    return [Line("Game over: shared win for ", *_joined(winners), ".")]
-
-
-def _joined(names: list[str], sep: str = ", ") -> list[Any]:
-    out: list[Any] = []
-    for i, n in enumerate(names):
-        if i:
-            out.append(sep)
-        out.append(Name(n))
-    return out
-
-
 # -- what is due ---------------------------------------------------------------------------------
 
 def shell_words(host, pending: str) -> str:
@@ -109,7 +90,7 @@ def special_lines(status: dict) -> list[Line]:
         lines = [Line(f"Special cards ({len(cards)}, applied in the rulebook's order):")]
         lines += [Line(f"  {c['title']} ({c['id']}): {c['text']}.") for c in cards]
     # the cities a reveal card shows, right under the cards (`round start` says them too)
-    lines += [Line("  shown: ", Name(p), ": ", *_joined(cities))
+    lines += [Line("  shown: ", Name(p), ": ", *names(cities))
               for p, cities in (status.get("revealed") or {}).items()]
     aside = status.get("special_set_aside") or []
     if aside:

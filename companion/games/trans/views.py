@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from companion.games.trans import screens
 from companion.games.trans.rules import PRESTIGE_GOAL
-from companion.games.view import Line, Name, Private, Section, Table
+from companion.games.view import Line, Name, Private, Section, Table, winners
 
 MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", "europe", "trans-europa")
 
@@ -57,7 +57,7 @@ def _terminal(at, status: dict) -> list:
             for p in status["players"]]
     out.append(Table(headers, rows, right=range(1, len(headers) - 1), droppable=range(1, len(headers) - 2)))
     if status["finished"]:
-        out += screens.winners_line(status)
+        out += winners(status)
         out.append(screens.say("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal."))
     elif status["round_open"]:
         if not status["pending"]:  # a pending choice is said above ("Waiting")

@@ -10,7 +10,7 @@ import copy
 
 from companion.core.datapack import pack
 from companion.games.atlantic_star.rules import AtlanticStar
-from companion.games.base import Setup
+from companion.games.api import Setup
 
 GAME = AtlanticStar()
 

@@ -62,12 +62,14 @@ def test_no_cap_of_nine_per_card_only_a_note(run):
 def test_the_shell_question_shows_the_stated_place(home, capsys, run):
     """The shell's question offers the suggested rows with the stated places filled in."""
     from companion.core.app import App
-    from companion.games.atlantic_star.commands import ask_vp
-    from companion.terminal.cli import cli  # noqa: F401  (the commands registered)
+    from companion.games.atlantic_star.moves import ask_vp  # issue 20: moved from .commands; it takes an At
+    from companion.games.declare import At
+    from companion.terminal.cli import cli, tell  # noqa: F401  (the commands registered)
 
     answers = iter(["20 15 10 6 2 1", "20 15 10 6 2 0"])
     app = App(home, ask=lambda question, default="": next(answers))
-    ask_vp(app, "vp.5")
+    app.tell = lambda view: tell(app, view)  # issue 20: as the terminal sets it for At.tell
+    ask_vp(At(host=app), "vp.5")
     out = capsys.readouterr().out
     assert "Suggested: ?, ?, ?, ?, ?, 0" in out
     assert FIVE_STAR in out  # the wrong 6th place was refused with the rule, and asked again

@@ -13,7 +13,12 @@ from companion.games.trans import board as boards
 from companion.games.trans import boardview
 from companion.games.trans.board import Board
 from companion.core.errors import CompanionError, RuleError
-from companion.terminal.render import to_text
+from companion.terminal.render import draw
+
+
+def to_text(view, width: int = 100, color: bool = False) -> str:
+    """A board view drawn by the terminal's renderer (issue 20: boardview makes views now)."""
+    return draw(view, width=width, colour=color)
 
 
 @pytest.fixture(scope="module")
@@ -206,11 +211,11 @@ def test_disputed_double_lines_are_marked(europa):
 
 def test_rails_and_start_markers_are_drawn_in_the_players_colours(amerika):
     built = amerika.parse_paths(["Seattle-B2-C2"])
-    drawing = boardview.draw(amerika, rails={e: "bold red" for e in built},
-                             markers={amerika.junction("E5"): "bold red"},
-                             notes=[("Ann: red", "bold red")])
+    drawing = boardview.draw(amerika, rails={e: "player:0" for e in built},  # issue 20: the view's style names
+                             markers={amerika.junction("E5"): "player:0"},
+                             notes=[("Ann: red", "player:0")])
     plain = to_text(drawing, width=120)
     assert "◆" in plain and "Ann: red" in plain
     assert "╲" in plain and "━━━" in plain
     coloured = to_text(drawing, width=120, color=True)
-    assert "\x1b[1;31m" in coloured  # bold red
+    assert "\x1b[1;38;5;161m" in coloured  # the first seat's red, bold

@@ -58,9 +58,11 @@ SCRIPTS: dict[str, list[list[str]]] = {
 
 
 def new_command_or_skip(game: str) -> None:
+    from companion.core.errors import CompanionError
+
     try:
-        registry.get(game).new_command()
-    except (ImportError, AttributeError) as exc:
+        registry.parts(game).moves.NEW[game]  # issue 20: `new` is declared in the game's moves module
+    except (ImportError, AttributeError, KeyError, CompanionError) as exc:
         pytest.skip(f"`new {game}` is not importable yet ({exc}); re-run when its commands land")
 
 

@@ -63,7 +63,7 @@ def test_stats_counts_abandoned_games_neither_played_nor_in_play(run):
     assert [(a["id"], a["reason"]) for a in st["abandoned"]] == [(quit_, "rain")]
     assert {p["name"] for p in st["players"]} == {"Ann", "Bob"}, "Dee played no finished game"
     text = run(["stats"], expect=0).stdout
-    assert "1 in play, not counted; 1 abandoned, not counted" in text
+    assert "1 in play, not counted; 1 abandoned, not counted" in " ".join(text.split())  # wrapped at 80
     assert "Abandoned (no result, not counted):" in text and quit_ in text
     assert done
 

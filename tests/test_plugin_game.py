@@ -33,54 +33,135 @@ version = "0.0.1"
 broken = "broken_game:Broken"
 nocontract = "odd_game:NotAGame"
 twin = "twin_game:Twin"
+typo = "typo_game:Typo"
+nosummary = "typo_game:NoSummary"
+stauts = "typo_game:Stauts"
+boom = "typo_game:Boom"
 
 [tool.setuptools]
-py-modules = ["broken_game", "odd_game", "twin_game"]
+py-modules = ["broken_game", "odd_game", "twin_game", "typo_game", "typo_views", "typo_moves"]
 """,
     # a game whose `finish` has the same name as the score sheet's
-    "twin_game.py": """import click
-
-from companion.games.base import Game
-from companion.games.kit import new_command, pass_app
+    "twin_game.py": """from companion.games.api import Game
+from companion.games.declare import Move
+from companion.games.kit import new_command
+from companion.games.view import Line
 
 
 class Twin(Game):
     id = "twin"
     title = "Twin"
     description = "A game with a command named like the score sheet's."
-    ui = "twin_game"
+    moves = views = "twin_game"
 
     def initial(self, setup, data):
-        return {"players_order": list(setup.players), "finished": False, "winners": []}
+        return {"players": list(setup.players), "done": False}
 
     def on_finish(self, s, event, data):
-        s["finished"], s["winners"] = True, list(s["players_order"][:1])
+        s["done"] = True
+
+    def result(self, s):
+        return {"winners": s["players"][:1]} if s["done"] else None
 
     def summary(self, s):
-        return {"players": [{"name": p, "score": 0} for p in s["players_order"]], "round": 0,
-                "finished": s["finished"], "winners": s["winners"]}
+        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
 
 
-@new_command("twin")
+def status_view(at):
+    return [Line("Twin")]
+
+
+@new_command(Twin)
 def new():
     \"\"\"Nothing but a finish.\"\"\"
     return {}
 
 
-@click.command()
-@pass_app
-def finish(app):
-    \"\"\"The twin's own finish.\"\"\"
-    app.record({"type": "finish"}, ("twin",), "finish")
-    click.echo("twin finished")
-
-
-COMMANDS = {"finish": finish}
+MOVES = [Move("finish", [], lambda at: {"type": "finish"}, help="The twin's own finish.", actor=None,
+              done=lambda outcome: [Line("twin finished")])]
 NEW = {"twin": new}
 """,
     "broken_game.py": "raise_here = 1 / 0\n",
     "odd_game.py": """class NotAGame:
     id = "nocontract"
+""",
+    # three mistakes a plugin author makes, each named at load; and a plugin whose code raises
+    "typo_game.py": """from companion.games.api import Game
+
+
+class Base(Game):
+    title = "Typo"
+    description = "A game for the tests of a plugin's mistakes."
+    moves = "typo_moves"
+    views = "typo_views"
+
+    def initial(self, setup, data):
+        return {"players": list(setup.players)}
+
+    def result(self, s):
+        return None
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
+
+
+class Typo(Base):
+    id = "typo"
+    moves = "typo_game.comands"
+
+
+class NoSummary(Game):
+    id = "nosummary"
+    title = "No summary"
+    moves, views = "typo_moves", "typo_views"
+
+    def initial(self, setup, data):
+        return {}
+
+    def result(self, s):
+        return None
+
+
+class Stauts(Base):
+    id = "stauts"
+    views = "typo_game"
+
+
+def render_stauts(at):
+    return []
+
+
+def status_view(at):
+    return []
+
+
+class Boom(Base):
+    id = "boom"
+
+    def on_boom(self, s, event, data):
+        return 1 / 0
+""",
+    "typo_moves.py": """from companion.games.declare import Move
+from companion.games.kit import new_command
+from typo_game import Boom, NoSummary, Stauts, Typo
+
+
+def _new(cls):
+    @new_command(cls)
+    def new():
+        \"\"\"A game for the tests.\"\"\"
+        return {}
+    return new
+
+
+MOVES = [Move("boom", [], lambda at: {"type": "boom"}, help="Raise inside the plugin.", actor=None)]
+NEW = {cls.id: _new(cls) for cls in (Boom, NoSummary, Stauts, Typo)}
+""",
+    "typo_views.py": """from companion.games.view import Line
+
+
+def status_view(at):
+    return [Line("Boom")]
 """,
 }
 
@@ -109,11 +190,11 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def companion(site, home):
-    env = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="80")
+    base = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="80")
 
-    def _run(*args: str, stdin: str | None = None, expect: int = 0) -> subprocess.CompletedProcess:
+    def _run(*args: str, stdin: str | None = None, expect: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
         result = subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, capture_output=True,
-                                text=True, env=env)
+                                text=True, env={**base, **(env or {})})
         assert "Traceback" not in result.stdout + result.stderr
         assert result.returncode == expect, (result.stdout, result.stderr)
         return result
@@ -152,14 +233,59 @@ def test_the_plugin_shows_up_like_a_built_in_game(companion):
     assert "score" in companion("help").stdout
 
 
-def test_a_broken_plugin_is_one_line_and_stops_nothing(companion):
+def not_loaded(out: str) -> list[str]:
+    """The `Not loaded:` lines of `games`, each joined again where it wrapped at 80 columns."""
+    lines: list[str] = []
+    for line in out.splitlines():
+        if line.startswith("Not loaded:"):
+            lines.append(line)
+        elif lines and line.startswith("  "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines and lines.append("")
+    return [line for line in lines if line]
+
+
+def test_a_broken_plugin_is_one_line_naming_it_and_stops_nothing(companion):
     out = companion("games").stdout
-    lines = [line for line in out.splitlines() if line.startswith("Not loaded:")]
-    assert len(lines) == 2, out
-    assert "twin" in out
-    assert any("broken" in line and "ZeroDivisionError" in line or "division by zero" in line for line in lines)
-    assert any("nocontract" in line and "it has no" in line for line in lines)
+    lines = not_loaded(out)
+    assert len(lines) == 5, out
+    assert "twin " in out and "boom " in out  # these load
+    said = "\n".join(lines)
+    assert "Not loaded: broken (companion-broken 0.0.1): its rules module broken_game does not import " \
+           "(ZeroDivisionError: division by zero)" in said
+    assert "Not loaded: nocontract (companion-broken 0.0.1): odd_game:NotAGame is not a companion.games.api.Game" \
+        in said
+    assert "Not loaded: typo (companion-broken 0.0.1): its moves module typo_game.comands does not exist" in said
+    assert "Not loaded: nosummary (companion-broken 0.0.1): its rules lack summary(), which every game needs" in said
+    assert ("Not loaded: stauts (companion-broken 0.0.1): its views module typo_game: render_stauts is not part "
+            "of the contract (did you mean render_status, from the old contract: now status_view?)") in said
     assert companion("--version").stdout.startswith("companion ")
+
+
+def test_games_verbose_lists_what_each_game_provides(companion):
+    out = companion("games", "--verbose").stdout
+    yacht = out[out.index("\nyacht "):]
+    assert "from companion-yacht 1.0.0 (yacht_companion.rules:Yacht)" in " ".join(yacht.split())
+    assert "moves: score" in yacht and "views: status_view, next_action" in yacht
+
+
+def test_an_error_in_a_plugins_code_names_the_plugin_not_the_companion(companion):
+    companion("new", "boom", "--players", "Ann,Bob")
+    failed = companion("boom", expect=1)
+    assert "inside companion" not in failed.stderr
+    assert "The game boom (companion-broken 0.0.1) failed (ZeroDivisionError in typo_game line" in failed.stderr
+    assert "tell the game's author" in " ".join(failed.stderr.split())
+    assert json.loads(companion("log", "--json").stdout) == []  # nothing was recorded
+
+
+def test_companion_games_loads_only_the_games_it_names(companion):
+    out = companion("games", env={"COMPANION_GAMES": "yacht,scoresheet"}).stdout
+    listed = [line.split()[0] for line in out.splitlines() if line and not line.startswith((" ", "Not loaded"))]
+    assert listed == ["scoresheet", "yacht"]
+    assert "left out by COMPANION_GAMES" in " ".join(out.split())
+    refused = companion("new", "trans-europa", "--players", "Ann,Bob", env={"COMPANION_GAMES": "yacht"}, expect=2)
+    assert "trans-europa" in refused.stderr
 
 
 def test_a_whole_game_through_the_command_line(companion, tmp_path):
@@ -223,7 +349,10 @@ def test_import_stats_and_completion_know_the_plugin(companion, site, home, tmp_
     assert imported.returncode == 0, imported.stderr
     stats = subprocess.run([sys.executable, "-m", "companion", "stats"], capture_output=True, text=True, env=env)
     assert "126 by Bob" in stats.stdout and "yacht" in stats.stdout
-    # the shell offers the plugin's command and its words, through the same completer
+    # the shell offers the plugin's command and what may go in its parameters now (the boxes
+    # still empty on Ann's sheet), through the same completer
+    companion("new", "yacht", "--players", "Ann,Bob")
+    companion("score", "Ann", "ones", "1,1,2,3,4")
     code = ("from prompt_toolkit.document import Document\n"
             "from companion.core.app import App\n"
             "from companion.terminal.cli import cli\n"
@@ -231,7 +360,9 @@ def test_import_stats_and_completion_know_the_plugin(companion, site, home, tmp_
             "app = App(__import__('pathlib').Path(%r))\n"
             "c = CommandCompleter(app, SessionView(app), cli)\n"
             "print(sorted(x.text for x in c.get_completions(Document('sc'), None)))\n"
-            "print(sorted(x.text for x in c.get_completions(Document('score Ann full'), None)))\n") % str(home)
+            "print(sorted(x.text for x in c.get_completions(Document('score Ann full'), None)))\n"
+            "print(sorted(x.text for x in c.get_completions(Document('score Ann on'), None)))\n") % str(home)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=str(site)), check=True).stdout
     assert "'score'" in out.splitlines()[0] and "'full-house'" in out.splitlines()[1]
+    assert out.splitlines()[2] == "[]"  # Ann filled ones already

@@ -9,7 +9,7 @@ import pytest
 from companion.core import session as sessions
 from companion.core.errors import RuleError
 from companion.core.store import Store
-from companion.games.base import Game
+from companion.games.api import Game
 from storm_support import copying_replay
 
 
@@ -67,6 +67,12 @@ class HalfWay(Game):
         s["marks"].append(event["n"])
         if event["n"] < 0:
             raise RuleError("no negative marks")
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0} for p in s["players_order"]], "round": None}
+
+    def result(self, s):
+        return None
 
 
 def test_a_refusal_half_way_leaves_the_callers_state_alone():

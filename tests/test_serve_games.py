@@ -102,7 +102,9 @@ def test_score_sheet_pages_show_the_table_and_the_result(run, home):
 
 
 def test_game_palettes_match_the_score_bars():
-    from companion.games.trans import web
+    # issue 20: the Trans board's SVG takes its seat colours from companion.games.view (was web.PLAYER_COLOURS)
+    from companion.games.trans import screens
     from companion.web import pages as web_pages
 
-    assert web.PLAYER_COLOURS == web_pages.PLAYER_COLOURS
+    assert screens.player_colour(0) == web_pages.PLAYER_COLOURS[0]
+    assert [screens.player_colour(i) for i in range(6)] == list(web_pages.PLAYER_COLOURS)

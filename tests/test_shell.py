@@ -57,12 +57,12 @@ def test_help_lists_commands_and_explains_one(home, capsys):
 
 
 def test_unexpected_errors_are_logged_not_shown(home, capsys, monkeypatch):
-    from companion.games.scoresheet import commands
+    from companion.games.scoresheet import views
 
     def boom(*a, **k):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(commands, "render_status", boom)
+    monkeypatch.setattr(views, "status_view", boom)
     drive(home, "new scoresheet --players Ann,Bob\nstatus\ngames\nexit\n")
     out, err = capsys.readouterr()
     assert "Something went wrong inside companion (ZeroDivisionError)" in err

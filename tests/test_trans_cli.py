@@ -263,7 +263,7 @@ def test_after_the_app_swaps_the_hands_each_player_knows_the_cities_handed_on(ga
     left-hand neighbor." The app passed them, so each player's own screen shows both hands;
     no shared screen shows either."""
     from companion.core.app import App
-    from companion.games.trans import web
+    from companion.web.views import status_blocks  # issue 20: Ann's page is made from status_view (was web.py)
 
     game("Ann,Bob,Cy")
     run(["round", "start", "--special", "swap-hands"], expect=0)
@@ -273,7 +273,7 @@ def test_after_the_app_swaps_the_hands_each_player_knows_the_cities_handed_on(ga
     assert all(c in mine for c in st["hands"]["Ann"] + st["hands"]["Bob"])
     assert not any(c in mine for c in st["hands"]["Cy"]), "Cy's cities are not Ann's to know"
     s = App(home).session()
-    page = json.dumps(web.private_view(s, s.replay(), "Ann"))
+    page = "".join(status_blocks(s, s.replay(), "Ann"))
     assert "The cities you handed to Bob" in page and all(c in page for c in st["hands"]["Bob"])
     assert not any(c in page for c in st["hands"]["Cy"])
     shared = run(["status"], expect=0).stdout + run(["log"], expect=0).stdout + run(["status", "--json"], expect=0).stdout

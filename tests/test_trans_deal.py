@@ -10,7 +10,7 @@ import pytest
 from companion.core import datapack
 from companion.core import dealing
 from companion.core.errors import MissingValue, RuleError
-from companion.games.base import Setup
+from companion.games.api import Setup
 from companion.games.trans.rules import TransAmerika, TransEuropa, make_round_start
 
 SEED = "a7" * 32

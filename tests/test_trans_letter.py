@@ -87,7 +87,7 @@ def test_the_cards_orange_is_asked_for_never_assumed(amerika, status, run):
 
 def test_the_shell_asks_which_board_colour_a_card_means(home, run, status):
     from companion.core.app import App
-    from companion.games.trans.commands import round_start  # noqa: F401
+    from companion.games.trans.moves import MOVES  # noqa: F401 (issue 20: `round start` is declared there)
     from companion.terminal.cli import run_line
 
     run(["new", "trans-amerika", "--players", "Ann,Bob,Cy", "--entropy", "x"], expect=0)

@@ -9,7 +9,7 @@ import pytest
 
 from companion.core import datapack
 from companion.core.errors import CompanionError, MissingValue
-from companion.games.base import Setup
+from companion.games.api import Setup
 from companion.games.trans.rules import TransAmerika, make_round_start
 
 GAMES = ("trans-amerika", "trans-europa")

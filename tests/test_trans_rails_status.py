@@ -4,7 +4,9 @@ they had before the board was recorded."""
 from __future__ import annotations
 
 from companion.core.app import App
-from companion.games.trans import commands as screens
+from companion.games.declare import At
+from companion.games.trans import views  # issue 20: the screens are views (were commands.render_board/render_map)
+from companion.terminal.render import draw
 
 SETUP = (
     'new trans-amerika --players Ann,Bob,Cy,Dee --entropy "x"\n'
@@ -65,14 +67,15 @@ def test_the_session_board_draws_markers_and_rails_by_player(script, run, home):
 
     app = App(home, interactive=True)
     s = session.load(app.store, app.store.current())
-    coloured = screens.render_board(app, s, s.replay())
-    assert "\x1b[1;91m" in coloured  # Ann's rails and legend line: the first player's bright red
-    assert "\x1b[1;94m" in coloured  # Bob's bright blue
+    coloured = draw(views.board_view(At(s, s.replay(), None, host=app)), colour=True)
+    # issue 20: the players' colours are their seat colours, the same on every screen and page
+    assert "\x1b[1;38;5;161m" in coloured  # Ann's rails and legend line: the first seat's red
+    assert "\x1b[1;38;5;62m" in coloured  # Bob's blue
 
 
 def test_board_map_uses_the_players_values_and_real_orange(run, home):
     app = App(home, interactive=True)
-    text = screens.render_map(app, "trans-amerika")
+    text = draw(views.map_view(At(host=app), "trans-amerika"), colour=True)
     assert "38;5;208" in text  # orange cities in orange (256 colours), not in bright red
     plain = run(["board", "amerika"], expect=0).stdout
     assert "SDi" in plain and "\x1b[" not in plain

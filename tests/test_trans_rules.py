@@ -6,7 +6,7 @@ import pytest
 
 from companion.core import datapack
 from companion.core.errors import MissingValue, RuleError
-from companion.games.base import Setup
+from companion.games.api import Setup
 from companion.games.trans.rules import TransAmerika, TransEuropa, chart_points, make_round_start
 
 SEED = "5e" * 32

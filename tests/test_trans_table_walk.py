@@ -127,7 +127,7 @@ def test_the_rules_say_whose_choice_it_is_before_which_city():
     typed out of turn is answered with whose turn it is, which names no card."""
     from companion.core import datapack
     from companion.core.errors import RuleError
-    from companion.games.base import Setup
+    from companion.games.api import Setup
     from companion.games.trans.rules import TransAmerika, make_round_start
 
     g = TransAmerika()

@@ -130,6 +130,15 @@ def test_market_shows_every_part_of_each_price(game):
                        "year": 1875, "price": 30, "total": 40}
 
 
+def test_the_docks_are_one_view_on_every_screen(game):
+    """`status`, `board` and `market` draw the docks the same way (issue 20: one view of them)."""
+    game(MARKET, expect=0)
+    game(["buy", "Ann", "NUBIAN"], expect=0)  # DEVONIA (red) to the docks
+    line = "Docks: DEVONIA → per ship at scoring: red +1"
+    for screen in (["status"], ["board"], ["market"]):
+        assert line in game(screen, expect=0).stdout.splitlines(), screen
+
+
 def test_prices_wait_for_the_surcharges(run, status):
     for args in CATALOGUE:
         run(args, expect=0)

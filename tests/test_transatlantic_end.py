@@ -86,3 +86,22 @@ def test_the_start_player_never_changes():
     assert GAME.summary(s)["round"] == 5
     assert GAME.summary(s)["current"] == "Ann"
     assert GAME.summary(s)["start"] == "Ann"
+
+
+def test_turn_names_the_opening_buyer_then_whose_turn_the_record_says():
+    """Game.turn, for the shell's toolbar and the phones: the opening purchases anti-clockwise,
+    then the turns counted with `next`; nobody once the game is over (issue 20)."""
+    from companion.games.api import Setup
+
+    values = data()
+    s = GAME.initial(Setup("transatlantic", ("Ann", "Bob", "Cy"), {"turn_order": "rulebook", "start": "Ann"}),
+                     values)
+    s = GAME.apply(s, {"type": "reveal", "ships": ["DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA",
+                                                   "UMBRIA"]}, values)
+    assert GAME.turn(s) == ["Cy"]  # the start player's right-hand neighbour buys first
+    for buyer, ship in (("Cy", "NUBIAN"), ("Bob", "HAMMONIA"), ("Ann", "UMBRIA")):
+        assert GAME.turn(s) == [buyer]
+        s = GAME.apply(s, {"type": "buy", "player": buyer, "ships": [ship]}, values)
+    assert GAME.turn(s) == ["Ann"] and GAME.recorded_turn(s) is None  # no `next` typed yet
+    s = GAME.apply(s, {"type": "next"}, values)
+    assert GAME.turn(s) == ["Bob"] and GAME.recorded_turn(s) == "Bob" and GAME.out_of_turn(s, "Ann") == "Bob"

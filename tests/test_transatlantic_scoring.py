@@ -117,9 +117,13 @@ def test_the_game_is_over_only_when_every_player_has_a_final_entry():
     s = GAME.apply(s, final("Ann", cash=300), data())  # a correction replaces the entry
     assert GAME.scores(s, "Ann")["total"] == 3
     s = play([final("Ann"), final("Bob"), final("Cy")], players=("Ann", "Bob", "Cy"))
-    assert s["finished"]
+    assert s["finished"] and GAME.result(s) == {"winners": s["winners"]}
+    # issue 20: the framework refuses any event after the game's result (core.session.apply_event)
+    from companion.core.session import apply_event, new_context
+
+    ctx = {**new_context(), "result": GAME.result(s)}
     with pytest.raises(RuleError, match="game is over"):
-        GAME.apply(s, {"type": "vp", "player": "Ann", "points": 1}, data())
+        apply_event(GAME, ("Ann", "Bob", "Cy"), s, ctx, {"type": "vp", "player": "Ann", "points": 1}, data())
 
 
 @pytest.mark.parametrize(
@@ -155,3 +159,26 @@ def test_a_headquarters_does_not_count_as_the_youngest_ship():
               final("Ann", sheet={"red": 1}), final("Bob", sheet={"red": 2})])
     assert [GAME.scores(s, p)["total"] for p in ("Ann", "Bob")] == [2, 2]
     assert s["winners"] == ["Bob"]
+
+
+def test_the_tie_is_said_by_the_rules():
+    """`final`'s result line read the tie-break off the commands; the rules say it (issue 20)."""
+    events = [{"type": "own", "player": "Ann", "ship": "HAMMONIA"},  # 1882
+              {"type": "own", "player": "Bob", "ship": "UMBRIA"}]  # 1884
+    s = play(events + [final("Ann", sheet={"blue": 3}), final("Bob", sheet={"red": 3})])
+    assert GAME.result(s) == {"winners": ["Bob"]}
+    assert GAME.tie(s) == {"tied": ["Ann", "Bob"], "score": 3, "youngest": {"Ann": 1882, "Bob": 1884}}
+    s = play([final("Ann", rows=1), final("Bob")])
+    assert GAME.tie(s) is None and GAME.result(s) == {"winners": ["Ann"]}
+    assert GAME.result(play([])) is None
+
+
+def test_the_sheet_a_player_needs_is_said_by_the_rules():
+    """What the shell's `final` question checks, without the shell (issue 20)."""
+    s = play(DOCKED)  # Ann: UMBRIA (red), COLUMBIA (blue), HQ RED (red)
+    assert GAME.owned_flags(s, "Ann") == ["blue", "red"] and GAME.owned_flags(s, "Bob") == ["white"]
+    assert GAME.sheet_lacks(s, data(), "Ann", {" Red": 2}) == ["blue"]
+    assert GAME.sheet_lacks(s, data(), "Ann", {"red": 2, "BLUE": 1}) == []
+    with pytest.raises(RuleError, match="no 'purple' flag"):
+        GAME.sheet_lacks(s, data(), "Ann", {"purple": 1})
+    assert GAME.marker_rows(data()) == 4 and GAME.marker_rows({}) is None

@@ -60,6 +60,12 @@ class App:
         self.pinning = pinning
         self.pinned = pinned
         self._store: Store | None = None
+        self._held: sessions.Session | None = None  # the session last read, with its replay
+        # (the games whose command runs, its name): set by the root group when it dispatches a
+        # game's command, so the command need not name its game (companion.terminal.cli)
+        self.expects: tuple | None = None
+        self.tell: Callable[[list], None] | None = None  # shows a view at once (the terminal)
+        self.one_off = False  # made by the root group for one command line (not the shell's)
 
     def __repr__(self) -> str:
         return f"App({str(self.data_dir)!r}, session_override={self.session_override!r})"
@@ -119,19 +125,41 @@ class App:
             raise CompanionError(f"{gone.format(sid)}: pick another with `use ID`.")
         return sid
 
-    def session(self, games: Iterable[str] | None = None, command: str = "") -> "sessions.Session":
-        """The targeted session, refused when a command of another game is used on it."""
+    # -- the session at hand, read once -----------------------------------------------------------
+    def loaded(self, sid: str | None = None) -> tuple["sessions.Session", "sessions.Replay"]:
+        """Session ``sid`` (default: the one a command targets) and its replay.
+
+        Kept for as long as the file does not change (the same inode, size and time: every
+        write replaces it) and extended by the actions another process appended: the command,
+        the root group choosing it, the shell's toolbar and its "Meanwhile" line read the file
+        once and replay it once between them."""
         from companion.core import session as sessions
 
-        s = sessions.load(self.store, self.session_id())
-        check_game(s, games, command)
+        sid = sid or self.session_id()
+        held = self._held if self._held is not None and self._held.id == sid else None
+        s, replay = sessions.fresh(self.store, sid, held)
+        self._held = s
+        return s, replay
+
+    def session(self, games: Iterable[str] | None = None, command: str = "") -> "sessions.Session":
+        """The targeted session, refused when the command at hand belongs to another game
+        (:attr:`expects`, set by the root group when it dispatched the command)."""
+        s, _ = self.loaded()
+        check_game(s, *self._expected(games, command))
         self.use_seat_aliases(s)
         return s
+
+    def _expected(self, games, command) -> tuple:
+        """(moves module, game ids, command name, owner id) a command expects of its session."""
+        if games is not None:
+            games = tuple(games)
+            return None, games, command, games[0] if games else None
+        return self.expects if self.expects is not None else (None, None, "", None)
 
     def use_seat_aliases(self, s: "sessions.Session") -> dict[str, str]:
         """Let the names `player rename` gave this session's seats name them too (issue 12)."""
         from companion.core.text import seat_aliases
-        from companion.games.base import SEAT_ALIASES
+        from companion.games.api import SEAT_ALIASES
 
         try:
             mapping = seat_aliases(s.players, self.store.aliases())
@@ -140,21 +168,46 @@ class App:
         SEAT_ALIASES.set(mapping)
         return mapping
 
-    def record(self, event: Any, games: Iterable[str] | None = None, command: str = ""):
-        """Validate and record one action on the targeted session: (session, replay, event).
+    def record(self, event: Any, games: Iterable[str] | None = None, command: str = "",
+               before: Callable[[dict], Any] | None = None) -> "sessions.Recorded":
+        """Validate and record one action on the targeted session.
 
-        The game check runs inside the locked write, on the session read there: the file is
-        read once per action, not twice.
-        """
+        The game check runs inside the locked write, on the session read there, and the core
+        writes every player's name in the event as seated (``Game.player_fields``). The file is
+        read once per action: what this App holds is used when the file did not change."""
         from companion.core import session as sessions
 
-        def build(s, replay):
-            check_game(s, games, command)
-            mapping = self.use_seat_aliases(s)
-            made = event(s, replay) if callable(event) else dict(event)
-            return seated_names(made, mapping) if mapping else made
+        expected = self._expected(games, command)
 
-        return sessions.record(self.store, self.session_id(), build)
+        def build(s, replay):
+            check_game(s, *expected)
+            self.use_seat_aliases(s)
+            made = event(s, replay) if callable(event) else dict(event)
+            return seated_event(s.game, s.players, made)
+
+        sid = self.session_id()
+        held = self._held if self._held is not None and self._held.id == sid else None
+        try:
+            done = sessions.record(self.store, sid, build, held=held, before=before)
+        except BaseException:
+            self._held = None
+            raise
+        self._held = done.session
+        return done
+
+    def step(self, kind: str) -> tuple:
+        """Undo or redo on the targeted session: (session, replay, the entry moved)."""
+        from companion.core import session as sessions
+
+        sid = self.session_id()
+        held = self._held if self._held is not None and self._held.id == sid else None
+        try:
+            s, replay, moved = sessions.step(self.store, sid, kind, held=held)
+        except BaseException:
+            self._held = None
+            raise
+        self._held = s
+        return s, replay, moved
 
     def can_ask(self) -> bool:
         return self.ask is not None
@@ -183,32 +236,54 @@ class App:
             (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
 
 
-def seated_names(value: Any, mapping: dict[str, str]) -> Any:
-    """``value`` with every name a rename gave a seat (a text, or a key such as a score's)
-    replaced by the seated name, so the event keeps its meaning whatever is renamed later."""
-    from companion.core.text import name_key
+def seated_event(game, players: list[str], event: Any) -> Any:
+    """``event`` with every player's name written as seated (``ann`` as Ann, a name `player
+    rename` gave a seat as the seat's), in the fields the game names
+    (``Game.player_fields``: a name or a list of names; ``Game.player_keys``: a dict keyed by
+    names), so the log and the reports name the players as the table does and the event keeps
+    its meaning whatever is renamed later. A name that is no seat is left for the rules to
+    refuse; nothing else in the event is touched."""
+    from companion.games.api import seated_name
 
-    if isinstance(value, dict):
-        return {mapping.get(name_key(k), k) if isinstance(k, str) else k: seated_names(v, mapping)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [seated_names(v, mapping) for v in value]
-    if isinstance(value, str):
-        return mapping.get(name_key(value.strip()), value)
-    return value
+    if not isinstance(event, dict):
+        return event
+    out = dict(event)
+    for key in getattr(game, "player_fields", ()):
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = seated_name(players, value)
+        elif isinstance(value, list):
+            out[key] = [seated_name(players, v) for v in value]
+    for key in getattr(game, "player_keys", ()):
+        value = out.get(key)
+        if isinstance(value, dict):
+            named: dict = {}
+            for k, v in value.items():
+                seat = seated_name(players, k)
+                if seat in named:  # the same player twice: left as typed for the rules to refuse
+                    return out | {key: value}
+                named[seat] = v
+            out[key] = named
+    return out
 
 
-def check_game(s: "sessions.Session", games: Iterable[str] | None, command: str) -> None:
-    """Refuse a command of one game used on a session of another, saying how to switch."""
-    if games is None:
+def check_game(s: "sessions.Session", module: str | None, games: tuple | None = None, command: str = "",
+               owner: str | None = None) -> None:
+    """Refuse a command of one game used on a session of another, saying how to switch. A
+    game's command is known by the moves module that declared it (Trans Europa and Trans
+    Amerika share theirs), or by the game ids a caller names."""
+    if module is None and not games:
         return
-    games = tuple(games)
-    if s.meta["game"] not in games:
-        from companion.core import registry
+    if module is not None and s.game.moves == module:
+        return
+    if games and s.meta["game"] in games:
+        return
+    from companion.core import registry
 
-        owner = registry.get(games[0]).title
-        article = "an" if owner[:1].lower() in "aeiou" else "a"
-        raise CompanionError(
-            f"`{command or 'this command'}` is {article} {owner} command, but session {s.id} is "
-            f"{s.game.title}: switch with `use ID` or start one with `new {games[0]} ...`."
-        )
+    owner = owner or (games[0] if games else s.meta["game"])
+    title = registry.get(owner).title
+    article = "an" if title[:1].lower() in "aeiou" else "a"
+    raise CompanionError(
+        f"`{command or 'this command'}` is {article} {title} command, but session {s.id} is "
+        f"{s.game.title}: switch with `use ID` or start one with `new {owner} ...`."
+    )

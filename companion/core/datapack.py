@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, MissingValue
 
 
 def _pack_dir():
@@ -348,3 +348,15 @@ def example(game: str, key: str) -> str:
     examples = _load(game).get("examples", {})
     parent = key.rsplit(".", 1)[0] + ".*" if "." in key else None
     return examples.get(key) or (examples.get(parent) if parent else None) or "..."
+
+
+def _template(game: str, key: str) -> str:
+    """The pack's template for a value the rules miss, which works once its placeholders are
+    typed over (MissingValue's example)."""
+    try:
+        return example(game, key) if game in pack_names() else "..."
+    except CompanionError:
+        return "..."
+
+
+MissingValue.template = _template

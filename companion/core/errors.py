@@ -20,6 +20,13 @@ class CompanionError(Exception):
         return self.message
 
 
+class Malformed(CompanionError):
+    """What was typed cannot be read (``Ann=three``): a usage error, exit status 2, with the
+    command's help named, as Click says of its own arguments."""
+
+    exit_code = 2
+
+
 class RuleError(CompanionError):
     """The game's rules forbid this action; nothing was recorded."""
 
@@ -35,7 +42,13 @@ class BusyError(StoreError):
 class MissingValue(CompanionError):
     """A printed value the rules need is not known yet; the players must read it off their copy."""
 
+    # the pack's template for a key ("[1st, 2nd, ...]"), set by companion.core.datapack when it
+    # is imported (the errors import nothing of the companion)
+    template = None
+
     def __init__(self, game: str, key: str, what: str = "", example: str = "..."):
+        if example == "..." and MissingValue.template is not None:
+            example = MissingValue.template(game, key)
         self.game = game
         self.key = key
         need = f" ({what})" if what else ""

@@ -1,8 +1,18 @@
 """The games the companion knows, found through the entry point group ``companion.games``.
 
 Built-in games and plugins register the same way: a distribution names, in its metadata, a
-game id and the ``module:attribute`` of a :class:`companion.games.base.Game` subclass (or
+game id and the ``module:attribute`` of a :class:`companion.games.api.Game` subclass (or
 instance). The core never names a game; it only reads that group.
+
+Each game is checked when it is loaded, against the lists that are the contract
+(``companion.games.api``): its facts, its required rules, and the two modules it names (its
+moves and its views), each imported and holding its required parts and no name that looks like
+a part but is not one (a typo: ``render_stauts``, ``COMMAND``). A game that fails is one line
+in `games`, naming the game, its distribution and the mistake, never a silent default
+(pluggy checks a plugin's hooks against its specs the same way, at registration).
+
+``COMPANION_GAMES=scoresheet,yacht`` loads only the games it names (to find which plugin
+breaks something, or to keep one out).
 
 Scanning entry points means reading every installed distribution's metadata, and importing
 ``importlib.metadata`` alone costs more than a whole ``companion --version``. So the scan is
@@ -27,14 +37,13 @@ from typing import Any
 from companion.core.errors import CompanionError
 
 GROUP = "companion.games"
-CACHE_VERSION = 1
-
-# What the contract requires of a game object: attribute -> what it must be.
-REQUIRED = ("id", "title", "initial", "apply", "summary", "describe", "redact", "words")
+CACHE_VERSION = 2  # 2: the distribution's version too
+ENV_GAMES = "COMPANION_GAMES"
 
 _cache_path: Path | None = None
-_targets: dict[str, tuple[str, str]] | None = None  # game id -> ("module:attr", distribution)
+_targets: dict[str, tuple[str, str, str]] | None = None  # game id -> ("module:attr", distribution, version)
 _games: dict[str, Any] = {}
+_parts: dict[str, "Parts"] = {}
 _broken: dict[str, str] = {}  # game id -> one line saying what is wrong
 
 
@@ -66,18 +75,21 @@ def _fingerprint() -> list[list]:
     return out
 
 
-def _scan() -> dict[str, tuple[str, str]]:
+def _scan() -> dict[str, tuple[str, str, str]]:
     from importlib.metadata import entry_points
 
-    found: dict[str, tuple[str, str]] = {}
+    found: dict[str, tuple[str, str, str]] = {}
     for ep in entry_points(group=GROUP):
-        dist = getattr(getattr(ep, "dist", None), "name", None) or "?"
-        found.setdefault(ep.name, (ep.value, dist))
+        dist = getattr(ep, "dist", None)
+        name = getattr(dist, "name", None) or "?"
+        version = getattr(dist, "version", None) or "?"
+        found.setdefault(ep.name, (ep.value, name, version))
     return found
 
 
-def targets() -> dict[str, tuple[str, str]]:
-    """Every registered game id -> (``module:attribute``, distribution), built-ins first."""
+def targets() -> dict[str, tuple[str, str, str]]:
+    """Every registered game id -> (``module:attribute``, distribution, its version), built-ins
+    first."""
     global _targets
     if _targets is not None:
         return _targets
@@ -86,14 +98,12 @@ def targets() -> dict[str, tuple[str, str]]:
         try:
             cached = json.loads(_read_small_file(_cache_path))
             if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
-                _targets = {k: (v[0], v[1]) for k, v in cached["games"].items()}
+                _targets = {k: (str(v[0]), str(v[1]), str(v[2])) for k, v in cached["games"].items()}
                 return _targets
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             pass
     found = _scan()
-    # the built-in games in the order pyproject.toml names them, then plugins by id
-    builtin = [k for k, v in found.items() if v[0].startswith("companion.games.")]
-    _targets = {k: found[k] for k in builtin + sorted(k for k in found if k not in builtin)}
+    _targets = {k: found[k] for k in sorted(found)}  # `games` orders them by their own `listing`
     if _cache_path is not None:
         try:
             _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -128,7 +138,42 @@ def forget() -> None:
     global _targets
     _targets = None
     _games.clear()
+    _parts.clear()
     _broken.clear()
+
+
+class Parts:
+    """A loaded game with the two modules it named, checked: ``moves`` and ``views``."""
+
+    __slots__ = ("game", "moves", "views", "distribution", "version", "target")
+
+    def __init__(self, game, moves, views, distribution: str, version: str, target: str):
+        self.game, self.moves, self.views = game, moves, views
+        self.distribution, self.version, self.target = distribution, version, target
+
+    def get(self, part: str, default: Any = None) -> Any:
+        """A part of the contract by its name (MOVES_PARTS or VIEWS_PARTS), or ``default``."""
+        from companion.games.api import MOVES_PARTS
+
+        module = self.moves if part in MOVES_PARTS else self.views
+        return getattr(module, part, default)
+
+    @property
+    def package(self) -> str:
+        """The top-level package of the game's code (a plugin's errors are told apart by it)."""
+        return self.target.split(":")[0].split(".")[0]
+
+
+class ContractError(Exception):
+    """What is wrong with a game, in words that fit after its name."""
+
+
+def wanted(game_id: str) -> bool:
+    """Whether COMPANION_GAMES (if set) names this game."""
+    names = os.environ.get(ENV_GAMES)
+    if names is None or not names.strip():
+        return True
+    return game_id in {n.strip() for n in names.split(",")}
 
 
 def _load(game_id: str) -> Any | None:
@@ -136,24 +181,168 @@ def _load(game_id: str) -> Any | None:
         return _games[game_id]
     if game_id in _broken:
         return None
-    target, dist = targets()[game_id]
-    try:
-        module, _, attr = target.partition(":")
-        obj = importlib.import_module(module)
-        for part in attr.split(".") if attr else []:
-            obj = getattr(obj, part)
-        game = obj() if isinstance(obj, type) else obj
-        missing = [name for name in REQUIRED if not hasattr(game, name)]
-        if missing:
-            raise TypeError(f"it has no {', '.join(missing)}")
-        if getattr(game, "id", None) != game_id:
-            raise TypeError(f"its id is {getattr(game, 'id', None)!r}, not {game_id!r}")
-    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never fatal
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        _broken[game_id] = f"{game_id}: not loaded from {dist} ({target}): {reason}"
+    target, dist, version = targets()[game_id]
+    if not wanted(game_id):
+        _broken[game_id] = f"{game_id} ({dist} {version}): left out by {ENV_GAMES}={os.environ.get(ENV_GAMES)}"
         return None
-    _games[game_id] = game
-    return game
+    try:
+        parts = check(game_id, target, dist, version)
+    except ContractError as exc:
+        _broken[game_id] = f"{game_id} ({dist} {version}): {exc}"
+        return None
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never fatal
+        _broken[game_id] = f"{game_id} ({dist} {version}): {_reason(exc)}"
+        return None
+    _games[game_id] = parts.game
+    _parts[game_id] = parts
+    return parts.game
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _import(module: str, what: str):
+    """Import a module a game names; a missing or broken one is a ContractError saying which."""
+    if not module:
+        raise ContractError(f"it names no {what} module (its `{what}` attribute is empty)")
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            raise ContractError(f"its {what} module {module} does not exist") from None
+        raise ContractError(f"its {what} module {module} does not import ({_reason(exc)})") from None
+    except Exception as exc:  # noqa: BLE001 - the plugin's own code failed while importing
+        raise ContractError(f"its {what} module {module} does not import ({_reason(exc)})") from None
+
+
+def _looks_like(name: str, parts: dict) -> str | None:
+    """The part ``name`` was probably meant to be (a typo, or the old contract's name)."""
+    from companion.games.api import RENAMED
+
+    if name in RENAMED:
+        return f"{name} is from the old contract: now {RENAMED[name]}"
+    close = closest(name, [*parts, *RENAMED], 0.75)
+    if close:
+        meant = close if close in parts else f"{close}, from the old contract: now {RENAMED[close]}"
+        return f"{name} is not part of the contract (did you mean {meant}?)"
+    return None
+
+
+def closest(name: str, candidates: list[str], cutoff: float) -> str | None:
+    """The candidate ``name`` is most likely a typo of (an edit distance of at most a quarter
+    of its length: `render_stauts`, `COMMAND`), or None. Written here rather than with difflib,
+    whose import alone would cost every start of a game a millisecond."""
+    best, found = cutoff, None
+    for c in candidates:
+        longest = max(len(name), len(c))
+        if abs(len(name) - len(c)) > longest * (1 - cutoff):
+            continue
+        score = 1 - _distance(name.lower(), c.lower()) / longest
+        if score >= best and name != c:
+            best, found = score, c
+    return found
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance, a swap of two neighbours counting one (Damerau)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def _check_module(module, parts: dict, what: str) -> None:
+    for part, (required, _doc) in parts.items():
+        if required and not hasattr(module, part):
+            raise ContractError(f"its {what} module {module.__name__} has no {part}, which every game needs")
+    for name in sorted(vars(module)):
+        if name.startswith("_") or name in parts:
+            continue
+        value = getattr(module, name)
+        if isinstance(value, type(importlib)) or getattr(value, "__module__", module.__name__) != module.__name__:
+            continue  # an imported module or name, not one of its own
+        problem = _looks_like(name, parts)
+        if problem:
+            raise ContractError(f"its {what} module {module.__name__}: {problem}")
+
+
+def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Parts:
+    """Load and check one game against the contract; ContractError says what is wrong."""
+    from companion.games.api import FACTS, MOVES_PARTS, REQUIRED_FACTS, REQUIRED_RULES, RULES, VIEWS_PARTS, Game
+
+    module, _, attr = target.partition(":")
+    obj = _import(module, "rules")
+    for part in attr.split(".") if attr else []:
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ContractError(f"its entry point names {target}, but {module} has no {part}") from None
+    cls = obj if isinstance(obj, type) else type(obj)
+    if not issubclass(cls, Game):
+        raise ContractError(f"{target} is not a companion.games.api.Game")
+    missing = [m for m in REQUIRED_RULES if getattr(getattr(cls, m, None), "__isabstractmethod__", False)]
+    if missing:
+        raise ContractError(f"its rules lack {', '.join(m + '()' for m in missing)}, which every game needs")
+    game = obj() if isinstance(obj, type) else obj
+    for fact in REQUIRED_FACTS:
+        if not getattr(game, fact, ""):
+            raise ContractError(f"it does not say its {fact} ({FACTS[fact][1]})")
+    for fact, (kind, _doc) in FACTS.items():
+        value = getattr(game, fact, None)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ContractError(f"its {fact} should be a {kind.__name__}, not {value!r}")
+    if game.id != game_id:
+        raise ContractError(f"its id is {game.id!r}, but its entry point is {game_id!r}")
+    if not 1 <= game.min_players <= game.max_players:
+        raise ContractError(f"its players ({game.min_players} to {game.max_players}) make no sense")
+    known = set(RULES) | set(FACTS) | set(dir(Game))
+    rules = [r for r in RULES if not r.startswith("on_")]
+    from companion.games.api import RENAMED
+
+    own = {n for k in cls.__mro__ if k is not Game and issubclass(k, Game) for n in vars(k)}
+    for name in sorted(own - known):  # the game's own names (its base classes' too)
+        if name.startswith(("_", "on_")):
+            continue
+        if name in RENAMED:
+            raise ContractError(f"its rules have {name}, which is from the old contract (now {RENAMED[name]})")
+        close = closest(name, rules, 0.8)
+        if close:
+            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close}?)")
+    moves = _import(game.moves, "moves")
+    _check_module(moves, MOVES_PARTS, "moves")
+    views = _import(game.views, "views")
+    _check_module(views, VIEWS_PARTS, "views")
+    new = getattr(moves, "NEW", None)
+    if not isinstance(new, dict) or game_id not in new:
+        raise ContractError(f"its moves module {moves.__name__} has no NEW[{game_id!r}] (the `new {game_id}` command)")
+    return Parts(game, moves, views, dist, version, target)
+
+
+def parts(game_id: str) -> Parts:
+    """The loaded game ``game_id`` with its checked modules (see :func:`get`)."""
+    get(game_id)
+    return _parts[game_id]
+
+
+def owner_of(module: str | None) -> Parts | None:
+    """The loaded game whose code ``module`` is, if it is not the companion's own (a plugin)."""
+    if not module:
+        return None
+    top = module.split(".")[0]
+    if top == "companion":
+        return None
+    for found in _parts.values():
+        if found.package == top:
+            return found
+    return None
 
 
 def known() -> list[str]:
@@ -165,7 +354,7 @@ def available() -> list[str]:
     """Ids of the games that load and keep the contract, in their listing order (this
     imports every game)."""
     ids = [gid for gid in targets() if _load(gid) is not None]
-    return sorted(ids, key=lambda gid: (getattr(_games[gid], "listing", 100), gid))
+    return sorted(ids, key=lambda gid: (_games[gid].listing, gid))
 
 
 def problems() -> list[str]:
@@ -183,5 +372,6 @@ def get(game_id: str):
         game = _load(game_id)
         if game is not None:
             return game
-        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_broken[game_id]}.")
+        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_broken[game_id]}"
+                             f"{'' if _broken[game_id].endswith('.') else '.'} (`games` lists what is wrong.)")
     raise CompanionError(f"There is no game {game_id!r}: the games are {', '.join(available())}.")

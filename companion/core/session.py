@@ -20,7 +20,7 @@ from companion.core.errors import CompanionError, MissingValue, RuleError, Store
 # One bound for every number on every way in (LARGEST stays importable from here).
 from companion.core.numbers import LARGEST, check_numbers  # noqa: F401
 from companion.core.text import has_unsafe_chars, name_key, normal_name, safe_text
-from companion.games.base import Event, Setup, State, json_copy
+from companion.games.api import Event, Setup, State, json_copy
 from companion.core.store import Store, index_entry, now, sha256
 
 ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -109,7 +109,7 @@ def seat_from(names: list[str], start: str | None) -> list[str]:
     """Seat order starting with the start player (default: the first listed)."""
     if not start:
         return names
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     first = player_name(names, start)
     i = names.index(first)
@@ -135,17 +135,109 @@ class Later:
         return head + self.tail
 
 
+# -- the framework's own facts of a session ------------------------------------------------------
+#
+# Whether a game is over and who won, whether it was abandoned or logged from its final scores
+# (`played`), and its notes, are the session's, not the game's: they live in a context beside
+# the game's state (boardgame.io's ctx beside G), so a game reports its result once
+# (Game.result) and its state never has to avoid a framework key.
+
+GENERIC_EVENTS = ("note", "abandon", "played")
+NOTE_MAX = 500
+
+
+def new_context() -> dict:
+    """The context before anything happened: ``result`` is the game's own (``{"winners"}`` once it
+    is over), ``abandoned`` ``{"reason"}``, ``played`` ``{"scores", "winners"}``."""
+    return {"result": None, "abandoned": None, "played": None, "notes": 0}
+
+
+def context_finished(ctx: dict) -> bool:
+    return ctx.get("result") is not None or ctx.get("played") is not None
+
+
+def apply_event(game, seats: list[str] | tuple[str, ...], state: State, ctx: dict, event: Event, data: dict) -> State:
+    """One event folded into ``state`` and ``ctx`` in place: a note, an abandon or a played game
+    by the framework, anything else by the game's rules. The one step every replay, every
+    recorded action and every page uses. Refusals raise RuleError (the caller throws the
+    working state away)."""
+    etype = event.get("type")
+    if etype in GENERIC_EVENTS:
+        _apply_generic(seats, ctx, event)
+        return state
+    if ctx.get("abandoned"):
+        raise RuleError("This game was abandoned: `undo` takes that back, or start another with `new`.")
+    if context_finished(ctx):
+        raise RuleError("The game is over: only `undo` can change it now.")
+    state = game.advance(state, event, data)
+    result = game.result(state)
+    ctx["result"] = None if result is None else {"winners": [w for w in (result.get("winners") or [])]}
+    return state
+
+
+def _apply_generic(seats, ctx: dict, event: Event) -> None:
+    etype = event["type"]
+    if etype == "note":
+        text = event.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise RuleError("A note needs some words: note \"Bob had to leave early\"")
+        if len(text) > NOTE_MAX or not text.isprintable():
+            raise RuleError(f"A note is one line of at most {NOTE_MAX} characters.")
+        ctx["notes"] = ctx.get("notes", 0) + 1  # the journal keeps the words
+        return
+    if ctx.get("abandoned"):
+        raise RuleError("This game was abandoned already: `undo` takes that back.")
+    if context_finished(ctx):
+        raise RuleError("The game is over: there is nothing to abandon or to log here.")
+    reason = event.get("reason")
+    if etype == "abandon":
+        if reason is not None and (not isinstance(reason, str) or len(reason) > NOTE_MAX or not reason.isprintable()):
+            raise RuleError(f"The reason is one line of at most {NOTE_MAX} characters.")
+        ctx["abandoned"] = {"reason": reason or ""}
+        return
+    # played: the final scores of a game played away from the companion
+    scores = event.get("scores")
+    winners = event.get("winners")
+    if not isinstance(scores, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
+        raise RuleError("A played game needs every player's final score as a whole number: --players Ann=52,Bob=47")
+    if seats and list(scores) != list(seats):
+        raise RuleError(f"A played game needs the final score of each player: {', '.join(seats)}.")
+    if not isinstance(winners, list) or not winners or any(w not in scores for w in winners):
+        raise RuleError("A played game needs its winners among its players.")
+    ctx["played"] = {"scores": dict(scores), "winners": list(winners)}
+
+
+def describe_event(game, event: Event) -> str:
+    """An event in words, for `log`, the shell's "Meanwhile" line and the reports: the
+    framework's own events in its words, every other by the game's rules."""
+    etype = event.get("type")
+    if etype == "note":
+        return f"Note: {event.get('text', '')}"
+    if etype == "abandon":
+        reason = event.get("reason")
+        return "Abandoned" + (f": {reason}" if reason else " (no result)")
+    if etype == "played":
+        scores = event.get("scores") or {}
+        won = event.get("winners") or []
+        return ("Played: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+                + (f"; won by {', '.join(won)}" if won else ""))
+    return game.describe(event)
+
+
 class Replay:
-    """The state after a session's effective events, with those events (``events``) and the
-    undone ones redo would bring back (``undone``, next first)."""
+    """The state after a session's effective events, with those events (``events``), the
+    undone ones redo would bring back (``undone``, next first), and the framework's context
+    (``ctx``: result, abandoned, played)."""
 
     def __init__(self, state: State, data: dict, events: list[dict] | Later, undone: list[dict],
-                 finished_at: str | None = None, fresh: int = 0, frozen: list | None = None):
+                 finished_at: str | None = None, fresh: int = 0, frozen: list | None = None,
+                 ctx: dict | None = None):
         self.state, self.data, self._events, self.undone = state, data, events, undone
         self.finished_at = finished_at
         self.fresh = fresh  # events the rules applied (the rest came from a snapshot)
         # the printed values the events froze, in order ([key, value] pairs): kept by snapshots
         self.frozen = frozen if frozen is not None else []
+        self.ctx = ctx if ctx is not None else new_context()
 
     @property
     def events(self) -> list[dict]:
@@ -158,12 +250,40 @@ class Replay:
         """How many events are in effect (without parsing any the snapshot stands for)."""
         return len(self._events)
 
+    @property
+    def finished(self) -> bool:
+        """Over: the game reported its result, or it was logged from its final scores."""
+        return context_finished(self.ctx)
+
+    @property
+    def abandoned(self) -> dict | None:
+        return self.ctx.get("abandoned")
+
+    @property
+    def played(self) -> dict | None:
+        return self.ctx.get("played")
+
+    @property
+    def winners(self) -> list[str]:
+        played = self.ctx.get("played")
+        if played:
+            return list(played["winners"])
+        result = self.ctx.get("result")
+        return list(result["winners"]) if result else []
+
+    @property
+    def over(self) -> bool:
+        """Finished or abandoned: nothing more is played (`verify` may show the seed)."""
+        return self.finished or bool(self.abandoned)
+
     def then(self, entry: dict, state: State, data: dict) -> "Replay":
-        """This replay followed by one more recorded action (``entry``), now in ``state``."""
+        """This replay followed by one more recorded action (``entry``), now in ``state`` (and
+        this replay's context, changed in place by the same step)."""
         events = (Later(self._events.count, self._events.load, self._events.tail + [entry])
                   if isinstance(self._events, Later) else self._events + [entry])
-        return Replay(state, data, events, [], entry["at"] if state.get("finished") else None, self.fresh + 1,
-                      self.frozen + [[k, v] for k, v in (entry["event"].get("_data") or {}).items()])
+        finished_at = (self.finished_at or entry["at"]) if context_finished(self.ctx) else None
+        return Replay(state, data, events, [], finished_at, self.fresh + 1,
+                      self.frozen + [[k, v] for k, v in (entry["event"].get("_data") or {}).items()], self.ctx)
 
 
 class Session:
@@ -174,11 +294,13 @@ class Session:
     parsed in full the first time ``journal`` is asked for."""
 
     def __init__(self, meta: dict, journal: list[dict] | Later | None = None, text: str | None = None,
-                 snapshot: dict | None = None):
+                 snapshot: dict | None = None, signature: tuple | None = None):
         self.meta = meta
         self._journal = journal if journal is not None else []
         self.text = text
         self.snapshot = snapshot
+        self.signature = signature  # the file's (inode, size, time) when it was read or written
+        self._replayed: Replay | None = None
 
     def __repr__(self) -> str:
         return f"Session({self.meta.get('id')!r}, {self.meta.get('game')!r}, {len(self._journal)} entries)"
@@ -253,14 +375,34 @@ class Session:
                 done.append(undone.pop())
         return done, list(reversed(undone))
 
-    def replay(self, upto: int | None = None) -> Replay:
-        """The state after the effective events (the first ``upto`` of them if given)."""
+    def replay(self, upto: int | None = None, *, again: bool = False) -> Replay:
+        """The state after the effective events (the first ``upto`` of them if given).
+
+        The whole replay is made once per Session and kept: a command, its checks and the
+        shell's toolbar all ask for it, and the rules run once. ``again`` makes it anew (a
+        refused action changed the kept one's working state in place)."""
+        if upto is None and not again and self._replayed is not None:
+            return self._replayed
+        made = self._replay(upto)
+        if upto is None:
+            self._replayed = made
+        return made
+
+    def forget_replay(self) -> None:
+        """Drop the kept replay (an action refused half-way changed its state)."""
+        self._replayed = None
+
+    def keep_replay(self, replay: Replay) -> None:
+        """The replay after an action recorded on this Session (its state changed in place)."""
+        self._replayed = replay
+
+    def _replay(self, upto: int | None) -> Replay:
         game = self.game
         data = dict(self.meta.get("data") or {})
         lazy = self._journal if isinstance(self._journal, Later) and upto is None else None
         start = self._lazy_start(lazy) if lazy is not None else None
         if start is not None:  # the snapshot stands for the entries not parsed
-            state, finished_at, frozen = start
+            state, ctx, finished_at, frozen = start
             snap = self.snapshot
             head = self._journal
             done = Later(int(snap["done"]), lambda: Session(self.meta, head.load()).fold()[0],
@@ -274,7 +416,7 @@ class Session:
             begun = self._snapshot_start(done)
             frozen = []
             if begun is not None:
-                skip, state, finished_at = begun
+                skip, state, ctx, finished_at = begun
                 for entry in done[:skip]:
                     if entry["event"].get("_data"):
                         frozen += entry["event"]["_data"].items()
@@ -285,8 +427,10 @@ class Session:
                 # copied as it is handed over, so the state shares nothing with the printed
                 # values or the journal.
                 skip, state, finished_at = 0, json_copy(game.initial(self.setup, data)), None
+                ctx = new_context()
             todo = done[skip:]
         frozen = [list(pair) for pair in frozen]
+        seats = self.players
         for n, entry in enumerate(todo, skip + 1):
             event = entry["event"]
             if event.get("_data"):
@@ -295,31 +439,32 @@ class Session:
             try:
                 if game.deals:
                     check_deal_contexts(self, event)
-                state = game.advance(state, json_copy(event), data)
+                state = apply_event(game, seats, state, ctx, json_copy(event), data)
             except CompanionError as exc:
                 raise StoreError(
                     f"Session {self.id} cannot be replayed: event {n} ({event.get('type')}) is refused "
                     f"by this version's rules ({exc}). Its file was not changed."
                 ) from None
-            if state.get("finished") and finished_at is None:
-                finished_at = entry.get("at")
-            elif not state.get("finished"):
+            if not context_finished(ctx):
                 finished_at = None
-        return Replay(state, data, done, undone, finished_at, len(todo), frozen)
+            elif finished_at is None:
+                finished_at = entry.get("at")
+        return Replay(state, data, done, undone, finished_at, len(todo), frozen, ctx)
 
-    def _lazy_start(self, lazy: Later) -> tuple[State, str | None, list] | None:
-        """(state, finished_at, frozen values) from the snapshot whose entries were left
-        unparsed (see :func:`load`), when only new actions (or a reveal) followed them."""
+    def _lazy_start(self, lazy: Later) -> tuple[State, dict, str | None, list] | None:
+        """(state, context, finished_at, frozen values) from the snapshot whose entries were
+        left unparsed (see :func:`load`), when only new actions (or a reveal) followed them."""
         snap = self.snapshot
         if any(e.get("kind") not in ("do", "reveal") for e in lazy.tail):
             return None
         try:
-            return self._take_state(snap), snap.get("finished_at"), snap["frozen"]
+            state, ctx = self._take_state(snap)
+            return state, ctx, snap.get("finished_at"), snap["frozen"]
         except (KeyError, TypeError, ValueError):
             return None
 
-    def _snapshot_start(self, done: list[dict]) -> tuple[int, State, str | None] | None:
-        """(events covered, state, finished_at) from the session's snapshot, when it is still
+    def _snapshot_start(self, done: list[dict]) -> tuple[int, State, dict, str | None] | None:
+        """(events covered, state, context, finished_at) from the session's snapshot, when it is still
         true of this journal: same companion and rules, the file's text up to the snapshot
         unchanged (its SHA-256), and only new actions since (no undo or redo)."""
         snap, text = self.snapshot, self.text
@@ -332,13 +477,14 @@ class Session:
                     or any(e.get("kind") not in ("do", "reveal") for e in self.journal[length:])
                     or sha256(text[:prefix]) != snap["prefix_sha256"]):
                 return None
-            return covered, self._take_state(snap), snap.get("finished_at")
+            state, ctx = self._take_state(snap)
+            return covered, state, ctx, snap.get("finished_at")
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
     @staticmethod
-    def _take_state(snap: dict) -> State:
-        """The snapshot's state as a replay's working state.
+    def _take_state(snap: dict) -> tuple[State, dict]:
+        """The snapshot's state and context as a replay's working ones.
 
         The snapshot was parsed from its file for this Session alone: the first replay takes
         its state as it is, without copying a state as long as the session, and changes it in
@@ -346,10 +492,15 @@ class Session:
         parses the snapshot's text again."""
         if not snap.get("_taken"):
             snap["_taken"] = True
-            return snap["state"]
-        if "_text" in snap:
-            return json.loads(snap["_text"])["state"]
-        raise ValueError("a snapshot without its text was taken twice")  # the callers replay from the start
+            found = snap
+        elif "_text" in snap:
+            found = json.loads(snap["_text"])
+        else:
+            raise ValueError("a snapshot without its text was taken twice")  # the callers replay from the start
+        ctx = found["ctx"]
+        if not isinstance(ctx, dict) or not isinstance(found["state"], dict):
+            raise ValueError("a snapshot's state is not a state")
+        return found["state"], dict(ctx)
 
     def snapshot_of(self, replay: Replay, last_number: int | None) -> dict | None:
         """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,
@@ -374,6 +525,7 @@ class Session:
             "finished_at": replay.finished_at,
             "revealed": self.revealed,
             "frozen": replay.frozen,
+            "ctx": json.loads(json.dumps(replay.ctx)),
             "state": json.loads(body),
         }
 
@@ -382,14 +534,14 @@ class Session:
         r = replay or self.replay()
         out = {"session": self.id, "game": self.meta["game"], "title": self.game.title}
         out.update(self.game.summary(r.state))
-        played = r.state.get("played")
+        out["finished"] = r.finished  # the framework's, from the game's result
+        out["winners"] = r.winners
+        played = r.played
         if played:  # logged from its final scores (`played`): the scores are the result
             out["players"] = [{"name": p, "score": v} for p, v in played["scores"].items()]
-            out["winners"] = list(played["winners"])
-            out["finished"] = True
             out["played"] = True
             out["round"] = None  # the rounds were not typed in
-        abandoned = r.state.get("abandoned")
+        abandoned = r.abandoned
         out["abandoned"] = bool(abandoned)
         if abandoned:
             out["abandon_reason"] = abandoned.get("reason") or ""
@@ -442,7 +594,7 @@ def with_pairs(data: dict, pairs: list) -> dict:
 # write keeps the state beside the journal (DATA/cache/replay/ID.json), with the SHA-256 of the
 # session file's text it stands for. Replay starts from it while that text is unchanged.
 SNAPSHOT_EVERY = 200
-SNAPSHOT_FORMAT = 2  # 2: the entries it covers need not be parsed (last_number, revealed, frozen)
+SNAPSHOT_FORMAT = 3  # 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx
 
 
 def snapshot_fits(snap: dict, game_id: str) -> bool:
@@ -482,9 +634,9 @@ def load(store: Store, sid: str) -> Session:
                 if found is not None and found[0]["game"] == snapshot["game"]:
                     meta, tail, head = found
                     return Session(meta, Later(int(snapshot["journal_length"]), head, tail),
-                                   store.session_text(sid), snapshot)
+                                   store.session_text(sid), snapshot, store.held_signature(sid))
     meta, journal = store.read_session(sid)
-    return Session(meta, journal, store.session_text(sid), snapshot)
+    return Session(meta, journal, store.session_text(sid), snapshot, store.held_signature(sid))
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
@@ -539,55 +691,134 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
 
 MakeEvent = Callable[[Session, Replay], Event]
 
-def record(store: Store, sid: str, make_event: Event | MakeEvent) -> tuple[Session, Replay, Event]:
+
+class Recorded:
+    """What :func:`record` did: the session and its replay after the action, the event as
+    recorded, and what ``before`` kept of the state just before it."""
+
+    __slots__ = ("session", "replay", "event", "before")
+
+    def __init__(self, session: Session, replay: Replay, event: Event, before: Any):
+        self.session, self.replay, self.event, self.before = session, replay, event, before
+
+    def __iter__(self):  # session, replay, event = record(...)
+        return iter((self.session, self.replay, self.event))
+
+
+def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None) -> tuple[Session, Replay]:
+    """Session ``sid`` and its replay as the file holds them now: ``held`` itself when the file
+    is the one it was read from (the same inode, size and time: every write replaces it), held
+    followed by the actions appended since when only those were added (as a page or the
+    shell sees another terminal's rail), else a new read and replay. So a command, the shell's
+    toolbar and the pages read a session once and replay it once, whoever asks."""
+    if isinstance(held, tuple):
+        held = held[0]
+    if held is not None:
+        session = held
+        if session.id == sid and session.signature is not None and store.signature(sid) == session.signature:
+            return session, session.replay()
+    current = load(store, sid)
+    if held is not None and held.id == sid and held._replayed is not None:
+        extended = _extended(held, held._replayed, current)
+        if extended is not None:
+            current.keep_replay(extended)
+    return current, current.replay()
+
+
+def _extended(before: Session, replay: Replay, current: Session) -> Replay | None:
+    """``replay`` followed by the actions ``current`` appended to ``before``'s journal, or None
+    when anything else changed (an undo, another description): the caller replays anew."""
+    n, old, new = before.length, before.text, current.text
+    # only appended: the file's text up to its closing brackets is the old text's (every
+    # append splices one entry there; anything else rewrote the file)
+    if (old is None or new is None or before.meta != current.meta or current.length < n
+            or not old.endswith("}}") or not new.startswith(old[:-2])):
+        return None
+    added = current.entries_from(n)
+    if any(e.get("kind") not in ("do", "reveal") for e in added):
+        return None
+    game = current.game
+    state, data, out = replay.state, replay.data, replay
+    try:
+        for entry in added:
+            if entry.get("kind") != "do":
+                continue
+            event = entry["event"]
+            data = with_frozen(data, event)
+            if game.deals:
+                check_deal_contexts(current, event)
+            state = apply_event(game, current.players, state, out.ctx, json_copy(event), data)
+            out = out.then(entry, state, data)
+    except CompanionError:
+        return None  # the full replay says what is wrong, properly
+    return out
+
+
+def record(store: Store, sid: str, make_event: Event | MakeEvent, held: tuple[Session, Replay] | None = None,
+           before: Callable[[State], Any] | None = None) -> Recorded:
     """Validate and append one action, under the lock, against the freshest state on disk.
 
     ``make_event`` is an event, or a function building it from the current session and replay
-    (for deals, which must see the state as it is under the lock). A refused event changes
-    nothing. A printed value that was unknown when the session started is frozen into the event
-    once the players have supplied it.
+    (for deals, which must see the state as it is under the lock). ``held`` is what the caller
+    read already: used as it is when the file did not change since (the file is read once per
+    action). ``before(state)`` keeps what the caller needs of the state before the action. A
+    refused event changes nothing on disk (the working state it changed is thrown away, and
+    ``held`` with it). A printed value that was unknown when the session started is frozen into
+    the event once the players have supplied it.
     """
     with store.writing_session(sid):
-        session = load(store, sid)
-        before = session.replay()
-        event = make_event(session, before) if callable(make_event) else dict(make_event)
+        session, replay = fresh(store, sid, held)
+        try:
+            return _record(store, sid, session, replay, make_event, before)
+        except BaseException:
+            session.forget_replay()  # the working state may be half-changed: nobody reuses it
+            raise
+
+
+def _record(store: Store, sid: str, session: Session, replay: Replay, make_event, before) -> "Recorded":
+    if True:  # (under the session's lock, held by record)
+        event = make_event(session, replay) if callable(make_event) else dict(make_event)
         event = json_copy(event)  # the event shares nothing with the state it was built from
         check_numbers(event)
-        if session.game.deals and _deals(event):
+        game = session.game
+        if game.deals and _deals(event):
             check_deal_contexts(session, event)
             if session.revealed:
                 raise RuleError(
                     f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
                     "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
                 )
-        data = with_frozen(before.data, event)  # as replay will read it: the values it froze count
-        was = ended(before.state)
+        data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
+        was = ended(replay)
+        kept = before(replay.state) if before is not None else None
         for _ in range(20):
             try:
                 # The replay is this call's own: the event changes it in place (no copy of the
                 # whole state per action). A refusal throws it away with everything else.
-                state = session.game.advance(before.state, json_copy(event), data)
+                state = apply_event(game, session.players, replay.state, replay.ctx, json_copy(event), data)
                 break
             except MissingValue as missing:
                 value = supplied_value(store, session.meta["game"], missing.key)
                 if value is None:
                     raise
                 event.setdefault("_data", {})[missing.key] = value
-                before = session.replay()  # the refused try may have changed the working state
-                data = with_frozen(before.data, event)
+                replay = session.replay(again=True)  # the refused try may have changed the working state
+                data = with_frozen(replay.data, event)
         else:  # pragma: no cover - a game asking for ever more values
             raise RuleError("Too many printed values are missing for this action.")
         entry = {"kind": "do", "event": event, "at": now()}
         store.append(sid, entry)
         session.add(entry)
-        session.text = store.session_text(sid)
-        after = before.then(entry, state, data)
+        session.text, session.signature = store.session_text(sid), store.held_signature(sid)
+        after = replay.then(entry, state, data)
+        session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
             snap = session.snapshot_of(after, store.last_number(sid))
             if snap is not None:
                 store.write_snapshot(sid, snap)
+                after.fresh = 0  # the snapshot stands for these now: the next one after as many again
         _sync_index(store, session, was, after)
-    return session, after, event
+    return Recorded(session, after, event, kept)
 
 
 def _deals(event: Event) -> bool:
@@ -608,22 +839,22 @@ def supplied_value(store: Store, game_id: str, key: str) -> Any:
         return None
 
 
-def step(store: Store, sid: str, kind: str) -> tuple[Session, Replay, dict]:
-    """Undo or redo one event; returns the session, the new replay and the entry moved."""
+def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None = None) -> tuple[Session, Replay, dict]:
+    """Undo or redo one event; returns the session, the new replay and the entry moved
+    (``held``: what the caller read already, see :func:`fresh`)."""
     with store.writing_session(sid):
-        session = load(store, sid)
-        before = session.replay()
-        if kind == "undo" and not before.events:
+        session, before = fresh(store, sid, held)
+        if kind == "undo" and not before.count:
             raise CompanionError("Nothing to undo: the session is at its start.")
         if kind == "redo" and not before.undone:
             raise CompanionError("Nothing to redo: no undone event is waiting.")
         moved = before.events[-1] if kind == "undo" else before.undone[0]
-        was = ended(before.state)
+        was = ended(before)
         entry = {"kind": kind, "at": now()}
         store.append(sid, entry)
         session.add(entry)
-        session.text = store.session_text(sid)
-        after = session.replay()
+        session.text, session.signature = store.session_text(sid), store.held_signature(sid)
+        after = session.replay(again=True)
         _sync_index(store, session, was, after)
     return session, after, moved
 
@@ -716,11 +947,11 @@ def rebuild_index(store: Store) -> int:
 def index_summary(session: Session, replay: Replay) -> dict | None:
     """The index's summary of a session: None until it is finished or abandoned (record,
     step, import). An abandoned game has no result: its summary says when and why only."""
-    abandoned = replay.state.get("abandoned")
+    abandoned = replay.abandoned
     if abandoned:
         at = next((e.get("at") for e in reversed(replay.events) if e["event"].get("type") == "abandon"), None)
         return {"abandoned_at": at, "reason": abandoned.get("reason") or ""}
-    if not replay.state.get("finished"):
+    if not replay.finished:
         return None
     status = session.status(replay)
     return {
@@ -732,15 +963,15 @@ def index_summary(session: Session, replay: Replay) -> dict | None:
     }
 
 
-def ended(state: State) -> tuple[bool, bool]:
+def ended(replay: Replay) -> tuple[bool, bool]:
     """(finished, abandoned): what the index keeps in step. Taken before an action, since the
-    action changes the working state in place."""
-    return bool(state.get("finished")), bool(state.get("abandoned"))
+    action changes the working state and context in place."""
+    return replay.finished, bool(replay.abandoned)
 
 
 def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: Replay) -> None:
     """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
-    if was == ended(after.state):
+    if was == ended(after):
         return
     entry = index_entry(session.meta, index_summary(session, after))
     try:

@@ -446,6 +446,24 @@ class Store:
             raise CompanionError(f"{prefix!r} matches several sessions ({shown}): type more of the id.")
         return matches[0]
 
+    def signature(self, sid: str) -> tuple | None:
+        """The session file's (inode, size, time) now: it changes with every write (each write
+        replaces the file), so what was read under one signature is still true under it."""
+        return file_signature(self.session_path(sid))
+
+    def held_signature(self, sid: str) -> tuple | None:
+        """The signature of the session file as this Store last read or wrote it."""
+        held = self._held
+        return held.signature if held is not None and held.sid == sid else None
+
+    def _session_text(self, sid: str, path: Path) -> tuple[str, tuple] | None:
+        """The session file's text and signature: what this Store holds of it when the file is
+        still that one, else read (a session is read from disk once per action)."""
+        held = self._holding(sid)
+        if held is not None:
+            return held.text, held.signature
+        return read_file_text(path)
+
     def read_session(self, sid: str) -> tuple[dict, list[dict]]:
         """The session's fixed description and its journal, read without a lock.
 
@@ -454,10 +472,15 @@ class Store:
         its snapshot against the text (issue 12)."""
         path = self.session_path(sid)
         self.check_inside(path)
-        found = read_json_text(path, "session")
-        if found is None:
-            raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
-        data, text, signature = found
+        held = self._holding(sid)
+        if held is not None and held.data is not None:
+            data, text, signature = held.data, held.text, held.signature
+        else:
+            found = self._session_text(sid, path)
+            if found is None:
+                raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
+            text, signature = found
+            data = parse_json(path, text, "session")
         try:
             meta = data["meta"]["1"]
             journal_table = data.get("journal", {})
@@ -489,7 +512,9 @@ class Store:
         """
         path = self.session_path(sid)
         self.check_inside(path)
-        found = read_file_text(path)
+        found = self._session_text(sid, path)
+        if found is not None and self._holding(sid) is None:
+            self._held = Held(sid, found[1], found[0], None, None)  # the command reads it next
         meta = description_in(found[0]) if found is not None else None
         game = meta.get("game") if meta else None
         if isinstance(game, str) and game:
@@ -528,7 +553,7 @@ class Store:
         for them), or None whenever anything differs, and the caller reads the whole file."""
         path = self.session_path(sid)
         self.check_inside(path)
-        found = read_file_text(path)
+        found = self._session_text(sid, path)
         if found is None:
             return None
         text, signature = found

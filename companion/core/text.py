@@ -85,3 +85,18 @@ def safe_drawing(text: str) -> str:
         at = m.end()
     out.append(safe_text(text[at:], keep_newlines=True))
     return "".join(out)
+
+
+def strings_in(value, found: set) -> None:
+    """Every string in a plain JSON value (keys too) added to ``found``: the names a state or a
+    view holds (a line wraps around them; the shell completes them)."""
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                found.add(k)
+            strings_in(v, found)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            strings_in(v, found)

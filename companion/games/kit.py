@@ -17,21 +17,54 @@ from companion.core.errors import CompanionError
 pass_app = click.make_pass_decorator(App)
 
 
-def _set_session(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    if value:
-        ctx.find_object(App).session_override = value
+SESSION_HELP = "Act on this session (an id or its first letters) instead of the current one."
 
-
-session_option = click.option(
-    "--session",
-    metavar="ID",
-    expose_value=False,
-    callback=_set_session,
-    is_eager=True,
-    help="Act on this session (an id or its first letters) instead of the current one.",
-)
+# `--session ID` is read in one place, the root group, wherever it stands on the line (it takes
+# it out before the command's own options are parsed); this only lists it in a command's help.
+session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP)
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
+
+
+def show(view: list) -> None:
+    """Print a view (companion.games.view) through the terminal's renderer: a hand-written
+    command's output, laid out like every other screen. Private blocks go to their owner's
+    private screen in the shell and on a terminal."""
+    from companion.terminal.render import show as draw_view
+
+    app = click.get_current_context().find_object(App)
+    draw_view(view, private=app.show_private if app is not None else None)
+
+
+def screen_width() -> int:
+    """The columns a screen has to fit into (the renderer's: the terminal's width, else
+    $COLUMNS, else 80), for a drawing that must decide whether it fits (a board)."""
+    from companion.terminal.render import screen_width as width
+
+    return width()
+
+
+def choose_private(owner: str, view: list, question: str, parse: Callable[[str], Any]) -> Any:
+    """A hand-written command's private question: ``view`` (what ``owner`` may see while
+    choosing, a hand) on ``owner``'s private screen, asked until ``parse`` accepts the answer;
+    a refusal is said there only. None when there is no private screen (a pipe, a script)."""
+    app = click.get_current_context().find_object(App)
+    if app is None or app.choose_private is None:
+        return None
+    from companion.terminal.render import draw
+
+    return app.choose_private(owner, draw(view), question, parse)
+
+
+def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command], click.Command]:
+    """Mark a hand-written command whose typed line may name a private card (``check(words)``,
+    the words after the command's name): the shell keeps such a line out of its history."""
+
+    def mark(cmd: click.Command) -> click.Command:
+        cmd.companion_private = check
+        return cmd
+
+    return mark
 
 
 def say(text: str, names: Iterable[str] = ()) -> None:
@@ -87,17 +120,16 @@ def ask_players(app: App, game) -> str:
     return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
 
 
-def new_command(game_id: str) -> Callable:
-    """Make `new GAME` from a function returning the game's options.
+def new_command(game) -> Callable:
+    """Make `new GAME` from a function returning the game's options; ``game`` is the game's
+    class (its facts: id, title, players, whether it deals).
 
     Adds --players, --start, and --entropy for games that deal; creates the session, makes it
     current and prints its id (and the deal commitment).
     """
 
     def decorator(fn: Callable[..., dict]) -> click.Command:
-        from companion.core import registry as games
-
-        game = games.get(game_id)
+        game_id = game.id
 
         @functools.wraps(fn)
         def callback(players: str | None, start: str | None, played_on: str | None, location: str | None,
@@ -109,7 +141,7 @@ def new_command(game_id: str) -> Callable:
             options = fn(**kwargs) or {}
             if players is None:
                 players = ask_players(app, game)
-            if start and getattr(game, "records_start", False):
+            if start and game.records_start:
                 # the game checks a chosen start player against its rules (Transatlantic: the
                 # owner of the oldest ship starts), so it must know one was chosen
                 options["start"] = start.strip()

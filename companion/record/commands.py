@@ -155,7 +155,7 @@ def _pct(rate: float) -> str:
 def render_stats(stats: dict) -> str:
     """`stats` in the terminal: tables, win-rate bars and recent-score sparklines."""
     from companion.record import stats as history
-    from companion.terminal.render import bar, scale_words, sparkline
+    from companion.terminal.render import bar, scale_words, sparkline, wrap
 
     f = stats["filters"]
     scope = ", ".join(s for s in (f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
@@ -166,7 +166,7 @@ def render_stats(stats: dict) -> str:
         head += f"; {len(stats['unfinished'])} in play, not counted"
     if stats["abandoned"]:
         head += f"; {len(stats['abandoned'])} abandoned, not counted"
-    out = [head + "."]
+    out = [wrap(head + ".")]
     players = stats["players"]
     if players:
         out += ["", table(
@@ -180,7 +180,8 @@ def render_stats(stats: dict) -> str:
                                             right=(2, 3, 4, 5))]
         charts = history.recent_by_game(players, f["game"])
         if charts:
-            out += ["", f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per game):"]
+            out += ["", wrap(f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per "
+                             "game):")]
             for c in charts:
                 out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
                 width = max(len(name) for name, _ in c["rows"])
@@ -188,7 +189,7 @@ def render_stats(stats: dict) -> str:
                         for name, vs in c["rows"]]
     h2h = stats["head_to_head"]
     if h2h:
-        out += ["", "Head to head (wins-losses-draws of the left player against the other):"]
+        out += ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
         names = sorted({b for row in h2h.values() for b in row}, key=str.casefold)
         if len(names) <= 8 and not f["player"]:
             rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
@@ -341,7 +342,8 @@ def render_report(facts: dict) -> str:
         when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
     if pages.where_words(facts):
         when += f" · {pages.where_words(facts)}"
-    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when} · round {facts['round']}"),
+    rounds = f" · round {facts['round']}" if facts["round"] is not None else ""  # a game may have no rounds
+    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when}{rounds}"),
            wrap(pages.result_words(facts)), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
@@ -464,7 +466,7 @@ def played(app, game_id: str, players_: str, winners: tuple[str, ...], played_on
     more than scores (money, the youngest ship ...). The current session is left as it was.
     """
     from companion.core import registry
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     game = registry.get(game_id.strip().lower())
     scores = parse_final_scores(players_)

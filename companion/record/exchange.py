@@ -147,7 +147,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         start = history.parse_time(e["created"])
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
-        gone = replay.state.get("abandoned")
+        gone = replay.abandoned
         out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes,
                         abandoned=(gone.get("reason") or "") if gone else None, notes=notes_of(replay.events),
                         **extra))

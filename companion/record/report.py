@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from companion.record import stats as history
 from companion.record.players import Roster
+from companion.core.session import describe_event
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -180,10 +181,11 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     One point for the start, then the last state of each round; event by event when the
     game's round never changes. Replays only this session.
     """
-    from companion.core.session import with_frozen
-    from companion.games.base import json_copy
+    from companion.core.session import apply_event, new_context, with_frozen
+    from companion.games.api import json_copy
 
     game = session.game
+    ctx = new_context()
     data = dict(session.meta.get("data") or {})
     state = json_copy(game.initial(session.setup, data))  # one working state: linear (issue 12)
     first = game.summary(state)
@@ -196,7 +198,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     for entry in done:
         event = entry["event"]
         data = with_frozen(data, event)
-        state = game.advance(state, json_copy(event), data)
+        state = apply_event(game, session.players, state, ctx, json_copy(event), data)  # as replay steps
         s = game.summary(state)
         names = [p["name"] for p in s["players"]]
         snaps.append((s.get("round"), {p["name"]: p.get("score") for p in s["players"]}))
@@ -250,7 +252,7 @@ def session_facts(session, replay, roster: Roster) -> dict:
     start, end = history.parse_time(status.get("created")), history.parse_time(status.get("finished_at"))
     minutes = round((end - start).total_seconds() / 60) if start and end and end >= start else None
     game = session.game
-    log = [(n, _clock(e.get("at")), game.describe(e["event"])) for n, e in enumerate(replay.events, 1)]
+    log = [(n, _clock(e.get("at")), describe_event(game, e["event"])) for n, e in enumerate(replay.events, 1)]
     return {
         "id": session.id, "game": session.meta["game"], "title": status.get("title"), "status": status,
         "seats": seats, "shown": shown, "scores": scores, "winners": winners, "finished": finished_,
@@ -304,7 +306,8 @@ def session_html(facts: dict) -> str:
     log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
     body = [
         f"<h1>{esc(facts['title'])}</h1>",
-        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)} · round {esc(facts['round'])}</p>",
+        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)}"
+        f"{' · round ' + esc(facts['round']) if facts['round'] is not None else ''}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
         "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
         table_html(["seat", "player", "score", "rank", ""], rows, numeric=(0, 2, 3), raw=(1,)),

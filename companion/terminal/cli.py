@@ -3,7 +3,7 @@ Click group. Commands are imported only when used, so `companion --version` star
 Errors become one line for people, never a traceback.
 
 The session commands and the group's record are named in :data:`COMMANDS`. A game's commands
-are not listed anywhere here: each game declares its own (``companion.games.base.Game``), and
+are not listed anywhere here: each game declares its own (``companion.games.api.Game``), and
 the root group asks the game of the session at hand first, then the other games, so two games
 may use the same command name.
 """
@@ -17,7 +17,7 @@ import click
 
 from companion import __version__
 from companion.core.app import App, default_data_dir
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, Malformed
 from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -41,7 +41,7 @@ class FittedFormatter(click.HelpFormatter):
 click.Context.formatter_class = FittedFormatter
 
 # top-level command name -> "module:attribute": the commands every session shares and the
-# group's record. Games declare their own commands (companion.games.base.Game.commands).
+# group's record. Games declare their own commands (companion.games.api.Game.commands).
 COMMANDS: dict[str, str] = {
     "games": "companion.terminal.generic:games",
     "new": "companion.terminal.generic:new",
@@ -94,6 +94,30 @@ def log_unexpected(app: App | None) -> str:
         return "nowhere (the data folder is not writable)"
 
 
+def take_session(app: App, args: list[str]) -> list[str]:
+    """``args`` without `--session ID` (or `--session=ID`), which sets the app's session for
+    this line; words after `--` are left as they are."""
+    out: list[str] = []
+    words = list(args)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            out += words[i:]
+            break
+        if word == "--session" and i + 1 < len(words):
+            app.session_override = words[i + 1]
+            i += 2
+            continue
+        if word.startswith("--session="):
+            app.session_override = word.split("=", 1)[1]
+            i += 1
+            continue
+        out.append(word)
+        i += 1
+    return out
+
+
 class RootGroup(LazyGroup):
     """Translates the core's refusals into Click's one-line errors with exit status 1.
 
@@ -110,22 +134,28 @@ class RootGroup(LazyGroup):
         from pathlib import Path
 
         given = root.params.get("data_dir")
-        return App(Path(given) if given else default_data_dir(), session_override=root.params.get("session_id"))
+        # made once for a one-off command and kept: the command runs with the very App (and
+        # the session it read) that chose it
+        app = App(Path(given) if given else default_data_dir())
+        app.one_off = True
+        root.obj = app
+        return app
 
     def game_at_hand(self, ctx: click.Context) -> str | None:
-        """The game id of the session the command line targets, or None (no session, or unreadable)."""
+        """The game id of the session the command line targets, or None (no session, or
+        unreadable). The session read here is the one the command then uses (App.loaded): a
+        one-off action reads its file once."""
         app = self.app_for(ctx)
-        wanted = ctx.meta.get("companion.session_arg")
         try:
-            if wanted:
-                return app.store.session_game(app.store.resolve(wanted))
-            return app.store.session_game(app.session_id())
+            s, _ = app.loaded()
+            return s.meta["game"]
         except Exception:  # noqa: BLE001 - no session yet, or a damaged one: the command will say
             return None
 
     def game_commands(self, ctx: click.Context, everyone: bool = False) -> list[tuple[str, dict]]:
         """[(game id, {name: command})]: the game at hand first, then (``everyone``) the others."""
         from companion.core import registry
+        from companion.terminal.declared import commands_of
 
         here = self.game_at_hand(ctx)
         order = [here] if here else []
@@ -134,19 +164,25 @@ class RootGroup(LazyGroup):
         out = []
         for gid in order:
             try:
-                out.append((gid, registry.get(gid).commands()))
-            except Exception:  # noqa: BLE001 - a broken plugin never stops the others
+                out.append((gid, commands_of(gid)))
+            except Exception:  # noqa: BLE001 - a broken plugin never stops the others (`games` says why)
                 continue
         return out
 
     def resolve_command(self, ctx, args):
-        # `round start --session ID`: the game of that session decides which `round` runs
-        for i, word in enumerate(args):
-            if word == "--session" and i + 1 < len(args):
-                ctx.meta["companion.session_arg"] = args[i + 1]
-            elif word.startswith("--session="):
-                ctx.meta["companion.session_arg"] = word.split("=", 1)[1]
-        return super().resolve_command(ctx, args)
+        """The command, with `--session ID` taken out wherever it is on the line (the one place
+        it is read: `status --session ID`, `round start --session ID`): the game of that session
+        decides which `round` runs. The app then knows whose command runs, and refuses it on a
+        session of another game (App.expects)."""
+        app = self.app_for(ctx)
+        if ctx.params.get("session_id"):  # `companion --session ID CMD`: the root's own option
+            app.session_override = ctx.params["session_id"]
+        args = take_session(app, args)
+        name, cmd, rest = super().resolve_command(ctx, args)
+        module = getattr(cmd, "companion_moves", None)
+        app.expects = (module, None, getattr(cmd, "companion_name", name), getattr(cmd, "companion_owner", None)) \
+            if module else None
+        return name, cmd, rest
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
@@ -231,6 +267,9 @@ class RootGroup(LazyGroup):
         try:
             with guard:
                 return super().invoke(ctx)
+        except Malformed as exc:  # a value typed that cannot be read: a usage error, as Click's own
+            show_notes(ctx)
+            raise click.UsageError(exc.message, ctx=click.get_current_context(silent=True) or ctx) from None
         except CompanionError as exc:
             show_notes(ctx)
             raise click.ClickException(exc.message) from None
@@ -242,12 +281,48 @@ class RootGroup(LazyGroup):
             raise
         except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
             where = log_unexpected(ctx.find_object(App))
+            plugin = plugin_at_fault(exc)
+            if plugin is not None:  # a plugin's own code raised: it is named, not the companion
+                raise click.ClickException(
+                    f"The game {plugin.game.id} ({plugin.distribution} {plugin.version}) failed "
+                    f"({type(exc).__name__} in {plugin_frame(exc)}); nothing more was recorded. Details are in "
+                    f"{where}: tell the game's author."
+                ) from None
             raise click.ClickException(
                 f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
                 f"recorded. Details are in {where}."
             ) from None
         finally:
             show_notes(ctx)
+
+
+def plugin_at_fault(exc: BaseException):
+    """The loaded game (registry.Parts) whose code raised ``exc``, when it is a plugin's: the
+    innermost frame of the traceback in a game's own package that is not the companion's."""
+    from companion.core import registry
+
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        owner = registry.owner_of(tb.tb_frame.f_globals.get("__name__"))
+        if owner is not None:
+            found = owner
+        tb = tb.tb_next
+    return found
+
+
+def plugin_frame(exc: BaseException) -> str:
+    """`module line N` of the innermost frame in a plugin's code."""
+    from companion.core import registry
+
+    where = "its code"
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_globals.get("__name__")
+        if registry.owner_of(name) is not None:
+            where = f"{name} line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
 
 
 def on_terminal(message: str) -> str:
@@ -344,16 +419,18 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
     Run it with no command for the interactive shell. With commands piped in, it runs them one
     per line (script mode).
     """
-    line = isinstance(ctx.obj, App)  # one line of the shell or of a script (run_line)
+    line = isinstance(ctx.obj, App) and not ctx.obj.one_off  # one line of the shell or of a script (run_line)
     if data_dir:
         from pathlib import Path
 
         data_dir = Path(data_dir)
-    app = ctx.obj if line else App(data_dir or default_data_dir())
-    if session_id:
+    app = ctx.obj if isinstance(ctx.obj, App) else App(data_dir or default_data_dir())
+    if session_id and ctx.invoked_subcommand is None and not line:  # `companion --session ID`: a shell on ID
         app.session_override = session_id
     if not line and app.show_private is None and ctx.invoked_subcommand is not None:
         private_on_terminal(app)
+    if app.tell is None:  # At.tell: a view shown at once, before a move is recorded
+        app.tell = lambda view: tell(app, view)
     ctx.obj = app
     if ctx.invoked_subcommand is None:
         if line and session_id and app.pinning:
@@ -378,6 +455,13 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
 
             source = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
             ctx.exit(script.run_script(app, source if source is not None else (sys.stdin or ()), cli))
+
+
+def tell(app: App, view: list) -> None:
+    """Show a view at once, as every screen is drawn (App.tell, a move's context)."""
+    from companion.terminal.declared import show
+
+    show(app, view)
 
 
 def private_on_terminal(app: App) -> None:
@@ -408,8 +492,10 @@ def find_command(name: str, game: str | None = None) -> click.Command:
 
     if name in COMMANDS:
         return load_target(COMMANDS[name])
+    from companion.terminal.declared import commands_of
+
     for gid in ([game] if game else []) + registry.available():
-        commands = registry.get(gid).commands()
+        commands = commands_of(gid)
         if name in commands:
             return commands[name]
     raise KeyError(name)

@@ -6,7 +6,7 @@ import click
 
 from companion.core.app import App
 
-from companion.core.text import safe_text
+from companion.core.text import safe_text, strings_in
 from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import echo_json, json_option, pass_app, session_option
@@ -14,15 +14,55 @@ from companion.core.errors import CompanionError
 
 
 @click.command()
-def games() -> None:
-    """List the games the companion knows, with their ids for `new`."""
+@click.option("--verbose", "-v", is_flag=True, help="Also what each game provides: its distribution, moves, "
+                                                    "screens, commands and views.")
+def games(verbose: bool) -> None:
+    """List the games the companion knows, with their ids for `new`; a game that could not be
+    loaded is named with its distribution and what is wrong with it."""
     from companion.terminal.render import wrap
 
     for gid in registry.available():
         game = registry.get(gid)
         click.echo(wrap(f"{gid:<15} {game.description}", indent=" " * 16))
+        if verbose:
+            for line in provides(gid):
+                click.echo(wrap(f"{'':<15} {line}", indent=" " * 18))
     for line in registry.problems():
-        click.echo(f"Not loaded: {line}")
+        click.echo(wrap(f"Not loaded: {line}", indent="  "))
+
+
+def provides(game_id: str) -> list[str]:
+    """`games --verbose`: what one game provides of the contract, and what it leaves out."""
+    from companion.games.api import MOVES_PARTS, VIEWS_PARTS
+    from companion.terminal.declared import commands_of
+
+    found = registry.parts(game_id)
+    game = found.game
+    moves = [m.name for m in getattr(found.moves, "MOVES", None) or []]
+    screens = [m.name for m in getattr(found.moves, "SCREENS", None) or []]
+    hand = sorted(getattr(found.moves, "COMMANDS", None) or {})
+    views = [v for v in VIEWS_PARTS if hasattr(found.views, v)]
+    lacks = [v for v in [*VIEWS_PARTS, *MOVES_PARTS] if not found.get(v)]
+    secrets = "hides cards (view)" if type(game).view is not registry_view() else "nothing secret"
+    out = [f"from {found.distribution} {found.version} ({found.target})",
+           f"{game.min_players} to {game.max_players} players" + ("; deals cards (verifiable)" if game.deals else "")
+           + f"; {secrets}",
+           "moves: " + (", ".join(moves) or "none"),
+           "screens: " + (", ".join(screens) or "none"),
+           "hand-written commands: " + (", ".join(hand) or "none"),
+           "views: " + ", ".join(views),
+           f"commands in all: {len(commands_of(game_id))}"]
+    if game.pack_file or game_id in __import__("companion.core.datapack", fromlist=["x"]).pack_names():
+        out.append("printed values: " + (game.pack_file or f"data/{game_id}.json"))
+    if lacks:
+        out.append("leaves out: " + ", ".join(lacks))
+    return out
+
+
+def registry_view():
+    from companion.games.api import Game
+
+    return Game.view
 
 
 class NewGroup(click.Group):
@@ -36,8 +76,7 @@ class NewGroup(click.Group):
         if cmd is not None:
             return cmd
         try:
-            game = registry.get(name)
-            cmd = game.new_command()
+            cmd = (registry.parts(name).get("NEW") or {}).get(name)
         except CompanionError:
             return None
         if cmd is not None:
@@ -106,7 +145,7 @@ def session_state(entry: dict, roster) -> str:
 def use(app, session_id: str) -> None:
     """Make session ID (or the first letters of its id) the current one."""
     sid = app.store.resolve(session_id)
-    s = sessions.load(app.store, sid)
+    s, _ = app.loaded(sid)
     with app.store.writing():
         app.store.set_current(sid)
     app.pin(sid)  # a shell or a script stays here, whatever another terminal does
@@ -124,26 +163,27 @@ def status(app, as_json: bool) -> None:
     if as_json:
         echo_json(s.status(replay))
         return
-    if replay.state.get("played"):  # logged from final scores: the game's own screen has nothing
+    from companion.games.declare import At
+    from companion.games.view import Line
+    from companion.terminal.declared import show
+
+    if replay.played:  # logged from final scores: the game's own screen has nothing
         from companion.terminal.render import players_line, winners_line
 
         info = s.status(replay)
-        click.echo(f"Session {s.id} · {s.game.title} · logged with `played`")
-        click.echo(players_line(info))
-        click.echo(winners_line(info))
+        show(app, [Line(f"Session {s.id} · {s.game.title} · logged with `played`"), Line(players_line(info)),
+                   Line(winners_line(info))])
         return
-    from companion.terminal.render import keep_whole, wrap
-
-    abandoned = replay.state.get("abandoned")
+    view = []
+    abandoned = replay.abandoned
     if abandoned:
         reason = abandoned.get("reason")
-        click.echo(wrap(f"Abandoned{' (' + safe_text(reason) + ')' if reason else ''}: this game has no result "
-                        "(`undo` takes that back)."))
-
-    # tables fit already; lines wrap at spaces, never inside a name such as St. Louis
-    click.echo(wrap(keep_whole(s.game.render_status(app, s, replay), long_names(s, replay))))
-    if s.revealed and not replay.state.get("finished"):
-        click.echo("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")
+        view.append(Line(f"Abandoned{' (' + reason + ')' if reason else ''}: this game has no result "
+                         "(`undo` takes that back)."))
+    view += registry.parts(s.meta["game"]).views.status_view(At(s, replay, None, host=app))
+    if s.revealed and not replay.finished:
+        view.append(Line("Note: the deal seed was revealed before the end of the game (`verify --reveal`)."))
+    show(app, view)
 
 
 @click.command()
@@ -156,10 +196,10 @@ def log(app, as_json: bool) -> None:
     replay = s.replay()  # one replay: its events and undone ones are the journal's fold
     done, undone = replay.events, replay.undone
     game = s.game
-    public = not s.meta.get("seed") or s.revealed or bool(replay.state.get("finished"))
+    public = replay.finished or (not s.meta.get("seed") and not private_events(s.meta["game"]))
     rows = [
-        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": game.describe(e["event"]),
-         "event": public_event(game, e["event"], public)}
+        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": sessions.describe_event(game, e["event"]),
+         "event": public_event(s.meta["game"], e["event"], public or s.revealed)}
         for n, e in enumerate(done, 1)
     ]
     if as_json:
@@ -177,28 +217,45 @@ def log(app, as_json: bool) -> None:
         click.echo(wrap(head + r["words"], indent=" " * (len(head) - lead)))  # continued under the words
     if undone:
         click.echo(wrap(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
-                        f"{game.describe(undone[0]['event'])})"))
+                        f"{sessions.describe_event(game, undone[0]['event'])})"))
 
 
 def long_names(s, replay) -> list[str]:
-    """The session's names with a space in them (cities, ships, players), longest first: a
-    line wraps between words, never inside one of these (see render.keep_whole)."""
+    """The session's names with a space in them (players, and every name the table's view of
+    the state holds: cities, ships), longest first: a line wraps between words, never inside
+    one of these (see render.keep_whole)."""
+    found = set(s.players)
     try:
-        words = s.game.completion(s, replay)
-    except Exception:  # noqa: BLE001 - a game's completion words are a nicety here
-        words = []
-    return sorted({w for w in [*s.players, *words] if " " in w}, key=len, reverse=True)
+        strings_in(s.game.view(replay.state, None), found)
+        strings_in(replay.data.get("cities") or [], found)
+    except Exception:  # noqa: BLE001 - a nicety: the line still wraps
+        pass
+    return sorted({w for w in found if " " in w and len(w) <= 40}, key=len, reverse=True)
 
 
-def public_event(game, event: dict, public: bool) -> dict:
+def private_events(game_id: str) -> dict[str, set[str]]:
+    """Event type -> the keys of its private values, from the game's declared moves
+    (``Param(private=True)``): what `log --json` hides while the game is on."""
+    out: dict[str, set[str]] = {}
+    for move in registry.parts(game_id).get("MOVES") or []:
+        secret = {p.name for p in move.params if p.private}
+        if secret:
+            out.setdefault(move.records, set()).update(secret)
+    return out
+
+
+def public_event(game_id: str, event: dict, public: bool) -> dict:
     """An event as `log --json` shows it: while the game is on, a deal shows only its context
-    (its shuffled deck would show every hand) and the game hides its secret cards."""
+    (its shuffled deck would show every hand) and a move's private values are hidden."""
     import copy
 
     out = {k: v for k, v in event.items() if not k.startswith("_")}
     if public:
         return out
-    out = copy.deepcopy(game.redact(out))
+    out = copy.deepcopy(out)
+    for key in private_events(game_id).get(str(event.get("type")), ()):
+        if key in out:
+            out[key] = "hidden until the game is over"
     from companion.core import dealing
 
     for deal in dealing.deals_in(out):
@@ -208,10 +265,13 @@ def public_event(game, event: dict, public: bool) -> dict:
 
 
 def _step(app, kind: str) -> None:
-    s = app.session()
-    s, replay, moved = sessions.step(app.store, s.id, kind)
+    app.session()
+    s, replay, moved = app.step(kind)
     verb = "Undid" if kind == "undo" else "Redid"
-    click.echo(f"{verb}: {s.game.describe(moved['event'])}.")
+    from companion.terminal.render import keep_whole, wrap
+
+    # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
+    click.echo(wrap(keep_whole(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.", long_names(s, replay))))
 
 
 @click.command()
@@ -245,8 +305,7 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
     s = app.session()
     if not s.meta.get("seed"):
         raise CompanionError(f"Session {s.id} ({s.game.title}) deals no cards: there is nothing to verify.")
-    state = s.replay().state
-    finished = bool(state.get("finished") or state.get("abandoned"))  # an abandoned game is over too
+    finished = s.replay().over  # an abandoned game is over too
     if not finished and not s.revealed:
         if not reveal:
             raise CompanionError(
@@ -293,33 +352,26 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
 @pass_app
 def board(app, map_id: str | None) -> None:
     """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
+    from companion.games.declare import At
+    from companion.terminal.declared import show
+
     if map_id:
         maps: list[str] = []
         for gid in registry.available():
-            game = registry.get(gid)
-            names = game.maps()
+            views = registry.parts(gid).views
+            names = list(getattr(views, "MAPS", ()) or ())
             if map_id.casefold() in names:
-                echo_shown(game.render_map(app, map_id.casefold()))
+                show(app, views.map_view(At(host=app), map_id.casefold()))
                 return
-            maps += names[:1]
+            maps += [n for n in names if n not in maps][:1]  # games sharing their views name one map each
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
     s = app.session()
     replay = s.replay()
-    text = s.game.render_board(app, s, replay)
-    if text is None:
+    draw = getattr(registry.parts(s.meta["game"]).views, "board_view", None)
+    view = draw(At(s, replay, None, host=app)) if draw is not None else None
+    if view is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
-    echo_shown(text, long_names(s, replay))
-
-
-def echo_shown(text: str, names: list[str] = ()) -> None:
-    """A screen a game drew: a drawing (render.Drawn) as it is, colours included; plain text
-    wrapped at spaces, never inside one of ``names``."""
-    from companion.terminal.render import Drawn, echo_drawn, keep_whole, wrap
-
-    if isinstance(text, Drawn):
-        echo_drawn(text)
-    else:
-        click.echo(wrap(keep_whole(text, names)))
+    show(app, view)
 
 
 @click.command()

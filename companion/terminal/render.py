@@ -302,3 +302,277 @@ def winners_line(status: dict) -> str:
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins."
     return f"Game over: shared win for {', '.join(winners)}."
+
+
+# -- drawing view models (companion.games.view) ------------------------------------------------------
+#
+# The one place a screen becomes terminal text: its width, wrapping between words (never inside a
+# name or a command that fits a line), colour (or none: NO_COLOR, a pipe), and every name from data
+# made safe. Games build views; nothing else here knows a game.
+
+def _rich_style(style: str) -> str:
+    """A view's style names as a rich style (see companion.games.view)."""
+    from companion.games.view import COLOURS, player_colour
+
+    out = []
+    for part in style.split("+"):
+        part = part.strip()
+        if not part:
+            continue
+        kind, _, value = part.partition(":")
+        if kind == "player" and value.isdigit():
+            out.append(f"bold {player_colour(int(value))}")
+        elif kind == "colour":
+            out.append(f"bold {COLOURS.get(value, value) if not value.startswith('#') else value}")
+        else:
+            out.append(STYLE_NAMES.get(part, ""))
+    return " ".join(o for o in out if o)
+
+
+STYLE_NAMES = {
+    "strong": "bold", "muted": "dim", "dim": "dim", "warn": "bold yellow", "error": "bold red", "good": "green",
+    "code": "cyan", "title": "bold", "reverse": "reverse", "line": "grey50", "double": "bold",
+    "disputed": "bold", "water": "bold bright_cyan", "mountain": "bold grey70", "route": "bold magenta",
+    "built": "bold white",
+}
+
+
+class _Painter:
+    """Turns (text, style) runs into text with colour codes, or plain when colour is off."""
+
+    def __init__(self, colour: bool):
+        self.colour = colour
+        self._cache: dict[str, tuple[str, str]] = {}
+
+    def paint(self, text: str, style: str) -> str:
+        from companion.core.text import safe_text
+
+        text = safe_text(text)
+        if not self.colour or not style or not text:
+            return text
+        codes = self._cache.get(style)
+        if codes is None:
+            from rich.color import ColorSystem
+            from rich.style import Style
+
+            rich = _rich_style(style)
+            sgr = Style.parse(rich)._make_ansi_codes(ColorSystem.EIGHT_BIT) if rich else ""
+            codes = (f"\x1b[{sgr}m", "\x1b[0m") if sgr else ("", "")
+            self._cache[style] = codes
+        return f"{codes[0]}{text}{codes[1]}" if codes[0] else text
+
+
+def _tokens(line) -> list[tuple[str, str, bool]]:
+    """A Line as (text, style, whole) tokens: plain parts split at spaces (the spaces kept as
+    their own tokens), names and commands whole."""
+    from companion.games.view import Cmd, Em, Name
+
+    out: list[tuple[str, str, bool]] = []
+    base = line.style
+    for part in line.parts:
+        if isinstance(part, Name):
+            out.append((str(part), base, True))
+        elif isinstance(part, Cmd):
+            out.append((f"`{part}`", "+".join(s for s in (base, "code") if s), True))
+        elif isinstance(part, Em):
+            style = "+".join(s for s in (base, part.style) if s)
+            if part.whole:
+                out.append((str(part), style, True))
+            else:
+                out += [(w, style, False) for w in re.findall(r" +|[^ ]+", str(part))]
+        else:
+            out += [(w, base, False) for w in re.findall(r" +|[^ ]+", str(part))]
+    return out
+
+
+def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -> list[list[tuple[str, str]]]:
+    """Lines of (text, style) runs no wider than ``width``: breaks at spaces only (tokens with
+    no space between them are one word); a whole token longer than a line is broken at its
+    spaces, a plain word longer than a line after its hyphens (a path of junctions)."""
+    # leading spaces of the line stay (an indented list item), and continuations go under them
+    lead = ""
+    while tokens and tokens[0][0].isspace() and not tokens[0][2]:
+        lead += tokens.pop(0)[0]
+    pad = lead + indent
+    rows: list[list[tuple[str, str]]] = [[(lead, "")] if lead else []]
+    used = _width(lead)
+    gap: tuple[str, str] | None = None
+
+    def new_row():
+        nonlocal used
+        rows.append([(pad, "")])
+        used = _width(pad)
+
+    items: list[tuple[str, str]] = []
+    for text, style, keep in tokens:
+        if text.isspace() and not keep:
+            items.append(("\0" + text, style))  # a gap: kept inside a line, dropped at a break
+            continue
+        room = width - _width(pad)
+        if _width(text) > room:
+            pieces = re.findall(r"[^ ]+ *", text) if keep else _HYPHENS.findall(text)
+            pieces = [p for p in pieces if p]
+            if keep and len(pieces) > 1:
+                for n, piece in enumerate(pieces):
+                    stripped = piece.rstrip(" ")
+                    items.append((stripped, style))
+                    if n < len(pieces) - 1:
+                        items.append(("\0 ", style))
+                continue
+            items += [(p, style) for p in (pieces if not keep else [text])]
+            continue
+        items.append((text, style))
+    # tokens with no gap between them are one word ("(`build Ann ...`),", a name and its comma,
+    # a path of names): it moves to the next line whole, and only a word longer than a line is
+    # broken, between its tokens (after a hyphen, at a name's spaces)
+    words: list[tuple[tuple[str, str] | None, list[tuple[str, str]]]] = []
+    for text, style in items:
+        if text.startswith("\0"):
+            gap = (text[1:], style)
+            continue
+        if words and gap is None:
+            words[-1][1].append((text, style))
+        else:
+            words.append((gap, [(text, style)]))
+        gap = None
+    for gap, pieces in words:
+        w = sum(_width(t) for t, _ in pieces)
+        has_words = any(t.strip() for t, _ in rows[-1])
+        sep = gap if (gap and has_words) else None
+        first = w if w <= width - _width(pad) else _width(pieces[0][0])
+        if has_words and used + (_width(sep[0]) if sep else 0) + first > width:
+            new_row()
+            sep = None
+        if sep:
+            rows[-1].append(sep)
+            used += _width(sep[0])
+        for n, (text, style) in enumerate(pieces):
+            tw = _width(text)
+            if n and used + tw > width and any(t.strip() for t, _ in rows[-1]):
+                new_row()
+            rows[-1].append((text, style))
+            used += tw
+    return [r for r in rows if any(t.strip() for t, _ in r)] or [[]]
+
+
+def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
+         private: bool = True) -> str:
+    """A view (a list of blocks, companion.games.view) as terminal text ``width`` columns wide;
+    with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
+    ``private`` False leaves out every Private block (they go to the private screen)."""
+    from companion.games import view as v
+
+    width = width or screen_width()
+    painter = _Painter(colour)
+    out: list[str] = []
+
+    def emit_line(line) -> None:
+        for row in _wrap_tokens(_tokens(line), width, line.indent):
+            out.append(runs(row).rstrip())
+
+    def runs(row) -> str:
+        """Paint a row's runs, neighbours of one style as one."""
+        merged: list[list[str]] = []
+        for t, s in row:
+            if merged and merged[-1][1] == s:
+                merged[-1][0] += t
+            else:
+                merged.append([t, s])
+        return "".join(painter.paint(t, s) for t, s in merged)
+
+    def cell(value) -> str:
+        if isinstance(value, v.Bar):
+            return bar(value.value, value.goal or 1, width=value.width)
+        return "" if value is None else str(value)
+
+    def block(b) -> None:
+        kind = getattr(b, "kind", None)
+        if kind == "line":
+            emit_line(b)
+        elif isinstance(b, str):
+            emit_line(v.Line(b))
+        elif kind == "table":
+            if not b.rows and b.empty:
+                if b.title:
+                    emit_line(v.Line(b.title))
+                emit_line(v.Line(b.empty))
+                return
+            from companion.core.text import safe_text
+
+            head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows]
+            if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > width:
+                for sub in b.narrow:  # too wide whole: the table's other layout
+                    block(sub)
+                return
+            text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=width,
+                         droppable=b.droppable)
+            out.extend(text.split("\n"))
+        elif kind == "facts":
+            if b.title:
+                emit_line(v.Line(b.title))
+            for label, value in b.items:
+                emit_line(v.Line(f"  {label}: ", *(value if isinstance(value, list) else [cell(value)]), indent="    "))
+        elif kind == "items":
+            if b.title:
+                emit_line(v.Line(b.title))
+            if not b.items and b.empty:
+                emit_line(v.Line("  " + b.empty))
+            for item in b.items:
+                if isinstance(item, v.Line):
+                    emit_line(v.Line("  ", *item.parts, style=item.style, indent="  " + item.indent))
+                else:
+                    emit_line(v.Line(f"  {item}"))
+        elif kind == "art":
+            if b.title:
+                emit_line(v.Line(b.title))
+            for row in b.rows:
+                out.append(runs(row).rstrip())
+        elif kind == "section":
+            if b.where == "page":
+                return
+            if b.title:
+                emit_line(v.Line(b.title))
+            for sub in b.blocks:
+                block(sub)
+        elif kind == "private":
+            if private and (viewer is None or viewer == b.owner):
+                for sub in b.blocks:
+                    block(sub)
+        # svg: pages only
+
+    for b in view:
+        block(b)
+    return "\n".join(out)
+
+
+def show(view, private=None, stream=None) -> None:
+    """Print a view: the shared part on the screen (in colour on a terminal, unless NO_COLOR),
+    each Private part on its owner's private screen when ``private(owner, text)`` is given (the
+    shell, a terminal), else printed with the rest (a pipe, `--print`)."""
+    import click
+
+    colour = colour_wanted()
+    shared: list = []
+    for block in view:
+        if getattr(block, "kind", None) == "private" and private is not None:
+            if shared:
+                _print(draw(shared, colour=colour), colour)
+                shared = []
+            private(block.owner, draw(block.blocks, colour=False))
+        else:
+            shared.append(block)
+    if shared:
+        text = draw(shared, colour=colour)
+        if text:
+            _print(text, colour)
+    elif not view:
+        click.echo("", nl=False)
+
+
+def _print(text: str, colour: bool) -> None:
+    import click
+
+    if colour and "\x1b[" in text:
+        echo_drawn(text)
+    else:
+        click.echo(text)

@@ -76,13 +76,14 @@ class SessionView:
         if key == self._key:
             return self._value
         try:
-            from companion.core import session as sessions  # here: the first prompt comes sooner
+            from companion.core import registry
 
-            s = sessions.load(self.app.store, sid)
-            replay = s.replay()
+            s, replay = self.app.loaded(sid)  # the session the command read (or wrote): no second read
             status = s.status(replay)
-            words = list(s.players) + list(s.game.completion(s, replay))
-            text = toolbar_text(status, s.game.lowest_wins(status), s.game.next_action(status))
+            words = list(s.players) + table_words(s, replay)
+            ahead = getattr(registry.parts(s.meta["game"]).views, "next_action", None)
+            text = toolbar_text(status, s.game.lowest_wins(status), str(ahead(status) or "") if ahead else "",
+                                [] if replay.over else s.game.turn(replay.state))
             self._loaded = (s, replay)
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = f"session {sid}", []
@@ -141,9 +142,7 @@ class Elsewhere:
         if seen == (self.sid, self.stamp):
             return
         try:
-            from companion.core import session as sessions
-
-            self.length = sessions.load(self.app.store, seen[0]).length
+            self.length = self.app.loaded(seen[0])[0].length  # what the command left: no second read
         except Exception:  # noqa: BLE001 - a damaged session: the next command will say so
             self.sid = None
             return
@@ -155,9 +154,7 @@ class Elsewhere:
         if seen is None or self.sid != seen[0] or seen[1] == self.stamp:
             return None
         try:
-            from companion.core import session as sessions
-
-            s = sessions.load(self.app.store, self.sid)
+            s, _ = self.app.loaded(self.sid)  # read once: the command about to run uses it
         except Exception:  # noqa: BLE001
             return None
         added = s.entries_from(self.length)
@@ -170,11 +167,23 @@ class Elsewhere:
         return f"Meanwhile another terminal recorded in session {s.id}: {listed}."
 
 
+def table_words(s, replay) -> list[str]:
+    """Words the shell completes anywhere in a session: every name in the table's view of the
+    state (the game's ``view(state, None)``: never a private card)."""
+    from companion.core.text import strings_in
+
+    found: set = set()
+    strings_in(s.game.view(replay.state, None), found)
+    return [w for w in found if 0 < len(w) <= 40 and w.isprintable() and not w.isdigit()]
+
+
 def entry_words(game, entry: dict) -> str:
     """A journal entry in words, as `log` (and its undo/redo note) says them."""
     kind = entry.get("kind")
     if kind == "do":
-        return game.describe(entry["event"])
+        from companion.core.session import describe_event
+
+        return describe_event(game, entry["event"])
     if kind == "undo":
         return "an undo"
     if kind == "redo":
@@ -184,7 +193,7 @@ def entry_words(game, entry: dict) -> str:
     return str(kind)
 
 
-def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "") -> str:
+def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "", turn: list[str] = ()) -> str:
     """The bottom bar: session, game, round, whose turn, the leader by the game's own rule
     (lowest total where the lowest wins; a tie names everyone tied), and on a second line what
     comes next (one line each, so 80 columns hold them)."""
@@ -195,11 +204,13 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "")
     if status.get("finished"):
         parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
         return " · ".join(parts)
-    turn = status.get("turn") or status.get("current")
-    if isinstance(turn, dict):  # Trans: {"player": ..., "number": ...} while the rails go down
-        turn = turn.get("player")
-    if isinstance(turn, str) and turn:
-        parts.append(f"{turn}'s turn")
+    if status.get("abandoned"):  # nothing comes next but `undo` (the framework's own fact)
+        parts.append("abandoned")
+        return " · ".join(parts) + "\nnext: undo takes it back, or new GAME"
+    if len(turn) == 1:  # the game's own rule (Game.turn), never a guess at its status' shape
+        parts.append(f"{turn[0]}'s turn")
+    elif turn:
+        parts.append(f"waiting for {' & '.join(turn)}")
     if players:
         scores = [p.get("score") or 0 for p in players]
         top = min(scores) if lowest_wins else max(scores)
@@ -293,14 +304,24 @@ class CommandCompleter(Completer):
                              display_meta=notes.get(c) or None)
 
     def _from_game(self, done: list[str], current: str):
-        """The session's game's own offer for this argument, or None (see Game.complete)."""
+        """What the declared parameter being typed may be now, from the table's view of the
+        state (see declared.complete), or None for a command that is not declared."""
         loaded = self.view.loaded()
         if loaded is None:
             return None
         s, replay = loaded
-        if done[0] not in s.game.commands():
+        from companion.terminal.declared import commands_of, complete
+
+        cmd = commands_of(s.meta["game"]).get(done[0])
+        rest = done[1:]
+        if isinstance(cmd, click.Group) and rest:
+            cmd, rest = cmd.commands.get(rest[0]), rest[1:]
+        if cmd is None:
             return None
-        return s.game.complete(s, replay, done, current)
+        offer = getattr(cmd, "companion_complete", None)  # a hand-written command's own
+        if offer is not None:
+            return offer(s, replay, rest, current)
+        return complete(self.app, s, replay, cmd, rest, current)
 
 
 class SafeHistory(FileHistory):
@@ -323,8 +344,10 @@ class SafeHistory(FileHistory):
 
 
 def carries_private(line: str) -> bool:
-    """Whether a typed line names a private card, by the rule of the game whose command it is."""
+    """Whether a typed line names a private card: a private parameter of the declared move it
+    runs given a value (or a hand-written command's private option), in any game."""
     from companion.core import registry
+    from companion.terminal.declared import commands_of, names_private
 
     try:
         words = split_line(line)
@@ -334,7 +357,11 @@ def carries_private(line: str) -> bool:
         return False
     for gid in registry.available():
         try:
-            if registry.get(gid).carries_private(words):
+            cmd = commands_of(gid).get(words[0])
+            rest = words[1:]
+            if isinstance(cmd, click.Group) and rest:
+                cmd, rest = cmd.commands.get(rest[0]), rest[1:]
+            if cmd is not None and names_private(cmd, rest):
                 return True
         except Exception:  # noqa: BLE001 - a broken plugin: keep the line out, to be safe
             return True

@@ -24,14 +24,7 @@ import base64
 import hashlib
 from html import escape
 
-# Colours a block may name (city colours, players' colours), as CSS values.
-COLOURS = {
-    "yellow": "#e8c220", "red": "#d33a2c", "orange": "#f08a24", "green": "#3f9a3f", "blue": "#2f6fd0",
-    "white": "#f4f4f4", "pink": "#e879b5", "brown": "#8a5a35", "turquoise": "#2bb5b0", "grey": "#888888",
-    "black": "#222222", "purple": "#8048c0",
-}
-# Players' colours on pages (seat order): bright, and unlike the city colours where possible.
-PLAYER_COLOURS = ("#e6194b", "#4363d8", "#3cb44b", "#f58231", "#911eb4", "#42d4f4")
+from companion.games.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
 
 STYLE = """
 :root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#666;--card:#fff;--line:#ddd}
@@ -45,6 +38,8 @@ main{padding:8px 12px;display:grid;gap:12px;grid-template-columns:repeat(auto-fi
 section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px}
 section.wide{grid-column:1/-1}
 table{border-collapse:collapse;width:100%}
+.scroll{overflow-x:auto}
+code{font-family:ui-monospace,monospace;font-size:.95em}
 td,th{text-align:left;padding:3px 6px;border-bottom:1px solid var(--line)}
 th{font-weight:600;color:var(--muted)}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:2px 10px}
@@ -57,7 +52,8 @@ svg{max-width:100%;height:auto}
 section svg.board{display:block;width:100%;max-width:1100px;margin:auto}
 .dot{display:inline-block;vertical-align:middle}
 footer{padding:10px 16px;color:var(--muted);font-size:.85em}
-""".strip()
+""".strip() + "\n" + "".join(f".p{i}{{color:{c}}}" for i, c in enumerate(PLAYER_COLOURS)) \
+    + "".join(f".c-{name}{{color:{c}}}" for name, c in COLOURS.items())
 
 # Polls the page's version (the session file's mtime) and reloads when it changed: within
 # about half a second of an action recorded by any process. A page replaced by
@@ -90,37 +86,114 @@ def dot(colour: str, size: int = 14) -> str:
             f'<circle cx="{r}" cy="{r}" r="{r - 1}" fill="{escape(fill)}" stroke="#555"/></svg> ')
 
 
-def cell(value) -> str:
-    if isinstance(value, dict):
+def _style_attr(style: str) -> str:
+    """A view's style names (companion.games.view) as a class: a player's seat (``p0``..), a
+    city's or a flag's colour (``c-red``); the classes are in the page's one style sheet."""
+    for piece in style.split("+"):
+        kind, _, value = piece.partition(":")
+        if kind == "player" and value.isdigit():
+            return f' class="p{int(value) % len(PLAYER_COLOURS)}"'
+        if kind == "colour" and value in COLOURS:
+            return f' class="c-{value}"'
+    return ""
+
+
+def part(value) -> str:
+    """One part of a line or a cell, escaped: a command as code, a styled text as strong."""
+    if isinstance(value, Cmd):
+        return f"<code>{escape(value)}</code>"
+    if isinstance(value, Em):
+        tag = "strong" if "strong" in value.style or "warn" in value.style or "error" in value.style else "span"
+        return f"<{tag}{_style_attr(value.style)}>{escape(value)}</{tag}>"
+    if isinstance(value, Bar):
+        return escape(f"{value.value:g}")
+    if isinstance(value, dict):  # {"text", "colour"}: a coloured dot before the text
         colour = value.get("colour")
-        text = escape(str(value.get("text", "")))
-        return (dot(colour) if colour else "") + text
+        return (dot(colour) if colour else "") + escape(str(value.get("text", "")))
     return escape("" if value is None else str(value))
 
 
-def block(b: dict) -> str:
-    kind = b.get("kind")
-    title = f"<h2>{escape(str(b['title']))}</h2>" if b.get("title") else ""
-    wide = ' class="wide"' if b.get("wide") or kind == "svg" else ""
+cell = part
+
+
+def line_html(line: Line) -> str:
+    cls = f' class="{escape(line.style)}"' if line.style in ("muted", "warn", "error") else ""
+    return f"<p{cls}>{''.join(part(p) for p in line.parts)}</p>"
+
+
+def blocks(view, viewer: str | None = None) -> list[str]:
+    """A view (companion.games.view) as sections of HTML for ``viewer`` (None: the table):
+    every name escaped here, so no game can forget to; another player's private blocks left
+    out; consecutive lines in one section."""
+    out: list[str] = []
+    lines: list[str] = []
+
+    def flush() -> None:
+        if lines:
+            out.append(f"<section class=\"wide\">{''.join(lines)}</section>")
+            lines.clear()
+
+    for b in view:
+        kind = getattr(b, "kind", None)
+        if kind == "line":
+            lines.append(line_html(b))
+            continue
+        flush()
+        if kind == "private":
+            if viewer is not None and b.owner == viewer:
+                inner = blocks(b.blocks, viewer)
+                out += [s.replace("<section", '<section data-private="yes"', 1) for s in inner]
+        elif kind == "section":
+            if b.where == "terminal":
+                continue
+            inner = "".join(_inner(x, viewer) for x in b.blocks)
+            wide = ' class="wide"' if b.wide else ""
+            title = f"<h2>{escape(b.title)}</h2>" if b.title else ""
+            if inner:
+                out.append(f"<section{wide}>{title}{inner}</section>")
+        else:
+            html = _inner(b, viewer)
+            if html:
+                wide = ' class="wide"' if kind in ("svg", "art") or getattr(b, "wide", False) else ""
+                out.append(f"<section{wide}>{html}</section>")
+    flush()
+    return out
+
+
+def _inner(b, viewer) -> str:
+    kind = getattr(b, "kind", None)
+    title = f"<h2>{escape(str(b.title))}</h2>" if getattr(b, "title", None) else ""
+    if kind == "line":
+        return line_html(b)
     if kind == "facts":
-        body = "<dl>" + "".join(f"<dt>{cell(k)}</dt><dd>{cell(v)}</dd>" for k, v in b.get("items") or []) + "</dl>"
-    elif kind == "table":
-        head = "".join(f"<th>{cell(h)}</th>" for h in b.get("head") or [])
-        rows = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in b.get("rows") or [])
-        body = f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-        if not b.get("rows"):
-            body = f'<p class="sub">{escape(str(b.get("empty") or "Nothing yet."))}</p>'
-    elif kind == "list":
-        items = b.get("items") or []
-        body = "<ul>" + "".join(f"<li>{cell(i)}</li>" for i in items) + "</ul>" if items else \
-            f'<p class="sub">{escape(str(b.get("empty") or "None."))}</p>'
-    elif kind == "text":
-        body = f"<p>{cell(b.get('text', ''))}</p>"
-    elif kind == "svg":
-        body = str(b.get("markup") or "")
-    else:
-        return ""
-    return f"<section{wide}>{title}{body}</section>"
+        return title + "<dl>" + "".join(f"<dt>{part(k)}</dt><dd>{_value(v)}</dd>" for k, v in b.items) + "</dl>"
+    if kind == "table":
+        if not b.rows:
+            return title + f'<p class="sub">{escape(str(b.empty or "Nothing yet."))}</p>'
+        head = "".join(f"<th scope=\"col\">{part(h)}</th>" for h in b.head)
+        rows = "".join("<tr>" + "".join(f"<td>{part(c)}</td>" for c in row) + "</tr>" for row in b.rows)
+        return title + f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+    if kind == "items":
+        if not b.items:
+            return title + f'<p class="sub">{escape(str(b.empty or "None."))}</p>'
+        return title + "<ul>" + "".join(f"<li>{_value(i)}</li>" for i in b.items) + "</ul>"
+    if kind == "svg":
+        return title + str(b.markup or "")
+    if kind == "art":
+        return ""  # a terminal drawing: pages draw their own (svg)
+    if kind == "private":
+        return "".join(_inner(x, viewer) for x in b.blocks) if viewer is not None and b.owner == viewer else ""
+    if kind == "section":
+        return "".join(_inner(x, viewer) for x in b.blocks) if b.where != "terminal" else ""
+    return ""
+
+
+def _value(v) -> str:
+    if isinstance(v, Line):
+        return "".join(part(p) for p in v.parts)
+    if isinstance(v, (list, tuple)):
+        return "".join(part(p) for p in v)
+    return part(v)
 
 
 def score_bars(status: dict, goal: float | None) -> str:
@@ -161,16 +234,36 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     )
 
 
-def choice_form(action: str, form_token: str, offer: dict) -> str:
-    """The choice a special card asks of this player: one button per city it may be."""
-    buttons = "".join(
-        f'<button type="submit" name="choice" value="{escape(str(o), quote=True)}">{escape(str(o))}</button>'
-        for o in offer.get("options") or []
-    )
-    return (f'<section class="wide notice"><h2>{escape(offer.get("title") or "Your choice")}</h2>'
-            f"<p>{escape(offer.get('prompt') or '')}</p>"
-            f'<form method="post" action="{escape(action, quote=True)}">'
-            f'<input type="hidden" name="form" value="{escape(form_token, quote=True)}">{buttons}</form></section>')
+def move_form(action: str, form_token: str, move, choices: dict) -> str:
+    """A move this player may make now, as a form that works without JavaScript: one button
+    per option of its one open parameter (a city to pass), else a field per parameter."""
+    from companion.games.declare import short_help
+
+    title = escape(short_help(move.help).split(":")[0].rstrip(".") if move.help else move.name)
+    hidden = (f'<input type="hidden" name="form" value="{escape(form_token, quote=True)}">'
+              f'<input type="hidden" name="move" value="{escape(move.name, quote=True)}">')
+    open_params = [p for p in move.params if p.name != move.actor]
+    if len(open_params) == 1 and choices.get(open_params[0].name):
+        p = open_params[0]
+        buttons = "".join(  # posted as `choice` (Site.choose reads it as this parameter)
+            f'<button type="submit" name="choice" value="{escape(str(v), quote=True)}">'
+            f"{escape(str(v))}</button>" for v, _note in choices[p.name])
+        body = f"<p>{escape(p.help or p.label)}</p>{buttons}"
+    else:
+        fields = []
+        for p in open_params:
+            options = choices.get(p.name) or []
+            label = escape(p.help or p.label)
+            if options:
+                opts = "".join(f'<option value="{escape(str(v), quote=True)}">{escape(str(v))}</option>'
+                               for v, _ in options)
+                fields.append(f'<label>{label} <select name="{escape(p.name, quote=True)}">{opts}</select></label>')
+            else:
+                kind = "number" if p.kind.number else "text"
+                fields.append(f'<label>{label} <input type="{kind}" name="{escape(p.name, quote=True)}"></label>')
+        body = "".join(fields) + '<button type="submit">Record</button>'
+    return (f'<section class="wide notice"><h2>{title}</h2>'
+            f'<form method="post" action="{escape(action, quote=True)}">{hidden}{body}</form></section>')
 
 
 def message(text: str, kind: str = "notice") -> str:

@@ -105,7 +105,7 @@ class Site:
         self._render_lock = threading.Lock()
         self._flights: dict[tuple[str, str], threading.Lock] = {}
         self._load_lock = threading.Lock()
-        self._snapshot: tuple = ("", None, None)
+        self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
     # -- reading the data folder -------------------------------------------------------------
@@ -141,8 +141,11 @@ class Site:
         return tokens.find(self.known(), token)
 
     def load(self):
-        s = self._load_session()
-        return s, s.replay()
+        """(session, replay) as the file holds them now: the same load and replay as every
+        command (App.loaded: kept while the file is unchanged, extended by appended actions,
+        deal contexts checked), so a page never replays on its own terms."""
+        with self._load_lock:
+            return self.reader.loaded(self.sid)
 
     def form_token(self, player: str, journal_length: int) -> str:
         """Valid for one page: any recorded action (a choice, an undo) changes the length."""
@@ -177,47 +180,8 @@ class Site:
         return html, version
 
     def snapshot(self, version: str):
-        """(session, replay) for ``version``: one replay per version for every page.
-
-        When the file only gained recorded actions since the last snapshot (the usual case: a
-        rail, a pass), those actions are applied to the last state, as `record` does, instead
-        of replaying the whole round; an undo or anything else replays from the start.
-        """
-        with self._load_lock:
-            if self._snapshot[0] != version:
-                s = self._load_session()
-                self._snapshot = (version, s, self._replay_after(s))
-            return self._snapshot[1], self._snapshot[2]
-
-    def _load_session(self):
-        from companion.core import session as sessions
-        from companion.core.store import Store
-
-        return sessions.load(Store(self.data_dir), self.sid)
-
-    def _replay_after(self, s):
-        from companion.core.session import Replay, with_frozen
-
-        _v, before, replay = self._snapshot
-        n = len(before.journal) if before is not None else 0
-        added = s.journal[n:]
-        if (before is None or before.meta != s.meta or s.journal[:n] != before.journal
-                or any(e.get("kind") not in ("do", "reveal") for e in added)):
-            return s.replay()
-        try:
-            state, data, events, finished_at = replay.state, replay.data, list(replay.events), replay.finished_at
-            undone = list(replay.undone)
-            for entry in added:
-                if entry.get("kind") != "do":
-                    continue
-                data = with_frozen(data, entry["event"])
-                state = s.game.apply(state, entry["event"], data)
-                events.append(entry)
-                undone = []
-                finished_at = (finished_at or entry.get("at")) if state.get("finished") else None
-            return Replay(state, data, events, undone, finished_at)
-        except Exception:  # noqa: BLE001 - whatever went wrong, the full replay says it properly
-            return s.replay()
+        """(session, replay) for the pages of ``version`` (see :meth:`load`)."""
+        return self.load()
 
     def _render(self, who: str, version: str, extra: str) -> str:
         from companion.web import views
@@ -229,7 +193,7 @@ class Site:
                               version=version, sections=[])
         if who == tokens.TABLE:
             return views.table_page(s, replay, version)
-        form = self.form_token(who, len(s.journal))
+        form = self.form_token(who, s.length)
         return views.player_page(s, replay, who, version, form, "/p/{token}/choose", extra)
 
     # -- the log -------------------------------------------------------------------------------
@@ -321,12 +285,11 @@ class Site:
             if ctype != "application/x-www-form-urlencoded":
                 return await refusal(who, token, "Choose with the buttons on this page.", 400)
             try:
-                fields = parse_qs(body.decode("utf-8"), max_num_fields=4, strict_parsing=False)
+                fields = parse_qs(body.decode("utf-8"), max_num_fields=8, strict_parsing=False)
             except (UnicodeDecodeError, ValueError):
                 return await refusal(who, token, "Choose with the buttons on this page.", 400)
-            form = (fields.get("form") or [""])[0]
-            value = (fields.get("choice") or [""])[0].strip()
-            outcome, status = await run_in_threadpool(site.choose, who, form, value)
+            given = {k: v[0].strip() for k, v in fields.items() if v}
+            outcome, status = await run_in_threadpool(site.choose, who, given.pop("form", ""), given)
             if status != 303:
                 return await refusal(who, token, outcome, status)
             if site.notify is not None:
@@ -386,33 +349,65 @@ class Site:
 
         return asgi
 
-    def choose(self, player: str, form: str, value: str) -> tuple[str, int]:
-        """Record ``player``'s choice as a typed command would: (message, HTTP status).
+    def choose(self, player: str, form: str, given: dict | str) -> tuple[str, int]:
+        """Record a move made on ``player``'s page as a typed command would: (message, HTTP
+        status). The move is one the game declared and offers this player now (its form was on
+        the page); each value is one its parameter offers, read by its kind; it is recorded
+        through ``App.record`` (the write lock, the rules, the journal, so `undo` takes it
+        back). The form token is checked under the lock against the journal as it is then."""
+        from companion.games.declare import At, offers, record_move
 
-        Through ``App.record``: the write lock, the rules, the event log (so `undo` takes it
-        back). The form token is checked under the lock against the journal as it is then.
-        """
+        if isinstance(given, str):  # (the old call: the value of the one choice)
+            given = {"choice": given}
         if not form:
             return "This page had no form token: reload it and choose again.", 403
         try:
             s, replay = self.load()
         except CompanionError as exc:
             return exc.message, 409
-        game = s.game
-        offer = game.choice(s, replay, player)
-        if not hmac.compare_digest(form.encode(), self.form_token(player, len(s.journal)).encode()):
+        if not hmac.compare_digest(form.encode(), self.form_token(player, s.length).encode()):
             return "This page was out of date (something was recorded since): look again and choose.", 403
-        if offer is None:
+        from companion.core import registry
+
+        offered = offers(registry.parts(s.meta["game"]).get("MOVES") or [], At(s, replay, player), player)
+        wanted = given.get("move")
+        found = [(m, c) for m, c in offered if wanted in (None, m.name)]
+        if not found:
             return "No choice is waiting for you now.", 409
-        if value not in (offer.get("options") or []):
-            return "That is not one of the cities you may choose: use a button on this page.", 400
-        def build(locked, locked_replay):
-            if len(locked.journal) != len(s.journal):
-                raise _Stale("This page was out of date (something was recorded since): look again and choose.")
-            return game.choice_event(locked, locked_replay, player, value)
+        move, choices = found[0]
+        at = At(s, replay, player)
+        args = {move.actor: player}
+        for p in move.params:
+            if p.name == move.actor:
+                continue
+            value = given.get(p.name, given.get("choice", "")) if len([q for q in move.params
+                                                                        if q.name != move.actor]) == 1 \
+                else given.get(p.name, "")
+            allowed = [str(v) for v, _ in choices.get(p.name) or []]
+            if allowed and value not in allowed:
+                return "That is not one of the cities you may choose: use a button on this page.", 400
+            try:
+                args[p.name] = p.kind.read(value, at, p)
+            except CompanionError as exc:
+                return exc.message, 400
+
+        length = s.length
+        recorder = App(self.data_dir, session_override=self.sid)
+
+        class Checked:
+            """App.record, refusing under the lock if anything was recorded since the page."""
+
+            def record(self, build, before=None):
+                def checked(locked, locked_replay):
+                    if locked.length != length:
+                        raise _Stale("This page was out of date (something was recorded since): look again and "
+                                     "choose.")
+                    return build(locked, locked_replay)
+
+                return recorder.record(checked, before=before)
 
         try:
-            App(self.data_dir, session_override=self.sid).record(build, (s.meta["game"],), "choose")
+            record_move(Checked(), move, args)
         except _Stale as exc:
             return exc.message, 403
         except CompanionError as exc:

@@ -1,9 +1,10 @@
-"""The two pages: what every page shows (the public state) and what each adds.
+"""The two pages, made from the game's own views: the table page and each player's page.
 
-The table page: scores with bars, the round, whose turn and what comes next, and the game's
-public view. A player's page: the same public state, the choice waiting for the player (if
-any), and the game's private view of that player. Which private view goes on which page is
-decided here and only here: the table page never asks a game for a private view.
+The table page: the scores with bars, and the game's ``status_view`` for the table (viewer
+None: the game's ``view(state, None)`` holds nothing private). A player's page: the moves that
+player may make now (their forms, from the game's declared moves), the same status view for
+that player (their own private blocks included), and the scores. The pages are the terminal's
+screens drawn as HTML: a game writes neither.
 """
 
 from __future__ import annotations
@@ -11,17 +12,10 @@ from __future__ import annotations
 from companion.web import pages
 
 
-def _module(session):
-    return session.game.web_module()
+def _views(session):
+    from companion.core import registry
 
-
-def headline(session, replay, status: dict) -> list[str]:
-    """One or two lines under the heading: the round, whose turn, what comes next."""
-    module = _module(session)
-    lines = getattr(module, "headline", None)
-    if lines:
-        return list(lines(session, replay, status))
-    return [f"Round {status.get('round')}"]
+    return registry.parts(session.meta["game"])
 
 
 def result_lines(status: dict) -> list[str]:
@@ -33,41 +27,37 @@ def result_lines(status: dict) -> list[str]:
 
 
 def goal(session, status: dict):
-    fn = getattr(_module(session), "score_goal", None)
+    fn = _views(session).get("score_goal")
     return fn(status) if fn else None
 
 
-def revealed_hands(session, replay, status: dict) -> list[str]:
-    """At the end of a game with secrets, every hand, shown on every page."""
-    fn = getattr(_module(session), "revealed_view", None)
-    if not status.get("finished") or not fn:
-        return []
-    return [pages.block(b) for b in fn(session, replay)]
+def status_blocks(session, replay, viewer: str | None, host=None) -> list[str]:
+    from companion.games.declare import At
+
+    view = _views(session).views.status_view(At(session, replay, viewer, host=host))
+    return pages.blocks(view, viewer)
 
 
 def table_page(session, replay, version: str) -> str:
     status = session.status(replay)
     game = session.game
     sections = [pages.score_bars(status, goal(session, status))]
-    sections += revealed_hands(session, replay, status)
-    sections += [pages.block(b) for b in game.public_view(session, replay)]
-    lines = result_lines(status) + headline(session, replay, status)
-    return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table", lines=lines,
-                      version=version, sections=sections)
+    sections += status_blocks(session, replay, None)
+    return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
+                      lines=result_lines(status), version=version, sections=sections)
 
 
 def player_page(session, replay, player: str, version: str, form_token: str, action: str,
                 extra: str = "") -> str:
+    from companion.games.declare import At, offers
+
     status = session.status(replay)
     game = session.game
     sections = [extra] if extra else []
-    offer = None if status.get("finished") else game.choice(session, replay, player)
-    if offer:
-        sections.append(pages.choice_form(action, form_token, offer))
-    sections += [pages.block(b) for b in game.private_view(session, replay, player)]
+    moves = _views(session).get("MOVES") or []
+    for move, choices in offers(moves, At(session, replay, player), player):
+        sections.append(pages.move_form(action, form_token, move, choices))
+    sections += status_blocks(session, replay, player)
     sections.append(pages.score_bars(status, goal(session, status)))
-    sections += revealed_hands(session, replay, status)
-    sections += [pages.block(b) for b in game.public_view(session, replay) if not b.get("table_only")]
-    lines = result_lines(status) + headline(session, replay, status)
-    return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}", lines=lines,
-                      version=version, sections=sections)
+    return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
+                      lines=result_lines(status), version=version, sections=sections)

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.core.errors import RuleError
 from companion.core.text import has_unsafe_chars, safe_text
-from companion.games.base import Game, Setup, State, best, player_name
+from companion.games.api import Game, Setup, State, best, player_name
 
 GAME = "atlantic-star"
 OPERATOR = "operator"
@@ -120,8 +120,34 @@ def points(vp: Any, cls: int | None, place: int) -> int | None:
     return row[place - 1]
 
 
+# A class's victory points as `data set` takes them: 1st to 6th place.
+SHAPE = "[1st, 2nd, 3rd, 4th, 5th, 6th]"
+
+
+def place_text(place: int) -> str:
+    """1st, 2nd, 3rd, 4th ..."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def completed_vp(known: dict | None, typed: dict | None) -> dict:
+    """The session's victory points, completed by the classes the players typed since it
+    started (a class the session knows keeps its row)."""
+    vp = dict(known or {})
+    for cls, row in (typed or {}).items():
+        if vp.get(cls) is None and row is not None:
+            vp[cls] = row
+    return vp
+
+
+def points_of(vp: Any, places: list[dict]) -> int | None:
+    """The points of a player's places by the rows ``vp``; None while a class of theirs is unknown."""
+    pts = [points(vp, x["class"], x["place"]) for x in places]
+    return None if any(p is None for p in pts) else sum(pts)
+
+
 class AtlanticStar(Game):
-    ui = "companion.games.atlantic_star.commands"
+    moves = "companion.games.atlantic_star.moves"
+    views = "companion.games.atlantic_star.views"
     listing = 40
     id = GAME
     title = "Atlantic Star"
@@ -130,6 +156,7 @@ class AtlanticStar(Game):
     min_players = 2
     max_players = 6
     deals = False  # the players shuffle the real ship cards
+    # player_fields: the default ("player" ...): the core writes the acting player as seated
 
     # -- set-up ----------------------------------------------------------------------------
     def initial(self, setup: Setup, data: dict) -> State:
@@ -173,6 +200,8 @@ class AtlanticStar(Game):
         }
 
     def advance(self, state: State, event: dict, data: dict) -> State:
+        if state["finished"]:  # the rules used alone (`loan --preview`, a test): a session refuses first
+            raise RuleError("The game is over: only `undo` can change it now.")
         new = super().advance(state, event, data)
         # summary() sees only the state: keep the victory points this session knows beside it
         new["vp"] = copy.deepcopy(data.get("vp"))
@@ -416,6 +445,15 @@ class AtlanticStar(Game):
                     })
         return out
 
+    def staged(self, s: State, player: str, sea: str) -> dict:
+        """The place of the player's latest voyage in ``sea`` (what `voyage` just placed)."""
+        return max((x for x in self.places(s, player) if x["sea"] == sea), key=lambda x: x["voyage"])
+
+    def loaned(self, s: State, player: str) -> dict:
+        """The place of the voyage the player borrowed against this turn (a loan never ends it)."""
+        chosen = s["turn"]["loan"]
+        return next(x for x in self.places(s, player) if x["sea"] == chosen["sea"] and x["voyage"] == chosen["voyage"])
+
     def score(self, s: State, player: str) -> int | None:
         """The points beside the player's places; None while a class they sail in is unknown."""
         pts = [x["points"] for x in self.places(s, player)]
@@ -472,6 +510,14 @@ class AtlanticStar(Game):
             "vp_missing": self.missing_classes(s),
         }
 
+    def result(self, s: State) -> dict | None:
+        """The winners once every plaque is placed (the rules score then: see _finish)."""
+        return {"winners": list(s["winners"])} if s["finished"] else None
+
+    def turn(self, s: State) -> list[str]:
+        """The player whose turn it is (nobody once the game is over)."""
+        return [s["turn"]["player"]] if s.get("turn") else []
+
     @staticmethod
     def may(s: State) -> list[str]:
         """What the player whose turn it is may still do, in the turn's order."""
@@ -508,10 +554,6 @@ class AtlanticStar(Game):
             shown = marks(amount) if isinstance(amount, int) else repr(amount)
             return f"{p} borrowed {shown} on the {sea} voyage{which}"
         return super().describe(event)
-
-    def words(self, state: State, data: dict) -> list[str]:
-        prices = [str(a["price"]) for a in state.get("agency", [])]
-        return list(state.get("players_order", [])) + list(state.get("seas", {})) + prices
 
 
 def legs_ok(hand: int, legs: int, limit: int) -> bool:

@@ -8,11 +8,12 @@ in Hearts). Equal best totals all win.
 from __future__ import annotations
 
 from companion.core.errors import RuleError
-from companion.games.base import Game, Setup, State, best, player_name
+from companion.games.api import Game, Setup, State, best, player_name
 
 
 class ScoreSheet(Game):
-    ui = "companion.games.scoresheet.commands"
+    moves = "companion.games.scoresheet.moves"
+    views = "companion.games.scoresheet.views"
     listing = 50
     section = "Score sheet"
     id = "scoresheet"
@@ -66,6 +67,12 @@ class ScoreSheet(Game):
     def _finish(self, s: State) -> None:
         s["finished"] = True
         s["winners"] = best(s["totals"], s["lowest_wins"])
+
+    def result(self, s: State) -> dict | None:
+        return {"winners": list(s["winners"])} if s["finished"] else None
+
+    def turn(self, s: State) -> list[str]:
+        return []  # a round is typed for everyone at once
 
     def summary(self, s: State) -> dict:
         return {

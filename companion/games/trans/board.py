@@ -19,10 +19,8 @@ frozen copy of them) and refuses bad input with one-line :class:`RuleError` mess
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from typing import Iterable
@@ -56,6 +54,7 @@ def resolve_map(name: str) -> str:
     raise CompanionError(f"There is no map called {name!r}: type amerika or europa.")
 
 
+@lru_cache(maxsize=4096)  # the same few hundred names, looked up at every rail of a replay
 def fold(text: str) -> str:
     """A name as compared: case, accents, dots and extra spaces ignored (Zurich = Zürich)."""
     text = unicodedata.normalize("NFKD", text)
@@ -105,36 +104,71 @@ def _abbreviations(names: list[str]) -> dict[str, str]:
     return out
 
 
-@dataclass(frozen=True)
 class City:
-    name: str
-    colour: str
-    node: int
-    dashed: bool | None
-    abbr: str
+    """A city of the board: its name, colour, junction, whether its card has a dashed border
+    (None: not known) and its three-letter label. (Plain classes, not dataclasses: every
+    `status` of a Trans session builds its board, and start-up counts.)"""
+
+    __slots__ = ("name", "colour", "node", "dashed", "abbr")
+
+    def __init__(self, name: str, colour: str, node: int, dashed: bool | None, abbr: str):
+        self.name, self.colour, self.node, self.dashed, self.abbr = name, colour, node, dashed, abbr
+
+    def _key(self) -> tuple:
+        return (self.name, self.colour, self.node, self.dashed, self.abbr)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, City) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"City(name={self.name!r}, colour={self.colour!r}, node={self.node!r}, dashed={self.dashed!r}, "
+                f"abbr={self.abbr!r})")
 
 
-@dataclass
 class Board:
-    """A board's junctions, lines and cities; junctions are numbered 0..n-1 in row order."""
+    """A board's junctions, lines and cities; junctions are numbered 0..n-1 in row order.
 
-    game: str
-    rows: tuple[str, ...]
-    xy: list[tuple[int, int]]
-    node_at: dict[tuple[int, int], int]
-    coord: list[str]  # printed coordinate name per junction, e.g. "E6"
-    column: list[int]  # printed column index per junction (0 = A)
-    cost: dict[Edge, int]  # every line of the board: 1 (single) or 2 (double)
-    disputed: frozenset[Edge]  # double lines the public encodings disagree on (counted 2)
-    cities: list[City]
-    colours: list[str]
-    double_kinds: dict | None  # the players' {"water": [...], "mountain": [...]}, or None
-    adj: list[list[int]] = field(default_factory=list)  # neighbours per junction
-    # the double lines counting single whatever is drawn (Europa's ferry and tunnel, the players'
-    # word: see single.py) -> the key of the value that said so ("ferry", "tunnel", "others")
-    counted_single: dict[Edge, str] = field(default_factory=dict)
-    _names: dict[str, int] = field(default_factory=dict)
-    _city_at: dict[int, City] = field(default_factory=dict)
+    ``coord``: the printed coordinate name per junction (``E6``); ``column``: the printed column
+    index per junction (0 = A); ``cost``: every line of the board, 1 (single) or 2 (double);
+    ``disputed``: double lines the public encodings disagree on (counted 2); ``double_kinds``:
+    the players' ``{"water": [...], "mountain": [...]}``, or None; ``adj``: neighbours per
+    junction; ``counted_single``: the double lines counting single whatever is drawn (Europa's
+    ferry and tunnel, the players' word: see single.py) -> the key of the value that said so
+    ("ferry", "tunnel", "others")."""
+
+    FIELDS = ("game", "rows", "xy", "node_at", "coord", "column", "cost", "disputed", "cities", "colours",
+              "double_kinds", "adj", "counted_single", "_names", "_city_at")
+
+    def __init__(self, game: str, rows: tuple[str, ...], xy: list[tuple[int, int]], node_at: dict[tuple[int, int], int],
+                 coord: list[str], column: list[int], cost: dict[Edge, int], disputed: frozenset[Edge],
+                 cities: list[City], colours: list[str], double_kinds: dict | None, adj: list[list[int]] | None = None,
+                 counted_single: dict[Edge, str] | None = None, _names: dict[str, int] | None = None,
+                 _city_at: dict[int, City] | None = None):
+        self.game, self.rows, self.xy, self.node_at = game, rows, xy, node_at
+        self.coord, self.column, self.cost, self.disputed = coord, column, cost, disputed
+        self.cities, self.colours, self.double_kinds = cities, colours, double_kinds
+        self.adj = adj if adj is not None else []
+        self.counted_single = counted_single if counted_single is not None else {}
+        self._names = _names if _names is not None else {}
+        self._city_at = _city_at if _city_at is not None else {}
+
+    @property
+    def city_nodes(self) -> dict[str, int]:
+        """City name -> its junction."""
+        found = self.__dict__.get("_city_node")
+        if found is None:
+            found = self.__dict__["_city_node"] = {c.name: c.node for c in self.cities}
+        return found
+
+    def replace(self, **changes) -> "Board":
+        """A copy with some fields changed (as dataclasses.replace)."""
+        return Board(**{**{f: getattr(self, f) for f in self.FIELDS}, **changes})
+
+    def __repr__(self) -> str:
+        return f"Board(game={self.game!r}, {len(self.xy)} junctions, {len(self.cities)} cities)"
 
     # -- building --------------------------------------------------------------------------
     @classmethod
@@ -240,6 +274,8 @@ class Board:
         if not key:
             raise RuleError("A junction name is empty: write a path like Paris-E6-E7-Zürich.")
         choices = [c.name for c in self.cities]
+        import difflib
+
         close = difflib.get_close_matches(text.strip(), choices, n=1, cutoff=0.7)
         hint = f" Did you mean {close[0]}?" if close else ""
         raise RuleError(

@@ -11,56 +11,50 @@ Marks (a legend under the map repeats them):
 * ``───`` ``/`` ``\\``  a single line (1 rail); ``═══`` ``‖`` a double line (2 rails);
   ``=?=`` ``?`` a double line the public sources disagree on (counted 2);
 * a city: its three-letter abbreviation in its colour (``SDi`` = San Diego);
-* rails on the board: ``━━━`` ``╱`` ``╲`` in the player's colour (``PLAYER_STYLES``, by seat); a
-  start marker: ``◆``, or the city's abbreviation in reverse when it stands on a city.
+* rails on the board: ``━━━`` ``╱`` ``╲`` in the player's colour (``player:N``, by seat, the
+  colours of every screen and page); a start marker: ``◆``, or the city's abbreviation in
+  reverse when it stands on a city.
 
-The drawing is a ``rich.text.Text``: printed to a terminal it is in colour, and
-``companion.terminal.render.to_text(..., color=False)`` turns it into plain text for tests and pipes.
+The drawing is a view (:mod:`companion.games.view`): the map is an :class:`Art` block of
+(text, style) runs in the view's style names, the legend is lines (wrapped between words by
+the renderer) and the list of cities laid out here. The terminal's renderer colours it, or
+not (a pipe, ``NO_COLOR``); nothing here writes a terminal code.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
-
-from rich.text import Text
+from typing import Any, Iterable, Mapping, Sequence
 
 from companion.core.text import safe_text
 from companion.games.trans.board import Board, Edge, column_letters
+from companion.games.view import COLOURS, Art, Em, Line, Name
 
-# colour names of the editions -> terminal colours (the combined edition's too)
-COLOUR_STYLES = {
-    "green": "green",
-    "blue": "bright_blue",
-    "yellow": "yellow",
-    "red": "red",
-    "orange": "dark_orange",
-    "brown": "orange4",
-    "white": "bright_white",
-    "pink": "hot_pink",
-    "turquoise": "turquoise2",
-}
-# players' rails and markers: bright, bold and unlike the cities' colours and the magenta that
-# `rails --draw` gives the missing rails found
-PLAYER_STYLES = ("bold bright_red", "bold bright_blue", "bold bright_green", "bold bright_yellow",
-                 "bold bright_cyan", "bold bright_white")
-LINE_STYLE = "grey50"
-DOUBLE_STYLE = "bold"
-KIND_STYLES = {"water": "bold bright_cyan", "mountain": "bold grey70"}
+LINE_STYLE = "line"
+DOUBLE_STYLE = "double"
+DISPUTED_STYLE = "disputed"
+KIND_STYLES = {"water": "water", "mountain": "mountain"}
+ROUTE_STYLE = "route"  # the missing rails `rails --draw` found
+BUILT_STYLE = "built"  # rails typed with `rails MAP --built`
 LEGEND_WIDTH = 92  # the legend's lines stay narrower than the usual 100-column rendering
 MARGIN = 5  # characters left of the map: the row number and room for a westmost city
 
 
 def colour_style(colour: str) -> str:
-    return COLOUR_STYLES.get(colour, "")
+    """The style of a city of ``colour`` (the view's colour names are the editions')."""
+    return f"colour:{colour}" if colour in COLOURS else "strong"
 
 
 def player_style(seat: int) -> str:
     """The style of the player in seat ``seat`` (0-based): their rails, marker and legend line."""
-    return PLAYER_STYLES[seat % len(PLAYER_STYLES)]
+    return f"player:{seat}"
+
+
+def _with(style: str, more: str) -> str:
+    return "+".join(s for s in (style, more) if s)
 
 
 class _Canvas:
-    """A grid of (character, style) cells, turned into one Text at the end."""
+    """A grid of (character, style) cells, turned into the rows of an Art block at the end."""
 
     def __init__(self, width: int, height: int):
         self.cells = [[(" ", "") for _ in range(width)] for _ in range(height)]
@@ -72,16 +66,19 @@ class _Canvas:
             if 0 <= col + i < len(line):
                 line[col + i] = (ch, style)
 
-    def text(self) -> Text:
-        out = Text()
-        for r, line in enumerate(self.cells):
+    def rows(self) -> list[list[tuple[str, str]]]:
+        out = []
+        for line in self.cells:
             end = len(line)
             while end and line[end - 1][0] == " ":
                 end -= 1
+            runs: list[list[str]] = []
             for ch, style in line[:end]:
-                out.append(ch, style=style or None)
-            if r < len(self.cells) - 1:
-                out.append("\n")
+                if runs and runs[-1][1] == style:
+                    runs[-1][0] += ch
+                else:
+                    runs.append([ch, style])
+            out.append([(t, s) for t, s in runs])
         return out
 
 
@@ -103,15 +100,17 @@ def draw(
     board: Board,
     rails: Mapping[Edge, str] | None = None,
     markers: Mapping[int, str] | None = None,
-    notes: Sequence[tuple[str, str]] = (),
+    notes: Sequence[tuple[Any, str]] = (),
     legend: bool = True,
     width: int | None = None,
-) -> Text:
-    """The map as a rich Text.
+) -> list:
+    """The map as a view: the drawing, then its legend.
 
-    ``rails`` maps built lines to the style of the player who built them (e.g. ``"bold red"``),
+    ``rails`` maps built lines to the style of the player who built them (``player:0``),
     ``markers`` maps start-marker junctions to a style, ``notes`` are extra legend lines
-    ``(text, style)`` such as each player's name in their colour and the network they are on.
+    ``(text, style)``, the text a string or a list of parts (names kept whole: ``Name``),
+    such as each player's name in their colour and the network they are on. ``width`` is the
+    screen's (default: the terminal's): a map that does not fit says so instead.
     """
     rails = dict(rails or {})
     markers = dict(markers or {})
@@ -121,14 +120,12 @@ def draw(
     kinds = _kinds(board)
     room = width_room(width)
     if room < width_needed(board):  # the grid would wrap into a mess: say so, keep the words
-        out = Text(f"The map needs {width_needed(board)} columns and this screen has {room}: "
-                   "widen the window to see it.")
+        out: list = [Line(f"The map needs {width_needed(board)} columns and this screen has {room}: "
+                          "widen the window to see it.")]
         if legend:
-            out.append("\n")
-            out.append_text(_legend(board, kinds, notes, room))
+            out += _legend(board, kinds, notes, room)
         return out
-    width = MARGIN + 4 * ncols + 6
-    cv = _Canvas(width, height)
+    cv = _Canvas(MARGIN + 4 * ncols + 6, height)
 
     letters = "".join(column_letters(c).ljust(4) for c in range(ncols))
     cv.put(0, MARGIN + 1, letters.rstrip(), "dim")
@@ -146,7 +143,7 @@ def draw(
             style = rails[(a, b)]
             glyph = "━━━" if horizontal else ("╲" if xb == xa + 1 else "╱")
         elif (a, b) in board.disputed:
-            style = DOUBLE_STYLE
+            style = DISPUTED_STYLE
             glyph = "=?=" if horizontal else "?"
         elif cost == 2:
             style = KIND_STYLES.get(kinds.get((a, b), ""), DOUBLE_STYLE)
@@ -169,15 +166,14 @@ def draw(
             cv.put(row, px[v], "•", LINE_STYLE)
     for city in board.cities:
         row = 1 + 2 * board.xy[city.node][1]
-        style = "bold " + colour_style(city.colour)
+        style = colour_style(city.colour)
         if city.node in markers:
-            style = markers[city.node] + " reverse"
-        cv.put(row, px[city.node] - 1, city.abbr, style.strip())
+            style = _with(markers[city.node], "reverse")
+        cv.put(row, px[city.node] - 1, city.abbr, style)
 
-    out = cv.text()
+    out = [Art(cv.rows())]
     if legend:
-        out.append("\n")
-        out.append_text(_legend(board, kinds, notes, room))
+        out += _legend(board, kinds, notes, room)
     return out
 
 
@@ -189,61 +185,54 @@ def width_needed(board: Board) -> int:
 def width_room(width: int | None) -> int:
     if width is not None:
         return width
-    from companion.terminal.render import screen_width
+    from companion.games.kit import screen_width
 
     return screen_width()
 
 
-def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[str, str]], room: int = 100) -> Text:
+def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[Any, str]], room: int = 100) -> list:
     limit = min(LEGEND_WIDTH, room)
-    out = Text()
-    out.append("\n─── / \\", LINE_STYLE)
-    out.append(" single line, 1 rail   ")
-    out.append("═══ ‖", DOUBLE_STYLE)
-    out.append(" double line, 2 rails")
+    marks: list[Any] = [Em("─── / \\", LINE_STYLE, whole=True), " single line, 1 rail   ",
+                        Em("═══ ‖", DOUBLE_STYLE, whole=True), " double line, 2 rails"]
     if board.disputed:
-        out.append("   ")
-        out.append("=?= ?", DOUBLE_STYLE)
-        out.append(" disputed double (counted 2)")
+        marks += ["   ", Em("=?= ?", DISPUTED_STYLE, whole=True), " disputed double (counted 2)"]
+    out: list = [Line(""), Line(*marks)]
     if board.counted_single:  # Europa's ferry and tunnel, as the players said (single.py)
         from companion.games.trans.single import OTHERS, title
+        from companion.games.view import joined
 
-        said = [board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})")
+        said = [Name(board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})"))
                 for e, key in sorted(board.counted_single.items())]
-        out.append(safe_text("\nDrawn single, as your board counts them: " + ", ".join(said) + "."))
+        out.append(Line("Drawn single, as your board counts them: ", *joined(said), "."))
     if kinds:
-        out.append("\n")
-        out.append("═══ ‖", KIND_STYLES["water"])
-        out.append(" water   ")
-        out.append("═══ ‖", KIND_STYLES["mountain"])
-        out.append(" mountain")
-    out.append("\nJunctions: column letter and row number (")
-    out.append(board.coord[len(board.coord) // 2], "bold")
-    out.append("); city names and abbreviations name their junctions too.")
+        out.append(Line(Em("═══ ‖", KIND_STYLES["water"], whole=True), " water   ",
+                        Em("═══ ‖", KIND_STYLES["mountain"], whole=True), " mountain"))
+    out.append(Line("Junctions: column letter and row number (", Em(board.coord[len(board.coord) // 2], "strong"),
+                    "); city names and abbreviations name their junctions too.", indent=""))
+    rows: list[list[tuple[str, str]]] = []
     for colour in board.colours:
         cities = sorted((c for c in board.cities if c.colour == colour), key=lambda c: c.name)
-        out.append("\n")
-        out.append(f"{colour:<10}", "bold " + colour_style(colour))
+        row: list[tuple[str, str]] = [(f"{colour:<10}", colour_style(colour))]
         used = 10
         for i, c in enumerate(cities):
             item = f"{c.abbr} {c.name}"
             if i and used + 2 + len(item) > limit:
-                out.append("\n" + " " * 10)
+                rows.append(row)
+                row = [(" " * 10, "")]
                 used = 10
             elif i:
-                out.append("  ")
+                row.append(("  ", ""))
                 used += 2
-            out.append(c.abbr, "bold " + colour_style(colour))
-            out.append(" " + safe_text(c.name))
+            row += [(safe_text(c.abbr), colour_style(colour)), (" " + safe_text(c.name), "")]
             used += len(item)
-    from companion.terminal.render import wrap
-
+        rows.append(row)
+    out.append(Art(rows))
     for text, style in notes:  # wrapped at spaces, never inside a name the caller kept whole
-        out.append("\n")
-        out.append(safe_text(wrap(text, room), keep_newlines=True), style or None)
+        parts = text if isinstance(text, (list, tuple)) else [text]
+        out.append(Line(*parts, style=style or ""))
     return out
 
 
-def route_styles(edges: Iterable[Edge], style: str = "bold magenta") -> dict[Edge, str]:
+def route_styles(edges: Iterable[Edge], style: str = ROUTE_STYLE) -> dict[Edge, str]:
     """Lines to draw as rails in one style (e.g. the missing rails `rails --draw` shows)."""
     return {e: style for e in edges}

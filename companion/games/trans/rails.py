@@ -1,5 +1,6 @@
 """`rails MAP ...`: exact missing rails on a Trans board, without a session; `rails NAME` in one;
-and the map drawing.
+and the map drawing. `rails` is a hand-written command (its forms share one name and need no
+event); what it prints is a view (companion.games.view), drawn by the terminal's renderer.
 
 Thin over ``companion.games.trans.board`` (names, paths), ``companion.games.trans.steiner`` (the exact counts) and
 ``companion.games.trans.boardview`` (the drawing). Without a session the board is the shipped pack with the
@@ -15,13 +16,14 @@ import sys
 import click
 
 from companion.games.trans import board as boards
-from companion.games.kit import echo_json, json_option, pass_app, session_option
+from companion.games.kit import echo_json, json_option, pass_app, session_option, show
 from companion.core import datapack
 from companion.core.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans import single as singles
+from companion.games.trans.screens import path_parts
 from companion.games.trans.track import trans_board
-from companion.terminal.render import Drawn, echo_drawn, whole, wrap
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
+from companion.games.view import Art, Bar, Line, Name, Private, Table, joined
 
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
@@ -37,59 +39,6 @@ def map_board(app, map_name: str) -> boards.Board:
 def map_values(app, game: str) -> dict:
     """The printed values a count without a session uses: the pack's, with the players' over them."""
     return datapack.merged(game, app.store.user_values(game))
-
-
-def wants_colour(app) -> bool:
-    """Colour on a terminal or in the shell, never with NO_COLOR (render.colour_wanted)."""
-    from companion.terminal.render import colour_wanted
-
-    return colour_wanted(app.interactive)
-
-
-def _fresh_styles() -> None:
-    """Forget rich's shared Style objects.
-
-    rich caches a style's escape codes on the Style object, whatever the colour system, and
-    shares those objects through its caches: once a table in 16 colours has drawn orange as
-    bright red, a 256-colour drawing in the same process (the shell) would too, and the other
-    way round. Clearing the caches around a drawing keeps each colour system's codes its own.
-    """
-    from rich.style import Style
-
-    for cached in (Style.parse, getattr(Style, "_add", None)):
-        clear = getattr(cached, "cache_clear", None)
-        if clear is not None:
-            clear()
-
-
-def draw_text(renderable, colour: bool, width: int | None = None) -> str:
-    """A drawing as text: 256 colours on a terminal (orange is not red there), else plain."""
-    import io
-
-    from rich.console import Console
-
-    if width is None:
-        from companion.terminal.render import screen_width
-
-        width = screen_width()
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=colour, color_system="256" if colour else None,
-                      highlight=False, emoji=False)
-    if colour:
-        _fresh_styles()
-    try:
-        console.print(renderable)
-    finally:
-        if colour:
-            _fresh_styles()
-    return Drawn("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n")))
-
-
-def render_map(app, map_id: str) -> str:
-    """`board MAP` without a session: the printed board, its cities and double lines."""
-    from companion.games.trans import boardview
-
-    return draw_text(boardview.draw(map_board(app, map_id)), wants_colour(app))
 
 
 def _hand(board: boards.Board, text: str) -> list[boards.City]:
@@ -116,14 +65,18 @@ def _key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-def optimal_set(board, tree, cost: dict, pairs: list[tuple[int, int]], paths: list[str]) -> list[str]:
+def optimal_set(board, tree, cost: dict, pairs: list[tuple[int, int]], paths: list[str]) -> list[Line]:
     """The lines of a count: the optimal set of lines in route order, doubles marked, and the
     same as paths to build (`rails MAP --hand` and `rails NAME`); names kept whole for wrapping."""
     doubles = sum(1 for e in tree.edges if cost[e] == 2)
-    return [f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":",
-            "  " + ", ".join(whole(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
-                             for a, b in pairs),
-            "To build, as paths: " + "  ".join(whole(p) for p in paths)]
+    lines = [Name(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
+             for a, b in pairs]
+    built: list = []
+    for i, p in enumerate(paths):
+        built += (["  "] if i else []) + path_parts(p)
+    return [Line(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":"),
+            Line("  ", *joined(lines)),
+            Line("To build, as paths: ", *built)]
 
 
 @click.command()
@@ -187,7 +140,7 @@ def _is_map(name: str) -> bool:
 
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
-    from companion.games.base import player_name
+    from companion.games.api import player_name
 
     try:
         s = app.session(GAME, "rails NAME")
@@ -208,18 +161,18 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
     if app.can_ask() and singles.could_pass(data, tree.edges, singles.count_costs(board, replay.state)):
         singles.ask_lines(app, board, data)  # the shell asks once; then the count is made again
         tree, data = count()
-    text, payload = render_route(app, s, replay, data, player, tree, draw)
+    view, payload = render_route(s, replay, data, player, tree, draw)
+    private = replay.state["round_open"] and not plain
     if as_json:
+        if not private or app.show_private is None:
+            echo_json(payload)
+            return
         import json
 
-        text = json.dumps(payload, indent=2, ensure_ascii=False)
-    if replay.state["round_open"] and app.show_private is not None and not plain:
-        # the shell, or a terminal: the route names the cities (--json too), so it stays private
-        app.show_private(player, text)
-    elif isinstance(text, Drawn):
-        echo_drawn(text)
-    else:
-        click.echo(text)
+        view = [Art([[(line, "")] for line in json.dumps(payload, indent=2, ensure_ascii=False).split("\n")])]
+    # the shell, or a terminal: the route names the cities (--json too), so it stays private; a
+    # pipe or `--print` prints it plainly
+    show([Private(player, view)] if private else view)
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
@@ -271,31 +224,31 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
     where = (f"the {board.map_name} board with {n} rail{'s' if n != 1 else ''} built" if n
              else f"the empty {board.map_name} board")
     names = [c.name for c in cities]
-    goal = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    goal: list = joined((Name(n) for n in names), last=" and ")
     if start:
-        goal += f" to the network at {board.name(board.junction(start))}"
+        goal += [" to the network at ", Name(board.name(board.junction(start)))]
     card = f" (under the {' and '.join(single)} doubles count single card)" if single else ""
     if tree.cost == 0:
-        out = [f"0 rails: {goal} {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}."]
+        out = [Line("0 rails: ", *goal, f" {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}.")]
     else:
-        out = [f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect {goal} on {where}{card}.",
+        out = [Line(f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect ", *goal, f" on {where}{card}."),
                *optimal_set(board, tree, cost, pairs, walks)]
     if if_single is not None:
-        lines = " and ".join(board.edge_name(e) for e in in_dispute)
+        lines = joined((Name(board.edge_name(e)) for e in in_dispute), " and ")
         one = len(in_dispute) == 1
-        out.append(f"Note: the public boards differ on whether {lines} {'is a' if one else 'are'} double "
-                   f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails.")
+        out.append(Line("Note: the public boards differ on whether ", *lines, f" {'is a' if one else 'are'} double "
+                        f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails."))
     out += [note for note in (singles.used_note(report), singles.count_note(board, values, report, tree.cost)) if note]
-    click.echo(wrap("\n".join(out)))  # at spaces between junctions, never inside a name
     if draw:
         from companion.games.trans import boardview
 
-        rails_style = {e: "bold white" for e in built_edges}
+        rails_style = {e: boardview.BUILT_STYLE for e in built_edges}
         rails_style.update(boardview.route_styles(tree.edges))
-        markers = {board.junction(start): "bold magenta"} if start else {}
+        markers = {board.junction(start): boardview.ROUTE_STYLE} if start else {}
         notes = [("━━━ ╱ ╲ in magenta: the missing rails found" + ("; in white: the rails built" if built_edges else ""),
                   "")]
-        echo_drawn(draw_text(boardview.draw(board, rails=rails_style, markers=markers, notes=notes), wants_colour(app)))
+        out += boardview.draw(board, rails=rails_style, markers=markers, notes=notes)
+    show(out)  # at spaces between junctions, never inside a name
 
 
 class _Progress:
@@ -334,8 +287,8 @@ def _all_hands(app, map_name, single, stats, players, as_json) -> None:
         if as_json:
             echo_json([{"hand": list(names), "rails": v} for v, names in named])
             return
-        for v, names in named:
-            click.echo(f"{v:3d}  {', '.join(names)}")
+        # one hand a row, as it is (thousands of rows: a list to read or to pipe, never wrapped)
+        show([Art([[(f"{v:3d}  {', '.join(names)}", "")] for v, names in named])])
         return
     if as_json:
         echo_json({
@@ -354,20 +307,21 @@ def _all_hands(app, map_name, single, stats, players, as_json) -> None:
             "histogram": {str(k): v for k, v in result.histogram.items()},
         })
         return
-    from companion.terminal.render import bar, table
-
     card = f", {' and '.join(single)} doubles single" if single else ""
-    click.echo(f"{board.map_name} board, empty{card}: {result.hands:,} hands ({who}).")
-    click.echo(f"Missing rails: mean {result.mean:.2f}, standard deviation {result.stdev:.2f}, "
-               f"minimum {result.minimum}, maximum {result.maximum}.")
+    out: list = [Line(f"{board.map_name} board, empty{card}: {result.hands:,} hands ({who})."),
+                 Line(f"Missing rails: mean {result.mean:.2f}, standard deviation {result.stdev:.2f}, "
+                      f"minimum {result.minimum}, maximum {result.maximum}.")]
     for label, value, hands, count in (("Easiest", result.minimum, result.easiest, result.easiest_count),
                                        ("Hardest", result.maximum, result.hardest, result.hardest_count)):
         more = f" (and {count - len(hands)} more)" if count > len(hands) else ""
-        click.echo(f"{label} ({value} rails, {count} hand{'s' if count != 1 else ''}): "
-                   + "; ".join(", ".join(h) for h in hands) + more)
+        listed: list = []
+        for i, h in enumerate(hands):
+            listed += (["; "] if i else []) + joined(Name(c) for c in h)
+        out.append(Line(f"{label} ({value} rails, {count} hand{'s' if count != 1 else ''}): ", *listed, more))
     top = max(result.histogram.values())
-    rows = [[k, v, bar(v, top, width=30)] for k, v in result.histogram.items()]
-    click.echo(table(["rails", "hands", ""], rows, right=[0, 1]))
+    rows = [[k, v, Bar(v, top, width=30)] for k, v in result.histogram.items()]
+    out.append(Table(["rails", "hands", ""], rows, right=[0, 1]))
+    show(out)
 
 
 def with_supplied(app, session, data: dict, compute):
@@ -393,8 +347,8 @@ def with_supplied(app, session, data: dict, compute):
     raise RuleError("Too many printed values are missing for this action.")
 
 
-def render_route(app, session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[str, dict]:
-    """`rails NAME`: the count, the cities, one optimal set of rails; and the same as JSON."""
+def render_route(session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[list, dict]:
+    """`rails NAME`: the count, the cities, one optimal set of rails (a view); and the same as JSON."""
     from companion.games.trans import board as boards
 
     state = replay.state
@@ -408,7 +362,7 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     cities = game.hand_of(state, player)
     marker = track["markers"].get(player)
     built = [tuple(r["line"]) for r in track["rails"]]
-    network = sorted(board.network(marker[0], built)) if marker else []
+    network = game.network(state, board, player)
     walks = boards.paths(tree.edges)
     pairs = _walk_pairs(walks)
     paths = ["-".join(board.name(n) for n in w) for w in walks]
@@ -422,16 +376,16 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
     counted = [c for c in in_force(state) if c in SINGLE_CARDS]
     card = f", the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted" if single else ""
     where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
-    lines = [f"{player}'s cities: {', '.join(whole(c) for c in cities)}."]
+    lines: list = [Line(Name(player), "'s cities: ", *joined(Name(c) for c in cities), ".")]
     if tree.cost == 0:
-        lines.append(f"0 rails missing: they are all joined to {player}'s start marker ({where}).")
+        lines.append(Line("0 rails missing: they are all joined to ", Name(player), f"'s start marker ({where})."))
     else:
-        goal = f"to the network at {whole(marker[1])}" if marker else "to each other (no start marker yet)"
-        lines.append(f"{player} needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them {goal} ({where}).")
+        goal = ["to the network at ", Name(marker[1])] if marker else ["to each other (no start marker yet)"]
+        lines.append(Line(Name(player), f" needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them ",
+                          *goal, f" ({where})."))
         lines += optimal_set(board, tree, cost, pairs, paths)
     notes = (singles.used_note(report), singles.count_note(board, data, report, tree.cost, f"{player}'s route"))
     lines += [note for note in notes if note]
-    lines = [wrap("\n".join(lines))]  # at spaces between junctions, never inside a name
     if draw:
         from companion.games.trans import boardview
 
@@ -442,6 +396,5 @@ def render_route(app, session, replay, data: dict, player: str, tree, draw: bool
         markers = {m[0]: style[p] for p, m in track["markers"].items()}
         notes = [("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
                   "each player's colour", "")]
-        lines.append(draw_text(boardview.draw(board, rails=rails, markers=markers, notes=notes), wants_colour(app)))
-    text = "\n".join(lines)
-    return (Drawn(text) if draw else text), payload
+        lines += boardview.draw(board, rails=rails, markers=markers, notes=notes)
+    return lines, payload

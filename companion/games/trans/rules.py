@@ -39,13 +39,11 @@ that each rejected deal was out of balance and the one dealt is within it: nobod
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 
-from companion.core import dealing
 from companion.core.datapack import example, set_command
 from companion.core.errors import CompanionError, MissingValue, RuleError
-from companion.games.base import Event, Game, Setup, State, best, player_name
+from companion.games.api import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
 from companion.games.trans.specials import (  # noqa: F401  (SPECIAL_IDS ... are read from here too)
     DEAL_EFFECTS, FOUR_CITIES, MAX_PER_ROUND, MOVES_HANDS, PASS_COLOUR, RETURN_COLOUR, REVEAL, SPECIAL_IDS,
@@ -65,6 +63,21 @@ COMBINED_COLOURS = ("brown", "white", "pink", "orange", "turquoise")
 BALANCE_TRIES = 200  # balanced deals: how many deals are tried before the app gives up
 # Templates for values nobody knows: never real-looking numbers, so nobody copies one as printed.
 CHART_TEMPLATE = '{"winner": W, "missing": [P1, P2, P3, P4, P5]}'
+
+
+def _holds_deal(value) -> bool:
+    """Whether an event holds anything shaped like a recorded deal (a dict with context, deck
+    and order: companion.core.dealing.deals_in), at any depth."""
+    if isinstance(value, dict):
+        if "order" in value and "deck" in value and "context" in value:
+            return True
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    for v in value:
+        if isinstance(v, (dict, list)) and _holds_deal(v):
+            return True
+    return False
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -87,6 +100,8 @@ def city_name(data: dict, text: str, board: str) -> str:
     for n in names:
         if fold(n) == wanted:
             return n
+    import difflib
+
     close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.6)
     hint = ""
     if close:
@@ -156,6 +171,8 @@ def chart_points(chart: dict, missing: int) -> int:
 
 def deal_stacks(data: dict, seed: str, entropy: str, session_id: str, number: int, attempt: int = 1) -> dict:
     """Every colour stack shuffled; deal 1 of a round has the plain context, deal n adds /deal-n."""
+    from companion.core import dealing
+
     colours = city_colours(data)
     suffix = "" if attempt == 1 else f"/deal-{attempt}"
     return {
@@ -199,6 +216,8 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         rest = deck["order"][deck["next"]:] if deck else []
         turned = draw(rest, None, per_round)
         if turned["needed"]:
+            from companion.core import dealing
+
             cards, _ = special_deck(data)
             shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
             event["special_shuffle"] = shuffled
@@ -246,15 +265,11 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
 
 class TransGame(TrackMixin, Game):
     """Rules shared by both boards; subclasses set ``id``, ``title`` and ``board``."""
-    ui = "companion.games.trans.commands"
+    moves = "companion.games.trans.moves"
+    views = "companion.games.trans.views"
     section = "Trans Europa / Trans Amerika"
-
-    def maps(self) -> list[str]:
-        """`board amerika` (and its other spellings) draws this edition's board."""
-        from companion.games.trans.board import MAPS
-
-        names = [name for name, gid in MAPS.items() if gid == self.id]
-        return [self.id.split("-", 1)[1]] + [n for n in names if n != self.id.split("-", 1)[1]]
+    player_fields = ("player", "winners")
+    player_keys = ("missing",)  # round-end: each non-winner's missing rails
 
     board = ""
     min_players = 2
@@ -387,6 +402,10 @@ class TransGame(TrackMixin, Game):
     def deal_contexts(self, session_id: str, event: Event) -> list[tuple[dict, str | None]]:
         """Deal n of round r shuffles colour c under ``ID/r/cities-c`` (``.../deal-n`` from the
         second deal tried); the special-card deck under ``ID/r/special``."""
+        if not _holds_deal(event):  # most events (every rail): nothing to check, nothing to import
+            return []
+        from companion.core import dealing
+
         expected: dict[int, str] = {}
         if event.get("type") == "round-start":
             number = event.get("round")
@@ -1085,19 +1104,53 @@ class TransGame(TrackMixin, Game):
             return f"round ended{how}: " + "; ".join(parts)
         return super().describe(event)
 
-    def redact(self, event: Event) -> Event:
-        """Cities recorded, returned or passed are secret until the game is over."""
-        if event.get("type") in ("hand-set", "hand-return", "pass"):
-            event = dict(event)
-            for key in ("cities", "city"):
-                if key in event:
-                    event[key] = "hidden until the game is over"
-        return event
+    def result(self, s: State) -> dict | None:
+        return {"winners": list(s["winners"])} if s["finished"] else None
 
-    def words(self, state: State, data: dict) -> list[str]:
-        names = list(state.get("players_order", []))
-        cities = [c["name"] for c in data.get("cities") or []]
-        return names + cities + list(SPECIAL_IDS)
+    def turn(self, s: State) -> list[str]:
+        """Who is to act: the players whose choice the deal waits for, else whoever places the
+        next start marker, else the player whose turn of rails is in progress; nobody between
+        rounds or once the board says the round is over."""
+        if not s["round_open"] or self.round_over(s):
+            return []
+        waiting = self.waiting(s)
+        if waiting:
+            return waiting
+        track = s["track"]
+        if track["turn"]:
+            return [track["turn"]["player"]]
+        if s.get("rulebook_order") and not track["rails"]:
+            due = self.marker_due(s)
+            return [due] if due else []
+        return []
+
+    def view(self, s: State, player: str | None) -> State:
+        """What ``player`` may see (None: the table). While a round is open every hand is
+        secret but the player's own (and, under swap-hands, the one they handed on), and so is
+        the city another player chose to pass; once it has ended the hands are public (they are
+        said at `round end`). Nobody ever sees the cards left in the stacks, nor the order of
+        the special cards still in the deck."""
+        out = dict(s)
+        out["leftover"] = {colour: [] for colour in s.get("leftover") or {}}
+        deck = s.get("special_deck")
+        if deck:
+            out["special_deck"] = dict(deck, order=list(deck["order"][: deck["next"]]))
+        if not s["round_open"]:
+            return out
+        hands = s["hands"]
+        seen: dict[str, list[str]] = {}
+        if player in hands:
+            seen[player] = list(hands[player])
+            handed = self.handed_on(s, player)
+            if handed:
+                seen[handed[0]] = list(handed[1])
+        out["hands"] = seen
+        pending = s.get("pending")
+        if pending and pending.get("kind") == "pass-three":
+            chosen = pending.get("chosen") or {}
+            # who has chosen is public (the deal waits for the others); what, only to the chooser
+            out["pending"] = dict(pending, chosen={p: (c if p == player else None) for p, c in chosen.items()})
+        return out
 
 
 class TransEuropa(TransGame):

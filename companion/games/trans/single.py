@@ -25,8 +25,6 @@ asks for the lines once, by name (:func:`ask_lines`). A command given in full ne
 
 from __future__ import annotations
 
-import dataclasses
-
 from companion.core import datapack
 from companion.core.errors import CompanionError, RuleError
 from companion.games.trans.board import Board, Edge
@@ -125,7 +123,7 @@ def settle(board: Board, values: dict) -> Board:
             disputed.discard(e)
             if counted.get(e, OTHERS) == OTHERS:  # a line both named and listed: by its name
                 counted[e] = key
-    return dataclasses.replace(board, cost=cost, disputed=frozenset(disputed), counted_single=counted)
+    return board.replace(cost=cost, disputed=frozenset(disputed), counted_single=counted)
 
 
 # -- what a count says about them ------------------------------------------------------------
@@ -151,13 +149,14 @@ def route_report(board: Board, values: dict, edges, cost: dict[Edge, int], rails
     }
 
 
-def route_note(game: str, values: dict, names: list[str], whose: str, lower: str, on: str) -> str:
+def route_note(game: str, values: dict, names: list[str], whose: str, lower: str, on: str):
     """The one extra line of a count that may go through named lines nobody has said yet.
 
     ``names``: their rulebook names; ``whose``: "this route", "Ann's route"; ``lower``: the
     count if they are on it ("5 rails", "Bob 4 and Cy 6 rails"); ``on``: "it is on it", "one is
-    on it", "both are on it" (how many of them the route's double lines can hold)."""
-    from companion.terminal.render import whole
+    on it", "both are on it" (how many of them the route's double lines can hold). A view's
+    line (the command kept whole), or "" when nothing is unknown."""
+    from companion.games.view import Line, Name
 
     waiting = unknown(values)
     if not names or not waiting:
@@ -165,13 +164,14 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
     both = " and ".join(names)
     many = len(names) > 1
     then = f", then {KEY}.{waiting[1]}" if len(waiting) > 1 else ""
-    return (f"Note: the rulebook counts {both} as single lines (seed 000). "
-            f"Which line{'s they are' if many else ' it is'} is not known, so the double lines on {whose} "
-            f"count 2: {lower} if {on}. Say which: "
-            f"{whole(datapack.set_command(game, f'{KEY}.{waiting[0]}'))}{then} ('\"none\"' if there is none).")
+    return Line(f"Note: the rulebook counts {both} as single lines (seed 000). "
+                f"Which line{'s they are' if many else ' it is'} is not known, so the double lines on {whose} "
+                f"count 2: {lower} if {on}. Say which: ",
+                Name(datapack.set_command(game, f"{KEY}.{waiting[0]}")),
+                f"{then} ('\"none\"' if there is none).")
 
 
-def count_note(board: Board, values: dict, report: dict, rails: int, whose: str = "this route") -> str:
+def count_note(board: Board, values: dict, report: dict, rails: int, whose: str = "this route"):
     """:func:`route_note` for one count (`rails`) of ``rails`` rails as drawn."""
     lower = report["rails_if_single_lines"]
     if lower is None:
@@ -182,13 +182,15 @@ def count_note(board: Board, values: dict, report: dict, rails: int, whose: str 
                       f"{lower} rail{'s' if lower != 1 else ''}", on)
 
 
-def used_note(report: dict) -> str:
-    """After the players said: the named lines this route counts single, in one line."""
+def used_note(report: dict):
+    """After the players said: the named lines this route counts single, in one line (a
+    view's line, or "")."""
+    from companion.games.view import Line
+
     named_used = [u for u in report["single_lines"] if u["name"]]
     if not named_used:
         return ""
-    return ("Counted single (seed 000): "
-            + ", ".join(f"{u['name']} ({u['line']})" for u in named_used) + ".")
+    return Line("Counted single (seed 000): " + ", ".join(f"{u['name']} ({u['line']})" for u in named_used) + ".")
 
 
 def could_pass(values: dict, edges, cost: dict[Edge, int]) -> bool:
@@ -225,7 +227,7 @@ def through_doubles(game, state: dict, data: dict, players) -> dict[str, int]:
     return out
 
 
-def round_end_note(game, state: dict, data: dict, missing: dict[str, int]) -> str:
+def round_end_note(game, state: dict, data: dict, missing: dict[str, int]):
     """`round end --auto`, the board counted as drawn: which counts may go through the named
     lines not said yet, and what they would be if so, in one line."""
     lower = through_doubles(game, state, data, list(missing))
@@ -244,17 +246,15 @@ def and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def ask_before_round_end(app, session, winners, rails_out: bool) -> None:
+def ask_before_round_end(app, game, state: dict, data: dict, winners, rails_out: bool) -> None:
     """In the shell, before `round end --auto` counts: when a count may go through a named
     line nobody has said yet, ask for the lines once (the count then uses them)."""
-    replay = session.replay()
-    values, _ = with_supplied(app.store, session.meta["game"], replay.data)
+    values, _ = with_supplied(app.store, game.id, data)
     if not unknown(values):
         return
-    game = session.game
     try:
-        result = game.auto_result(replay.state, values, winners, rails_out)
-        if not through_doubles(game, replay.state, values, list(result["missing"])):
+        result = game.auto_result(state, values, winners, rails_out)
+        if not through_doubles(game, state, values, list(result["missing"])):
             return
     except CompanionError:
         return  # the round end itself says what is wrong, in one line
@@ -288,17 +288,16 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     """In the shell: the named lines not said yet, each asked once by its rulebook name and
     kept as the players' value. A typo is answered in one line and the question comes back;
     Ctrl-C stops the command, keeping nothing. Returns {dotted key: value} as kept."""
-    import click
-
-    from companion.terminal.render import wrap
+    from companion.games.kit import show
+    from companion.games.view import Cmd, Line
 
     game = board.game
     keys = unknown(values)
     names = " and ".join(title(game, k) for k in keys)
     many = len(keys) > 1
-    click.echo(wrap(f"The rulebook counts {names} as single lines (seed 000), and this count may go "
-                    f"through {'them' if many else 'it'}. Which line{'s are they' if many else ' is it'} on your "
-                    "board? Type two junctions joined by '-' (`board` shows their names), or none."))
+    show([Line(f"The rulebook counts {names} as single lines (seed 000), and this count may go "
+               f"through {'them' if many else 'it'}. Which line{'s are they' if many else ' is it'} on your "
+               "board? Type two junctions joined by '-' (", Cmd("board"), " shows their names), or none.")])
     answers: dict[str, str] = {}
     taken = {e: k for e, k in board.counted_single.items() if k != OTHERS}
 
@@ -329,6 +328,6 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     with app.store.writing():
         for k, v in kept.items():
             app.store.set_user_value(game, k, v)
-    click.echo(wrap("Kept: " + "; ".join(f"{title(game, k)}: {v}" for k, v in answers.items())
-                    + f" (`data show {game} {KEY}`; `data set` changes it)."))
+    show([Line("Kept: " + "; ".join(f"{title(game, k)}: {v}" for k, v in answers.items()) + " (",
+                Cmd(f"data show {game} {KEY}"), "; ", Cmd("data set"), " changes it).")])
     return kept

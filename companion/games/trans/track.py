@@ -5,6 +5,12 @@ holds what issue 6 added, the recorded board. The rules refuse what the rulebook
 marker on a taken junction, a rail on a line that is not free, a rail that does not join the
 builder's network unless the build-anywhere card is in force) but only note a turn that places
 more rails than it allows. Missing rails are counted exactly by :mod:`companion.games.trans.steiner`.
+
+Replaying a round does no walk of the board per rail: which junctions are joined by rails is
+kept in the track as a component label per junction (``root``, updated by each rail in
+:meth:`TrackMixin.on_build`), so whether a player's cities are joined to their marker is a
+few look-ups, and the board of a session's printed values is found by the identity of those
+values (``_board_cache``), not by encoding them for every event.
 """
 
 from __future__ import annotations
@@ -12,10 +18,10 @@ from __future__ import annotations
 import json
 from itertools import product
 
-from companion.games.trans import single as singles, steiner
+from companion.games.trans import single as singles
 from companion.games.trans.board import Board, Edge
 from companion.core.errors import CompanionError, RuleError
-from companion.games.base import Event, State, player_name
+from companion.games.api import Event, State, player_name
 from companion.games.trans.specials import in_force, single_kinds
 
 MARKER_LINE = "The starting player begins, then all the others place their marker in turn, clockwise."
@@ -59,6 +65,8 @@ class _BoardCache:
     def estimate(self, cities: list[str]) -> int:
         """A quick upper bound (a spanning tree over shortest paths), to order the exact counts."""
         if self._dist is None:
+            from companion.games.trans import steiner
+
             self._dist = steiner.all_pairs(self.adj())
         nodes = [self._node[c] for c in cities]
         inside, total = {nodes[0]}, 0
@@ -111,6 +119,8 @@ class _BoardCache:
         if self._reach_cache is None:
             by_colour = [[c.node for c in self.board.cities if c.colour == col] for col in self.board.colours]
             by_colour = [nodes for nodes in by_colour if nodes]
+            from companion.games.trans import steiner
+
             adj = self.adj()
             rows = {n: steiner._from(adj, n) for nodes in by_colour for n in nodes}
             far = max(min(max(rows[n][m] for n in nodes) for nodes in by_colour) for m in range(len(adj)))
@@ -121,21 +131,37 @@ class _BoardCache:
         """Fewest rails joining a hand's cities on the empty board (exact; memoised)."""
         key = tuple(sorted(cities))
         if key not in self.minimums:
+            from companion.games.trans import steiner
+
             nodes = sorted({self._node[c] for c in key})
             self.minimums[key] = steiner.steiner(self.adj(), nodes[:-1], nodes[-1])[0] if nodes else 0
         return self.minimums[key]
 
 
 _BOARDS: dict[str, _BoardCache] = {}  # the values' text -> the board and its caches
+# (game, id of each board value) -> (the board's cache, those values). Printed values are never
+# changed in place (a session's frozen copy is copied before a value is set: session.with_pairs),
+# and the entry holds the values themselves, so no other object can take one of their ids while
+# the entry lives: the identity of the values says exactly which board they make. A replay asks
+# for its board at every event, with the same values: this finds it without encoding them.
+_BY_IDENTITY: dict[tuple, tuple[_BoardCache, tuple]] = {}
 
 
 def _board_cache(data: dict, game: str) -> _BoardCache:
-    key = game + json.dumps([data.get(k) for k in _BOARD_KEYS], sort_keys=True, ensure_ascii=False)
+    values = tuple(data.get(k) for k in _BOARD_KEYS)
+    ident = (game, *map(id, values))
+    held = _BY_IDENTITY.get(ident)
+    if held is not None:
+        return held[0]
+    key = game + json.dumps(values, sort_keys=True, ensure_ascii=False)
     found = _BOARDS.get(key)
     if found is None:
         if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
             _BOARDS.clear()
         found = _BOARDS[key] = _BoardCache(singles.settle(Board.from_values(data, game), data))
+    if len(_BY_IDENTITY) >= 64:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[ident] = (found, values)
     return found
 
 
@@ -164,6 +190,32 @@ def trans_board(data: dict, game: str) -> Board:
     return _board_cache(data, game).board
 
 
+def city_nodes(data: dict, game: str) -> dict[str, int]:
+    """City name -> its junction on this board (kept with the board)."""
+    return _board_cache(data, game)._node
+
+
+def _join(root: list[int], a: int, b: int) -> None:
+    """One rail between junctions ``a`` and ``b``: their components become one (the label of
+    ``a``'s wins, so the labels depend only on the rails and their order)."""
+    ra, rb = root[a], root[b]
+    if ra != rb:
+        root[:] = [ra if r == rb else r for r in root]
+
+
+def components(track: dict, size: int) -> list[int]:
+    """The component label of every junction (equal labels: joined by rails). The track keeps
+    it once a rail is built (see TrackMixin.on_build); a track without one (no rail yet, or a
+    state from before it was kept) gets it worked out here, leaving the track as it is."""
+    root = track.get("root")
+    if root is not None and len(root) == size:
+        return root
+    root = list(range(size))
+    for r in track["rails"]:
+        _join(root, *r["line"])
+    return root
+
+
 class TrackMixin:
     """Start markers and rails of the round in play (mixed into TransGame)."""
 
@@ -179,6 +231,8 @@ class TrackMixin:
             "ended": None,  # the rail that ended the round: by, rail, finishing (the special case)
             "rails_out": False,
             "box": box if isinstance(box, int) and not isinstance(box, bool) else None,
+            # the component label of every junction once a rail is built (see components)
+            "root": None,
         }
 
     def board_of(self, data: dict) -> Board:
@@ -231,17 +285,27 @@ class TrackMixin:
     def _joined(self, s: State, board: Board) -> list[str]:
         """Players (seat order) whose recorded cities are all on their start marker's network."""
         track = s["track"]
-        built = [tuple(r["line"]) for r in track["rails"]]
-        node = {c.name: c.node for c in board.cities}
+        root = components(track, len(board.xy))
+        node = board.city_nodes
         out = []
         for p in s["players_order"]:
             cities = s["hands"].get(p)
             if not cities or p not in track["markers"]:
                 continue
-            network = board.network(track["markers"][p][0], built)
-            if all(node[c] in network for c in cities):
+            mine = root[track["markers"][p][0]]
+            if all(root[node[c]] == mine for c in cities):
                 out.append(p)
         return out
+
+    def network(self, s: State, board: Board, player: str) -> list[int]:
+        """The junctions of ``player``'s network (joined to their start marker by rails), in
+        order; [] without a marker."""
+        marker = s["track"]["markers"].get(player)
+        if marker is None:
+            return []
+        root = components(s["track"], len(board.xy))
+        mine = root[marker[0]]
+        return [n for n, r in enumerate(root) if r == mine]
 
     def _check_joined(self, s: State, board: Board, builder: str | None) -> None:
         """After a rail (or a hand recorded late): has someone connected, ending the round?"""
@@ -262,17 +326,21 @@ class TrackMixin:
     def _grow(self, s: State, board: Board, player: str, edges: list[Edge]) -> list[Edge]:
         """The rails in an order where each joins the player's network, or a refusal."""
         track = s["track"]
-        built = [tuple(r["line"]) for r in track["rails"]]
         node, name = track["markers"][player]
-        network = board.network(node, built)
+        root = components(track, len(board.xy))
+        copied = False  # the track is not changed here: rails are joined on a working copy
         todo = list(edges)
         order: list[Edge] = []
         while todo:
             for e in todo:
-                if e[0] in network or e[1] in network:
+                mine = root[node]
+                if root[e[0]] == mine or root[e[1]] == mine:
                     order.append(e)
                     todo.remove(e)
-                    network = board.network(node, built + order)  # a rail may join another network
+                    if todo:  # a rail may join another network, which the next ones may touch
+                        if not copied:
+                            root, copied = list(root), True
+                        _join(root, e[0], e[1])
                     break
             else:
                 raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "
@@ -349,19 +417,23 @@ class TrackMixin:
         if turn is None or turn["player"] != player:
             turn = track["turn"] = self._next_turn(s, player)
         costs = self._turn_costs(s, board)
+        root = track.get("root")
+        if root is None or len(root) != len(board.xy):
+            root = track["root"] = components(track, len(board.xy))  # a new list: the track's own
         for e in order:
             ended = track["ended"]
             if ended and not ended["finishing"]:
                 raise RuleError(f"The round ended with {ended['rail']}, when {' and '.join(track['connected'])} "
                                 "connected: leave out the rails after it.")
             track["rails"].append({"line": list(e), "by": player, "name": board.edge_name(e)})
+            _join(root, e[0], e[1])
             turn["rails"] += 1
             turn["used"] += costs.get(e, 1)
             self._check_joined(s, board, player)
         if box is not None and len(track["rails"]) >= box and not track["connected"]:
             track["rails_out"] = True
 
-    def missing_tree(self, s: State, data: dict, name: str, need_marker: bool = False) -> steiner.Tree:
+    def missing_tree(self, s: State, data: dict, name: str, need_marker: bool = False) -> "steiner.Tree":
         """One player's missing rails on the recorded board, exactly, with one optimal route.
 
         Every rail on the board is free; the special card in force may make doubles count 1
@@ -376,8 +448,10 @@ class TrackMixin:
         if marker is None and need_marker:
             raise RuleError(f"{player} has no start marker on the recorded board: place it with "
                             f"`start {player} JUNCTION`, or count by hand with --missing.")
-        network = sorted(board.network(marker[0], built)) if marker else []
+        network = self.network(s, board, player)
         single = single_kinds(s)
+        from companion.games.trans import steiner
+
         return steiner.missing_rails(board, [board.city(c) for c in cities], network, built, single)
 
     def auto_result(self, s: State, data: dict, winners=(), rails_out: bool = False) -> dict:

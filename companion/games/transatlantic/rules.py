@@ -7,8 +7,9 @@ the final score line by line.
 
 Nobody here has the printed ship cards or the board's surcharges, so those come from the
 players (see ``data/transatlantic.json``). A ship's values are frozen into the state the first
-time the session meets it (from the session's frozen catalogue, or from the values the command
-layer put into the event), so a later change of the catalogue never changes a recorded game.
+time the session meets it (from the session's frozen catalogue, or from the values a move put
+into the event: ``companion.games.transatlantic.catalogue``), so a later change of the
+catalogue never changes a recorded game.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from companion.core.text import has_unsafe_chars, safe_text
 from companion.core.errors import CompanionError, RuleError
-from companion.games.base import Event, Game, Setup, State, best, player_name
+from companion.games.api import Event, Game, Setup, State, best, player_name
 
 GAME = "transatlantic"
 POSITIONS = 6
@@ -125,7 +126,8 @@ def row_points(rows: int, next_row: int, rows_vp: list[int]) -> tuple[int, int]:
 
 
 class Transatlantic(Game):
-    ui = "companion.games.transatlantic.commands"
+    moves = "companion.games.transatlantic.moves"
+    views = "companion.games.transatlantic.views"
     listing = 30
     id = GAME
     title = "Transatlantic"
@@ -164,7 +166,7 @@ class Transatlantic(Game):
             "winners": [],
         }
 
-    # -- reading the state (used by the commands too) --------------------------------------
+    # -- reading the state (the moves and the views use these too) -------------------------
     @staticmethod
     def location(s: State, name: str) -> str | None:
         """Where a ship of this session is: market, docks, scrapped, a player's name, or None."""
@@ -241,7 +243,8 @@ class Transatlantic(Game):
             rows.append(row)
         return rows
 
-    def turn_info(self, s: State) -> dict:
+    @staticmethod
+    def turn_info(s: State) -> dict:
         """Round, whose turn it is and, once the end is triggered, the turns left.
 
         Before the trigger the turn is counted from `next`. The trigger is placed on the buyer's
@@ -356,7 +359,8 @@ class Transatlantic(Game):
             s["players_order"] = seats[i:] + seats[:i]
         s["start_by"] = "oldest ship"
 
-    def opening_due(self, s: State) -> str | None:
+    @staticmethod
+    def opening_due(s: State) -> str | None:
         """Whose opening purchase is due: None once everyone has made it, while nobody knows who
         starts (no --start and not every starting sailing ship recorded: the purchases are
         taken as recorded, as before), and for sessions older than the rulebook order."""
@@ -366,7 +370,16 @@ class Transatlantic(Game):
         done = len(s["opening"])
         return order[done] if done < len(order) else None
 
-    def out_of_turn(self, s: State, player: str) -> str | None:
+    @classmethod
+    def recorded_turn(cls, s: State) -> str | None:
+        """Whose turn the turns recorded with `next` say it is after the opening; None during
+        the opening, before the table has typed `next` once, and after the very last turn."""
+        if cls.opening_due(s) is not None or not s["turns"]:
+            return None
+        return cls.turn_info(s)["current"]
+
+    @classmethod
+    def out_of_turn(cls, s: State, player: str) -> str | None:
         """Whose turn the record says it is, when a purchase by ``player`` after the opening
         falls on someone else's turn; else None.
 
@@ -375,9 +388,7 @@ class Transatlantic(Game):
         was. `next` is optional, so the purchase is taken as typed (it stays the buyer's, and an
         end it triggers counts from the buyer's seat); the command only says so. Until the
         table has typed `next` once, the record counts no turns and nothing is said."""
-        if self.opening_due(s) is not None or not s["turns"]:
-            return None
-        current = self.turn_info(s)["current"]
+        current = cls.recorded_turn(s)
         return current if current is not None and current != player else None
 
     def on_reveal(self, s: State, event: Event, data: dict) -> None:
@@ -564,7 +575,7 @@ class Transatlantic(Game):
             if key in sheet:
                 raise RuleError(f"The {key} flag is given twice: give each flag once.")
             sheet[key] = _count(vp, f"The sheet VPs of the {key} flag")
-        missing = sorted({s["ships"][n]["flag"] for n in self.fleet(s, player)} - set(sheet) - {None})
+        missing = [f for f in self.owned_flags(s, player) if f not in sheet]
         if missing:
             raise RuleError(
                 f"{player} owns ships of the {', '.join(missing)} flag{'s' if len(missing) > 1 else ''}: "
@@ -574,6 +585,26 @@ class Transatlantic(Game):
                                "rows_vp": rows_vp}
         if len(s["finals"]) == len(s["players_order"]):
             self._finish(s)
+
+    @classmethod
+    def owned_flags(cls, s: State, player: str) -> list[str]:
+        """The flags of the ships and headquarters ``player`` owns: the sheet values `final`
+        needs of them."""
+        return sorted({s["ships"][n]["flag"] for n in cls.fleet(s, player)} - {None})
+
+    @classmethod
+    def sheet_lacks(cls, s: State, data: dict, player: str, sheet: dict) -> list[str]:
+        """The flags ``player`` owns a ship of that ``sheet`` (flag -> VP, as typed) leaves
+        out; a flag the game does not have is refused (RuleError naming the flags)."""
+        flags = cls.flags(s, data)
+        given = {check_flag(flag, flags) for flag in sheet}
+        return [f for f in cls.owned_flags(s, player) if f not in given]
+
+    @staticmethod
+    def marker_rows(data: dict) -> int | None:
+        """How many rows of markers a player sheet has (None while rows_vp is not known)."""
+        rows_vp = data.get("rows_vp") or []
+        return len(rows_vp) if isinstance(rows_vp, list) and rows_vp else None
 
     def _finish(self, s: State) -> None:
         """Best score wins; a tie goes to the owner of the youngest ship, then it is shared."""
@@ -586,6 +617,18 @@ class Transatlantic(Game):
         s["finished"] = True
         s["winners"] = tied
 
+    def tie(self, s: State) -> dict | None:
+        """A tie for the best score and how the youngest ship settles it: the players tied (seat
+        order), their score and each one's youngest ship's year (None: no ship); None without
+        a tie."""
+        totals = {p: self.scores(s, p)["total"] for p in s["players_order"]}
+        tied = best(totals)
+        if len(tied) < 2:
+            return None
+        years = {p: self.youngest(s, p) for p in tied}
+        return {"tied": tied, "score": totals[tied[0]],
+                "youngest": {p: (y if y >= 0 else None) for p, y in years.items()}}
+
     def youngest(self, s: State, player: str) -> int:
         """The latest year of construction among a player's ships (-1 if none is known).
 
@@ -595,6 +638,20 @@ class Transatlantic(Game):
         return max([y for y in years if y is not None], default=-1)
 
     # -- reading ---------------------------------------------------------------------------
+    def result(self, s: State) -> dict | None:
+        return {"winners": list(s["winners"])} if s["finished"] else None
+
+    def turn(self, s: State) -> list[str]:
+        """The opening buyer while the opening purchases last (anti-clockwise), then whose turn
+        the turns recorded with `next` say it is; nobody after the very last turn."""
+        if s["finished"]:
+            return []
+        due = self.opening_due(s)
+        if due is not None:
+            return [due]
+        current = self.turn_info(s)["current"]
+        return [current] if current is not None else []
+
     def summary(self, s: State) -> dict:
         turn = self.turn_info(s)
         end = None
@@ -661,7 +718,3 @@ class Transatlantic(Game):
             return (f"{event.get('player')}'s final: cash £{event.get('cash')}, sheet {sheet}, "
                     f"{event.get('rows')} rows, {event.get('next_row')} in the next row")
         return super().describe(event)
-
-    def words(self, s: State, data: dict) -> list[str]:
-        ships = set(s["ships"]) | set((data.get("ships") or {}))
-        return list(s["players_order"]) + sorted(ships) + list(data.get("flags") or [])

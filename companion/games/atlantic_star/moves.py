@@ -1,0 +1,375 @@
+"""What can be done in Atlantic Star, declared once: `new`, `charter`, `refresh`, `voyage`,
+`loan` (and `loan --preview`), and the `agency` screen.
+
+Each Move builds one event (the sea written as the board names it, so the log reads well;
+the core writes the player as seated) that the rules check, and says what happened as a view.
+Two things are done here rather than in the rules, because they involve the players' data
+folder: the victory points the players typed after `new` are carried into the next event (so
+`status` shows provisional points as soon as they are known), and in the shell a missing class
+of victory points is asked for when the scoring first needs it, with the probable row shown as
+a hint to check, never filled in; then the voyage goes on.
+"""
+
+from __future__ import annotations
+
+import click
+
+from companion.core import datapack
+from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, AtlanticStar, a_voyage, completed_vp,
+                                                marks, place_text, sea_name, unusual)
+from companion.games.declare import Flag, Kind, Move, Number, Param, Player, Screen
+from companion.games.kit import new_command, split_names
+from companion.games.view import Cmd, Line, Name, Table, joined
+
+
+@new_command(AtlanticStar)
+@click.option("--agency", metavar="A,B,C,D",
+              help="Names of the four ships on the agency, from the 3,000 space down (optional).")
+def new(agency: str | None) -> dict:
+    """2 to 6 players, each with their start money and plaques; the operators for that count."""
+    return {"agency": split_names(agency)} if agency else {}
+
+
+# -- the players' own victory points (their data folder) -------------------------------------------
+
+def players_vp(at) -> dict:
+    """The victory points as the players know them today (their own values over the pack);
+    none where there is no data folder at hand (a page)."""
+    store = getattr(at.host, "store", None)
+    if store is None:
+        return {}
+    return datapack.merged(GAME, store.user_values(GAME)).get("vp") or {}
+
+
+def effective_vp(at) -> dict:
+    """The session's victory points, completed by the classes the players typed since (while
+    the game is on: a finished game keeps the rows it was scored with)."""
+    known = at.data.get("vp") or {}
+    return dict(known) if at.replay.finished else completed_vp(known, players_vp(at))
+
+
+def _event(at, event: dict) -> dict:
+    """``event`` as recorded: the sea as the board names it, and the victory-point rows the
+    players typed since the session started, so its summary knows them at once."""
+    if "sea" in event:
+        try:
+            event["sea"] = sea_name(list(at.full["seas"]), event["sea"])
+        except RuleError:
+            pass  # the rules refuse it, after checking whose turn it is
+    known = at.data.get("vp") or {}
+    for cls, row in sorted(players_vp(at).items()):
+        if row is not None and known.get(cls) is None:
+            event.setdefault("_data", {})[f"vp.{cls}"] = row
+    return event
+
+
+def ask_vp(at, key: str) -> None:
+    """Ask the players for one class's victory points, showing the probable row only as a hint,
+    and keep the answer as their own value."""
+    cls = key.split(".")[1]
+    told = [Line(f"The game is over, and the victory points of the {cls}-star class are not known yet.")]
+    hint = (datapack.pack(GAME).get("suggestions") or {}).get(key)
+    if hint:
+        row = ", ".join("?" if v is None else str(v) for v in hint["value"]) if hint.get("value") else ""
+        told.append(Line(f"Suggested: {row + ' — ' if row else ''}{hint['note']}."))
+    at.tell(told)
+    store = at.host.store
+
+    def parse(answer: str) -> list[int]:
+        try:
+            row = [int(x) for x in answer.strip("[]").replace(",", " ").split()]
+        except ValueError:
+            raise ValueError("Six whole numbers, please (e.g. 20 15 10 6 2 0).") from None
+        try:
+            datapack.validate(GAME, key, row, store.user_values(GAME))
+        except CompanionError as exc:
+            raise ValueError(f"Six whole numbers, please ({exc.message})") from None
+        return row
+
+    # the question fits 80 columns with its answer: prompt_toolkit breaks a long one mid-word
+    row = at.ask_until("Read them off the board, 1st to 6th place, six whole numbers: ", parse)
+    with store.writing():
+        store.set_user_value(GAME, key, row)
+    at.tell([Line(f"Kept as your value of {GAME} {key} (", Cmd(f"data show {GAME}"), ").")])
+
+
+def _ask_missing_vp(at, build) -> None:
+    """In the shell: try the move on a copy first, and ask for each class of victory points its
+    scoring needs that nobody typed yet (only the last voyage scores); anything else the rules
+    refuse is said when the move is recorded."""
+    if not at.can_ask() or at.replay.over:
+        return
+    while True:
+        data = dict(at.data, vp=effective_vp(at))
+        try:
+            at.game.apply(at.full, build(at), data)
+            return
+        except MissingValue as missing:
+            if not missing.key.startswith("vp."):
+                return
+            ask_vp(at, missing.key)
+        except CompanionError:
+            return
+
+
+# -- what is said -----------------------------------------------------------------------------------
+
+def scores_text(status: dict) -> str:
+    return "Final scores: " + ", ".join(
+        f"{p['name']} {p['score']} ({marks(p['money'])})" for p in status["players"]) + "."
+
+
+def next_line(status: dict) -> Line:
+    """Whose turn it is and what they may still do, or the result."""
+    if status["finished"]:
+        won = status.get("winners") or []
+        if len(won) == 1:
+            head = ["Game over: ", Name(won[0]), " wins."]
+        else:  # each name whole, with the comma or the full stop after it
+            ends = [","] * (len(won) - 1) + ["."]
+            head = ["Game over: shared win for ", *joined((Name(w + end) for w, end in zip(won, ends)), " ")]
+        return Line(*head, " ", scores_text(status))
+    may = status["may"]
+    return Line(Name(f"{status['turn']}'s"), f" turn: {', '.join(may[:-1])} or {may[-1]}.")
+
+
+def _player(status: dict, name: str) -> dict:
+    return next(x for x in status["players"] if x["name"] == name)
+
+
+def _chartered(outcome) -> list:
+    status, event = outcome.status, outcome.event
+    p = _player(status, event["player"])
+    space = f" chartered the ship on the {event['space']:,}-mark space"
+    said = [space, " ", Name(f"({event['card']}):")] if event.get("card") else [space + ":"]
+    return [Line(Name(p["name"]), *said, f" {marks(p['money'])} left, {p['hand']} card{'s' if p['hand'] != 1 else ''} in hand."),
+            next_line(status)]
+
+
+def _refreshed(outcome) -> list:
+    status = outcome.status
+    p = _player(status, outcome.event["player"])
+    return [Line(Name(p["name"]), f" paid for four new agency ships: {marks(p['money'])} left."), next_line(status)]
+
+
+def _staged(outcome) -> list:
+    status, event = outcome.status, outcome.event
+    sea = event["sea"]
+    mine = outcome.at.game.staged(outcome.state, event["player"], sea)
+    out = [Line(Name(event["player"]), f" staged {a_voyage(sea)} worth {mine['value']} in the "
+                f"{mine['class']}-star class: {place_text(mine['place'])} of {len(status['seas'][sea]['ranking'])}.")]
+    if unusual(event.get("cards"), event.get("value"), outcome.at.data["seas"][sea]["legs"]):
+        out.append(Line(f"Note: above {UNUSUAL_LEG} points per leg is unusual: check the cards (", Cmd("undo"),
+                        " if mistyped)."))
+    return out + [next_line(status)]
+
+
+def _borrowed(outcome) -> list:
+    status, event = outcome.status, outcome.event
+    p = _player(status, event["player"])
+    plaque = outcome.at.game.loaned(outcome.state, p["name"])
+    return [Line(Name(p["name"]), f" borrowed {marks(event['amount'])} on the {event['sea'].title()} voyage: now "
+                 f"worth {plaque['value']}, {place_text(plaque['place'])} of "
+                 f"{len(status['seas'][event['sea']]['ranking'])}; {marks(p['money'])} in hand."),
+            next_line(status)]
+
+
+def _preview(at) -> list:
+    """`loan --preview`: the voyage's value, place and victory points before and after the
+    loan, as the places stand now; nothing is recorded."""
+    if at.replay.abandoned:  # (a finished game the rules refuse themselves)
+        raise RuleError("This game was abandoned: `undo` takes that back, or start another with `new`.")
+    data = dict(at.data, vp=effective_vp(at))
+    state = dict(at.full, vp=data["vp"])
+    pv = at.game.preview_loan(state, _loan_event(at), data)
+    b, a = pv["before"], pv["after"]
+
+    def vp(x: dict) -> str:
+        return "?" if x["points"] is None else str(x["points"])
+
+    out = [
+        Line("Preview, nothing recorded: ", Name(pv["player"]), f" borrows {marks(pv['amount'])} on the "
+             f"{pv['sea'].title()} voyage ({b['class']}-star class)."),
+        Line(f"  value {b['value']} → {a['value']}, place {place_text(b['place'])} → {place_text(a['place'])}, "
+             f"victory points {vp(b)} → {vp(a)} (as the places stand now)."),
+    ]
+    if a["points"] is None:
+        out.append(Line(f"  The {b['class']}-star victory points are not known yet: ",
+                        Cmd(f"companion data set {GAME} vp.{b['class']} '{SHAPE}'"), "."))
+    return out
+
+
+# -- the kinds of the parameters --------------------------------------------------------------------
+
+def _whole(text) -> int:
+    """A whole number typed with or without thousands separators (8000, 8,000)."""
+    return int(str(text).replace(",", "").replace("_", "").strip())
+
+
+class Space(Kind):
+    """An agency space by its price (3000, 3,000); anything else is left for the rules to refuse
+    after checking whose turn it is."""
+
+    metavar = "SPACE"
+
+    def read(self, text, at, param):
+        if not str(text).strip():
+            raise CompanionError("Give the agency space: its price, e.g. 0 or 3000.")
+        try:
+            return _whole(text)
+        except ValueError:
+            return text  # the rules name the spaces there are
+
+    def options(self, at, param):
+        return [(str(a["price"]), a.get("card") or "") for a in at.state["agency"]]
+
+
+class Sea(Kind):
+    """A sea, or the first letters of one (the event names it whole; the rules refuse a sea
+    there is not, after checking whose turn it is)."""
+
+    metavar = "SEA"
+
+    def options(self, at, param):
+        return [(sea, "") for sea in at.state["seas"]]
+
+
+class Marks(Kind):
+    """An amount of marks, with or without thousands separators."""
+
+    metavar = "AMOUNT"
+
+    def read(self, text, at, param):
+        try:
+            return _whole(text)
+        except ValueError:
+            raise Malformed(f"AMOUNT must be a whole number, not {text!r}: e.g. loan Ann baltic 5000") from None
+
+
+class Legs(Kind):
+    """A voyage leg by leg: 5,M,X (or with spaces)."""
+
+    metavar = "LIST"
+
+    def read(self, text, at, param):
+        return str(text).replace(",", " ").split()
+
+
+class Ships(Kind):
+    """Ship names, comma-separated."""
+
+    metavar = "A,B,C,D"
+
+    def read(self, text, at, param):
+        return split_names(str(text))
+
+
+class ShipName(Kind):
+    """A ship's name, for the log (empty: none)."""
+
+    metavar = "TEXT"
+
+    def read(self, text, at, param):
+        return text
+
+
+def _player_param() -> Param:
+    return Param("player", Player(), "Who acts (their turn).", metavar="NAME")
+
+
+# -- the moves ----------------------------------------------------------------------------------------
+
+def _charter_event(at) -> dict:
+    event = {"type": "charter", "player": at.args["player"], "space": at.args["space"]}
+    if at.args.get("card"):
+        event["card"] = at.args["card"]
+    if at.args.get("new"):
+        event["new"] = at.args["new"]
+    return _event(at, event)
+
+
+def _refresh_event(at) -> dict:
+    event = {"type": "refresh", "player": at.args["player"]}
+    if at.args.get("cards"):
+        event["cards"] = at.args["cards"]
+    return _event(at, event)
+
+
+def _voyage_event(at) -> dict:
+    event = {"type": "voyage", "player": at.args["player"], "sea": at.args["sea"]}
+    if at.args.get("value") is not None:
+        event["value"] = at.args["value"]
+    else:
+        event["cards"] = list(at.args.get("cards") or [])
+    if at.args.get("stars") is not None:
+        event["class"] = at.args["stars"]
+    return _event(at, event)
+
+
+def _voyage_prepare(at) -> None:
+    if (at.args.get("value") is None) == (at.args.get("cards") is None):
+        raise click.UsageError("Give the voyage's value as --value N, or leg by leg as --cards LIST (one of them).")
+    _ask_missing_vp(at, _voyage_event)
+
+
+def _loan_event(at) -> dict:
+    event = {"type": "loan", "player": at.args["player"], "sea": at.args["sea"], "amount": at.args["amount"]}
+    if at.args.get("which") is not None:
+        event["voyage"] = at.args["which"]
+    return _event(at, event)
+
+
+def _loan_prepare(at) -> list | None:
+    return _preview(at) if at.args.get("preview") else None
+
+
+MOVES = [
+    Move("charter", [_player_param(), Param("space", Space(), "The agency space: 3000, 2000, 1000 or 0."),
+                     Param("card", ShipName(), "The name of the ship chartered (for the log).", option=True,
+                           required=False),
+                     Param("new", ShipName(), "The name of the ship drawn onto the 3,000 space.", option=True,
+                           required=False)],
+         _charter_event, done=_chartered, examples=["charter Ann 1000"],
+         help="Charter the ship on SPACE (3000, 2000, 1000 or 0): NAME pays its price; the turn ends."),
+    Move("refresh", [_player_param(),
+                     Param("cards", Ships(), "The names of the four new ships, from the 3,000 space down.",
+                           option=True, required=False)],
+         _refresh_event, done=_refreshed, examples=["refresh Ann"],
+         help="NAME pays 2,000 marks to replace all four agency ships (repeatable while money lasts)."),
+    Move("voyage", [_player_param(), Param("sea", Sea(), "The sea: baltic, mediterranean, atlantic or pacific."),
+                    Param("stars", Number(), "1 to 5: needed by a sea's first voyage (a class no other sea has).",
+                          flags=["--class"], required=False, metavar="STARS"),
+                    Param("value", Number(), "The voyage's value: the points plus any bonus.", option=True,
+                          required=False, metavar="N"),
+                    Param("cards", Legs(), "One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), "
+                                           "X = no points (no bonus).", option=True, required=False)],
+         _voyage_event, prepare=_voyage_prepare, done=_staged, examples=["voyage Ann baltic --value 12 --class 1"],
+         help="NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends."),
+    Move("loan", [_player_param(), Param("sea", Sea(), "The sea of the voyage."),
+                  Param("amount", Marks(), "Whole thousands of marks."),
+                  Param("which", Number(), "Which of NAME's two voyages in SEA (1 or 2).", flags=["--voyage"],
+                        required=False, metavar="N"),
+                  Param("preview", Flag(), "Show the place and victory points before and after; record nothing.")],
+         _loan_event, prepare=_loan_prepare, done=_borrowed, examples=["loan Ann baltic 5000"],
+         help="Borrow AMOUNT (whole thousands) against NAME's voyage in SEA, first thing in the turn."),
+]
+
+
+def agency_view(at) -> list:
+    return [Table(["space", "ship"], [[marks(a["price"]), a["card"] or "(not typed)"] for a in at.state["agency"]],
+                  title="Charter agency", right=[0])]
+
+
+SCREENS = [
+    Screen("agency", agency_view, json=lambda at: at.status["agency"],
+           help="Show the charter agency: the four spaces with their prices and the ships' names if typed."),
+]
+NEW = {GAME: new}
+PLAYTHROUGH = {GAME: [
+    "new atlantic-star --players Ann,Bob --agency Rhea,Oceana,Titan,Ceres",
+    "charter Ann 1,000 --new Poseidon", "refresh Bob", "charter bob 0 --card Rhea", "charter Ann 0", "charter Bob 0",
+    "charter Ann 0", "charter Bob 0", "agency", "voyage Ann baltic --cards 5,M,3 --class 1",
+    "voyage Bob balt --value 12", "loan Ann baltic 3000 --preview", "loan Ann baltic 3000", "charter Ann 0",
+    "status", "board",
+]}

@@ -1,0 +1,47 @@
+"""What a score sheet shows, as views: the table of rounds, the totals and what comes next.
+
+The same view is `status` in the terminal, the table page on a TV and every player's page.
+"""
+
+from __future__ import annotations
+
+from companion.games.view import Cmd, Line, Section, Table, winners
+
+SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
+
+
+def status_view(at) -> list:
+    status = at.status
+    rounds = status["round"]
+    # The last SHOWN_ROUNDS rounds at most: a table of hundreds of columns helps nobody (and cost
+    # most of `status` in a long session); `log` and `report` have every round. The table then
+    # leaves out the earliest of those that do not fit the screen, saying so.
+    first = max(1, rounds - SHOWN_ROUNDS + 1)
+    headers = ["player"] + [f"R{i}" for i in range(first, rounds + 1)] + ["total"]
+    rows = [[p["name"], *p["rounds"][first - 1:], p["score"]] for p in status["players"]]
+    rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
+    if status["target"] is not None:
+        rule += f", ends at {status['target']}"
+    players = status["players"]
+    # a page is narrow and tall (a phone): the rounds go down, the players across
+    sheet = [[f"Round {n + 1}", *(p["rounds"][n] for p in players)] for n in range(rounds)]
+    out = [Line(f"Session {at.session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}"),
+           Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
+                   where="terminal"),
+           Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+                          title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
+    if first > 1:
+        out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
+    out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
+                                    " ends the game.")]
+    return out
+
+
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next", as `status` says it."""
+    return "" if status["finished"] else "add NAME=POINTS ... or finish"
+
+
+def score_goal(status: dict):
+    """What the score bars on the pages fill toward: the target, where the highest wins."""
+    return None if status.get("lowest_wins") else status.get("target")

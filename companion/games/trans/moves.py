@@ -1,0 +1,805 @@
+"""What can be done in Trans Europa and Trans Amerika, declared once: `new`, `round start`,
+`round end`, `pass`, `start`, `build`, and the choices made with `hand NAME --set` and
+`hand NAME --return` (companion.games.declare).
+
+Each move builds its event under the session's write lock from the freshest state (the deal
+is made there, with the session's seed) and the rules validate it. What a move says once it
+is recorded never names a city of a hand that is still secret: the cities passed, returned or
+recorded are private parameters (asked on the owner's private screen in the shell, never kept
+in its history, hidden by `log --json` while the game is on). `hand` (a screen and two moves
+under one name) and `rails` (a count, with or without a session) are written by hand.
+"""
+
+from __future__ import annotations
+
+import click
+
+from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.games.api import json_copy, player_name
+from companion.games.declare import Flag, Kind, Move, Pairs, Param, Player, record_move
+from companion.games.kit import choose_private, new_command, pass_app, private_when, session_option, show
+from companion.games.trans import screens
+from companion.games.trans import single as singles
+from companion.games.trans.rails import rails, with_supplied
+from companion.games.trans.rules import SPECIAL_IDS, TransAmerika, TransEuropa, make_round_start
+from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash
+from companion.games.trans.track import largest_missing
+from companion.games.view import Line, Name, Private, winners
+
+# -- new -----------------------------------------------------------------------------------------
+
+
+def _new(game) -> click.Command:
+    @new_command(game)
+    @click.option("--variant", type=click.Choice(["special-cards"]),
+                  help="Play with the special cards: one is turned over before every round.")
+    @click.option("--specials-per-round", "per_round", type=int, metavar="N",
+                  help=f"With --variant special-cards: turn over N cards a round, played together "
+                       f"(1 to {MAX_PER_ROUND}; default 1).")
+    @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
+                  help="prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails.")
+    @click.option("--deal", "deal", metavar="balanced=K",
+                  help="House rule: redeal (verifiably) until every hand's empty-board minimum is within K rails "
+                       "of the others'.")
+    @click.option("--no-rail-count", "no_rail_count", is_flag=True,
+                  help="The players' pages (`serve`) do not show each player's missing-rail count.")
+    def new(variant: str | None, per_round: int | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
+        """2 to 6 players; the start player passes to the left every round."""
+        options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
+        if per_round is not None:  # the rules check it (1 to MAX_PER_ROUND, with the variant)
+            options["specials_per_round"] = per_round
+        if deal is not None:
+            options["balanced"] = _balanced(deal)
+        if no_rail_count:
+            options["rail_count"] = False
+        return options
+
+    return new
+
+
+def _balanced(text: str) -> int:
+    """`balanced=2` -> 2, or a usage error saying how to write it."""
+    kind, sep, number = text.partition("=")
+    if kind.strip().lower() != "balanced" or not sep:
+        raise click.UsageError(f"--deal {text!r} is unknown: write --deal balanced=K, e.g. --deal balanced=2")
+    try:
+        value = int(number.strip())
+    except ValueError:
+        raise click.UsageError(f"--deal balanced={number.strip()}: K must be a whole number of rails, "
+                               "e.g. --deal balanced=2") from None
+    if value < 0:
+        raise click.UsageError("--deal balanced=K: K is a number of rails, 0 or more, e.g. --deal balanced=2")
+    return value
+
+
+# -- the kinds of the parameters ------------------------------------------------------------------
+
+class SpecialCard(Kind):
+    """A special card's id; offered: the cards that can still join those already named."""
+
+    metavar = "CARD"
+
+    def read(self, text, at, param):
+        card = str(text).strip().lower()
+        if card not in SPECIAL_IDS:  # as Click says it of a choice
+            raise Malformed(f"Invalid value for '--special': {str(text).strip()!r} is not one of "
+                            + ", ".join(repr(c) for c in SPECIAL_IDS) + ".")
+        return card
+
+    def options(self, at, param):
+        typed = list(at.args.get(param.name) or [])
+        return [(card, "special card") for card in SPECIAL_IDS
+                if card not in typed and not any(clash(card, t) for t in typed)]
+
+
+class Junction(Kind):
+    """A junction of the board: a city's name (spaces need no quotes), its abbreviation or a
+    coordinate (``E6``); offered: the junctions no start marker holds."""
+
+    metavar = "JUNCTION"
+    joins = True
+
+    def read(self, text, at, param):
+        board = at.game.board_of(at.data)
+        return board.name(board.junction(str(text)))
+
+    def options(self, at, param):
+        board = at.game.board_of(at.data)
+        taken = {m[0] for m in at.state["track"]["markers"].values()}
+        return [(board.name(n), "") for n in range(len(board.xy)) if n not in taken]
+
+
+class Path(Kind):
+    """Rails as junctions joined by '-' (commas or spaces between paths); the words are kept as
+    typed and read on the board under the write lock (``_paths``). Offered: before a hyphen,
+    the junctions of the builder's network (a rail must touch it); after `Madrid-`, the free
+    lines out of Madrid with their cost."""
+
+    metavar = "PATH"
+    joins = True
+
+    def read(self, text, at, param):
+        return self.read_words([text], at, param)
+
+    def read_words(self, words, at, param):
+        words = [str(w) for w in words if str(w).strip()]
+        if not words:
+            raise CompanionError(f"Give {param.label}: junctions joined by '-', e.g. Paris-E7-E6.")
+        return words
+
+    def options(self, at, param):
+        player = at.args.get("player")
+        if not player:
+            return []
+        typed = list(getattr(at, "typed", ()) or ())
+        return build_choices(at.game, at.game.board_of(at.data), at.state, player, getattr(at, "current", "") or "",
+                             typed[-1] if typed else "")
+
+
+def build_choices(game, board, state: dict, player: str, current: str, before: str = "") -> list[tuple[str, str]]:
+    """For `build NAME PATH`: after `Madrid-`, the free lines out of Madrid with their cost;
+    before any hyphen, the junctions of NAME's network (a rail must touch it)."""
+    from companion.games.trans.specials import single_kinds
+
+    track = state["track"]
+    built = {tuple(r["line"]) for r in track["rails"]}
+    cost = board.costs(single_kinds(state))
+    head, dash, _ = current.rpartition("-")
+    if not dash:
+        nodes = game.network(state, board, player) if player in track["markers"] else range(len(board.xy))
+        return [(board.name(n), "") for n in nodes]
+    last = head.rpartition("-")[2]
+    try:
+        at = board.junction(last)
+    except CompanionError:  # `San Diego-`: the shell split the name at its space
+        try:
+            at = board.junction(f"{before.rpartition('-')[2]} {last}")
+        except CompanionError:
+            return []
+    out = []
+    for n in board.adj[at]:
+        e = (at, n) if at < n else (n, at)
+        if e not in built:
+            rails_ = cost.get(e, 1)
+            out.append((f"{head}-{board.name(n)}", f"{rails_} rail{'s' if rails_ != 1 else ''}"))
+    return out
+
+
+# the cities a card lets a player choose now, by the event the choice records
+_DUE = {"pass": ("pass-colour", "pass-three"), "hand-return": ("return",)}
+
+
+class HandCity(Kind):
+    """One of the player's own cities, for the event ``etype`` (a pass, a city put back).
+
+    Private: offered only to its owner (a phone's buttons, from the owner's view); in the shell
+    it is asked on the owner's private screen, where a refusal of the rules is said, and asked
+    again (``read`` checks the very event that will be recorded, on the current state)."""
+
+    metavar = "CITY"
+    joins = True  # `pass Ann San Diego`: the city's words need no quotes
+
+    def __init__(self, etype: str, question: str):
+        self.etype, self.asked = etype, question
+
+    def question(self, param, at):
+        """The private screen's question, once nothing else is in the way: a player with nothing
+        to choose now is told why on the shared screen (the rules say it) and never asked."""
+        game, state = at.game, at.full
+        player = at.args.get("player")
+        pending = state.get("pending") or {}
+        if pending.get("kind") not in _DUE[self.etype] or player not in game.waiting(state):
+            game.apply(state, {"type": self.etype, "player": player, "city": ""}, at.data)
+            raise CompanionError(f"{player} has nothing to choose now: "
+                                 f"{screens.shell_words(at.host, game.pending_text(state))}")
+        at.choosing = param.name  # what is typed now is checked on the private screen
+        return f"{self.asked} (one of your cities): "
+
+    def read(self, text, at, param):
+        answer = str(text).strip()
+        if getattr(at, "choosing", None) == param.name:
+            if not answer:
+                raise CompanionError("Type one of your cities.")
+            at.game.apply(at.full, {"type": self.etype, "player": at.args.get("player"), "city": answer}, at.data)
+        elif not answer:
+            raise CompanionError(f"Give {param.label}.")
+        return answer
+
+    def options(self, at, param):
+        player = at.args.get("player") or at.viewer
+        if not player:
+            return []
+        return [(c, "") for c in screens.choosable(at.game, at.state, at.data, player)]
+
+
+class Cities(Kind):
+    """A hand as typed at the table: cities separated by commas (spaces need no quotes)."""
+
+    metavar = "CITY,..."
+    joins = True
+
+    def read(self, text, at, param):
+        return [c.strip() for c in str(text).split(",") if c.strip()]
+
+
+# -- round start ----------------------------------------------------------------------------------
+
+def ask_colour(at, key: str) -> None:
+    """In the shell: which of this board's colours a special card's colour means (kept for later).
+
+    The question is said on a line of its own and the prompt is short, so neither is broken
+    mid-word at 80 columns; a colour the board lacks, or a blank answer, is answered in one
+    line and asked again; Ctrl-C stops, recording nothing."""
+    named = key.split(".", 1)[1]
+    colours = list(at.data["colours"])
+    game_id = at.session.meta["game"]
+
+    def parse(text: str) -> str:
+        answer = text.strip().lower()
+        if answer not in colours:
+            said = f"{text!r} is not one of this board's colours" if text else "Type one of this board's colours"
+            raise ValueError(f"{said}: {', '.join(colours)}.")
+        return answer
+
+    show([Line(f"The card names {named}: which of this board's colours is it?")])
+    answer = at.ask_until(f"Colour ({', '.join(colours)}): ", parse)
+    store = at.host.store
+    with store.writing():
+        store.set_user_value(game_id, key, answer)
+    show([screens.say(f"Kept: the card's {named} is this board's {answer} (`data show {game_id}`).")])
+
+
+def _ask_colours(at) -> None:
+    """Before the deal, in the shell: the board colours the round's cards name that nobody has
+    said yet, each asked once (a dry run of the round's start, the deal left out)."""
+    if not at.can_ask():
+        return
+    state, meta = at.full, at.session.meta
+    for _ in range(12):
+        def dry(data):
+            event = make_round_start(state, data, meta["seed"], meta.get("entropy", ""), at.session.id,
+                                     special=list(at.args["specials"]), physical=True)
+            at.game.apply(state, event, data)
+
+        try:
+            with_supplied(at.host, at.session, at.data, dry)
+        except MissingValue as missing:
+            if not missing.key.startswith("colour_aliases."):
+                return  # the round start itself says what is missing
+            ask_colour(at, missing.key)
+            continue
+        except CompanionError:
+            return  # refused for another reason: the round start says it
+        return
+
+
+def _round_start_event(at) -> dict:
+    session, replay = at.session, at.replay
+    physical, specials, unbalanced = at.args["physical"], list(at.args["specials"]), at.args["unbalanced"]
+    meta = session.meta
+    variant = replay.state.get("variant") == "special-cards"
+    if session.revealed and (not physical or (variant and not specials)):
+        per_round = replay.state.get("specials_per_round") or 1
+        what = "the card you turn over" if per_round == 1 else f"each of the {per_round} cards you turn over"
+        card = f" and `--special CARD` for {what}" if variant else ""
+        raise CompanionError(
+            f"The deal seed of session {session.id} was shown (`verify`), so anyone may know what it deals: "
+            f"no new deal comes from it. Deal at the table with `round start --physical`{card}."
+        )
+
+    def make(data):
+        return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,
+                                special=specials, physical=physical, unbalanced=unbalanced)
+
+    event, frozen = with_supplied(at.host, session, replay.data, make)
+    if frozen:
+        event["_data"] = frozen
+    return event
+
+
+def _round_started(outcome) -> list:
+    status = outcome.status
+    players = [p["name"] for p in status["players"]]
+    out: list = [Line(f"Round {status['round']} started: ", Name(status["start_player"]), " starts.")]
+    out += screens.special_lines(status)
+    balance = status.get("balance")
+    if balance:
+        tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
+        out.append(screens.say(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
+                               f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
+                               "`verify` re-derives every one)."))
+    if outcome.args["physical"]:
+        out.append(screens.say("Deal the cities at the table. To keep them on record, each player may type "
+                               "`hand NAME --set CITY,CITY,...`."))
+    else:
+        out.append(screens.say("Cities dealt: each player looks at their own with `hand NAME`."))
+    if status["pending"]:
+        out += screens.now_line(outcome.at.host, status["pending"], players=players)
+    else:
+        out.append(screens.say(f"Start markers, if you record the board: `start NAME JUNCTION` "
+                               f"({status['start_player']} first).", players))
+    return out
+
+
+# -- round end -----------------------------------------------------------------------------------
+
+def _ask_missing(at, winners: list[str], missing: dict[str, int], rails_out: bool) -> None:
+    """In the shell, ask for the missing rails of every non-winner left out (script mode refuses).
+
+    Each question says what it accepts and comes back until the answer fits: a typo never drops
+    the round end, and an answer is never run as a command. Ctrl-C cancels the round end.
+    """
+    if not at.can_ask():
+        return
+    players = at.players
+    named = set()
+    for name in list(winners) + list(missing):
+        try:
+            named.add(player_name(players, name))
+        except CompanionError:
+            return  # the rules will refuse the unknown name in one line
+    if not winners and not rails_out:
+        return
+    data = at.data
+    box = data.get("rails")
+    top = box if isinstance(box, int) and box > 0 else None
+    if top and at.full.get("rulebook_order"):  # the round end refuses more than the board allows
+        try:
+            top = min(top, largest_missing(data, at.session.meta["game"]))
+        except CompanionError:
+            pass
+    accepts = f"1-{top}" if top else "1 or more"
+
+    def count(p: str):
+        def parse(text: str) -> int:
+            if not text.isdigit() or not 1 <= int(text) <= (top or int(text)):
+                raise ValueError(f"{repr(text) + ' is not ' if text else 'Type '}{p}'s missing rails: a whole number "
+                                 f"{'from 1 to ' + str(top) if top else 'of 1 or more'} (a double line counts 2).")
+            return int(text)
+        return parse
+
+    for p in players:
+        if p not in named:
+            missing[p] = at.ask_until(f"Missing rails for {p} ({accepts}): ", count(p))
+
+
+def _round_end_asks(at) -> None:
+    args = at.args
+    counts = dict(args.get("missing") or {})
+    if args["auto"] and counts:
+        raise click.UsageError("--auto counts the missing rails on the board: drop --missing.",
+                               ctx=click.get_current_context(silent=True))
+    winners = list(args.get("winners") or [])
+    if args["auto"]:
+        if at.can_ask():
+            singles.ask_before_round_end(at.host, at.game, at.full, at.data, winners, args["rails_out"])
+    else:
+        _ask_missing(at, winners, counts, args["rails_out"])
+    args["missing"] = counts
+
+
+def _round_end_event(at) -> dict:
+    args = at.args
+    winners, rails_out = list(args.get("winners") or []), bool(args["rails_out"])
+    if not args["auto"]:
+        event = {"type": "round-end", "winners": winners, "missing": dict(args.get("missing") or {})}
+        if rails_out:
+            event["rails_out"] = True
+        return event
+    session, replay = at.session, at.replay
+
+    def count(data):
+        return session.game.auto_result(replay.state, data, winners, rails_out)
+
+    # the lines counting single the players said since the session began count too
+    values, laid = singles.with_supplied(at.host.store, session.meta["game"], replay.data)
+    result, frozen = with_supplied(at.host, session, values, count)
+    frozen = {**laid, **frozen}
+    made = {"type": "round-end", "auto": True, "winners": result["winners"], "missing": result["missing"]}
+    if result["rails_out"]:
+        made["rails_out"] = True
+    if frozen:
+        made["_data"] = frozen
+    return made
+
+
+def _round_ended(outcome) -> list:
+    status = outcome.status
+    game = outcome.session.game
+    last = status["history"][-1]
+    players = [p["name"] for p in status["players"]]
+    results = []
+    for p in status["players"]:
+        name = p["name"]
+        why = "connected" if name in last["winners"] else f"{last['missing'][name]} missing"
+        results.append(Name(f"{name} {last['points'][name]:+d} ({why})"))
+    head = "The rails ran out. " if last["rails_out"] else ""
+    # every line fits the screen, a player's result and a city never broken inside (issue 15 walk)
+    out: list = [Line(f"{head}Round {last['round']} scored: ", *_commas(results), ".")]
+    if last.get("auto"):
+        counted = [c["id"] for c in status["specials"] if c["id"] in SINGLE_CARDS]
+        card = f" (the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted)" if counted else ""
+        out.append(Line(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails "
+                        f"built{card}."))
+        note = singles.round_end_note(game, outcome.before["state"], outcome.replay.data, last["missing"])
+        if note:
+            out.append(note)
+    out.append(Line("Totals: ", *_commas([Name(f"{p['name']} {p['score']}") for p in status["players"]]), "."))
+    hands = game.public_hands(outcome.state) or {}
+    if any(hands.values()):
+        said: list = []
+        for p, cities in hands.items():
+            if cities:
+                said += (["; "] if said else []) + [Name(p), ": ", *_commas([Name(c) for c in cities])]
+        out.append(Line("The hands were: ", *said, "."))
+    if status["finished"]:
+        out += winners(status)
+    else:
+        out.append(screens.say(f"Next: `round start` ({status['start_player']} starts).", players))
+    return out
+
+
+def _commas(items: list) -> list:
+    out: list = []
+    for i, item in enumerate(items):
+        out += ([", "] if i else []) + [item]
+    return out
+
+
+# -- the choices a special card asks for -------------------------------------------------------
+
+def _may_choose(kinds: tuple[str, ...]):
+    def allowed(at, player: str) -> bool:
+        state = at.full
+        return bool(state.get("round_open") and (state.get("pending") or {}).get("kind") in kinds
+                    and player in at.game.waiting(state))
+    return allowed
+
+
+def _hand_while_choosing(at, player: str) -> list:
+    """What the chooser sees on their private screen: their own hand (the question says what
+    is due)."""
+    return screens.hand_view(at.game, at.full, at.data, player, due=False)
+
+
+def _passed(outcome) -> list:
+    who = outcome.event["player"]
+    pending = outcome.session.game.pending_text(outcome.state)
+    return [Line(Name(who), "'s choice is recorded."),
+            *screens.now_line(outcome.at.host, pending, "All cards are passed: the round can be played.",
+                              outcome.at.players)]
+
+
+def _returned(outcome) -> list:
+    who = outcome.event["player"]
+    game = outcome.session.game
+    pending = game.pending_text(outcome.state)
+    return [Line(Name(who), f" put a city back and plays with {len(game.hand_of(outcome.state, who))}."),
+            *screens.now_line(outcome.at.host, pending, "Everyone has chosen: the round can be played.",
+                              outcome.at.players)]
+
+
+def _hand_recorded(outcome) -> list:
+    return [Line(Name(outcome.event["player"]), f"'s hand recorded ({len(outcome.event['cities'])} cities).")]
+
+
+# -- the board: start markers and rails ------------------------------------------------------------
+
+def _placed(outcome) -> list:
+    status = outcome.status
+    who, junction = outcome.event["player"], outcome.event["junction"]
+    out: list = [Line(Name(who), "'s start marker is on ", Name(junction), ".")]
+    players = [p["name"] for p in status["players"]]
+    first = players.index(status["start_player"])
+    waiting = [p for p in players[first:] + players[:first]
+               if next(q for q in status["players"] if q["name"] == p)["start"] is None]
+    if waiting:
+        out.append(screens.say(f"Next: `start {waiting[0]} JUNCTION`"
+                               + (f" (then {screens.and_list(waiting[1:])})." if waiting[1:] else "."), players))
+    else:
+        out.append(screens.say(f"Every start marker is down: {status['start_player']} builds first, "
+                               "e.g. `build NAME JUNCTION-JUNCTION-...`.", players))
+    return out
+
+
+def _paths(board, words: list[str]) -> list[str]:
+    """The typed paths, each as junction names joined by '-' in the order typed.
+
+    Several paths are separated by commas (`Paris-E6,Lyon-F8`). Words are joined with spaces
+    first, so `San Diego-D11` needs no quotes; if that does not read, each word is tried as a
+    path of its own (`Paris-E6 Lyon-F8`).
+    """
+    def read(texts, whole: bool) -> list[str]:
+        out = []
+        for text in texts:
+            for part in text.split(","):
+                if part.strip():
+                    nodes = board.path_junctions(part)
+                    if not whole and len(nodes) < 2:
+                        raise RuleError(f"{part.strip()!r} is not a path")
+                    out.append("-".join(board.name(n) for n in nodes))
+        return out
+
+    try:
+        return read([" ".join(words)], True)
+    except CompanionError:
+        if len(words) < 2:
+            raise
+        try:
+            return read(words, False)
+        except CompanionError:
+            pass
+        raise
+
+
+def _build_event(at) -> dict:
+    session, replay = at.session, at.replay
+    board = at.game.board_of(replay.data)
+    made = {"type": "build", "player": at.args["player"], "paths": _paths(board, list(at.args["path"]))}
+    store = getattr(at.host, "store", None)
+    if store is not None:
+        _, laid = singles.with_supplied(store, session.meta["game"], replay.data)
+        if laid:  # the ferry and the tunnel, said since the session began, count 1 of a turn
+            made["_data"] = laid
+    return made
+
+
+def _before_build(state: dict) -> dict:
+    return {"connected": list(state["track"]["connected"]), "rails": len(state["track"]["rails"])}
+
+
+def _built(outcome) -> list:
+    status = outcome.status
+    who = outcome.event["player"]
+    placed = status["rails_built"] - outcome.before["rails"]
+    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+    paths: list = []
+    for i, p in enumerate(outcome.event["paths"]):
+        paths += ([", "] if i else []) + screens.path_parts(p)
+    out: list = [Line(Name(who), f" built {placed} rail{'s' if placed != 1 else ''}: ", *paths,
+                      f" ({status['rails_built']} on the board{left}).")]
+    players = [p["name"] for p in status["players"]]
+    warning = allowance_warning(status)
+    if warning:
+        out.append(screens.say(warning, players))
+    out += [screens.say(line, players) for line in ending_lines(status, outcome.before["connected"])]
+    return out
+
+
+def allowance_warning(status: dict) -> str:
+    """A turn that placed more than it allows: said, never refused (the table may know better)."""
+    turn = status.get("turn")
+    if not turn or turn["used"] <= turn["allowed"]:
+        return ""
+    cards = [c["id"] for c in status.get("specials") or []]
+    why = (" under the three-rails card" if "three-rails" in cards
+           else f" on lap {turn['lap']} of the 3-2-1 card" if "rhythm-321" in cards else "")
+    return (f"Warning: that makes {turn['used']} rails' worth in {turn['player']}'s turn (a double line counts 2); "
+            f"a turn allows {turn['allowed']}{why}. Recorded anyway: `undo` takes it back.")
+
+
+def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
+    """What a build changed about the round: someone connected, the rails ran out."""
+    new = [p for p in status["connected"] if p not in connected_before]
+    lines = []
+    and_list = screens.and_list
+    if new:
+        joined = status["connected"]
+        verb = "has" if len(new) == 1 else "have"
+        lines.append(f"{and_list(new)} {verb} connected {'their' if len(new) > 1 else 'all their'} cities.")
+        if status["finishing"]:
+            who = status["finishing"]
+            lines.append(f"The round ends after {who}'s turn: {who} connected them with the turn's first rail, "
+                         f"so {who} may place the rest of this turn (`build {who} ...`), then `round end --auto`.")
+        else:
+            winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{and_list(joined)} both win it"
+            lines.append(f"The round has ended: {winners}. Score it with `round end --auto`.")
+    elif status["rails_out"]:
+        lines.append("Every rail is on the board and nobody connected: the round has ended. "
+                     "Score it with `round end --auto`.")
+    return lines
+
+
+# -- the declarations ------------------------------------------------------------------------------
+
+_PLAYER = Param("player", Player(), "The player.", metavar="NAME")
+PASS_MISSING = ("Name the city: pass NAME CITY (in the shell, on a terminal, the city is chosen on the "
+                "private screen).")
+
+PASS = Move(
+    "pass",
+    [_PLAYER, Param("city", HandCity("pass", "City to pass"), "The city you pass to your left neighbour.",
+                    private=True, missing=PASS_MISSING)],
+    lambda at: {"type": "pass", "player": at.args["player"], "city": at.args["city"]},
+    help="Pass a city to the left neighbour, as a pass special card asks: in the shell `pass Ann` "
+         "asks Ann on the private screen; in a script `pass Ann Dallas`.",
+    phone=True, allowed=_may_choose(_DUE["pass"]), private_view=_hand_while_choosing, done=_passed,
+    examples=["pass Ann"],
+)
+HAND_RETURN = Move(
+    "hand return",
+    [_PLAYER, Param("city", HandCity("hand-return", "City to put back"),
+                    "The city you put back: you play with the other four.", private=True)],
+    lambda at: {"type": "hand-return", "player": at.args["player"], "city": at.args["city"]},
+    help="Put one city back: the return-any special card (typed as `hand NAME --return [CITY]`).",
+    phone=True, allowed=_may_choose(_DUE["hand-return"]), private_view=_hand_while_choosing, done=_returned,
+    hidden=True,
+)
+HAND_SET = Move(
+    "hand set",
+    [_PLAYER, Param("cities", Cities(), "The cities dealt at the table, separated by commas.", private=True)],
+    lambda at: {"type": "hand-set", "player": at.args["player"], "cities": list(at.args["cities"])},
+    help="Record the hand dealt at the table in a physical round (typed as `hand NAME --set CITY,...`).",
+    done=_hand_recorded, hidden=True,
+)
+
+MOVES = [
+    Move("round start",
+         [Param("physical", Flag(), "The cities are dealt at the table, not by the app."),
+          Param("specials", SpecialCard(), "The special card you turned over at the table; repeat it for several "
+                "cards played together (one of: " + ", ".join(SPECIAL_IDS) + ").", flags=("--special",),
+                many=True, required=False, metavar="CARD"),
+          Param("unbalanced", Flag(), "With --deal balanced=K: deal this round once, plainly (when no balanced "
+                "deal is found).")],
+         _round_start_event,
+         help="Deal the next round: one city of each colour to everyone, and the special card(s) if any.",
+         actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"]),
+    Move("round end",
+         [Param("winners", Player(), "A player who connected all their cities (twice for two winners).",
+                flags=("--winner",), many=True, required=False, metavar="NAME"),
+          Param("rails_out", Flag(), "The rails ran out and nobody connected."),
+          Param("missing", Pairs("N", note="missing rails"), "Rails a player still needed (a double line counts 2); "
+                "one for every non-winner.", option=True, many=True, required=False, metavar="NAME=N"),
+          Param("auto", Flag(), "Count everyone's missing rails exactly on the recorded board (`start` and "
+                "`build`).")],
+         _round_end_event,
+         help="Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`.",
+         actor=None, prepare=_round_end_asks, before=lambda state: {"state": json_copy(state)}, done=_round_ended,
+         examples=["round end --auto"]),
+    PASS,
+    HAND_SET,
+    HAND_RETURN,
+    Move("start", [_PLAYER, Param("junction", Junction(), "A free junction: a city, its abbreviation or E6.")],
+         lambda at: {"type": "marker", "player": at.args["player"], "junction": at.args["junction"]},
+         help="Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`.",
+         records="marker", done=_placed, examples=["start Ann E6"]),
+    Move("build", [_PLAYER, Param("path", Path(), "Junctions joined by '-', paths separated by commas.")],
+         _build_event,
+         help="Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more).",
+         before=_before_build, done=_built, examples=["build Ann E6-E7"]),
+]
+GROUPS = {"round": "Start a round (the deal) or end it (the scoring): `round start`, `round end ...`."}
+
+
+# -- hand: a screen and two moves under one name ------------------------------------------------------
+
+def _refused_privately(app, again: str, secrets: list[str], make):
+    """Record a move that carries a private card. In the shell, a refusal naming that card is
+    replaced by one that neither confirms nor denies what is in anyone's hand."""
+    try:
+        return make()
+    except RuleError as exc:
+        if not app.interactive or not any(c.strip() and c.strip().casefold() in exc.message.casefold()
+                                          for c in secrets):
+            raise
+        raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
+                             "on the private screen, where the reason is shown.") from None
+
+
+def _choose_returned(app, name: str) -> str:
+    """The city ``name`` puts back, asked on the private screen until the rules accept it."""
+    from companion.games.declare import At
+
+    if app.choose_private is None:
+        raise click.UsageError("Name the city: hand NAME --return CITY (in the shell, on a terminal, the city is "
+                               "chosen on the private screen).")
+    s = app.session()
+    _, replay = app.loaded(s.id)
+    at = At(s, replay, None, {"player": player_name(s.players, name)}, app)
+    param = HAND_RETURN.param("city")
+    question = param.kind.question(param, at)
+    return choose_private(at.args["player"], _hand_while_choosing(at, at.args["player"]), question,
+                          lambda answer: param.kind.read(answer, at, param))
+
+
+def _hand_words_private(words: list[str]) -> bool:
+    """`hand NAME --set ...` and `hand NAME --return CITY` name private cards (not `--return`
+    alone, which asks on the private screen)."""
+    return any(w.startswith(("--set", "--return")) for w in words) and not words[-1] == "--return"
+
+
+@private_when(_hand_words_private)
+@click.command()
+@click.argument("name")
+@click.argument("more", nargs=-1, required=False)
+@click.option("--set", "cities", metavar="CITY,...", help="Record the hand dealt at the table (physical rounds).")
+@click.option("--return", "returned", metavar="CITY", is_flag=False, flag_value="",
+              help="Put this city back (the 'return-any' special card); in the shell `--return` alone "
+                   "asks on the private screen.")
+@click.option("--print", "plain", is_flag=True, help="Print the hand plainly, not on the private screen.")
+@session_option
+@pass_app
+def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: str | None, plain: bool) -> None:
+    """Show NAME's cities privately; or record them (--set), or put one back (--return)."""
+    if cities is not None and returned is not None:
+        raise click.UsageError("Give --set or --return, not both.")
+    if more:  # `hand Ann --set New York,Dallas` arrives split at the space: join it again
+        if cities is None and returned is None:
+            raise click.UsageError(f"`hand` takes one player name, not {name} {' '.join(more)}: "
+                                   "quote a name or city with spaces.")
+        if cities is not None:
+            cities = " ".join((cities, *more))
+        else:
+            returned = " ".join((returned, *more)).strip()
+    if cities is not None:
+        given = [c.strip() for c in cities.split(",") if c.strip()]
+        outcome = _refused_privately(app, f"hand {name} --set CITY,...", given,
+                                     lambda: record_move(app, HAND_SET, {"player": name, "cities": given}))
+        show(HAND_SET.done(outcome))
+        return
+    if returned is not None:
+        if not returned:
+            returned = _choose_returned(app, name)
+        outcome = _refused_privately(app, f"hand {name} --return", [returned],
+                                     lambda: record_move(app, HAND_RETURN, {"player": name, "city": returned}))
+        show(HAND_RETURN.done(outcome))
+        return
+    s = app.session()
+    _, replay = app.loaded(s.id)
+    state = replay.state
+    player = player_name(s.players, name)
+    view = screens.hand_view(s.game, state, replay.data, player)
+    # the shell or a terminal: the private screen, nothing left behind; a pipe or --print: plainly
+    show([Private(player, view)] if state["round_open"] and not plain else view)
+
+
+def _offer_players(session, replay, words: list[str], current: str) -> list[tuple[str, str]]:
+    """`hand ` and `pass `: the players; nothing after the name (never a city of a hand)."""
+    args = [w for w in words if not w.startswith("-")]
+    return [(p, "") for p in session.players] if not args else []
+
+
+def _offer_rails(session, replay, words: list[str], current: str) -> list[tuple[str, str]]:
+    args = [w for w in words if not w.startswith("-")]
+    return [(p, "") for p in session.players] + [("amerika", "map"), ("europa", "map")] if not args else []
+
+
+hand.companion_complete = _offer_players
+private_when(lambda words: any(w.startswith("--hand") for w in words))(rails)  # likely the typist's own cities
+rails.companion_complete = _offer_rails
+
+COMMANDS = {"hand": hand, "rails": rails}
+NEW = {"trans-europa": _new(TransEuropa), "trans-amerika": _new(TransAmerika)}
+
+# A short game each, dealt at the table (no random deal): the hands typed, start markers,
+# rails, a round counted on the board, a special card named at the table, a round scored by hand.
+_AMERIKA_HANDS = {"Ann": "San Diego,Dallas,St. Louis,Cincinnati,Washington",
+                  "Bob": "Los Angeles,Chicago,Oklahoma City,Memphis,New York",
+                  "Cy": "Portland,Bismarck,Santa Fe,New Orleans,Boston",
+                  "Dee": "Sacramento,Minneapolis,Omaha,El Paso,Charleston"}
+_EUROPA_HANDS = {"Ann": "Glasgow,Madrid,Paris,Kyiv,Roma", "Bob": "Oslo,London,Berlin,Riga,Sofia",
+                 "Cy": "Stockholm,Dublin,Wien,Minsk,Firenze", "Dee": "Helsinki,Brest,Zürich,Odessa,Istanbul"}
+PLAYTHROUGH = {
+    "trans-amerika": [
+        "new trans-amerika --players Ann,Bob,Cy,Dee --entropy x",
+        "round start --physical",
+        *[f'hand {p} --set "{h}"' for p, h in _AMERIKA_HANDS.items()],
+        "start Ann San Diego", "start Bob Los Angeles", "start Cy Portland", "start Dee Omaha",
+        "build Ann San Diego-D11", "build Bob Los Angeles-C10", "build Cy Portland-B3", "build Dee Omaha-J5",
+        "status",
+        "round end --auto --winner Ann",
+        "round start --physical --special three-rails",
+        "round end --winner Bob --missing Ann=3 --missing Cy=2 --missing Dee=5",
+        "status",
+    ],
+    "trans-europa": [
+        "new trans-europa --players Ann,Bob,Cy,Dee --entropy x",
+        "round start --physical",
+        *[f'hand {p} --set "{h}"' for p, h in _EUROPA_HANDS.items()],
+        "start Ann Paris", "start Bob Berlin", "start Cy Wien", "start Dee Odessa",
+        "build Ann Paris-F6", "build Bob Berlin-I5",
+        "status",
+        "round end --auto --winner Ann",
+        "status",
+    ],
+}

@@ -1,0 +1,125 @@
+"""What Trans Europa and Trans Amerika show, as views: `status` (the same view makes the table
+page and each player's page), `board`, and the printed maps (`board MAP`).
+
+`status` in the terminal is the round in words and the score table; a page shows the round's
+headline, the markers and rails, and the board drawn as SVG (the table page), never a city of
+a hand. A player's page adds that player's Private part: their cities, their marker and
+network, the exact missing-rail count (unless the group turned it off at `new` with
+--no-rail-count), the choice a pass or return card waits for, and their cities ringed on the
+board. Every secret part is made from the viewer's view of the state (``at.state``).
+"""
+
+from __future__ import annotations
+
+from companion.games.trans import screens
+from companion.games.trans.rules import PRESTIGE_GOAL
+from companion.games.view import Line, Name, Private, Section, Table, winners
+
+MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", "europe", "trans-europa")
+
+
+def status_view(at) -> list:
+    status = at.status
+    out: list = [Section(_terminal(at, status), where="terminal")]
+    out.append(Section(screens.headline(status), where="page", wide=True))
+    if status["finished"]:
+        out.append(Section(screens.revealed_blocks(at.game, at.state), where="page", wide=True))
+    if at.viewer is None:
+        out.append(Section([screens.table_board(at)], where="page", wide=True))
+    elif at.viewer in at.players:
+        out.append(Private(at.viewer, screens.mine_blocks(at, at.viewer)))
+    out.append(Section(screens.public_blocks(at), where="page"))
+    return out
+
+
+def _terminal(at, status: dict) -> list:
+    """`status`: the round in words, the scores by round, and what comes next."""
+    classic = status["scoring"] == "classic"
+    rnd = status["round"]
+    state = "open" if status["round_open"] else ("over" if rnd else "not started")
+    head = [f"Session {at.session.id}", status["title"], f"{status['scoring']} scoring"]
+    if status["variant"]:
+        head.append("special cards")
+    head.append(f"round {rnd} ({state})" if rnd else "no round yet")
+    out: list = [Line(" · ".join(head))]
+    if not status["finished"]:
+        verb = "starts" if status["round_open"] else "starts the next round"
+        out.append(Line("Start player: ", Name(status["start_player"]), f" {verb}."))
+    players = [p["name"] for p in status["players"]]
+    if status["round_open"]:
+        out += screens.special_lines(status)
+        if status["pending"]:
+            out.append(screens.say("Waiting: " + status["pending"], (*screens.CHOICE_COMMANDS, *players)))
+        out += screens.board_lines(status)
+    headers = ["player"] + [f"R{h['round']}" for h in status["history"]] + ["total", "points left" if classic
+                                                                           else f"toward {PRESTIGE_GOAL}"]
+    rows = [[p["name"], *(f"{v:+d}" for v in p["rounds"]), p["score"], screens.score_track(p["score"])]
+            for p in status["players"]]
+    out.append(Table(headers, rows, right=range(1, len(headers) - 1), droppable=range(1, len(headers) - 2)))
+    if status["finished"]:
+        out += winners(status)
+        out.append(screens.say("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal."))
+    elif status["round_open"]:
+        if not status["pending"]:  # a pending choice is said above ("Waiting")
+            out.append(screens.say(screens.next_text(status), players))
+    else:
+        out.append(screens.say("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else ".")))
+    return out
+
+
+def board_view(at) -> list:
+    """`board` in a session: every start marker and rail in its player's colour, the networks."""
+    from companion.games.trans import boardview
+
+    status = at.status
+    board = at.game.board_of(at.data)
+    track = at.state["track"]
+    names = [p["name"] for p in status["players"]]
+    style = {p: boardview.player_style(i) for i, p in enumerate(names)}
+    rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
+    markers = {m[0]: style[p] for p, m in track["markers"].items()}
+    if status["round"]:
+        left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
+        when = "" if status["round_open"] else " (over)"
+        notes: list = [(f"Round {status['round']}{when}: {status['rails_built']} rails on the board{left}.", ""),
+                       ("In each player's colour: ◆ the start marker (a city's letters reversed), ━━━ ╱ ╲ the rails.",
+                        "")]
+    else:
+        notes = [(screens.parts("No round yet: `round start`, then `start NAME JUNCTION` and `build NAME PATH`."), "")]
+    for p in status["players"]:
+        if not status["round"]:
+            break
+        others = [q for q in p["network"] if q != p["name"]]
+        said = [f"start {p['start']}" if p["start"] else "no start marker",
+                f"{p['rails']} rail{'s' if p['rails'] != 1 else ''} built",
+                "network shared with " + screens.and_list(others) if others else "own network"]
+        if p["connected"]:
+            said.append("cities connected")
+        keep = [*names, *([p["start"]] if p["start"] else [])]
+        notes.append((["  ◆ ━━━ ", Name(p["name"]), *screens.parts(": " + "; ".join(said), keep)], style[p["name"]]))
+    return boardview.draw(board, rails=rails, markers=markers, notes=notes)
+
+
+def map_view(at, map_id: str) -> list:
+    """`board MAP` without a session: the printed board, its cities and double lines, with the
+    players' own values over the pack's."""
+    from companion.games.trans import boardview
+    from companion.games.trans.rails import map_board
+
+    return boardview.draw(map_board(at.host, map_id))
+
+
+def next_action(status: dict) -> str:
+    """The shell toolbar's "next": what `status` says comes next, without the backquotes."""
+    if status["finished"]:
+        return ""
+    if not status["round_open"]:
+        return "round start"
+    if status["pending"]:
+        return status["pending"].replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return") \
+            .replace(" CITY", "")
+    return screens.next_text(status).removeprefix("Next: ").replace("`", "").rstrip(".")
+
+
+def score_goal(status: dict):
+    return PRESTIGE_GOAL  # prestige climbs to 13; classic starts at 13 and runs down to 0

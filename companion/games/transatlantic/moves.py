@@ -1,0 +1,406 @@
+"""What can be done in Transatlantic, declared once: `new transatlantic`, the moves of a game
+(own, reveal, stack-empty, buy, next, scrap, vp, final), the `market` screen, and the ship
+catalogue (`ship add`, `ship show`, `ships`).
+
+Each Move names its parameters by kind, builds the event the rules check and says what is
+said once it is recorded, as a view (``companion.games.transatlantic.views``). The one thing
+done before an event is built is finding a ship's values (``catalogue.ship_values``, asking
+for a card in the shell): they travel inside the event, so a replay never depends on the
+catalogue as it is later. The catalogue's commands are written by hand: they work without a
+session, and on a session of any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from companion.core.errors import CompanionError, Malformed
+from companion.games import kit
+from companion.games.declare import Kind, Move, Number, Param, Player, Screen
+from companion.games.transatlantic import catalogue, views
+from companion.games.view import Line, Name
+from companion.games.transatlantic.rules import KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
+
+
+# -- the kinds of the parameters ------------------------------------------------------------------
+
+class _Ship(Kind):
+    """A ship's name as typed (any case: the rules and the catalogue read it by its key);
+    completion offers the ships that may go here now."""
+
+    metavar = "SHIP"
+
+    def __init__(self, offered):
+        self.offered = offered
+
+    def read(self, text: str, at, param) -> Any:
+        return text  # an empty or unknown name is refused with the move's own words
+
+    def options(self, at, param):
+        return self.offered(at)
+
+
+def _on_market(at) -> list[tuple[str, str]]:
+    return [(n, f"market {i}") for i, n in enumerate(at.state["market"], 1) if n]
+
+
+def _owned(at) -> list[tuple[str, str]]:
+    return [(n, f"{p}'s") for p in at.players for n in Transatlantic.fleet(at.state, p)]
+
+
+def _unmet(at) -> list[tuple[str, str]]:
+    """Ships the session or its catalogue knows that are not in play (market, docks, a fleet,
+    scrapped): what may be revealed or owned now."""
+    state = at.state
+    known = set(state["ships"]) | set(at.data.get("ships") or {})
+    busy = ({n for p in at.players for n in Transatlantic.fleet(state, p)} | {n for n in state["market"] if n}
+            | set(state["docks"]) | set(state["scrapped"]))
+    return [(n, "") for n in sorted(known - busy)]
+
+
+class _Points(Kind):
+    """Victory points: a whole number, negative ones too as far as the rules (which refuse
+    them, saying so)."""
+
+    metavar = "N"
+    signed = True
+
+    def read(self, text, at, param) -> Any:
+        if isinstance(text, int) and not isinstance(text, bool):
+            return text
+        try:
+            return int(str(text).strip())
+        except ValueError:
+            raise Malformed(f"{text!r} is not a whole number: write it like vp Ann 3") from None
+
+
+class _Note(Kind):
+    metavar = "TEXT"
+
+    def read(self, text, at, param) -> Any:
+        return str(text)
+
+
+class _Count(Kind):
+    """A number off the table at final scoring. Typed on the command line it is the rules'
+    to check; asked for in the shell the question names the player and what fits."""
+
+    number = True
+
+    def __init__(self, asked: str, high=None):
+        self.asked, self.high = asked, high
+
+    def span(self, at) -> str:
+        high = self.high(at) if self.high is not None else None
+        return f"0-{high}" if high is not None else "0 or more"
+
+    def read(self, text, at, param) -> Any:
+        if isinstance(text, int) and not isinstance(text, bool):
+            return text
+        text = str(text).strip()
+        high = self.high(at) if self.high is not None else None
+        if not text.isdigit() or (high is not None and int(text) > high):
+            raise CompanionError(f"{repr(text) + ' does not fit' if text else 'This value is needed'}: "
+                                 f"type a whole number, {self.span(at)}.")
+        return int(text)
+
+    def question(self, param, at) -> str:
+        return f"{at.args.get('player')}: {self.asked} ({self.span(at)}): "
+
+
+def parse_sheet(text: str) -> dict[str, int]:
+    """`blue=7,black=3` -> {'blue': 7, 'black': 3}, refusing anything else in one line."""
+    out: dict[str, int] = {}
+    for item in [i for i in str(text).replace(" ", ",").split(",") if i]:
+        flag, sep, number = item.partition("=")
+        if not sep or not flag.strip():
+            raise Malformed(f"{item!r} is not FLAG=VP: write the sheet like --sheet blue=7,black=3")
+        try:
+            out[flag.strip()] = int(number)
+        except ValueError:
+            raise Malformed(f"{item!r}: {number!r} is not a whole number; write it like {flag}=7") from None
+    return out
+
+
+class _Sheet(Kind):
+    """The VPs per ship of each flag, read off a player sheet; completion offers the flags."""
+
+    metavar = "FLAG=VP,..."
+
+    def read(self, text, at, param) -> Any:
+        return parse_sheet(text)
+
+    def options(self, at, param):
+        return [(f, "flag") for f in Transatlantic.flags(at.state, at.data) or []]
+
+
+# -- what each move records and says --------------------------------------------------------------
+
+def _ended(state: dict) -> dict:
+    return {"ended": state["end"] is not None}
+
+
+def _own_event(at) -> dict:
+    return {"type": "own", "player": at.args["player"], "ship": at.args.get("values") or at.args["ship"]}
+
+
+def _owned_now(outcome) -> list:
+    state = outcome.state
+    name = ship_key(outcome.event["ship"]["name"] if isinstance(outcome.event["ship"], dict) else outcome.event["ship"])
+    out = [Line(Name(Transatlantic.location(state, name)), " owns ", *views.ship_parts(state["ships"][name]),
+                      ".")]
+    if not outcome.before["settled"] and state.get("start_by") == "oldest ship":
+        out += views.oldest_start(state)
+    return out
+
+
+def _revealed(outcome) -> list:
+    state = outcome.state
+    out = [Line(*views.market_parts(state))]
+    if any(isinstance(v, dict) and v.get("kind") == "hq" for v in outcome.event["ships"]):
+        out.append(Line("A headquarters is out: no steamship is left in the stack."))
+    return out + views.end_news(state, outcome.before["ended"])
+
+
+def _before_purchase(state: dict) -> dict:
+    """The end as it was, and whose turn the record said it was (a purchase on another's
+    turn gets one note)."""
+    return {"ended": state["end"] is not None, "turn": Transatlantic.recorded_turn(state)}
+
+
+def _bought(outcome) -> list:
+    state = outcome.state
+    turn, buyer = outcome.before["turn"], state["last_buy"]["player"]
+    return (views.purchase_news(state, turn if turn is not None and turn != buyer else None)
+            + views.end_news(state, outcome.before["ended"]))
+
+
+def _scrap_event(at) -> dict:
+    ship, sheet_vp = at.args["ship"], at.args["sheet_vp"]
+    known = at.full["ships"].get(ship_key(ship))
+    if known is not None and known["flag"] is None and known["kind"] != "hq" and sheet_vp:
+        # a sheet scores ships by flag, and final scoring gives a flagless ship nothing:
+        # "the scrapped ship is scored in the usual way" (seed 002)
+        name = known["name"]
+        raise CompanionError(f"{name} flies no flag, so no player sheet scores it and scrapping it scores nothing: "
+                             f"type `scrap {quoted(name)} --sheet-vp 0`.")
+    return {"type": "scrap", "ship": ship, "sheet_vp": sheet_vp}
+
+
+def _scored(outcome) -> list:
+    event = outcome.event
+    who = next(p for p in outcome.status["players"] if p["name"] == event["player"])
+    note = event.get("note")
+    return [Line(Name(who["name"]), f" scores {event['points']} VP{' (' + note + ')' if note else ''}: "
+                       f"{who['play_vp']} during play.")]
+
+
+def _ask_sheet(at) -> None:
+    """In the shell, the sheet values `final` was not given, naming the flags the player's
+    ships fly; a player without a flagged ship needs none."""
+    if at.args.get("sheet") is not None or not at.can_ask():
+        return
+    name = at.args["player"]
+    owned = Transatlantic.owned_flags(at.full, name)
+    if not owned:
+        at.args["sheet"] = {}
+        return
+
+    def parse(text: str) -> dict:
+        values = parse_sheet(text)
+        lacking = Transatlantic.sheet_lacks(at.full, at.data, name, values)
+        if lacking:
+            raise CompanionError(f"{name} owns ships of the {', '.join(lacking)} flag: "
+                                 f"type {', '.join(f + '=VP' for f in lacking)} too.")
+        return values
+
+    example = ",".join(f"{f}=VP" for f in owned)
+    # the example names the flags; the question fits 80 columns with 5 flags and a long name
+    at.args["sheet"] = at.ask_until(f"{name}'s sheet VPs as {example}: ", parse)
+
+
+def _final_event(at) -> dict:
+    a = at.args
+    return {"type": "final", "player": a["player"], "cash": a["cash"], "rows": a["rows"], "next_row": a["next_row"],
+            "sheet": a.get("sheet") or {}}
+
+
+def quoted(name: str) -> str:
+    """A ship's name as typed in a command: in quotes when it has a space."""
+    return f'"{name}"' if " " in name else name
+
+
+def _count(name: str, option: str, asked: str, help: str, metavar: str, high=None) -> Param:
+    return Param(name, _Count(asked, high), help, option=True, metavar=metavar, label=name.replace("_", " "),
+                 missing=f"Add {option}: {views.FINAL_COMMAND}")
+
+
+PLAYER = "PLAYER"
+
+MOVES = [
+    Move("own", [Param("player", Player(), metavar=PLAYER), Param("ship", _Ship(_unmet))], _own_event,
+         help="Give a player a ship without buying it.\n\nFor the sailing ship each player starts with.",
+         prepare=lambda at: at.args.update(values=catalogue.ship_values(at, at.args["ship"])),
+         before=lambda state: {"settled": state.get("start_by") == "oldest ship"}, done=_owned_now,
+         examples=["own Ann ARIEL"]),
+    Move("reveal", [Param("ships", _Ship(_unmet), many=True, ask=False,
+                          missing="Name the cards turned over, e.g. reveal NUBIAN HAMMONIA")],
+         lambda at: {"type": "reveal", "ships": at.args.get("values") or list(at.args["ships"])},
+         help="Put cards turned over from the stack on the market.\n\nThey fill the empty positions from the left. "
+              "Revealing a headquarters means no steamship is left in the stack.",
+         actor=None, prepare=lambda at: at.args.update(values=[catalogue.ship_values(at, n) for n in at.args["ships"]]),
+         before=_ended, done=_revealed, examples=["reveal NUBIAN HAMMONIA"]),
+    Move("stack-empty", [], lambda at: {"type": "stack-empty"},
+         help="Record that the stack ran out.\n\nEmpty market positions stay empty from now on.", actor=None,
+         before=_ended, done=lambda outcome: [Line("The stack is empty: no more cards come to the market."),
+                                              *views.end_news(outcome.state, outcome.before["ended"])]),
+    Move("buy", [Param("player", Player(), metavar=PLAYER),
+                 Param("ships", _Ship(_on_market), many=True, ask=False,
+                       missing="Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA")],
+         lambda at: {"type": "buy", "player": at.args["player"], "ships": list(at.args["ships"])},
+         help="Buy 1 or 2 cards from the market (at most one headquarters).\n\nEach costs its basic price plus its "
+              "position's surcharge. Then the leftmost ship goes to the docks (not when only a headquarters was "
+              "bought) and the others move left.",
+         before=_before_purchase, done=_bought, examples=["buy Ann NUBIAN HAMMONIA"]),
+    Move("next", [], lambda at: {"type": "next"},
+         help="Mark the end of a turn (optional).\n\nWith it, `status` says whose turn it is and, once the end is "
+              "triggered, the turns left.",
+         actor=None, done=lambda outcome: views.turn_news(outcome.state)),
+    Move("scrap", [Param("ship", _Ship(_owned)),
+                   Param("sheet_vp", Number(), "The VPs per ship of its flag on the owner's player sheet.",
+                         option=True, flags=("--sheet-vp",), metavar="N", label="the sheet VPs")],
+         _scrap_event,
+         help="Scrap a ship: it scores at once and leaves the game.\n\nFor a ship pushed out with nowhere to go: its "
+              "owner scores N plus the ships of its flag in the docks; it does not go to the docks.",
+         actor=None, done=lambda outcome: views.scrap_news(outcome.state, ship_key(outcome.event["ship"])),
+         examples=["scrap NUBIAN --sheet-vp 3"]),
+    Move("vp", [Param("player", Player(), metavar=PLAYER), Param("points", _Points(), label="points"),
+                Param("note", _Note(), "What scored them (trade houses, FLEET, ...).", option=True, required=False)],
+         lambda at: {"type": "vp", "player": at.args["player"], "points": at.args["points"],
+                     "note": at.args.get("note") or ""},
+         help="Record victory points scored during play.\n\nTrade houses when transporting, FLEET, and so on.",
+         done=_scored, examples=['vp Ann 3 --note "trade houses"']),
+    Move("final", [Param("player", Player(), metavar=PLAYER),
+                   _count("cash", "--cash N", "Cash in £", "Cash in £ (1 VP per full £100).", "N"),
+                   Param("sheet", _Sheet(), "VPs per ship of each flag, read off the player sheet.", option=True,
+                         required=False),
+                   _count("rows", "--rows R", "Complete rows of acquired markers",
+                          "Complete rows of acquired markers (5, 10, 15, 20 VP).", "R",
+                          high=lambda at: Transatlantic.marker_rows(at.data)),
+                   _count("next_row", "--next-row M", "Markers in the uppermost incomplete row",
+                          "Markers in the uppermost incomplete row.", "M")],
+         _final_event,
+         help="Enter a player's end-of-game scoring.\n\nCash, the VPs per flag off the sheet, complete rows and "
+              "markers in the next row. When every player has an entry, the game is over.",
+         prepare=_ask_sheet, done=lambda outcome: views.final_news(outcome.at, outcome.event["player"]),
+         examples=["final Ann --cash 250 --sheet white=3,blue=7 --rows 2 --next-row 2"]),
+]
+
+SCREENS = [
+    Screen("market", views.market_screen, json=views.market_rows,
+           help="Show the market with each position's price.\n\nPositions 1 to 6 with ship, kind, flag, year, basic "
+                "price, surcharge and total."),
+]
+
+
+# -- the ship catalogue: typed once for every game -----------------------------------------------
+
+@click.group("ship")
+def ship_group() -> None:
+    """The ship catalogue, typed once for every game.
+
+    `ship add` a card's values the first time it turns up; `ship show NAME` reads them back.
+    """
+
+
+@ship_group.command("add")
+@click.argument("name")
+@click.option("--year", type=int, required=True, help="Year of construction.")
+@click.option("--flag", required=True, metavar="COLOUR", help="The flag colour (`none` for a ship without one).")
+@click.option("--price", type=int, metavar="P", help="Basic price in the red field (needed for steamships and headquarters).")
+@click.option("--kind", type=click.Choice(KINDS), default="steam", show_default=True, help="Steamship, sailing ship or headquarters.")
+@click.option("--income", type=int, metavar="N", help="Income in £ (green field).")
+@click.option("--tonnage", type=int, metavar="N", help="Tonnage in t.")
+@click.option("--speed", type=float, metavar="N", help="Speed in knots.")
+@click.option("--passengers", type=int, metavar="N", help="Passenger capacity.")
+@kit.pass_app
+def ship_add(app, name, year, flag, price, kind, income, tonnage, speed, passengers) -> None:
+    """Teach the companion a ship card: remembered for every later game."""
+    if price is None and kind != "sail":
+        raise click.UsageError(f"A {'headquarters' if kind == 'hq' else 'steamship'} needs --price P (its basic price).")
+    if speed is not None and speed.is_integer():
+        speed = int(speed)
+    ship = {"name": name, "year": year, "flag": catalogue.none_flag(flag), "price": price, "kind": kind,
+            "income": income, "tonnage": tonnage, "speed": speed, "passengers": passengers}
+    replaced = catalogue.store_ship(app.store, ship)  # tidies the name after refusing control characters
+    kit.show(views.card_stored(catalogue.ships(app.store)[ship_key(name)], replaced))
+
+
+@ship_group.command("show")
+@click.argument("name")
+@kit.json_option
+@kit.pass_app
+def ship_show(app, name: str, as_json: bool) -> None:
+    """Show one ship of the catalogue (the name in any case)."""
+    ship = catalogue.find(app.store, name)
+    if as_json:
+        kit.echo_json(ship)
+        return
+    kit.show(views.ship_card(ship, catalogue.typed_on(app.store, ship["name"])))
+
+
+@click.command()
+@kit.json_option
+@kit.pass_app
+def ships(app, as_json: bool) -> None:
+    """List the ship catalogue: every card the players have typed."""
+    known = catalogue.ships(app.store)
+    if as_json:
+        kit.echo_json(known)
+        return
+    kit.show(views.ships_listing(known))
+
+
+# -- a game ----------------------------------------------------------------------------------------
+
+@kit.new_command(Transatlantic)
+def new() -> dict:
+    """2 to 4 players. The owner of the oldest ship starts: once every player owns their
+    starting sailing ship (`own`), the companion names the start player (a --start naming
+    someone else is refused then); the opening purchases go anti-clockwise from the start
+    player's right-hand neighbour, then turns go clockwise from the start player."""
+    return {"turn_order": RULEBOOK_ORDER}
+
+
+NEW = {"transatlantic": new}
+COMMANDS = {"ship": ship_group, "ships": ships}
+# TEST values throughout (nobody here has the printed cards). The cards and the surcharges are
+# typed after `new`, as a table meeting them mid-game would: the moves freeze them into their
+# events. Then a short game to its end, every move once.
+PLAYTHROUGH = {"transatlantic": [
+    "new transatlantic --players Ann,Bob",
+    "ship add ARIEL --year 1865 --flag none --kind sail",
+    "ship add SIRIUS --year 1860 --flag none --kind sail",
+    "ship add NUBIAN --year 1875 --flag white --price 30",
+    "ship add HAMMONIA --year 1882 --flag blue --price 70",
+    "ship add DEVONIA --year 1877 --flag red --price 50",
+    "ship add 'HQ RED' --year 1890 --flag red --price 60 --kind hq",
+    "data set transatlantic market.surcharges '[0, 10, 20, 30, 40, 50]'",
+    "own Ann ARIEL",
+    "own bob SIRIUS",
+    "reveal NUBIAN HAMMONIA DEVONIA",
+    "market",
+    "buy Ann NUBIAN",
+    "buy Bob DEVONIA",
+    "next",
+    "vp Ann 2 --note 'trade houses'",
+    "scrap ARIEL --sheet-vp 0",
+    "reveal 'HQ RED'",
+    "status",
+    "board",
+    "final Bob --cash 100 --sheet red=2 --rows 1 --next-row 1",
+    "final Ann --cash 50 --sheet white=3 --rows 0 --next-row 2",
+    "status",
+]}

@@ -1,0 +1,253 @@
+"""Screens as data: what a game shows, never how a terminal or a page draws it.
+
+A view is a list of blocks. A game builds its screens (``status``, the board, the market ...)
+from these and nothing else; the terminal's renderer (``companion.terminal.render.draw``) lays
+them out to the screen's width, wraps them between words, colours them and makes every name
+from data safe, and the web (``companion.web.pages``) draws the same blocks as HTML. So no game
+writes a terminal code, wraps a line or escapes a name itself.
+
+Blocks:
+
+- :class:`Line`: a paragraph of parts, wrapped between words. A part is a plain ``str`` (it
+  may break at its spaces), a :class:`Name` (a player, a city, a ship: never broken), a
+  :class:`Cmd` (a command to type: kept whole, shown between backquotes) or an :class:`Em`
+  (text with a style);
+- :class:`Table`: a header and rows; cells are values, parts, or :class:`Bar` (a score bar);
+- :class:`Facts`: label and value pairs; :class:`Items`: a list;
+- :class:`Art`: a drawing, rows of (text, style) runs (the Trans board);
+- :class:`Svg`: a drawing for pages only (trusted markup the game built from its board);
+- :class:`Section`: blocks under a title (a card on a page);
+- :class:`Private`: blocks only ``owner`` may see: a page that is not the owner's leaves them
+  out, and the terminal shows them on the private screen.
+
+Styles are names, not codes: ``strong``, ``muted``, ``warn``, ``error``, ``good``, ``code``,
+``player:N`` (the player in seat N, 0-based), ``colour:NAME`` (a colour of :data:`COLOURS`), the
+board's ``line``, ``double``, ``disputed``, ``water``, ``mountain``, ``route``, ``built``,
+``dim``, ``reverse``; several join with ``+`` (``strong+colour:red``).
+
+Plain classes (no dataclasses): ``status`` imports this, and start-up counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+# Colours a view may name (the cities' and flags' colours), as RGB: the terminal takes the
+# nearest of its 256 colours, pages use them as they are.
+COLOURS = {
+    "yellow": "#e8c220", "red": "#d33a2c", "orange": "#f08a24", "green": "#3f9a3f", "blue": "#2f6fd0",
+    "white": "#f4f4f4", "pink": "#e879b5", "brown": "#8a5a35", "turquoise": "#2bb5b0", "grey": "#888888",
+    "black": "#222222", "purple": "#8048c0",
+}
+# The players' colours by seat: the same on every page, in the terminal and in reports.
+PLAYER_COLOURS = ("#e6194b", "#4363d8", "#3cb44b", "#f58231", "#911eb4", "#42d4f4")
+
+
+def player_colour(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+class Name(str):
+    """A name kept whole when a line wraps (``St. Louis``, ``CITY OF NEW YORK``)."""
+
+    __slots__ = ()
+
+
+class Cmd(str):
+    """A command to type (``round start``): kept whole when it fits a line, shown between
+    backquotes on a terminal and as code on a page."""
+
+    __slots__ = ()
+
+
+class Em(str):
+    """Text in a style (see the module's docstring), kept whole when ``whole``."""
+
+    __slots__ = ("style", "whole")
+
+    def __new__(cls, text: Any, style: str = "strong", whole: bool = False):
+        obj = super().__new__(cls, str(text))
+        obj.style, obj.whole = style, whole
+        return obj
+
+
+class Line:
+    """A paragraph. ``indent`` is what its continuation lines start with, after the line's own
+    leading spaces."""
+
+    __slots__ = ("parts", "style", "indent")
+    kind = "line"
+
+    def __init__(self, *parts: Any, style: str = "", indent: str = "  "):
+        self.parts = tuple(p if isinstance(p, str) else str(p) for p in parts if p is not None and p != "")
+        self.style, self.indent = style, indent
+
+    @property
+    def text(self) -> str:
+        """The paragraph as plain text, commands between backquotes."""
+        return "".join(f"`{p}`" if isinstance(p, Cmd) else p for p in self.parts)
+
+    def __repr__(self) -> str:
+        return f"Line({self.text!r})"
+
+
+class Bar:
+    """A value toward a goal, drawn as a bar (``goal`` None: toward the largest in its column)."""
+
+    __slots__ = ("value", "goal", "width", "style")
+
+    def __init__(self, value: float, goal: float | None = None, width: int = 13, style: str = ""):
+        self.value, self.goal, self.width, self.style = value, goal, width, style
+
+
+class Table:
+    """Columns in ``right`` are right-aligned; ``droppable`` ones (a score sheet's rounds) may be
+    left out, the earliest first, when the screen is too narrow. ``narrow``: blocks a terminal
+    draws instead when the whole table is wider than the screen (a board's columns, one below
+    the other); pages keep the table."""
+
+    __slots__ = ("head", "rows", "title", "right", "droppable", "empty", "wide", "narrow")
+    kind = "table"
+
+    def __init__(self, head: Sequence[Any], rows: Iterable[Sequence[Any]], title: str | None = None,
+                 right: Iterable[int] = (), droppable: Iterable[int] = (), empty: str | None = None,
+                 wide: bool = False, narrow: Iterable[Any] | None = None):
+        self.head, self.rows, self.title = list(head), [list(r) for r in rows], title
+        self.right, self.droppable = tuple(right), tuple(droppable)
+        self.empty, self.wide = empty, wide
+        self.narrow = None if narrow is None else list(narrow)
+
+
+class Facts:
+    __slots__ = ("items", "title")
+    kind = "facts"
+
+    def __init__(self, items: Iterable[tuple[Any, Any]], title: str | None = None):
+        self.items, self.title = [tuple(i) for i in items], title
+
+
+class Items:
+    __slots__ = ("items", "title", "empty")
+    kind = "items"
+
+    def __init__(self, items: Iterable[Any], title: str | None = None, empty: str | None = None):
+        self.items, self.title, self.empty = list(items), title, empty
+
+
+class Art:
+    """A drawing: ``rows`` of runs ``(text, style)``, already laid out by the game (a board
+    keeps its shape: it is never wrapped)."""
+
+    __slots__ = ("rows", "title")
+    kind = "art"
+
+    def __init__(self, rows: Sequence[Sequence[tuple[str, str]]], title: str | None = None):
+        self.rows, self.title = [list(r) for r in rows], title
+
+    @property
+    def text(self) -> str:
+        return "\n".join("".join(t for t, _ in row).rstrip() for row in self.rows)
+
+
+class Svg:
+    """A drawing for pages only: markup the game built and escaped itself."""
+
+    __slots__ = ("markup", "title")
+    kind = "svg"
+
+    def __init__(self, markup: str, title: str | None = None):
+        self.markup, self.title = markup, title
+
+
+class Section:
+    """Blocks under a title: a paragraph group on a terminal, a card on a page. ``where``:
+    ``both``, ``page`` (pages only) or ``terminal``; ``wide``: the whole width of a page."""
+
+    __slots__ = ("blocks", "title", "where", "wide")
+    kind = "section"
+
+    def __init__(self, blocks: Iterable[Any], title: str | None = None, where: str = "both", wide: bool = False):
+        self.blocks, self.title, self.where, self.wide = list(blocks), title, where, wide
+
+
+class Private:
+    """Blocks only ``owner`` may see (a hand, a route naming its cities)."""
+
+    __slots__ = ("owner", "blocks")
+    kind = "private"
+
+    def __init__(self, owner: str, blocks: Iterable[Any]):
+        self.owner, self.blocks = owner, list(blocks)
+
+
+View = list  # a list of blocks
+BLOCKS = (Line, Table, Facts, Items, Art, Svg, Section, Private)
+
+
+def lines(*texts: Any) -> list[Line]:
+    """Several one-part paragraphs (plain text that may break at spaces)."""
+    return [t if isinstance(t, Line) else Line(t) for t in texts if t]
+
+
+def joined(items: Iterable[Any], sep: str = ", ", last: str | None = None) -> list[Any]:
+    """Parts of a list in words: ``joined([Name("Ann"), Name("Bob")], last=" and ")``."""
+    items = list(items)
+    out: list[Any] = []
+    for i, item in enumerate(items):
+        if i:
+            out.append(last if last is not None and i == len(items) - 1 else sep)
+        out.append(item)
+    return out
+
+
+def names(items: Iterable[str], sep: str = ", ", last: str | None = None) -> list[Any]:
+    """``joined`` of names, each kept whole."""
+    return joined((Name(i) for i in items), sep, last)
+
+
+def winners(status: dict) -> list[Line]:
+    """`Game over: Ann wins.` (or a shared win) once the game is over, else nothing."""
+    won = status.get("winners") or []
+    if not status.get("finished"):
+        return []
+    if len(won) == 1:
+        return [Line("Game over: ", Name(won[0]), " wins.")]
+    return [Line("Game over: shared win for ", *names(won), ".")]
+
+
+def plain(view: Iterable[Any]) -> str:
+    """A view's words without layout (for a test or a search of what a screen says)."""
+    out: list[str] = []
+    for block in view:
+        kind = getattr(block, "kind", None)
+        if kind == "line":
+            out.append(block.text)
+        elif kind in ("table",):
+            out += [" ".join(str(c) for c in row) for row in [block.head, *block.rows]]
+        elif kind == "facts":
+            out += [f"{k}: {v}" for k, v in block.items]
+        elif kind == "items":
+            out += [str(getattr(i, "text", i)) for i in block.items]
+        elif kind == "art":
+            out.append(block.text)
+        elif kind in ("section", "private"):
+            out.append(plain(block.blocks))
+        elif isinstance(block, str):
+            out.append(block)
+    return "\n".join(out)
+
+
+def without_private(view: Iterable[Any], viewer: str | None) -> list[Any]:
+    """The view as ``viewer`` may see it (None: the table): every other player's private
+    blocks left out, sections kept with what remains."""
+    out = []
+    for block in view:
+        kind = getattr(block, "kind", None)
+        if kind == "private":
+            if viewer is not None and block.owner == viewer:
+                out.append(Private(block.owner, without_private(block.blocks, viewer)))
+        elif kind == "section":
+            out.append(Section(without_private(block.blocks, viewer), block.title, block.where, block.wide))
+        else:
+            out.append(block)
+    return out

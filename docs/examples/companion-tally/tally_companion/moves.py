@@ -1,0 +1,36 @@
+"""What can be done in Tally, declared once: `new tally`, `score` during play, `final` at the end."""
+
+from __future__ import annotations
+
+from companion.games.declare import Move, Number, OneOf, Pairs, Param, Player
+from companion.games.kit import new_command
+from companion.games.view import Line, Name, winners
+from tally_companion.rules import Tally
+
+
+@new_command(Tally)
+def new() -> dict:
+    """Points in categories during play, then everyone's final sheet; the highest total wins."""
+    return {}
+
+
+def _total(outcome) -> list:
+    me = next(p for p in outcome.status["players"] if p["name"] == outcome.event["player"])
+    return [Line(Name(me["name"]), f" has {me['score']} in all."), *winners(outcome.status)]
+
+
+CATEGORY = OneOf(lambda at: at.state["boxes"], "CATEGORY", what="a category")
+MOVES = [
+    Move("score", [Param("player", Player(), "Who completed a feature."), Param("category", CATEGORY, "Its category."),
+                   Param("points", Number(0, what="points, a whole number"), "The points it scores.")],
+         lambda at: {"type": "score", **at.args}, help="Score a feature as it is completed: `score Ann cities 8`.",
+         done=_total, phone=True),
+    Move("final", [Param("player", Player(), "Whose sheet."),
+                   Param("sheet", Pairs("POINTS", players=False), "Points per category, e.g. fields=9 roads=2.",
+                         metavar="CATEGORY=POINTS", many=True)],
+         lambda at: {"type": "final", **at.args}, done=_total, phone=True,
+         help="Enter a player's final scoring sheet: `final Ann fields=9 roads=2` (categories left out score 0)."),
+]
+NEW = {"tally": new}
+PLAYTHROUGH = {"tally": ["new tally --players Ann,Bob", "score Ann cities 8", "score Bob roads 3",
+                         "final Ann fields=9 roads=2", "final Bob fields=12", "status"]}

@@ -1,0 +1,18 @@
+"""What Yacht shows, as data: the companion lays it out for the terminal and the pages."""
+
+from __future__ import annotations
+
+from companion.games.view import Cmd, Line, Table, winners
+
+
+def status_view(at) -> list:
+    status, seats = at.status, at.status["players"]
+    rows = [[box, *(p["sheet"].get(box, "") for p in seats)] for box in at.data["categories"]]
+    return [Line(f"Session {at.session.id} · {at.game.title}"),
+            Table(["box", *(p["name"] for p in seats)], rows + [["total", *(p["score"] for p in seats)]],
+                  right=range(1, 1 + len(seats))),
+            *(winners(status) or [Line("Next: ", Cmd(f"score {status['turn']} BOX DICE"), ".")])]
+
+
+def next_action(status: dict) -> str:
+    return "" if status["finished"] else f"score {status['turn']} BOX DICE"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import click
 
@@ -65,15 +65,6 @@ def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command]
         return cmd
 
     return mark
-
-
-def say(text: str, names: Iterable[str] = ()) -> None:
-    """A message wrapped to the screen at spaces, never inside one of ``names`` (a ship, a
-    player: CITY OF NEW YORK, Bartholomew Jones) nor inside a command to type that fits on a
-    line: 80 columns would cut it mid-word otherwise."""
-    from companion.terminal.render import keep_whole, wrap
-
-    click.echo(wrap(keep_whole(text, names)))
 
 
 def echo_json(value: Any) -> None:

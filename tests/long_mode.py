@@ -29,11 +29,38 @@ def report_kills(test: str, kills: int, acknowledged: int, kept: int) -> None:
         fh.write(json.dumps({"test": test, "kills": kills, "acknowledged": acknowledged, "kept": kept}) + "\n")
 
 
-def kill_summary() -> list[str]:
+def report_races(test: str, trials: int, variants: int, overlapped: int, acknowledged: int, kept: int,
+                 refused: int) -> None:
+    """A race test's counts: trials run, kinds of action raced, trials whose two commands ran
+    at the same time for a while, writes acknowledged (exit 0), those found afterwards, and
+    those refused in one line (a conflict, a session gone)."""
+    with open(report_path(), "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"race": test, "trials": trials, "variants": variants, "overlapped": overlapped,
+                             "acknowledged": acknowledged, "kept": kept, "refused": refused}) + "\n")
+
+
+def _rows() -> list[dict]:
     try:
-        rows = [json.loads(line) for line in report_path().read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [json.loads(line) for line in report_path().read_text(encoding="utf-8").splitlines() if line.strip()]
     except (OSError, ValueError):
         return []
+
+
+def race_summary() -> list[str]:
+    rows = [r for r in _rows() if "race" in r]
+    if not rows:
+        return []
+    lines = [f"  {r['race']}: {r['trials']} trials ({r['variants']} kinds of action, {r['overlapped']} overlapping "
+             f"in time), {r['acknowledged']} writes acknowledged, {r['kept']} kept, {r['refused']} refused in one line"
+             for r in rows]
+    total = {k: sum(r[k] for r in rows) for k in ("trials", "overlapped", "acknowledged", "kept", "refused")}
+    lines.append(f"  all: {total['trials']} trials ({total['overlapped']} overlapping), {total['acknowledged']} writes "
+                 f"acknowledged, {total['kept']} kept, {total['refused']} refused ({'long' if LONG else 'short'} run)")
+    return lines
+
+
+def kill_summary() -> list[str]:
+    rows = [r for r in _rows() if "kills" in r]
     if not rows:
         return []
     lines = [f"  {r['test']}: {r['kills']} kill -9s, {r['acknowledged']} actions acknowledged, {r['kept']} kept"

@@ -33,7 +33,7 @@ def target(run, tmp_path) -> Path:
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != ".lock"}
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
 def refused(run, target: Path, tmp_path: Path, content: str | bytes, message: str) -> None:

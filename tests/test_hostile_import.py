@@ -87,7 +87,7 @@ def laptop(tmp_path_factory) -> Path:
 
 def folder(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and p.name != ".lock"}
+            if p.is_file() and not p.name.endswith(".lock")}
 
 
 def attempt(laptop: Path, place: Path, content: bytes) -> str:

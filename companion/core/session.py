@@ -655,10 +655,11 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     check_numbers(options)
     for event in events:
         check_numbers(event)
-    with store.writing():
+    sid = new_id(set(store.session_ids()))
+    with store.writing_session(sid), store.writing():  # the order of every write (companion.core.store)
         data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
         meta: dict[str, Any] = {
-            "id": new_id(set(store.session_ids())),
+            "id": sid,
             "game": game_id,
             "players": names,
             "options": options,

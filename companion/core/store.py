@@ -6,8 +6,14 @@ knows nothing of other processes. Here:
 * every write goes to a temporary file in the same folder, is flushed and fsynced, then
   atomically replaces the old file (and the folder is fsynced): a kill at any instant leaves
   the old or the new file, never half of one;
-* writers take one lock file per data folder; readers need no lock, since they only ever see
-  whole files; a writer re-reads under the lock, so two shells never lose each other's events;
+* writers take locks; readers need no lock, since they only ever see whole files; a writer
+  re-reads under the lock, so two shells never lose each other's events. A session has its own
+  lock, and the folder one short lock for the index, settings and the players' values. Every
+  write that touches a session file (an action, undo, `delete`, `restore`, an `import` that
+  continues it) takes that session's lock first and the folder's inside it where it touches
+  the index, always in that order (several sessions: in the order of their ids), and never a
+  session's lock while holding the folder's: so no two writers wait for each other, and no
+  write can recreate a file that a delete moved away (issue 22);
 * each session's events live in their own file, so recording an action costs the same with one
   stored session or ten thousand; a small index lists the sessions for `sessions` and stats;
 * every file carries a schema version; older files are migrated in order when read; a newer
@@ -389,6 +395,18 @@ class Store:
             yield
 
     @contextlib.contextmanager
+    def writing_sessions(self, sids: "list[str] | set[str]") -> Iterator[None]:
+        """Hold the locks of several sessions, taken in the order of their ids (the one order
+        every writer uses, so two writers of the same sessions never wait for each other); the
+        caller takes the folder's lock inside, if it needs it (issue 22)."""
+        ids = sorted(set(sids))
+        _room_for_locks(len(ids))
+        with contextlib.ExitStack() as stack:
+            for sid in ids:
+                stack.enter_context(self.writing_session(sid))
+            yield
+
+    @contextlib.contextmanager
     def _locked(self, lock_path: Path, what: str) -> Iterator[None]:
         from filelock import FileLock, Timeout
 
@@ -656,6 +674,11 @@ class Store:
         snap["_text"] = text  # a second replay of the same session parses its state afresh
         return snap
 
+    def drop_snapshot(self, sid: str) -> None:
+        """Remove session ``sid``'s replay snapshot (its session left the record: `delete`)."""
+        with contextlib.suppress(OSError):
+            self.snapshot_path(sid).unlink()
+
     def write_snapshot(self, sid: str, snap: dict) -> None:
         """Keep a replay snapshot; a failure to write it is not an error (it is only a cache)."""
         with contextlib.suppress(CompanionError, OSError):
@@ -752,6 +775,21 @@ class Store:
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def _room_for_locks(count: int) -> None:
+    """Each lock held is an open file: let this process open ``count`` more than it would
+    (an import continuing thousands of sessions holds all their locks at once)."""
+    if count < 64:
+        return
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = count + 256
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY
+                                                        else min(wanted, hard), hard))
 
 
 def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:

@@ -26,7 +26,7 @@ from xml.etree import ElementTree as ET
 
 from companion.core import session as sessions
 from companion.record import stats as history
-from companion.core.errors import CompanionError, StoreError
+from companion.core.errors import BusyError, CompanionError, StoreError
 from companion.core.numbers import LARGEST
 from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
 from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
@@ -550,98 +550,167 @@ def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> N
                 raise _refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")
 
 
+IMPORT_TRIES = 5  # looks at the folder while other writers keep changing the sessions it continues
+
+
 def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
     """Add the bundle's new sessions and aliases, append to the sessions it continues, or
-    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing."""
+    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing.
+
+    Whether a session is continued (a fast-forward) is decided under that session's own lock,
+    then the folder's, the order every writer takes them (companion.core.store): an action
+    recorded here meanwhile is either before the import, and then the histories differ and the
+    import refuses them as a conflict, or after it, and comes after the imported entries. Never
+    is one side's acknowledged write lost (issue 22). A first look without the locks finds the
+    sessions to lock; the decision is the second look, under them (files unchanged since are
+    not read again)."""
+    seen: dict[str, tuple] = {}
+    checked: dict[tuple[str, int], dict] = {}
+    for _ in range(IMPORT_TRIES):
+        found = _compare_all(store, bundle, seen)
+        if not skip_conflicts:
+            _refuse_diverged(bundle.name, found)
+        _check_rules(bundle, found, checked)  # the rules replay them before any lock is taken
+        locked = sorted(sid for sid, (how, _d) in found.items() if how == "continued")
+        with store.writing_sessions(locked), store.writing():
+            found = _compare_all(store, bundle, seen)
+            if all(how != "continued" or sid in locked for sid, (how, _d) in found.items()):
+                return _import_locked(store, bundle, found, checked, skip_conflicts, dry_run)
+        # a session became one this import continues between the two looks: lock it too
+    raise BusyError(f"Import of {bundle.name}: the sessions it continues kept changing while it looked at them: "
+                    "try again in a moment (nothing was imported).")
+
+
+def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[str, tuple[str, Any]]:
+    """Each imported session's id -> (how it stands to this folder's, detail), see
+    :func:`compare`; ``new`` when this folder has no such session. ``seen`` keeps what was
+    found per file version, so an unchanged file is not read and compared twice."""
+    from companion.core.store import file_signature
+
+    out: dict[str, tuple[str, Any]] = {}
+    for meta, journal in bundle.sessions:
+        sid = meta["id"]
+        signature = file_signature(store.session_path(sid))
+        if signature is None:
+            out[sid] = ("new", None)
+            continue
+        known = seen.get(sid)
+        if known is None or known[0] != signature:
+            known = seen[sid] = (signature, compare(store.read_session(sid), (meta, journal)))
+        out[sid] = known[1]
+    return out
+
+
+def _refuse_diverged(name: str, found: dict[str, tuple[str, Any]]) -> None:
+    for sid, (how, detail) in found.items():
+        if how == "diverged":
+            raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
+
+
+def _check_rules(bundle: Bundle, found: dict[str, tuple[str, Any]], checked: dict[tuple[str, int], dict]) -> None:
+    """Replay every session the import adds or continues (its deals from the first new entry
+    checked against its seed), keeping its index entry in ``checked`` by (id, first new entry)."""
     from companion.core import session as sessions
 
-    name = bundle.name
+    for meta, journal in bundle.sessions:
+        how, detail = found[meta["id"]]
+        if how not in ("new", "continued"):
+            continue
+        start = 0 if how == "new" else len(journal) - detail
+        if (meta["id"], start) in checked:
+            continue
+        check_deals(meta, journal, bundle.name, start)
+        s, replay = replay_check(meta, journal, bundle.name)
+        checked[(meta["id"], start)] = index_entry(meta, sessions.index_summary(s, replay))
+
+
+def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any]],
+                   checked: dict[tuple[str, int], dict], skip_conflicts: bool, dry_run: bool) -> Imported:
+    """The import decided and written (the caller holds the locks of the sessions it continues,
+    then the folder's)."""
     from companion.core.store import read_json_file
 
-    with store.writing():
-        new: list[tuple[dict, list[dict]]] = []
-        grown: list[tuple[dict, list[dict], int]] = []
-        done = Imported([], [], 0, dry_run=dry_run)
-        for meta, journal in bundle.sessions:
-            sid = meta["id"]
-            if not store.session_path(sid).exists():
-                new.append((meta, journal))
-                continue
-            how, detail = compare(store.read_session(sid), (meta, journal))
-            if how == "same":
-                done.skipped.append(sid)
-            elif how == "ahead":
-                done.ahead.append(sid)
-            elif how == "continued":
-                grown.append((meta, journal, len(journal) - detail))
-            elif skip_conflicts:
-                done.conflicts.append((sid, detail))
-            else:
-                raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
-                                    f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
-        entries = []
-        for meta, journal in new:
-            check_deals(meta, journal, name)
-            s, replay = replay_check(meta, journal, name)
-            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
-        for meta, journal, start in grown:
-            check_deals(meta, journal, name, start)
-            s, replay = replay_check(meta, journal, name)
-            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
-
-        aliases = load_aliases(store)
-        merged = dict(aliases)
-        for recorded, shown in bundle.aliases.items():
-            if recorded in aliases and aliases[recorded] != shown:
-                raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
-                                    f"{aliases[recorded]} (rename one side first with `player rename`)")
-            merged[recorded] = shown
-        index_data = read_json_file(store.index_path, "index") or {}
-        table = index_data.get("sessions") or {}
-        if merged == aliases:  # no name changes: only the sessions brought in can clash
-            clash = same_session_clash(entries, Roster(merged, entries))
+    name = bundle.name
+    new: list[tuple[dict, list[dict]]] = []
+    grown: list[tuple[dict, list[dict], int]] = []
+    done = Imported([], [], 0, dry_run=dry_run)
+    for meta, journal in bundle.sessions:
+        sid = meta["id"]
+        how, detail = found[sid]
+        if how == "new":
+            new.append((meta, journal))
+        elif how == "same":
+            done.skipped.append(sid)
+        elif how == "ahead":
+            done.ahead.append(sid)
+        elif how == "continued":
+            grown.append((meta, journal, len(journal) - detail))
+        elif skip_conflicts:
+            done.conflicts.append((sid, detail))
         else:
-            everyone = [table[k] for k in sorted(table, key=int)] + entries
-            clash = same_session_clash(everyone, Roster(merged, everyone))
-        if clash:
-            entry, names = clash
-            raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
-                                "one player")
-        done.added = [m["id"] for m, _ in new]
-        done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
-        done.aliases = len(set(merged.items()) - set(aliases.items()))
-        if dry_run:
-            return done
+            raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
+    _check_rules(bundle, found, checked)  # (only what changed since the first look)
+    entries = [checked[(m["id"], 0)] for m, _ in new] + [checked[(m["id"], start)] for m, _, start in grown]
 
-        # the session files first, then the names, then the index, which makes them count:
-        # a failure on the way takes back what was written before it
-        written: list[Path] = []
-        replaced: list[tuple[Path, bytes]] = []
-        names_saved = False
-        try:
-            for meta, journal, _start in grown:
-                path = store.session_path(meta["id"])
-                replaced.append((path, path.read_bytes()))
-            files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
-            files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
-            write_files(files, written)
-            if merged != aliases:
-                save_aliases(store, merged)
-                names_saved = True
-            if entries:
-                _write_index(store, entries, index_data)
-        except (CompanionError, OSError) as exc:
-            kept = {path for path, _ in replaced}
-            for path in written:
-                if path not in kept:
-                    path.unlink(missing_ok=True)
-            for path, old in replaced:
-                with contextlib.suppress(OSError, CompanionError):
-                    atomic_write_text(path, old.decode("utf-8"))
-            if names_saved:
-                save_aliases(store, aliases)
-            reason = exc.message if isinstance(exc, CompanionError) else str(exc)
-            raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+    aliases = load_aliases(store)
+    merged = dict(aliases)
+    for recorded, shown in bundle.aliases.items():
+        if recorded in aliases and aliases[recorded] != shown:
+            raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
+                                f"{aliases[recorded]} (rename one side first with `player rename`)")
+        merged[recorded] = shown
+    index_data = read_json_file(store.index_path, "index") or {}
+    table = index_data.get("sessions") or {}
+    if merged == aliases:  # no name changes: only the sessions brought in can clash
+        clash = same_session_clash(entries, Roster(merged, entries))
+    else:
+        everyone = [table[k] for k in sorted(table, key=int)] + entries
+        clash = same_session_clash(everyone, Roster(merged, everyone))
+    if clash:
+        entry, names = clash
+        raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
+                            "one player")
+    done.added = [m["id"] for m, _ in new]
+    done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
+    done.aliases = len(set(merged.items()) - set(aliases.items()))
+    if dry_run:
+        return done
+
+    # the session files first, then the names, then the index, which makes them count:
+    # a failure on the way takes back what was written before it
+    written: list[Path] = []
+    replaced: list[tuple[Path, bytes]] = []
+    files: list[tuple[Path, str]] = []
+    names_saved = False
+    try:
+        for meta, journal, _start in grown:
+            path = store.session_path(meta["id"])
+            replaced.append((path, path.read_bytes()))
+        files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
+        files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
+        write_files(files, written)
+        if merged != aliases:
+            save_aliases(store, merged)
+            names_saved = True
+        if entries:
+            _write_index(store, entries, index_data)
+    except (CompanionError, OSError) as exc:
+        kept = {path for path, _ in replaced}
+        texts = dict(files)
+        for path in written:  # a new session file, unless an action was recorded in it since
+            if path not in kept:
+                with contextlib.suppress(OSError):
+                    if path.read_text(encoding="utf-8") == texts.get(path):
+                        path.unlink()
+        for path, old in replaced:
+            with contextlib.suppress(OSError, CompanionError):
+                atomic_write_text(path, old.decode("utf-8"))
+        if names_saved:
+            save_aliases(store, aliases)
+        reason = exc.message if isinstance(exc, CompanionError) else str(exc)
+        raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
     return done
 
 

@@ -594,7 +594,9 @@ def with_pairs(data: dict, pairs: list) -> dict:
 # write keeps the state beside the journal (DATA/cache/replay/ID.json), with the SHA-256 of the
 # session file's text it stands for. Replay starts from it while that text is unchanged.
 SNAPSHOT_EVERY = 200
-SNAPSHOT_FORMAT = 3  # 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx
+# 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx; 4: the
+# SHA-256 of its own contents (issue 22: store.read_snapshot refuses one that does not match)
+SNAPSHOT_FORMAT = 4
 
 
 def snapshot_fits(snap: dict, game_id: str) -> bool:

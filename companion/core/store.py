@@ -660,12 +660,19 @@ class Store:
         return self.root / "cache" / "replay" / f"{sid}.snapshot"
 
     def read_snapshot(self, sid: str) -> dict | None:
-        """The replay snapshot kept for session ``sid``, or None if absent or unreadable."""
+        """The replay snapshot kept for session ``sid``, or None if absent, unreadable, or not
+        what was written: its contents must match the SHA-256 it carries (issue 22: a state
+        changed by hand was believed). This catches damage and careless edits; whoever can
+        write the folder can recompute the hash (SECURITY.md), as they can edit the journal."""
         path = self.snapshot_path(sid)
         try:
             if not path.is_file() or path.is_symlink() or path.stat().st_size > SNAPSHOT_MAX_BYTES:
                 return None
             text = path.read_text(encoding="utf-8")
+            head = len(SNAPSHOT_CHECK) + 64 + 2
+            if (not text.startswith(SNAPSHOT_CHECK) or text[head - 2:head] != '",'
+                    or sha256("{" + text[head:]) != text[len(SNAPSHOT_CHECK):head - 2]):
+                return None
             snap = json.loads(text)
         except (OSError, ValueError, RecursionError):
             return None
@@ -680,9 +687,13 @@ class Store:
             self.snapshot_path(sid).unlink()
 
     def write_snapshot(self, sid: str, snap: dict) -> None:
-        """Keep a replay snapshot; a failure to write it is not an error (it is only a cache)."""
+        """Keep a replay snapshot, led by the SHA-256 of the rest of its text (see
+        :meth:`read_snapshot`); a failure to write it is not an error (it is only a cache)."""
+        body = dumps_compact({k: v for k, v in snap.items() if k != "check"})
+        if body == "{}":
+            return
         with contextlib.suppress(CompanionError, OSError):
-            atomic_write_text(self.snapshot_path(sid), dumps_compact(snap))
+            atomic_write_text(self.snapshot_path(sid), f'{SNAPSHOT_CHECK}{sha256(body)}",{body[1:]}')
 
     # -- index -----------------------------------------------------------------------------
     def index(self) -> list[dict]:
@@ -775,6 +786,8 @@ class Store:
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+# A snapshot's text starts with the SHA-256 of the rest of it: {"check":"<64 hex>",<the rest>
+SNAPSHOT_CHECK = '{"check":"'
 
 
 def _room_for_locks(count: int) -> None:

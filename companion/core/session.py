@@ -901,13 +901,16 @@ def index(store: Store) -> list[dict]:
                 link_time = -1
             if (sig is not None and sig[2] >= index_time) or link_time >= index_time:
                 suspects.append(sid)
+    from companion.core.plugins import skipping
+
     fixed: dict[str, dict] = {}
     for sid in suspects:
-        try:
-            s = load(store, sid)
-            entry = index_entry(s.meta, index_summary(s, s.replay()))
+        try:  # a plugin's rules that raise skip their session alone, named (issue 22)
+            ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
         except CompanionError as exc:  # listed or not, say which file was skipped (one line)
             store.notes.append(f"Skipped: {exc.message}")
+            continue
+        if not ok:
             continue
         if listed.get(sid) != entry:
             fixed[sid] = entry
@@ -927,6 +930,10 @@ def index(store: Store) -> list[dict]:
     return out
 
 
+def _entry_of(s: Session) -> dict:
+    return index_entry(s.meta, index_summary(s, s.replay()))
+
+
 def heal_index(store: Store) -> None:
     """Bring the index in step with the session files (see :func:`index`)."""
     index(store)
@@ -938,10 +945,13 @@ def rebuild_index(store: Store) -> int:
 
     db = open_db(store.index_path, "index")
     entries = []
+    from companion.core.plugins import skipping
+
     for sid in store.session_ids():
         with contextlib.suppress(CompanionError):
-            s = load(store, sid)
-            entries.append(index_entry(s.meta, index_summary(s, s.replay())))
+            ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
+            if ok:
+                entries.append(entry)
     db.drop_table("sessions")
     db.table("sessions").insert_multiple(entries)
     return len(entries)

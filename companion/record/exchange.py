@@ -125,6 +125,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
     """Finished sessions from the index (their files read for the notes only); sessions in
     play or abandoned are replayed for their scores so far."""
     from companion.core import session as sessions
+    from companion.core.plugins import skipping
 
     out = []
     for e in entries:
@@ -135,13 +136,19 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
                             round(r.minutes or 0), notes=notes_of(done), **extra))
             continue
-        try:
-            s = sessions.load(store, e["id"])
+        def read(sid=e["id"]):
+            s = sessions.load(store, sid)
             replay = s.replay()
+            return s, replay, s.status(replay)
+
+        try:  # a plugin's rules that raise skip their session alone, named (issue 22)
+            ok, found = skipping(store, e["id"], read)
         except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
             store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
             continue
-        status = s.status(replay)
+        if not ok:
+            continue
+        s, replay, status = found
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
         scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}
         start = history.parse_time(e["created"])

@@ -274,49 +274,129 @@ def parse(raw: bytes, name: str) -> Any:
         raise _refuse(name, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}): "
                             "an export from `export --format json` is expected") from None
     except (ValueError, RecursionError) as exc:
+        long = re.search(r"\d{4301,}", text) if isinstance(exc, ValueError) else None
+        if long is not None:  # Python's own limit on reading integers: said in our words (issue 22)
+            line = text.count("\n", 0, long.start()) + 1
+            raise _refuse(name, f"line {line} holds a number of {len(long.group()):,} digits, beyond what any game "
+                                f"counts (at most {MAX_INT:,} either way)") from None
         reason = str(exc) if isinstance(exc, ValueError) and str(exc) else "it is nested too deeply"
         raise _refuse(name, reason) from None
 
 
 def _walk(value: Any, where: str, name: str) -> None:
-    """Sizes, depth and numbers of any JSON value, checked without recursion."""
+    """Sizes, depth and numbers of any JSON value, checked without recursion; a refusal names
+    the field (found again by :func:`_path_to`, only when something is wrong)."""
     stack = [(value, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise _refuse(name, f"{where} is nested more than {MAX_DEPTH} levels deep")
+            raise _refuse(name, f"{_at(where, _path_to(value, node)[:4])} is nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, str):
             if len(node) > MAX_STRING:
-                raise _refuse(name, f"{where} holds a text longer than {MAX_STRING} characters")
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} is a text of {len(node):,} characters "
+                                    f"(at most {MAX_STRING:,})")
         elif isinstance(node, bool) or node is None:
             pass
         elif isinstance(node, int):
             if abs(node) > MAX_INT:
-                raise _refuse(name, f"{where} holds the number {str(node)[:20]}..., too large to be a game value")
+                shown = str(node) if abs(node) < 10**20 else f"{str(node)[:20]}..."
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} holds the number {shown}, beyond what any "
+                                    f"game counts (at most {MAX_INT:,} either way)")
         elif isinstance(node, float):
             if node != node or abs(node) > MAX_INT:
-                raise _refuse(name, f"{where} holds a number too large to be a game value")
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} holds the number {node:g}, beyond what any "
+                                    f"game counts (at most {MAX_INT:,} either way)")
         elif isinstance(node, dict):
             for k, v in node.items():
                 if len(k) > MAX_STRING:
-                    raise _refuse(name, f"{where} holds a key longer than {MAX_STRING} characters")
+                    raise _refuse(name, f"{_at(where, _path_to(value, node))} has a key of {len(k):,} characters "
+                                        f"(at most {MAX_STRING:,})")
                 stack.append((v, depth + 1))
         elif isinstance(node, list):
             stack.extend((v, depth + 1) for v in node)
 
 
+def _path_to(root: Any, target: Any) -> tuple:
+    """The keys and indexes from ``root`` to the value ``target`` (the same object)."""
+    stack: list[tuple[Any, tuple]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if isinstance(node, dict):
+            stack.extend((v, path + (k,)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, path + (i,)) for i, v in enumerate(node))
+    return ()
+
+
+def _at(where: str, path: tuple) -> str:
+    """A field in words: `session ID's journal entry 3's event.scores.Ann`."""
+    from companion.core.text import safe_text
+
+    parts = list(path)
+    if parts[:1] == ["journal"] and len(parts) > 1 and isinstance(parts[1], int):
+        where, parts = f"{where}'s journal entry {parts[1] + 1}", parts[2:]
+    if not parts:
+        return where
+    dotted = ""
+    for part in parts:
+        dotted += f"[{part}]" if isinstance(part, int) else ("." if dotted else "") + safe_text(str(part)[:30])
+    return f"{where}'s {dotted}"
+
+
+KIND_NAMES = {dict: "an object", list: "a list", str: "a text", int: "a whole number", float: "a number",
+              bool: "true or false", type(None): "null"}
+
+
+def _kind_of(value: Any) -> str:
+    return KIND_NAMES.get(type(value), "something else")
+
+
 def _type(value: Any, kind: type | tuple, what: str, name: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = {dict: "an object", list: "a list", str: "a text", int: "a whole number"}
-        wanted = names.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
-        raise _refuse(name, f"{what} must be {wanted}")
+        wanted = KIND_NAMES.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
+        raise _refuse(name, f"{what} must be {wanted}, not {_kind_of(value)}")
     return value
 
 
+TIME_EXAMPLE = "2026-03-01T19:30:00+00:00"
+
+
 def _time(value: Any, what: str, name: str) -> str:
+    """A time as the companion writes it: ISO 8601 with its zone. A time without a zone was
+    made or changed elsewhere, and guessing its zone could move a game to another day: it is
+    refused, naming the entry (issue 22: one broke `export --format csv` for the whole folder)."""
+    from companion.core.text import safe_text
+
     _type(value, str, what, name)
+    shown = safe_text(repr(value[:40]))
     if len(value) > 40 or history.parse_time(value) is None:
-        raise _refuse(name, f"{what} is not a date and time ({value[:40]!r})")
+        raise _refuse(name, f"{what} is not a date and time ({shown}): the companion writes times as {TIME_EXAMPLE}")
+    from datetime import datetime
+
+    if datetime.fromisoformat(value).tzinfo is None:
+        raise _refuse(name, f"{what} ({shown}) has no time zone: the companion writes every time with one, as "
+                            f"{TIME_EXAMPLE} (UTC)")
+    return value
+
+
+def _played_on(value: Any, what: str, name: str) -> str:
+    """`--played-on` as the companion writes it: YYYY-MM-DD or YYYY-MM-DDTHH:MM."""
+    from datetime import datetime
+
+    from companion.core.text import safe_text
+
+    _type(value, str, what, name)
+    try:
+        if len(value) not in (10, 16) or (len(value) == 16 and value[10] != "T"):
+            raise ValueError
+        moment = datetime.fromisoformat(value)
+        if moment.year < 1900:
+            raise ValueError
+    except ValueError:
+        raise _refuse(name, f"{what} ({safe_text(repr(value[:40]))}) is not a day: the companion writes it as "
+                            "YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01T19:30") from None
     return value
 
 
@@ -333,7 +413,10 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     where = f"session {sid}"
     unknown = set(meta) - META_KEYS
     if unknown:
-        raise _refuse(name, f"{where} has keys this companion does not know ({', '.join(sorted(unknown))[:80]})")
+        from companion.core.text import safe_text
+
+        raise _refuse(name, f"{where} has keys this companion does not know ({safe_text(', '.join(sorted(unknown))[:80])}): "
+                            f"it knows {', '.join(sorted(META_KEYS))}")
     missing = META_REQUIRED - set(meta)
     if missing:
         raise _refuse(name, f"{where} lacks {', '.join(sorted(missing))}")
@@ -345,6 +428,13 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     players = _type(meta["players"], list, f"{where}'s players", name)
     if not all(isinstance(p, str) for p in players):
         raise _refuse(name, f"{where}'s players must be names")
+    from companion.core.session import NAME_MAX
+    from companion.core.text import safe_text
+
+    for p in players:
+        if len(p) > NAME_MAX:  # said shortened: the name itself may be thousands of characters
+            raise _refuse(name, f"{where}: the name '{safe_text(p[:NAME_MAX])}...' is longer than {NAME_MAX} "
+                                "characters")
     try:
         if check_players(players, game) != players:
             raise CompanionError("a player name has spaces around it")
@@ -353,9 +443,19 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     _type(meta["options"], dict, f"{where}'s options", name)
     _type(meta["data"], dict, f"{where}'s printed values", name)
     _time(meta["created"], f"{where}'s start", name)
+    if "played_on" in meta:
+        _played_on(meta["played_on"], f"{where}'s played_on", name)
+    if "location" in meta:
+        _type(meta["location"], str, f"{where}'s location", name)
+        if len(meta["location"]) > 100 or not meta["location"].isprintable():
+            raise _refuse(name, f"{where}'s location must be one line of at most 100 characters")
     for key in ("seed", "commitment", "entropy"):
         if key in meta:
             _type(meta[key], str, f"{where}'s {key}", name)
+    if not game.deals and {"seed", "commitment", "entropy"} & set(meta):
+        found = ", ".join(k for k in ("seed", "commitment", "entropy") if k in meta)
+        raise _refuse(name, f"{where} has a {found}, but {gid} deals no cards: the companion writes them only for "
+                            "games that deal")
     if game.deals and not {"seed", "commitment", "entropy"} <= set(meta):
         raise _refuse(name, f"{where} deals cards but has no seed, commitment and entropy")
     if "seed" in meta:
@@ -418,8 +518,17 @@ class Bundle:
 def read_bundle(raw: bytes, name: str) -> Bundle:
     """Parse and validate an import file completely (no disk access besides the game rules)."""
     doc = parse(raw, name)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _refuse(name, "it is not a companion export (make one with `export --format json`)")
+    how = "(make one with `export --format json`)"
+    if not isinstance(doc, dict):
+        raise _refuse(name, f"it is not a companion export: it holds {_kind_of(doc)}, not one object {how}")
+    if "format" not in doc:
+        raise _refuse(name, f'it is not a companion export: it has no format (an export says "format": '
+                            f'"{FORMAT}") {how}')
+    if doc.get("format") != FORMAT:
+        from companion.core.text import safe_text
+
+        raise _refuse(name, f"it is not a companion export: its format is {safe_text(repr(doc.get('format')))[:60]}, "
+                            f"not '{FORMAT}' {how}")
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _refuse(name, "it has no valid format version")
@@ -459,14 +568,40 @@ def replay_check(meta: dict, journal: list[dict], name: str):
 
     s = sessions.Session(meta, journal)
     try:
-        return s, s.replay()
+        replay = s.replay()
     except CompanionError as exc:
         reason = exc.message.replace(" Its file was not changed.", "")
         reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
         raise _refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
-    except Exception as exc:  # noqa: BLE001 - hostile events may break a rules module in any way
-        raise _refuse(name, f"session {meta['id']} holds an event this companion cannot read "
-                            f"({type(exc).__name__})") from None
+    except Exception:  # noqa: BLE001 - hostile events may break a rules module in any way
+        raise _refuse(name, _unreadable(s, journal)) from None
+    try:  # what `status`, `stats` and every export ask of it (issue 22: a damaged printed value
+        s.status(replay)  # in meta.data imported, then `export --format csv` failed)
+    except Exception:  # noqa: BLE001 - the same: hostile values may break the rules' summary
+        raise _refuse(name, f"session {meta['id']}'s printed values (meta.data) or events give a state the rules of "
+                            f"{meta['game']} cannot score: it was not made by this companion") from None
+    return s, replay
+
+
+def _unreadable(s, journal: list[dict]) -> str:
+    """Which entry breaks the rules' code (found by replaying ever shorter prefixes: a few
+    replays, on a refusal only), in words without Python's: the entry, its type and the game."""
+    done, _ = s.fold()
+    low, high = 0, len(done)  # the first `low` events replay; the first `high` do not
+    while high - low > 1:
+        mid = (low + high) // 2
+        try:
+            s.replay(upto=mid)
+            low = mid
+        except Exception:  # noqa: BLE001 - the same breakage, earlier
+            high = mid
+    sid, game = s.meta["id"], s.meta["game"]
+    if not done or high == 0:
+        return f"session {sid} cannot be replayed by this companion: its start is not one the rules of {game} can read"
+    entry = done[high - 1]
+    number = next((n for n, e in enumerate(journal, 1) if e is entry), high)
+    return (f"session {sid}'s journal entry {number} ({entry['event'].get('type')}) holds an event whose fields the "
+            f"rules of {game} cannot read: it was not made by this companion")
 
 
 # -- import: write -----------------------------------------------------------------------------

@@ -677,11 +677,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
         at = now()
         session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
         replay = session.replay()  # refuse options the rules cannot start from, before writing anything
-        store.create_session(meta)
-        for entry in session.journal:
-            store.append(meta["id"], entry)
-        if events:
-            store.index_put(index_entry(meta, index_summary(session, replay)))
+        store.create_session(meta, session.journal, index_summary(session, replay) if events else None)
         if make_current:
             try:
                 store.set_current(meta["id"])

@@ -539,15 +539,18 @@ class Store:
             return game
         return self.read_session(sid)[0]["game"]
 
-    def create_session(self, meta: dict) -> None:
-        """Write a new session file and its index entry (caller holds the lock)."""
+    def create_session(self, meta: dict, entries: "list[dict] | tuple" = (), summary: dict | None = None) -> None:
+        """Write a new session file, with its first journal ``entries``, in one write, then its
+        index entry (caller holds the locks). One write: a kill or a full disk leaves no session
+        or all of it (issue 22: `played` wrote the file, then each entry, and a full disk in
+        between said "Nothing was changed" about a file it had written)."""
         path = self.session_path(meta["id"])
         if path.exists():
             raise StoreError(f"{path} exists already; nothing was changed.")
-        db = open_db(path, "session")
-        db.table("meta").insert(meta)
-        db.table("journal")  # created empty on the first append
-        self.index_put_or_note(index_entry(meta), meta["id"])
+        doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}, "meta": {"1": meta},
+               "journal": {str(n): entry for n, entry in enumerate(entries, 1)}}
+        atomic_write_text(path, dumps_compact(doc))
+        self.index_put_or_note(index_entry(meta, summary), meta["id"])
 
     def index_put_or_note(self, entry: dict, sid: str) -> None:
         """Update the index after its session file was written. The index is a cache of the
@@ -774,15 +777,43 @@ class Store:
                 and "value" in doc}
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
-        from companion.core.numbers import check_numbers
-
-        check_numbers(value)  # the bound `import` applies too: what is set can be exported
-        table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        table.upsert({"key": key, "value": value, "set_at": now()}, query().key == key)
+        self.change_user_values(game, {key: value})
 
     def unset_user_value(self, game: str, key: str) -> bool:
-        table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        return bool(table.remove(query().key == key))
+        return bool(self.change_user_values(game, unset=[key]))
+
+    def change_user_values(self, game: str, values: dict[str, Any] | None = None, unset: Any = ()) -> int:
+        """Set ``values`` (key -> value) and forget the keys in ``unset`` of ``game``, in one
+        write of userdata.json (caller holds the lock); returns how many were forgotten. One
+        write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
+        game's table empty first, then failed on the value, and "Nothing was changed" was
+        false)."""
+        from companion.core.numbers import check_numbers
+
+        values = values or {}
+        check_numbers(values)  # the bound `import` applies too: what is set can be exported
+        self.check_inside(self.userdata_path)
+        data = read_json_file(self.userdata_path, "userdata") or {}
+        table = data.get(game) or {}
+        if not isinstance(table, dict):
+            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
+                             "it was not changed.")
+        gone = set(unset) - set(values)
+        removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
+        for n in removed:
+            del table[n]
+        for key, value in values.items():
+            doc = {"key": key, "value": value, "set_at": now()}
+            found = [n for n, old in table.items() if isinstance(old, dict) and old.get("key") == key]
+            for n in found:
+                table[n] = doc
+            if not found:
+                table[str(max(map(int, table), default=0) + 1)] = doc
+        if not values and not removed:
+            return 0
+        data[game] = table
+        AtomicJSONStorage(self.userdata_path, "userdata").write(data)
+        return len(removed)
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

@@ -821,39 +821,81 @@ def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any
         return done
 
     # the session files first, then the names, then the index, which makes them count:
-    # a failure on the way takes back what was written before it
+    # a failure on the way takes back what was written before it, without writing anything
+    # (a full disk: issue 22), so "nothing was imported" is true
     written: list[Path] = []
-    replaced: list[tuple[Path, bytes]] = []
+    undo = _Undo()
     files: list[tuple[Path, str]] = []
-    names_saved = False
     try:
         for meta, journal, _start in grown:
-            path = store.session_path(meta["id"])
-            replaced.append((path, path.read_bytes()))
+            undo.keep(store.session_path(meta["id"]))
         files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
         files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
         write_files(files, written)
         if merged != aliases:
+            from companion.record.players import aliases_path
+
+            undo.keep(aliases_path(store))
             save_aliases(store, merged)
-            names_saved = True
         if entries:
             _write_index(store, entries, index_data)
     except (CompanionError, OSError) as exc:
-        kept = {path for path, _ in replaced}
+        kept = undo.paths()
         texts = dict(files)
         for path in written:  # a new session file, unless an action was recorded in it since
             if path not in kept:
                 with contextlib.suppress(OSError):
                     if path.read_text(encoding="utf-8") == texts.get(path):
                         path.unlink()
-        for path, old in replaced:
-            with contextlib.suppress(OSError, CompanionError):
-                atomic_write_text(path, old.decode("utf-8"))
-        if names_saved:
-            save_aliases(store, aliases)
+        undo.undo()
         reason = exc.message if isinstance(exc, CompanionError) else str(exc)
         raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+    finally:
+        undo.forget()
     return done
+
+
+class _Undo:
+    """The files an import replaces, kept as they were: each is linked to a second name first,
+    so taking it back is a rename, which needs no room on the disk. (Where links cannot be made,
+    its bytes are kept and written back.) A file that was absent is removed again."""
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[Path, Path | None, bytes | None]] = []
+
+    def paths(self) -> set[Path]:
+        return {path for path, _b, _o in self.kept}
+
+    def keep(self, path: Path) -> None:
+        import os
+
+        backup = path.with_name(f".{path.name}.import-{os.getpid()}.old")
+        try:
+            backup.unlink(missing_ok=True)
+            os.link(path, backup)
+            self.kept.append((path, backup, None))
+        except FileNotFoundError:
+            self.kept.append((path, None, None))
+        except OSError:
+            self.kept.append((path, None, path.read_bytes()))
+
+    def undo(self) -> None:
+        import os
+
+        for path, backup, old in reversed(self.kept):
+            with contextlib.suppress(OSError, CompanionError):
+                if backup is not None:
+                    os.replace(backup, path)
+                elif old is not None:
+                    atomic_write_text(path, old.decode("utf-8"))
+                else:
+                    path.unlink(missing_ok=True)
+
+    def forget(self) -> None:
+        for _path, backup, _old in self.kept:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
 
 
 def write_files(files: list[tuple[Path, str]], written: list[Path]) -> None:

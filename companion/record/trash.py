@@ -79,7 +79,12 @@ def delete(store: Store, sid: str) -> sessions.Session:
         _move(store.session_path(sid), binned_path(store, sid))
         store.drop_snapshot(sid)
         if store.current() == sid:
-            store.set_current(None)
+            try:
+                store.set_current(None)
+            except StoreError as exc:  # the session is in the bin all the same: say so (issue 22)
+                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+                store.notes.append(f"Session {sid} is in the bin, but it could not be unset as the current one "
+                                   f"({reason}): pick another with `use ID`.")
     return s
 
 
@@ -101,7 +106,9 @@ def restore(store: Store, prefix: str) -> sessions.Session:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise StoreError(f"{binned_path(store, sid)} is damaged: it stays in the bin.") from None
         _move(binned_path(store, sid), store.session_path(sid))
-        store.index_put(index_entry(meta, sessions.index_summary(s, replay)))
+        # the index is a cache of the session files: when it cannot be written the session is
+        # back all the same, and a note says so (never "Nothing was changed", issue 22)
+        store.index_put_or_note(index_entry(meta, sessions.index_summary(s, replay)), sid)
     return s
 
 

@@ -73,6 +73,11 @@ def now() -> str:
 # path (issue 12: `"current": "../../outside/victim"` made `status` read outside the folder).
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 
+# What a killed write leaves: `.NAME.RANDOM.tmp` (atomic_write_text), `.NAME.import-PID.old` (an import's
+# copy of a file it replaces); NAME is group 1. FOLDER_FILES are written under the folder's lock.
+LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
+FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
+
 FILE_MODE = 0o600  # every file of the data folder: owner only (issue 12)
 FOLDER_MODE = 0o700
 
@@ -322,6 +327,7 @@ class Store:
         self.notes: list[str] = []
         # The session file last read or written (one only: `stats` reads thousands).
         self._held: Held | None = None
+        self._swept = False  # leftovers of killed writes looked for (sweep_leftovers)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -411,6 +417,8 @@ class Store:
         from filelock import FileLock, Timeout
 
         self.ensure()
+        if not self._swept:  # this process's first write: what killed writes left goes first
+            self.sweep_leftovers()
         lock = self._locks.get(lock_path)
         if lock is None:
             if lock_path.parent != self.root:
@@ -437,6 +445,55 @@ class Store:
             yield
         finally:
             lock.release()
+
+    def sweep_leftovers(self) -> int:
+        """Remove the temporary files that killed writes left in the data folder (issue 22):
+        `.NAME.RANDOM.tmp` beside a session file, a snapshot or a file of the folder, and the
+        copies an import keeps while it writes (`.NAME.import-PID.old`). Each is removed only
+        under the lock its writer holds (the session's, or the folder's), taken without
+        waiting: a write in progress elsewhere keeps its file. Done once per Store, at its first
+        write and when a shell or a script starts; returns how many were removed."""
+        if self._swept:
+            return 0
+        self._swept = True
+        from filelock import FileLock, Timeout
+
+        removed = 0
+        places = ((self.root, None), (self.sessions_dir, ".json"), (self.root / "cache" / "replay", ".snapshot"))
+        for folder, suffix in places:
+            try:
+                names = [e.name for e in os.scandir(folder) if e.name.startswith(".")
+                         and e.name.endswith((".tmp", ".old")) and e.is_file(follow_symlinks=False)]
+            except OSError:
+                continue
+            for name in names:
+                target = LEFTOVER.fullmatch(name)
+                if target is None:
+                    continue
+                stem = target.group(1)
+                if suffix is None:
+                    if stem not in FOLDER_FILES:
+                        continue
+                    lock_path = self.root / ".lock"
+                elif stem.endswith(suffix) and is_session_id(stem[:-len(suffix)]):
+                    lock_path = self.root / "locks" / f"{stem[:-len(suffix)]}.lock"
+                else:
+                    continue
+                if lock_path.is_symlink():
+                    continue
+                lock = FileLock(str(lock_path), timeout=0, mode=FILE_MODE)
+                try:
+                    lock.acquire()
+                except (Timeout, OSError):
+                    continue  # its writer is at work (or the folder is read-only)
+                try:
+                    (folder / name).unlink()
+                    removed += 1
+                except OSError:
+                    pass
+                finally:
+                    lock.release()
+        return removed
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:

@@ -450,9 +450,10 @@ class Store:
         """Remove the temporary files that killed writes left in the data folder (issue 22):
         `.NAME.RANDOM.tmp` beside a session file, a snapshot or a file of the folder, and the
         copies an import keeps while it writes (`.NAME.import-PID.old`). Each is removed only
-        under the lock its writer holds (the session's, or the folder's), taken without
-        waiting: a write in progress elsewhere keeps its file. Done once per Store, at its first
-        write and when a shell or a script starts; returns how many were removed."""
+        under the locks its writer would hold, taken without waiting (a session's file: its own
+        lock and the folder's, since an import writes a new session under the folder's alone):
+        a write in progress elsewhere keeps its file. Done once per Store, at its first write
+        and when a shell or a script starts; returns how many were removed."""
         if self._swept:
             return 0
         self._swept = True
@@ -474,25 +475,24 @@ class Store:
                 if suffix is None:
                     if stem not in FOLDER_FILES:
                         continue
-                    lock_path = self.root / ".lock"
+                    paths = [self.root / ".lock"]
                 elif stem.endswith(suffix) and is_session_id(stem[:-len(suffix)]):
-                    lock_path = self.root / "locks" / f"{stem[:-len(suffix)]}.lock"
+                    paths = [self.root / "locks" / f"{stem[:-len(suffix)]}.lock", self.root / ".lock"]
                 else:
                     continue
-                if lock_path.is_symlink():
+                if any(p.is_symlink() for p in paths):
                     continue
-                lock = FileLock(str(lock_path), timeout=0, mode=FILE_MODE)
-                try:
-                    lock.acquire()
-                except (Timeout, OSError):
-                    continue  # its writer is at work (or the folder is read-only)
-                try:
-                    (folder / name).unlink()
-                    removed += 1
-                except OSError:
-                    pass
-                finally:
-                    lock.release()
+                with contextlib.ExitStack() as held:
+                    try:
+                        for lock_path in paths:  # the order of every writer: the session's, then the folder's
+                            lock = FileLock(str(lock_path), timeout=0, mode=FILE_MODE)
+                            lock.acquire()
+                            held.callback(lock.release)
+                    except (Timeout, OSError):
+                        continue  # its writer is at work (or the folder is read-only)
+                    with contextlib.suppress(OSError):
+                        (folder / name).unlink()
+                        removed += 1
         return removed
 
     # -- sessions --------------------------------------------------------------------------

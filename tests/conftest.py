@@ -77,9 +77,9 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    from long_mode import kill_summary, race_summary
+    from long_mode import kill_summary, other_summaries, race_summary
 
-    lines, races = kill_summary(), race_summary()
+    lines, races, others = kill_summary(), race_summary(), other_summaries()
     if not hasattr(config, "workerinput"):
         from long_mode import report_path
 
@@ -91,4 +91,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if races:
         terminalreporter.section("races: writes acknowledged and kept")
         for line in races:
+            terminalreporter.write_line(line)
+    for section, rows in others.items():
+        terminalreporter.section(section)
+        for line in rows:
             terminalreporter.write_line(line)

@@ -1,8 +1,10 @@
 """Short runs by default, full length in the long CI run (issue 12).
 
-`.ci/run` sets COMPANION_LONG_TESTS=1: the random storms take more and longer runs, and the
-crash tests kill writers at least 1,000 times across all games. Every kill test reports how
-many actions were acknowledged and how many were kept; conftest prints the totals at the end.
+`.ci/run` sets COMPANION_LONG_TESTS=1: the random storms take more and longer runs, the
+crash tests kill writers at least 1,000 times across all games, and the races of issue 22
+(tests/test_races.py) run 1,000 trials each. Every kill test reports how many actions were
+acknowledged and how many were kept, every race its trials and writes; conftest prints the
+totals at the end.
 """
 
 from __future__ import annotations
@@ -57,6 +59,20 @@ def race_summary() -> list[str]:
     lines.append(f"  all: {total['trials']} trials ({total['overlapped']} overlapping), {total['acknowledged']} writes "
                  f"acknowledged, {total['kept']} kept, {total['refused']} refused ({'long' if LONG else 'short'} run)")
     return lines
+
+
+def report_line(section: str, text: str) -> None:
+    """One line of figures for the summary at the end, under ``section`` (the full-disk runs)."""
+    with open(report_path(), "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"section": section, "line": text}) + "\n")
+
+
+def other_summaries() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in _rows():
+        if "section" in r:
+            out.setdefault(r["section"], []).append(f"  {r['line']}")
+    return out
 
 
 def kill_summary() -> list[str]:

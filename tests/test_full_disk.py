@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from long_mode import report_line
 
 from companion.terminal.cli import cli
 
@@ -100,7 +101,7 @@ class FullAfter:
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_full_disk_never_says_nothing_changed_when_something_did(base, tmp_path, monkeypatch, command):
     source, ids = base
-    checked = 0
+    checked = refused = noted = 0
     for budget in range(12):
         home = tmp_path / f"try{budget}"
         shutil.copytree(source, home)
@@ -119,12 +120,18 @@ def test_a_full_disk_never_says_nothing_changed_when_something_did(base, tmp_pat
             assert len(lines) == 1, result.stderr
             if "othing was changed" in said or "othing was imported" in said or "othing was recorded" in said:
                 assert folder_bytes(home) == before, f"{command}, disk full after {budget} writes: {said}"
+                refused += 1
+        elif "Note:" in result.stderr:
+            noted += 1
         checked += 1
         if full.calls <= budget:  # the command wrote all it needed: no fuller disk changes anything
             assert result.exit_code == 0, said
             break
         shutil.rmtree(home)
     assert checked >= 2
+    report_line("full disk: runs, and what each said", f"{command}: {checked} runs (the disk full after 0 to "
+                f"{checked - 1} writes): {refused} refused, nothing changed (byte for byte); {noted} done, with a "
+                f"note saying what could not be written; {checked - refused - noted} done")
 
 
 def test_the_reports_case_data_set_on_a_full_disk(tmp_path, monkeypatch):

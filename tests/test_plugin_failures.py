@@ -118,8 +118,7 @@ def site(tmp_path_factory) -> Path:
     return target
 
 
-@pytest.fixture
-def companion(site, home):
+def runner(site: Path, home: Path):
     base = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="200")
 
     def _run(*args: str, expect: int | None = 0, boom: bool = False) -> subprocess.CompletedProcess:
@@ -135,15 +134,30 @@ def companion(site, home):
     return _run
 
 
+@pytest.fixture
+def companion(site, home):
+    return runner(site, home)
+
+
 def current(companion) -> str:
     return json.loads(companion("status", "--json").stdout)["session"]
 
 
 @pytest.fixture
-def folder(companion, home):
+def folder(built, home):
+    """A copy of the folder below for each test."""
+    source, ids = built
+    shutil.copytree(source, home)
+    return ids
+
+
+@pytest.fixture(scope="module")
+def built(site, tmp_path_factory):
     """A healthy finished score sheet and one in play, a finished and an unfinished session of
     each plugin game, and a boom-call session the index does not list yet (a copy, as after a
-    crash or an index rebuilt after a plugin upgrade)."""
+    crash or an index rebuilt after a plugin upgrade). Built once for the module."""
+    home = tmp_path_factory.mktemp("boom-folder") / "home"
+    companion = runner(site, home)
     ids = {}
     companion("new", "scoresheet", "--players", "Ann,Bob")
     companion("add", "Ann=5", "Bob=3")
@@ -166,7 +180,8 @@ def folder(companion, home):
     (home / "sessions" / f"{unlisted}.json").write_text(text)
     ids["boom-call unlisted"] = unlisted
     companion("use", ids["sheet"])
-    return ids
+    shutil.rmtree(home / "cache", ignore_errors=True)  # (each test's process makes its own)
+    return home, ids
 
 
 def notes(result) -> list[str]:

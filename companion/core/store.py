@@ -73,11 +73,6 @@ def now() -> str:
 # path (issue 12: `"current": "../../outside/victim"` made `status` read outside the folder).
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 
-# What a killed write leaves: `.NAME.RANDOM.tmp` (atomic_write_text), `.NAME.import-PID.old` (an import's
-# copy of a file it replaces); NAME is group 1. FOLDER_FILES are written under the folder's lock.
-LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
-FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
-
 FILE_MODE = 0o600  # every file of the data folder: owner only (issue 12)
 FOLDER_MODE = 0o700
 
@@ -447,53 +442,14 @@ class Store:
             lock.release()
 
     def sweep_leftovers(self) -> int:
-        """Remove the temporary files that killed writes left in the data folder (issue 22):
-        `.NAME.RANDOM.tmp` beside a session file, a snapshot or a file of the folder, and the
-        copies an import keeps while it writes (`.NAME.import-PID.old`). Each is removed only
-        under the locks its writer would hold, taken without waiting (a session's file: its own
-        lock and the folder's, since an import writes a new session under the folder's alone):
-        a write in progress elsewhere keeps its file. Done once per Store, at its first write
-        and when a shell or a script starts; returns how many were removed."""
+        """Remove what killed writes left in the data folder, once per Store: at its first write
+        and when a shell or a script starts (companion.core.leftovers, issue 22)."""
         if self._swept:
             return 0
         self._swept = True
-        from filelock import FileLock, Timeout
+        from companion.core.leftovers import sweep  # (given what it needs: it imports no store)
 
-        removed = 0
-        places = ((self.root, None), (self.sessions_dir, ".json"), (self.root / "cache" / "replay", ".snapshot"))
-        for folder, suffix in places:
-            try:
-                names = [e.name for e in os.scandir(folder) if e.name.startswith(".")
-                         and e.name.endswith((".tmp", ".old")) and e.is_file(follow_symlinks=False)]
-            except OSError:
-                continue
-            for name in names:
-                target = LEFTOVER.fullmatch(name)
-                if target is None:
-                    continue
-                stem = target.group(1)
-                if suffix is None:
-                    if stem not in FOLDER_FILES:
-                        continue
-                    paths = [self.root / ".lock"]
-                elif stem.endswith(suffix) and is_session_id(stem[:-len(suffix)]):
-                    paths = [self.root / "locks" / f"{stem[:-len(suffix)]}.lock", self.root / ".lock"]
-                else:
-                    continue
-                if any(p.is_symlink() for p in paths):
-                    continue
-                with contextlib.ExitStack() as held:
-                    try:
-                        for lock_path in paths:  # the order of every writer: the session's, then the folder's
-                            lock = FileLock(str(lock_path), timeout=0, mode=FILE_MODE)
-                            lock.acquire()
-                            held.callback(lock.release)
-                    except (Timeout, OSError):
-                        continue  # its writer is at work (or the folder is read-only)
-                    with contextlib.suppress(OSError):
-                        (folder / name).unlink()
-                        removed += 1
-        return removed
+        return sweep(self.root, is_session_id, FILE_MODE)
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:

@@ -587,6 +587,12 @@ def _unreadable(s, journal: list[dict]) -> str:
     """Which entry breaks the rules' code (found by replaying ever shorter prefixes: a few
     replays, on a refusal only), in words without Python's: the entry, its type and the game."""
     done, _ = s.fold()
+    sid, game = s.meta["id"], s.meta["game"]
+    try:
+        s.replay(upto=0)  # the start alone: its options and printed values
+    except Exception:  # noqa: BLE001 - the same breakage, before any event
+        return (f"session {sid} cannot be replayed by this companion: its options or printed values (meta) are "
+                f"not ones the rules of {game} can start from")
     low, high = 0, len(done)  # the first `low` events replay; the first `high` do not
     while high - low > 1:
         mid = (low + high) // 2
@@ -595,9 +601,8 @@ def _unreadable(s, journal: list[dict]) -> str:
             low = mid
         except Exception:  # noqa: BLE001 - the same breakage, earlier
             high = mid
-    sid, game = s.meta["id"], s.meta["game"]
-    if not done or high == 0:
-        return f"session {sid} cannot be replayed by this companion: its start is not one the rules of {game} can read"
+    if not done:
+        return f"session {sid} cannot be replayed by this companion: the rules of {game} cannot read it"
     entry = done[high - 1]
     number = next((n for n, e in enumerate(journal, 1) if e is entry), high)
     return (f"session {sid}'s journal entry {number} ({entry['event'].get('type')}) holds an event whose fields the "

@@ -181,3 +181,38 @@ def test_a_delete_racing_an_action_leaves_the_session_in_one_place(tmp_path):
     shutil.rmtree(tmp_path / "trial", ignore_errors=True)
     report_races("delete racing an action (D2)", TRIALS, 4, overlapped, acknowledged, kept, refused)
     assert not lost, f"{len(lost)} of {TRIALS} trials went wrong: " + "; ".join(lost[:5])
+
+
+def test_an_import_continuing_hundreds_of_sessions_holds_all_their_locks(tmp_path):
+    """Each lock held is an open file: the process raises its own limit when it may, and says
+    in one line what to do when the system allows fewer (never "too many open files")."""
+    import resource
+    import subprocess
+    import sys
+
+    here, there = tmp_path / "here", tmp_path / "there"
+    store = Store(here)
+    ids = [sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None},
+                           make_current=False).id for _ in range(300)]
+    shutil.copytree(here, there)
+    far = Store(there)
+    for sid in ids:
+        sessions.record(far, sid, {"type": "add", "scores": {"Ann": 1}})
+    export = tmp_path / "e.json"
+    assert cli_run("--data-dir", str(there), "export", "-o", str(export)).exit_code == 0
+
+    def limited(soft: int, hard: int):
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        return subprocess.run([sys.executable, "-m", "companion", "--data-dir", str(here), "import", str(export)],
+                              capture_output=True, text=True, preexec_fn=limit, timeout=300, cwd=tmp_path)
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    refused = limited(200, 200)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "lock 300 sessions at once" in refused.stderr and "ulimit -n" in refused.stderr
+    assert "Too many open files" not in refused.stderr
+    if hard == resource.RLIM_INFINITY or hard >= 1024:
+        done = limited(200, hard)
+        assert done.returncode == 0 and "300 continued" in done.stdout, done.stderr
+        assert all(len(sessions.load(Store(here), sid).journal) == 1 for sid in ids)

@@ -836,17 +836,25 @@ SNAPSHOT_CHECK = '{"check":"'
 
 def _room_for_locks(count: int) -> None:
     """Each lock held is an open file: let this process open ``count`` more than it would
-    (an import continuing thousands of sessions holds all their locks at once)."""
+    (an import continuing thousands of sessions holds all their locks at once), or refuse in
+    one line when the system allows fewer."""
     if count < 64:
         return
-    with contextlib.suppress(ImportError, ValueError, OSError):
+    try:
         import resource
-
+    except ImportError:  # pragma: no cover - not on a POSIX system
+        return
+    wanted = count + 256
+    with contextlib.suppress(ValueError, OSError):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        wanted = count + 256
         if soft != resource.RLIM_INFINITY and soft < wanted:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY
                                                         else min(wanted, hard), hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raise StoreError(f"This would lock {count:,} sessions at once, but the system lets one process open only "
+                         f"{soft:,} files: raise the limit (`ulimit -n {wanted}`) or do it in parts (an export of "
+                         "one game or one player: `export --game GAME`). Nothing was changed.")
 
 
 def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:

@@ -25,10 +25,10 @@ def leftovers(home, sid: str) -> list:
     return [
         home / "sessions" / f".{sid}.json.k2j3h4.tmp",
         home / "sessions" / f".{sid}.json.import-4242.old",  # an import killed before it took back its copy
-        home / f".index.json.x9y8z7.tmp",
-        home / f".settings.json.a1b2c3.tmp",
-        home / f".userdata.json.d4e5f6.tmp",
-        home / f".players.json.g7h8i9.tmp",
+        home / ".index.json.x9y8z7.tmp",
+        home / ".settings.json.a1b2c3.tmp",
+        home / ".userdata.json.d4e5f6.tmp",
+        home / ".players.json.g7h8i9.tmp",
         home / "cache" / "replay" / f".{sid}.snapshot.j1k2l3.tmp",
     ]
 

@@ -10,7 +10,7 @@ A failure in the companion's own code is not a plugin's: it is raised as before.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from companion.core import registry
 

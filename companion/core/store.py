@@ -9,7 +9,7 @@ knows nothing of other processes. Here:
 * writers take locks; readers need no lock, since they only ever see whole files; a writer
   re-reads under the lock, so two shells never lose each other's events. A session has its own
   lock, and the folder one short lock for the index, settings and the players' values. Every
-  write that touches a session file (an action, undo, `delete`, `restore`, an `import` that
+  write that touches a session file (an action, undo, `new`, `delete`, `restore`, an `import` that
   continues it) takes that session's lock first and the folder's inside it where it touches
   the index, always in that order (several sessions: in the order of their ids), and never a
   session's lock while holding the folder's: so no two writers wait for each other, and no

@@ -77,9 +77,9 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    from long_mode import kill_summary
+    from long_mode import kill_summary, other_summaries, race_summary
 
-    lines = kill_summary()
+    lines, races, others = kill_summary(), race_summary(), other_summaries()
     if not hasattr(config, "workerinput"):
         from long_mode import report_path
 
@@ -87,4 +87,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if lines:
         terminalreporter.section("kill -9: actions acknowledged and kept")
         for line in lines:
+            terminalreporter.write_line(line)
+    if races:
+        terminalreporter.section("races: writes acknowledged and kept")
+        for line in races:
+            terminalreporter.write_line(line)
+    for section, rows in others.items():
+        terminalreporter.section(section)
+        for line in rows:
             terminalreporter.write_line(line)

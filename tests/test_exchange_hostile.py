@@ -33,7 +33,7 @@ def target(run, tmp_path) -> Path:
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != ".lock"}
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
 def refused(run, target: Path, tmp_path: Path, content: str | bytes, message: str) -> None:
@@ -88,13 +88,13 @@ MUTATIONS = {
     "journal time": (lambda d: sheet(d)["journal"][0].update(at=5), "time must be a text"),
     "event without type": (lambda d: sheet(d)["journal"][0]["event"].pop("type"), "event has no type"),
     "event of a wrong shape": (lambda d: sheet(d)["journal"][0]["event"].update(scores=[1, 2]),
-                               "cannot read (AttributeError)"),
+                               "journal entry 1 (add) holds an event whose fields the rules of scoresheet cannot read"),
     "event the rules refuse": (lambda d: sheet(d)["journal"][0]["event"].update(scores={"Zed": 1}),
                                "cannot be replayed by this companion"),
     "score not a number": (lambda d: sheet(d)["journal"][0]["event"].update(scores={"Ann": "12"}),
                            "cannot be replayed"),
-    "enormous text": (lambda d: sheet(d)["meta"]["options"].update(note="x" * 200_000), "longer than 100000"),
-    "enormous number": (lambda d: sheet(d)["meta"]["options"].update(n=10**30), "too large to be a game value"),
+    "enormous text": (lambda d: sheet(d)["meta"]["options"].update(note="x" * 200_000), "is a text of 200,000 characters (at most 100,000)"),
+    "enormous number": (lambda d: sheet(d)["meta"]["options"].update(n=10**30), "beyond what any game counts"),
     "deep nesting": (lambda d: sheet(d)["meta"]["options"].update(n=json.loads("[" * 100 + "]" * 100)),
                      "nested more than 64 levels"),
     "aliases not an object": (lambda d: d.update(aliases=["x"]), "the aliases must be an object"),

@@ -133,7 +133,7 @@ def scoresheet(run, players, *rounds, data_dir=None, finish=True):
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != ".lock"}
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
 def test_two_laptops_merge_their_histories(run, home, tmp_path):

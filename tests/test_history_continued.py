@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != ".lock"}
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
 def at(run, folder, *args, expect=0):

@@ -46,11 +46,11 @@ def test_never_inside_the_data_folder_even_with_force(run, finished, home, tmp_p
     folder_link = tmp_path / "elsewhere"
     folder_link.symlink_to(home / "sessions")
     targets += [link, folder_link / "x.html"]
-    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != ".lock"}
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
     for target in targets:
         refused = run([*cmd, str(target), "--force"], expect=1).stderr
         assert "inside the data folder" in refused, (target, refused)
-    after = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != ".lock"}
+    after = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
     assert after == before
     assert run(["status", "--json", "--session", sid], expect=0)
 

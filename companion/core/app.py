@@ -88,6 +88,10 @@ class App:
         `new` and `use` in this process) changes it.
         """
         self.pinning = True
+        try:  # a shell or a script starting: what killed writes left goes (issue 22)
+            self.store.sweep_leftovers()
+        except (CompanionError, OSError):
+            pass
         try:
             sid = self.store.current()
             self.pinned = sid if sid and self.store.session_path(sid).exists() else None

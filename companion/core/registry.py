@@ -19,7 +19,10 @@ Scanning entry points means reading every installed distribution's metadata, and
 done only when a game is needed, and its result is kept in a small cache file keyed by the
 modification times of the folders on ``sys.path``: installing or removing a distribution
 changes its folder, so the cache can never name a game that is gone or miss a new one. Only
-the game asked for is imported.
+the game asked for is imported. The cache is checked, never believed (issue 22: a forged one
+made the companion import any module, then blamed the installation): each cached target must
+be exactly what its distribution's own ``entry_points.txt`` names, in a distribution folder on
+``sys.path`` (one small file read per distribution); anything else means a fresh scan.
 
 A plugin that fails to import or breaks the contract never stops start-up or the other games:
 it is left out of :func:`available` and reported in one line by :func:`problems`.
@@ -37,7 +40,7 @@ from typing import Any
 from companion.core.errors import CompanionError
 
 GROUP = "companion.games"
-CACHE_VERSION = 2  # 2: the distribution's version too
+CACHE_VERSION = 3  # 2: the distribution's version too; 3: its metadata folder, to check the cache against
 ENV_GAMES = "COMPANION_GAMES"
 
 _cache_path: Path | None = None
@@ -76,15 +79,67 @@ def _fingerprint() -> list[list]:
 
 
 def _scan() -> dict[str, tuple[str, str, str]]:
+    found = _scan_with_folders()
+    return {k: v[:3] for k, v in found.items()}
+
+
+def _scan_with_folders() -> dict[str, tuple[str, str, str, str]]:
+    """Every registered game id -> (``module:attribute``, distribution, version, the folder of
+    its metadata, or "" when it has none on disk)."""
     from importlib.metadata import entry_points
 
-    found: dict[str, tuple[str, str, str]] = {}
+    found: dict[str, tuple[str, str, str, str]] = {}
     for ep in entry_points(group=GROUP):
         dist = getattr(ep, "dist", None)
         name = getattr(dist, "name", None) or "?"
         version = getattr(dist, "version", None) or "?"
-        found.setdefault(ep.name, (ep.value, name, version))
+        where = getattr(dist, "_path", None)  # a PathDistribution's *.dist-info (or *.egg-info)
+        found.setdefault(ep.name, (ep.value, name, version, os.path.abspath(str(where)) if where else ""))
     return found
+
+
+def _checked(games: Any) -> dict[str, tuple[str, str, str]] | None:
+    """The cached targets, if every one is what its distribution's metadata names today (and
+    each of those distributions names no game the cache lacks); None means scan again."""
+    if not isinstance(games, dict):
+        return None
+    folders = {os.path.normpath(os.path.abspath(entry)) for entry in sys.path}
+    named: dict[str, dict[str, str]] = {}
+    out: dict[str, tuple[str, str, str]] = {}
+    for gid, row in games.items():
+        if not (isinstance(row, list) and len(row) == 4 and all(isinstance(x, str) for x in row)):
+            return None
+        target, dist, version, where = row
+        if (not where.endswith((".dist-info", ".egg-info"))
+                or os.path.normpath(os.path.dirname(where)) not in folders):
+            return None
+        if where not in named:
+            try:
+                named[where] = _entry_points_in(Path(where) / "entry_points.txt")
+            except (OSError, UnicodeDecodeError):
+                return None
+        if named[where].get(gid) != target:
+            return None
+        out[gid] = (target, dist, version)
+    if any(gid not in out for names in named.values() for gid in names):
+        return None
+    return out
+
+
+def _entry_points_in(path: Path) -> dict[str, str]:
+    """The ``companion.games`` section of an ``entry_points.txt``: name -> value, as
+    importlib.metadata reads it (an INI file)."""
+    section, out = None, {}
+    for raw in _read_small_file(path).splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == GROUP and "=" in line:
+            name, _, value = line.partition("=")
+            out.setdefault(name.strip(), value.strip())
+    return out
 
 
 def targets() -> dict[str, tuple[str, str, str]]:
@@ -98,12 +153,14 @@ def targets() -> dict[str, tuple[str, str, str]]:
         try:
             cached = json.loads(_read_small_file(_cache_path))
             if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
-                _targets = {k: (str(v[0]), str(v[1]), str(v[2])) for k, v in cached["games"].items()}
-                return _targets
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+                checked = _checked(cached["games"])
+                if checked is not None:
+                    _targets = checked
+                    return _targets
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             pass
-    found = _scan()
-    _targets = {k: found[k] for k in sorted(found)}  # `games` orders them by their own `listing`
+    found = _scan_with_folders()
+    _targets = {k: found[k][:3] for k in sorted(found)}  # `games` orders them by their own `listing`
     if _cache_path is not None:
         try:
             _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -111,7 +168,7 @@ def targets() -> dict[str, tuple[str, str, str]]:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner only (issue 12)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(json.dumps({"version": CACHE_VERSION, "key": key,
-                                     "games": {k: list(v) for k, v in _targets.items()}}))
+                                     "games": {k: list(found[k]) for k in _targets}}))
             os.replace(tmp, _cache_path)
         except OSError:
             pass  # a read-only data folder: scan again next time

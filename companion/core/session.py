@@ -594,7 +594,9 @@ def with_pairs(data: dict, pairs: list) -> dict:
 # write keeps the state beside the journal (DATA/cache/replay/ID.json), with the SHA-256 of the
 # session file's text it stands for. Replay starts from it while that text is unchanged.
 SNAPSHOT_EVERY = 200
-SNAPSHOT_FORMAT = 3  # 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx
+# 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx; 4: the
+# SHA-256 of its own contents (issue 22: store.read_snapshot refuses one that does not match)
+SNAPSHOT_FORMAT = 4
 
 
 def snapshot_fits(snap: dict, game_id: str) -> bool:
@@ -655,10 +657,11 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     check_numbers(options)
     for event in events:
         check_numbers(event)
-    with store.writing():
+    sid = new_id(set(store.session_ids()))
+    with store.writing_session(sid), store.writing():  # the order of every write (companion.core.store)
         data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
         meta: dict[str, Any] = {
-            "id": new_id(set(store.session_ids())),
+            "id": sid,
             "game": game_id,
             "players": names,
             "options": options,
@@ -674,11 +677,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
         at = now()
         session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
         replay = session.replay()  # refuse options the rules cannot start from, before writing anything
-        store.create_session(meta)
-        for entry in session.journal:
-            store.append(meta["id"], entry)
-        if events:
-            store.index_put(index_entry(meta, index_summary(session, replay)))
+        store.create_session(meta, session.journal, index_summary(session, replay) if events else None)
         if make_current:
             try:
                 store.set_current(meta["id"])
@@ -898,13 +897,16 @@ def index(store: Store) -> list[dict]:
                 link_time = -1
             if (sig is not None and sig[2] >= index_time) or link_time >= index_time:
                 suspects.append(sid)
+    from companion.core.plugins import skipping
+
     fixed: dict[str, dict] = {}
     for sid in suspects:
-        try:
-            s = load(store, sid)
-            entry = index_entry(s.meta, index_summary(s, s.replay()))
+        try:  # a plugin's rules that raise skip their session alone, named (issue 22)
+            ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
         except CompanionError as exc:  # listed or not, say which file was skipped (one line)
             store.notes.append(f"Skipped: {exc.message}")
+            continue
+        if not ok:
             continue
         if listed.get(sid) != entry:
             fixed[sid] = entry
@@ -924,6 +926,10 @@ def index(store: Store) -> list[dict]:
     return out
 
 
+def _entry_of(s: Session) -> dict:
+    return index_entry(s.meta, index_summary(s, s.replay()))
+
+
 def heal_index(store: Store) -> None:
     """Bring the index in step with the session files (see :func:`index`)."""
     index(store)
@@ -935,10 +941,13 @@ def rebuild_index(store: Store) -> int:
 
     db = open_db(store.index_path, "index")
     entries = []
+    from companion.core.plugins import skipping
+
     for sid in store.session_ids():
         with contextlib.suppress(CompanionError):
-            s = load(store, sid)
-            entries.append(index_entry(s.meta, index_summary(s, s.replay())))
+            ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
+            if ok:
+                entries.append(entry)
     db.drop_table("sessions")
     db.table("sessions").insert_multiple(entries)
     return len(entries)

@@ -6,8 +6,14 @@ knows nothing of other processes. Here:
 * every write goes to a temporary file in the same folder, is flushed and fsynced, then
   atomically replaces the old file (and the folder is fsynced): a kill at any instant leaves
   the old or the new file, never half of one;
-* writers take one lock file per data folder; readers need no lock, since they only ever see
-  whole files; a writer re-reads under the lock, so two shells never lose each other's events;
+* writers take locks; readers need no lock, since they only ever see whole files; a writer
+  re-reads under the lock, so two shells never lose each other's events. A session has its own
+  lock, and the folder one short lock for the index, settings and the players' values. Every
+  write that touches a session file (an action, undo, `new`, `delete`, `restore`, an `import` that
+  continues it) takes that session's lock first and the folder's inside it where it touches
+  the index, always in that order (several sessions: in the order of their ids), and never a
+  session's lock while holding the folder's: so no two writers wait for each other, and no
+  write can recreate a file that a delete moved away (issue 22);
 * each session's events live in their own file, so recording an action costs the same with one
   stored session or ten thousand; a small index lists the sessions for `sessions` and stats;
 * every file carries a schema version; older files are migrated in order when read; a newer
@@ -316,6 +322,7 @@ class Store:
         self.notes: list[str] = []
         # The session file last read or written (one only: `stats` reads thousands).
         self._held: Held | None = None
+        self._swept = False  # leftovers of killed writes looked for (sweep_leftovers)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -389,10 +396,24 @@ class Store:
             yield
 
     @contextlib.contextmanager
+    def writing_sessions(self, sids: "list[str] | set[str]") -> Iterator[None]:
+        """Hold the locks of several sessions, taken in the order of their ids (the one order
+        every writer uses, so two writers of the same sessions never wait for each other); the
+        caller takes the folder's lock inside, if it needs it (issue 22)."""
+        ids = sorted(set(sids))
+        _room_for_locks(len(ids))
+        with contextlib.ExitStack() as stack:
+            for sid in ids:
+                stack.enter_context(self.writing_session(sid))
+            yield
+
+    @contextlib.contextmanager
     def _locked(self, lock_path: Path, what: str) -> Iterator[None]:
         from filelock import FileLock, Timeout
 
         self.ensure()
+        if not self._swept:  # this process's first write: what killed writes left goes first
+            self.sweep_leftovers()
         lock = self._locks.get(lock_path)
         if lock is None:
             if lock_path.parent != self.root:
@@ -419,6 +440,16 @@ class Store:
             yield
         finally:
             lock.release()
+
+    def sweep_leftovers(self) -> int:
+        """Remove what killed writes left in the data folder, once per Store: at its first write
+        and when a shell or a script starts (companion.core.leftovers, issue 22)."""
+        if self._swept:
+            return 0
+        self._swept = True
+        from companion.core.leftovers import sweep  # (given what it needs: it imports no store)
+
+        return sweep(self.root, is_session_id, FILE_MODE)
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
@@ -521,15 +552,18 @@ class Store:
             return game
         return self.read_session(sid)[0]["game"]
 
-    def create_session(self, meta: dict) -> None:
-        """Write a new session file and its index entry (caller holds the lock)."""
+    def create_session(self, meta: dict, entries: "list[dict] | tuple" = (), summary: dict | None = None) -> None:
+        """Write a new session file, with its first journal ``entries``, in one write, then its
+        index entry (caller holds the locks). One write: a kill or a full disk leaves no session
+        or all of it (issue 22: `played` wrote the file, then each entry, and a full disk in
+        between said "Nothing was changed" about a file it had written)."""
         path = self.session_path(meta["id"])
         if path.exists():
             raise StoreError(f"{path} exists already; nothing was changed.")
-        db = open_db(path, "session")
-        db.table("meta").insert(meta)
-        db.table("journal")  # created empty on the first append
-        self.index_put_or_note(index_entry(meta), meta["id"])
+        doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}, "meta": {"1": meta},
+               "journal": {str(n): entry for n, entry in enumerate(entries, 1)}}
+        atomic_write_text(path, dumps_compact(doc))
+        self.index_put_or_note(index_entry(meta, summary), meta["id"])
 
     def index_put_or_note(self, entry: dict, sid: str) -> None:
         """Update the index after its session file was written. The index is a cache of the
@@ -642,12 +676,19 @@ class Store:
         return self.root / "cache" / "replay" / f"{sid}.snapshot"
 
     def read_snapshot(self, sid: str) -> dict | None:
-        """The replay snapshot kept for session ``sid``, or None if absent or unreadable."""
+        """The replay snapshot kept for session ``sid``, or None if absent, unreadable, or not
+        what was written: its contents must match the SHA-256 it carries (issue 22: a state
+        changed by hand was believed). This catches damage and careless edits; whoever can
+        write the folder can recompute the hash (SECURITY.md), as they can edit the journal."""
         path = self.snapshot_path(sid)
         try:
             if not path.is_file() or path.is_symlink() or path.stat().st_size > SNAPSHOT_MAX_BYTES:
                 return None
             text = path.read_text(encoding="utf-8")
+            head = len(SNAPSHOT_CHECK) + 64 + 2
+            if (not text.startswith(SNAPSHOT_CHECK) or text[head - 2:head] != '",'
+                    or sha256("{" + text[head:]) != text[len(SNAPSHOT_CHECK):head - 2]):
+                return None
             snap = json.loads(text)
         except (OSError, ValueError, RecursionError):
             return None
@@ -656,10 +697,19 @@ class Store:
         snap["_text"] = text  # a second replay of the same session parses its state afresh
         return snap
 
+    def drop_snapshot(self, sid: str) -> None:
+        """Remove session ``sid``'s replay snapshot (its session left the record: `delete`)."""
+        with contextlib.suppress(OSError):
+            self.snapshot_path(sid).unlink()
+
     def write_snapshot(self, sid: str, snap: dict) -> None:
-        """Keep a replay snapshot; a failure to write it is not an error (it is only a cache)."""
+        """Keep a replay snapshot, led by the SHA-256 of the rest of its text (see
+        :meth:`read_snapshot`); a failure to write it is not an error (it is only a cache)."""
+        body = dumps_compact({k: v for k, v in snap.items() if k != "check"})
+        if body == "{}":
+            return
         with contextlib.suppress(CompanionError, OSError):
-            atomic_write_text(self.snapshot_path(sid), dumps_compact(snap))
+            atomic_write_text(self.snapshot_path(sid), f'{SNAPSHOT_CHECK}{sha256(body)}",{body[1:]}')
 
     # -- index -----------------------------------------------------------------------------
     def index(self) -> list[dict]:
@@ -740,18 +790,71 @@ class Store:
                 and "value" in doc}
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
-        from companion.core.numbers import check_numbers
-
-        check_numbers(value)  # the bound `import` applies too: what is set can be exported
-        table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        table.upsert({"key": key, "value": value, "set_at": now()}, query().key == key)
+        self.change_user_values(game, {key: value})
 
     def unset_user_value(self, game: str, key: str) -> bool:
-        table = open_db(self.userdata_path, "userdata").table(game, cache_size=0)
-        return bool(table.remove(query().key == key))
+        return bool(self.change_user_values(game, unset=[key]))
+
+    def change_user_values(self, game: str, values: dict[str, Any] | None = None, unset: Any = ()) -> int:
+        """Set ``values`` (key -> value) and forget the keys in ``unset`` of ``game``, in one
+        write of userdata.json (caller holds the lock); returns how many were forgotten. One
+        write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
+        game's table empty first, then failed on the value, and "Nothing was changed" was
+        false)."""
+        from companion.core.numbers import check_numbers
+
+        values = values or {}
+        check_numbers(values)  # the bound `import` applies too: what is set can be exported
+        self.check_inside(self.userdata_path)
+        data = read_json_file(self.userdata_path, "userdata") or {}
+        table = data.get(game) or {}
+        if not isinstance(table, dict):
+            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
+                             "it was not changed.")
+        gone = set(unset) - set(values)
+        removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
+        for n in removed:
+            del table[n]
+        for key, value in values.items():
+            doc = {"key": key, "value": value, "set_at": now()}
+            found = [n for n, old in table.items() if isinstance(old, dict) and old.get("key") == key]
+            for n in found:
+                table[n] = doc
+            if not found:
+                table[str(max(map(int, table), default=0) + 1)] = doc
+        if not values and not removed:
+            return 0
+        data[game] = table
+        AtomicJSONStorage(self.userdata_path, "userdata").write(data)
+        return len(removed)
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+# A snapshot's text starts with the SHA-256 of the rest of it: {"check":"<64 hex>",<the rest>
+SNAPSHOT_CHECK = '{"check":"'
+
+
+def _room_for_locks(count: int) -> None:
+    """Each lock held is an open file: let this process open ``count`` more than it would
+    (an import continuing thousands of sessions holds all their locks at once), or refuse in
+    one line when the system allows fewer."""
+    if count < 64:
+        return
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on a POSIX system
+        return
+    wanted = count + 256
+    with contextlib.suppress(ValueError, OSError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY
+                                                        else min(wanted, hard), hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raise StoreError(f"This would lock {count:,} sessions at once, but the system lets one process open only "
+                         f"{soft:,} files: raise the limit (`ulimit -n {wanted}`) or do it in parts (an export of "
+                         "one game or one player: `export --game GAME`). Nothing was changed.")
 
 
 def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:

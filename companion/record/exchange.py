@@ -26,7 +26,7 @@ from xml.etree import ElementTree as ET
 
 from companion.core import session as sessions
 from companion.record import stats as history
-from companion.core.errors import CompanionError, StoreError
+from companion.core.errors import BusyError, CompanionError, StoreError
 from companion.core.numbers import LARGEST
 from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
 from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
@@ -125,6 +125,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
     """Finished sessions from the index (their files read for the notes only); sessions in
     play or abandoned are replayed for their scores so far."""
     from companion.core import session as sessions
+    from companion.core.plugins import skipping
 
     out = []
     for e in entries:
@@ -135,13 +136,19 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
                             round(r.minutes or 0), notes=notes_of(done), **extra))
             continue
-        try:
-            s = sessions.load(store, e["id"])
+        def read(sid=e["id"]):
+            s = sessions.load(store, sid)
             replay = s.replay()
+            return s, replay, s.status(replay)
+
+        try:  # a plugin's rules that raise skip their session alone, named (issue 22)
+            ok, found = skipping(store, e["id"], read)
         except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
             store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
             continue
-        status = s.status(replay)
+        if not ok:
+            continue
+        s, replay, status = found
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
         scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}
         start = history.parse_time(e["created"])
@@ -267,49 +274,129 @@ def parse(raw: bytes, name: str) -> Any:
         raise _refuse(name, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}): "
                             "an export from `export --format json` is expected") from None
     except (ValueError, RecursionError) as exc:
+        long = re.search(r"\d{4301,}", text) if isinstance(exc, ValueError) else None
+        if long is not None:  # Python's own limit on reading integers: said in our words (issue 22)
+            line = text.count("\n", 0, long.start()) + 1
+            raise _refuse(name, f"line {line} holds a number of {len(long.group()):,} digits, beyond what any game "
+                                f"counts (at most {MAX_INT:,} either way)") from None
         reason = str(exc) if isinstance(exc, ValueError) and str(exc) else "it is nested too deeply"
         raise _refuse(name, reason) from None
 
 
 def _walk(value: Any, where: str, name: str) -> None:
-    """Sizes, depth and numbers of any JSON value, checked without recursion."""
+    """Sizes, depth and numbers of any JSON value, checked without recursion; a refusal names
+    the field (found again by :func:`_path_to`, only when something is wrong)."""
     stack = [(value, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise _refuse(name, f"{where} is nested more than {MAX_DEPTH} levels deep")
+            raise _refuse(name, f"{_at(where, _path_to(value, node)[:4])} is nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, str):
             if len(node) > MAX_STRING:
-                raise _refuse(name, f"{where} holds a text longer than {MAX_STRING} characters")
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} is a text of {len(node):,} characters "
+                                    f"(at most {MAX_STRING:,})")
         elif isinstance(node, bool) or node is None:
             pass
         elif isinstance(node, int):
             if abs(node) > MAX_INT:
-                raise _refuse(name, f"{where} holds the number {str(node)[:20]}..., too large to be a game value")
+                shown = str(node) if abs(node) < 10**20 else f"{str(node)[:20]}..."
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} holds the number {shown}, beyond what any "
+                                    f"game counts (at most {MAX_INT:,} either way)")
         elif isinstance(node, float):
             if node != node or abs(node) > MAX_INT:
-                raise _refuse(name, f"{where} holds a number too large to be a game value")
+                raise _refuse(name, f"{_at(where, _path_to(value, node))} holds the number {node:g}, beyond what any "
+                                    f"game counts (at most {MAX_INT:,} either way)")
         elif isinstance(node, dict):
             for k, v in node.items():
                 if len(k) > MAX_STRING:
-                    raise _refuse(name, f"{where} holds a key longer than {MAX_STRING} characters")
+                    raise _refuse(name, f"{_at(where, _path_to(value, node))} has a key of {len(k):,} characters "
+                                        f"(at most {MAX_STRING:,})")
                 stack.append((v, depth + 1))
         elif isinstance(node, list):
             stack.extend((v, depth + 1) for v in node)
 
 
+def _path_to(root: Any, target: Any) -> tuple:
+    """The keys and indexes from ``root`` to the value ``target`` (the same object)."""
+    stack: list[tuple[Any, tuple]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if isinstance(node, dict):
+            stack.extend((v, path + (k,)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, path + (i,)) for i, v in enumerate(node))
+    return ()
+
+
+def _at(where: str, path: tuple) -> str:
+    """A field in words: `session ID's journal entry 3's event.scores.Ann`."""
+    from companion.core.text import safe_text
+
+    parts = list(path)
+    if parts[:1] == ["journal"] and len(parts) > 1 and isinstance(parts[1], int):
+        where, parts = f"{where}'s journal entry {parts[1] + 1}", parts[2:]
+    if not parts:
+        return where
+    dotted = ""
+    for part in parts:
+        dotted += f"[{part}]" if isinstance(part, int) else ("." if dotted else "") + safe_text(str(part)[:30])
+    return f"{where}'s {dotted}"
+
+
+KIND_NAMES = {dict: "an object", list: "a list", str: "a text", int: "a whole number", float: "a number",
+              bool: "true or false", type(None): "null"}
+
+
+def _kind_of(value: Any) -> str:
+    return KIND_NAMES.get(type(value), "something else")
+
+
 def _type(value: Any, kind: type | tuple, what: str, name: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = {dict: "an object", list: "a list", str: "a text", int: "a whole number"}
-        wanted = names.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
-        raise _refuse(name, f"{what} must be {wanted}")
+        wanted = KIND_NAMES.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
+        raise _refuse(name, f"{what} must be {wanted}, not {_kind_of(value)}")
     return value
 
 
+TIME_EXAMPLE = "2026-03-01T19:30:00+00:00"
+
+
 def _time(value: Any, what: str, name: str) -> str:
+    """A time as the companion writes it: ISO 8601 with its zone. A time without a zone was
+    made or changed elsewhere, and guessing its zone could move a game to another day: it is
+    refused, naming the entry (issue 22: one broke `export --format csv` for the whole folder)."""
+    from companion.core.text import safe_text
+
     _type(value, str, what, name)
+    shown = safe_text(repr(value[:40]))
     if len(value) > 40 or history.parse_time(value) is None:
-        raise _refuse(name, f"{what} is not a date and time ({value[:40]!r})")
+        raise _refuse(name, f"{what} is not a date and time ({shown}): the companion writes times as {TIME_EXAMPLE}")
+    from datetime import datetime
+
+    if datetime.fromisoformat(value).tzinfo is None:
+        raise _refuse(name, f"{what} ({shown}) has no time zone: the companion writes every time with one, as "
+                            f"{TIME_EXAMPLE} (UTC)")
+    return value
+
+
+def _played_on(value: Any, what: str, name: str) -> str:
+    """`--played-on` as the companion writes it: YYYY-MM-DD or YYYY-MM-DDTHH:MM."""
+    from datetime import datetime
+
+    from companion.core.text import safe_text
+
+    _type(value, str, what, name)
+    try:
+        if len(value) not in (10, 16) or (len(value) == 16 and value[10] != "T"):
+            raise ValueError
+        moment = datetime.fromisoformat(value)
+        if moment.year < 1900:
+            raise ValueError
+    except ValueError:
+        raise _refuse(name, f"{what} ({safe_text(repr(value[:40]))}) is not a day: the companion writes it as "
+                            "YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01T19:30") from None
     return value
 
 
@@ -326,7 +413,10 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     where = f"session {sid}"
     unknown = set(meta) - META_KEYS
     if unknown:
-        raise _refuse(name, f"{where} has keys this companion does not know ({', '.join(sorted(unknown))[:80]})")
+        from companion.core.text import safe_text
+
+        raise _refuse(name, f"{where} has keys this companion does not know ({safe_text(', '.join(sorted(unknown))[:80])}): "
+                            f"it knows {', '.join(sorted(META_KEYS))}")
     missing = META_REQUIRED - set(meta)
     if missing:
         raise _refuse(name, f"{where} lacks {', '.join(sorted(missing))}")
@@ -338,6 +428,13 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     players = _type(meta["players"], list, f"{where}'s players", name)
     if not all(isinstance(p, str) for p in players):
         raise _refuse(name, f"{where}'s players must be names")
+    from companion.core.session import NAME_MAX
+    from companion.core.text import safe_text
+
+    for p in players:
+        if len(p) > NAME_MAX:  # said shortened: the name itself may be thousands of characters
+            raise _refuse(name, f"{where}: the name '{safe_text(p[:NAME_MAX])}...' is longer than {NAME_MAX} "
+                                "characters")
     try:
         if check_players(players, game) != players:
             raise CompanionError("a player name has spaces around it")
@@ -346,9 +443,19 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     _type(meta["options"], dict, f"{where}'s options", name)
     _type(meta["data"], dict, f"{where}'s printed values", name)
     _time(meta["created"], f"{where}'s start", name)
+    if "played_on" in meta:
+        _played_on(meta["played_on"], f"{where}'s played_on", name)
+    if "location" in meta:
+        _type(meta["location"], str, f"{where}'s location", name)
+        if len(meta["location"]) > 100 or not meta["location"].isprintable():
+            raise _refuse(name, f"{where}'s location must be one line of at most 100 characters")
     for key in ("seed", "commitment", "entropy"):
         if key in meta:
             _type(meta[key], str, f"{where}'s {key}", name)
+    if not game.deals and {"seed", "commitment", "entropy"} & set(meta):
+        found = ", ".join(k for k in ("seed", "commitment", "entropy") if k in meta)
+        raise _refuse(name, f"{where} has a {found}, but {gid} deals no cards: the companion writes them only for "
+                            "games that deal")
     if game.deals and not {"seed", "commitment", "entropy"} <= set(meta):
         raise _refuse(name, f"{where} deals cards but has no seed, commitment and entropy")
     if "seed" in meta:
@@ -411,8 +518,17 @@ class Bundle:
 def read_bundle(raw: bytes, name: str) -> Bundle:
     """Parse and validate an import file completely (no disk access besides the game rules)."""
     doc = parse(raw, name)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _refuse(name, "it is not a companion export (make one with `export --format json`)")
+    how = "(make one with `export --format json`)"
+    if not isinstance(doc, dict):
+        raise _refuse(name, f"it is not a companion export: it holds {_kind_of(doc)}, not one object {how}")
+    if "format" not in doc:
+        raise _refuse(name, f'it is not a companion export: it has no format (an export says "format": '
+                            f'"{FORMAT}") {how}')
+    if doc.get("format") != FORMAT:
+        from companion.core.text import safe_text
+
+        raise _refuse(name, f"it is not a companion export: its format is {safe_text(repr(doc.get('format')))[:60]}, "
+                            f"not '{FORMAT}' {how}")
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _refuse(name, "it has no valid format version")
@@ -452,14 +568,45 @@ def replay_check(meta: dict, journal: list[dict], name: str):
 
     s = sessions.Session(meta, journal)
     try:
-        return s, s.replay()
+        replay = s.replay()
     except CompanionError as exc:
         reason = exc.message.replace(" Its file was not changed.", "")
         reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
         raise _refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
-    except Exception as exc:  # noqa: BLE001 - hostile events may break a rules module in any way
-        raise _refuse(name, f"session {meta['id']} holds an event this companion cannot read "
-                            f"({type(exc).__name__})") from None
+    except Exception:  # noqa: BLE001 - hostile events may break a rules module in any way
+        raise _refuse(name, _unreadable(s, journal)) from None
+    try:  # what `status`, `stats` and every export ask of it (issue 22: a damaged printed value
+        s.status(replay)  # in meta.data imported, then `export --format csv` failed)
+    except Exception:  # noqa: BLE001 - the same: hostile values may break the rules' summary
+        raise _refuse(name, f"session {meta['id']}'s printed values (meta.data) or events give a state the rules of "
+                            f"{meta['game']} cannot score: it was not made by this companion") from None
+    return s, replay
+
+
+def _unreadable(s, journal: list[dict]) -> str:
+    """Which entry breaks the rules' code (found by replaying ever shorter prefixes: a few
+    replays, on a refusal only), in words without Python's: the entry, its type and the game."""
+    done, _ = s.fold()
+    sid, game = s.meta["id"], s.meta["game"]
+    try:
+        s.replay(upto=0)  # the start alone: its options and printed values
+    except Exception:  # noqa: BLE001 - the same breakage, before any event
+        return (f"session {sid} cannot be replayed by this companion: its options or printed values (meta) are "
+                f"not ones the rules of {game} can start from")
+    low, high = 0, len(done)  # the first `low` events replay; the first `high` do not
+    while high - low > 1:
+        mid = (low + high) // 2
+        try:
+            s.replay(upto=mid)
+            low = mid
+        except Exception:  # noqa: BLE001 - the same breakage, earlier
+            high = mid
+    if not done:
+        return f"session {sid} cannot be replayed by this companion: the rules of {game} cannot read it"
+    entry = done[high - 1]
+    number = next((n for n, e in enumerate(journal, 1) if e is entry), high)
+    return (f"session {sid}'s journal entry {number} ({entry['event'].get('type')}) holds an event whose fields the "
+            f"rules of {game} cannot read: it was not made by this companion")
 
 
 # -- import: write -----------------------------------------------------------------------------
@@ -550,99 +697,210 @@ def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> N
                 raise _refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")
 
 
+IMPORT_TRIES = 5  # looks at the folder while other writers keep changing the sessions it continues
+
+
 def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
     """Add the bundle's new sessions and aliases, append to the sessions it continues, or
-    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing."""
+    refuse all of it (see the module docstring). ``dry_run`` checks everything and writes nothing.
+
+    Whether a session is continued (a fast-forward) is decided under that session's own lock,
+    then the folder's, the order every writer takes them (companion.core.store): an action
+    recorded here meanwhile is either before the import, and then the histories differ and the
+    import refuses them as a conflict, or after it, and comes after the imported entries. Never
+    is one side's acknowledged write lost (issue 22). A first look without the locks finds the
+    sessions to lock; the decision is the second look, under them (files unchanged since are
+    not read again)."""
+    seen: dict[str, tuple] = {}
+    checked: dict[tuple[str, int], dict] = {}
+    for _ in range(IMPORT_TRIES):
+        found = _compare_all(store, bundle, seen)
+        if not skip_conflicts:
+            _refuse_diverged(bundle.name, found)
+        _check_rules(bundle, found, checked)  # the rules replay them before any lock is taken
+        locked = sorted(sid for sid, (how, _d) in found.items() if how == "continued")
+        with store.writing_sessions(locked), store.writing():
+            found = _compare_all(store, bundle, seen)
+            if all(how != "continued" or sid in locked for sid, (how, _d) in found.items()):
+                return _import_locked(store, bundle, found, checked, skip_conflicts, dry_run)
+        # a session became one this import continues between the two looks: lock it too
+    raise BusyError(f"Import of {bundle.name}: the sessions it continues kept changing while it looked at them: "
+                    "try again in a moment (nothing was imported).")
+
+
+def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[str, tuple[str, Any]]:
+    """Each imported session's id -> (how it stands to this folder's, detail), see
+    :func:`compare`; ``new`` when this folder has no such session. ``seen`` keeps what was
+    found per file version, so an unchanged file is not read and compared twice."""
+    from companion.core.store import file_signature
+
+    out: dict[str, tuple[str, Any]] = {}
+    for meta, journal in bundle.sessions:
+        sid = meta["id"]
+        signature = file_signature(store.session_path(sid))
+        if signature is None:
+            out[sid] = ("new", None)
+            continue
+        known = seen.get(sid)
+        if known is None or known[0] != signature:
+            known = seen[sid] = (signature, compare(store.read_session(sid), (meta, journal)))
+        out[sid] = known[1]
+    return out
+
+
+def _refuse_diverged(name: str, found: dict[str, tuple[str, Any]]) -> None:
+    for sid, (how, detail) in found.items():
+        if how == "diverged":
+            raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
+
+
+def _check_rules(bundle: Bundle, found: dict[str, tuple[str, Any]], checked: dict[tuple[str, int], dict]) -> None:
+    """Replay every session the import adds or continues (its deals from the first new entry
+    checked against its seed), keeping its index entry in ``checked`` by (id, first new entry)."""
     from companion.core import session as sessions
 
-    name = bundle.name
+    for meta, journal in bundle.sessions:
+        how, detail = found[meta["id"]]
+        if how not in ("new", "continued"):
+            continue
+        start = 0 if how == "new" else len(journal) - detail
+        if (meta["id"], start) in checked:
+            continue
+        check_deals(meta, journal, bundle.name, start)
+        s, replay = replay_check(meta, journal, bundle.name)
+        checked[(meta["id"], start)] = index_entry(meta, sessions.index_summary(s, replay))
+
+
+def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any]],
+                   checked: dict[tuple[str, int], dict], skip_conflicts: bool, dry_run: bool) -> Imported:
+    """The import decided and written (the caller holds the locks of the sessions it continues,
+    then the folder's)."""
     from companion.core.store import read_json_file
 
-    with store.writing():
-        new: list[tuple[dict, list[dict]]] = []
-        grown: list[tuple[dict, list[dict], int]] = []
-        done = Imported([], [], 0, dry_run=dry_run)
-        for meta, journal in bundle.sessions:
-            sid = meta["id"]
-            if not store.session_path(sid).exists():
-                new.append((meta, journal))
-                continue
-            how, detail = compare(store.read_session(sid), (meta, journal))
-            if how == "same":
-                done.skipped.append(sid)
-            elif how == "ahead":
-                done.ahead.append(sid)
-            elif how == "continued":
-                grown.append((meta, journal, len(journal) - detail))
-            elif skip_conflicts:
-                done.conflicts.append((sid, detail))
-            else:
-                raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
-                                    f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
-        entries = []
-        for meta, journal in new:
-            check_deals(meta, journal, name)
-            s, replay = replay_check(meta, journal, name)
-            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
-        for meta, journal, start in grown:
-            check_deals(meta, journal, name, start)
-            s, replay = replay_check(meta, journal, name)
-            entries.append(index_entry(meta, sessions.index_summary(s, replay)))
-
-        aliases = load_aliases(store)
-        merged = dict(aliases)
-        for recorded, shown in bundle.aliases.items():
-            if recorded in aliases and aliases[recorded] != shown:
-                raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
-                                    f"{aliases[recorded]} (rename one side first with `player rename`)")
-            merged[recorded] = shown
-        index_data = read_json_file(store.index_path, "index") or {}
-        table = index_data.get("sessions") or {}
-        if merged == aliases:  # no name changes: only the sessions brought in can clash
-            clash = same_session_clash(entries, Roster(merged, entries))
+    name = bundle.name
+    new: list[tuple[dict, list[dict]]] = []
+    grown: list[tuple[dict, list[dict], int]] = []
+    done = Imported([], [], 0, dry_run=dry_run)
+    for meta, journal in bundle.sessions:
+        sid = meta["id"]
+        how, detail = found[sid]
+        if how == "new":
+            new.append((meta, journal))
+        elif how == "same":
+            done.skipped.append(sid)
+        elif how == "ahead":
+            done.ahead.append(sid)
+        elif how == "continued":
+            grown.append((meta, journal, len(journal) - detail))
+        elif skip_conflicts:
+            done.conflicts.append((sid, detail))
         else:
-            everyone = [table[k] for k in sorted(table, key=int)] + entries
-            clash = same_session_clash(everyone, Roster(merged, everyone))
-        if clash:
-            entry, names = clash
-            raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
-                                "one player")
-        done.added = [m["id"] for m, _ in new]
-        done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
-        done.aliases = len(set(merged.items()) - set(aliases.items()))
-        if dry_run:
-            return done
+            raise _refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
+                                f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
+    _check_rules(bundle, found, checked)  # (only what changed since the first look)
+    entries = [checked[(m["id"], 0)] for m, _ in new] + [checked[(m["id"], start)] for m, _, start in grown]
 
-        # the session files first, then the names, then the index, which makes them count:
-        # a failure on the way takes back what was written before it
-        written: list[Path] = []
-        replaced: list[tuple[Path, bytes]] = []
-        names_saved = False
-        try:
-            for meta, journal, _start in grown:
-                path = store.session_path(meta["id"])
-                replaced.append((path, path.read_bytes()))
-            files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
-            files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
-            write_files(files, written)
-            if merged != aliases:
-                save_aliases(store, merged)
-                names_saved = True
-            if entries:
-                _write_index(store, entries, index_data)
-        except (CompanionError, OSError) as exc:
-            kept = {path for path, _ in replaced}
-            for path in written:
-                if path not in kept:
-                    path.unlink(missing_ok=True)
-            for path, old in replaced:
-                with contextlib.suppress(OSError, CompanionError):
-                    atomic_write_text(path, old.decode("utf-8"))
-            if names_saved:
-                save_aliases(store, aliases)
-            reason = exc.message if isinstance(exc, CompanionError) else str(exc)
-            raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+    aliases = load_aliases(store)
+    merged = dict(aliases)
+    for recorded, shown in bundle.aliases.items():
+        if recorded in aliases and aliases[recorded] != shown:
+            raise _refuse(name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
+                                f"{aliases[recorded]} (rename one side first with `player rename`)")
+        merged[recorded] = shown
+    index_data = read_json_file(store.index_path, "index") or {}
+    table = index_data.get("sessions") or {}
+    if merged == aliases:  # no name changes: only the sessions brought in can clash
+        clash = same_session_clash(entries, Roster(merged, entries))
+    else:
+        everyone = [table[k] for k in sorted(table, key=int)] + entries
+        clash = same_session_clash(everyone, Roster(merged, everyone))
+    if clash:
+        entry, names = clash
+        raise _refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} "
+                            "one player")
+    done.added = [m["id"] for m, _ in new]
+    done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
+    done.aliases = len(set(merged.items()) - set(aliases.items()))
+    if dry_run:
+        return done
+
+    # the session files first, then the names, then the index, which makes them count:
+    # a failure on the way takes back what was written before it, without writing anything
+    # (a full disk: issue 22), so "nothing was imported" is true
+    written: list[Path] = []
+    undo = _Undo()
+    files: list[tuple[Path, str]] = []
+    try:
+        for meta, journal, _start in grown:
+            undo.keep(store.session_path(meta["id"]))
+        files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in new]
+        files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in grown]
+        write_files(files, written)
+        if merged != aliases:
+            from companion.record.players import aliases_path
+
+            undo.keep(aliases_path(store))
+            save_aliases(store, merged)
+        if entries:
+            _write_index(store, entries, index_data)
+    except (CompanionError, OSError) as exc:
+        kept = undo.paths()
+        texts = dict(files)
+        for path in written:  # a new session file, unless an action was recorded in it since
+            if path not in kept:
+                with contextlib.suppress(OSError):
+                    if path.read_text(encoding="utf-8") == texts.get(path):
+                        path.unlink()
+        undo.undo()
+        reason = exc.message if isinstance(exc, CompanionError) else str(exc)
+        raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+    finally:
+        undo.forget()
     return done
+
+
+class _Undo:
+    """The files an import replaces, kept as they were: each is linked to a second name first,
+    so taking it back is a rename, which needs no room on the disk. (Where links cannot be made,
+    its bytes are kept and written back.) A file that was absent is removed again."""
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[Path, Path | None, bytes | None]] = []
+
+    def paths(self) -> set[Path]:
+        return {path for path, _b, _o in self.kept}
+
+    def keep(self, path: Path) -> None:
+        import os
+
+        backup = path.with_name(f".{path.name}.import-{os.getpid()}.old")
+        try:
+            backup.unlink(missing_ok=True)
+            os.link(path, backup)
+            self.kept.append((path, backup, None))
+        except FileNotFoundError:
+            self.kept.append((path, None, None))
+        except OSError:
+            self.kept.append((path, None, path.read_bytes()))
+
+    def undo(self) -> None:
+        import os
+
+        for path, backup, old in reversed(self.kept):
+            with contextlib.suppress(OSError, CompanionError):
+                if backup is not None:
+                    os.replace(backup, path)
+                elif old is not None:
+                    atomic_write_text(path, old.decode("utf-8"))
+                else:
+                    path.unlink(missing_ok=True)
+
+    def forget(self) -> None:
+        for _path, backup, _old in self.kept:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
 
 
 def write_files(files: list[tuple[Path, str]], written: list[Path]) -> None:

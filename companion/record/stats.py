@@ -17,7 +17,7 @@ Definitions (the issue's words made exact):
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
@@ -50,6 +50,9 @@ def is_number(value: Any) -> bool:
 
 
 def parse_time(text: Any) -> datetime | None:
+    """A stored time, always with its zone. The companion writes every time in UTC with its
+    zone; one without (a hand edit: `import` refuses them) is read as UTC, so two times can
+    always be compared (issue 22: one made `export --format csv` fail for the whole folder)."""
     if not isinstance(text, str):
         return None
     try:
@@ -57,7 +60,9 @@ def parse_time(text: Any) -> datetime | None:
     except ValueError:
         return None
     # a time at the edge of the calendar cannot be moved to another time zone: not a real one
-    return moment if 1900 <= moment.year <= 9000 else None
+    if not 1900 <= moment.year <= 9000:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
 def local_date(text: Any) -> str:

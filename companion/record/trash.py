@@ -64,23 +64,36 @@ def _drop_from_index(store: Store, sid: str) -> None:
 
 
 def delete(store: Store, sid: str) -> sessions.Session:
-    """Move session ``sid`` (a full id) into the bin; the current session is unset if it was it."""
-    with store.writing():
+    """Move session ``sid`` (a full id) into the bin; the current session is unset if it was it.
+
+    Under the session's own lock, then the folder's (the order every writer uses, see
+    companion.core.store): an action on the session waits, then finds it gone, and can never
+    write it back into the record (issue 22). Its replay snapshot, which holds the state (every
+    hand of a dealt round), goes with it: it is only a cache, made again from the journal."""
+    with store.writing_session(sid), store.writing():
         s = sessions.load(store, sid)
         if binned_path(store, sid).exists():
             raise CompanionError(f"The bin already holds a session {sid}: `restore {sid}` it first, or "
                                  f"move {binned_path(store, sid)} away.")
         _drop_from_index(store, sid)
         _move(store.session_path(sid), binned_path(store, sid))
+        store.drop_snapshot(sid)
         if store.current() == sid:
-            store.set_current(None)
+            try:
+                store.set_current(None)
+            except StoreError as exc:  # the session is in the bin all the same: say so (issue 22)
+                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+                store.notes.append(f"Session {sid} is in the bin, but it could not be unset as the current one "
+                                   f"({reason}): pick another with `use ID`.")
     return s
 
 
 def restore(store: Store, prefix: str) -> sessions.Session:
-    """Move a deleted session back into the record (and the index)."""
-    with store.writing():
-        sid = resolve_binned(store, prefix)
+    """Move a deleted session back into the record (and the index), under the session's lock
+    and then the folder's, as `delete`."""
+    sid = resolve_binned(store, prefix)
+    with store.writing_session(sid), store.writing():
+        sid = resolve_binned(store, sid)  # still in the bin, now that nobody else can move it
         if store.session_path(sid).exists():
             raise CompanionError(f"Session {sid} is in the record already (an import brought it back?): "
                                  f"the copy in the bin stays at {binned_path(store, sid)}.")
@@ -93,7 +106,9 @@ def restore(store: Store, prefix: str) -> sessions.Session:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise StoreError(f"{binned_path(store, sid)} is damaged: it stays in the bin.") from None
         _move(binned_path(store, sid), store.session_path(sid))
-        store.index_put(index_entry(meta, sessions.index_summary(s, replay)))
+        # the index is a cache of the session files: when it cannot be written the session is
+        # back all the same, and a note says so (never "Nothing was changed", issue 22)
+        store.index_put_or_note(index_entry(meta, sessions.index_summary(s, replay)), sid)
     return s
 
 

@@ -281,12 +281,13 @@ class RootGroup(LazyGroup):
             raise
         except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
             where = log_unexpected(ctx.find_object(App))
-            plugin = plugin_at_fault(exc)
+            plugin = plugin_at_fault(exc, game_in_hand(ctx))
             if plugin is not None:  # a plugin's own code raised: it is named, not the companion
+                from companion.core.plugins import failed
+
                 raise click.ClickException(
-                    f"The game {plugin.game.id} ({plugin.distribution} {plugin.version}) failed "
-                    f"({type(exc).__name__} in {plugin_frame(exc)}); nothing more was recorded. Details are in "
-                    f"{where}: tell the game's author."
+                    f"T{failed(plugin, exc)[1:]}; nothing more was recorded. Details are in {where}: tell the game's "
+                    "author."
                 ) from None
             raise click.ClickException(
                 f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
@@ -296,33 +297,22 @@ class RootGroup(LazyGroup):
             show_notes(ctx)
 
 
-def plugin_at_fault(exc: BaseException):
-    """The loaded game (registry.Parts) whose code raised ``exc``, when it is a plugin's: the
-    innermost frame of the traceback in a game's own package that is not the companion's."""
-    from companion.core import registry
+def plugin_at_fault(exc: BaseException, game_id: str | None = None):
+    """The loaded game (registry.Parts) whose code raised ``exc``, when it is a plugin's
+    (companion.core.plugins.at_fault; ``game_id``: the game of the session at hand)."""
+    from companion.core.plugins import at_fault
 
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        owner = registry.owner_of(tb.tb_frame.f_globals.get("__name__"))
-        if owner is not None:
-            found = owner
-        tb = tb.tb_next
-    return found
+    return at_fault(exc, game_id)
 
 
-def plugin_frame(exc: BaseException) -> str:
-    """`module line N` of the innermost frame in a plugin's code."""
-    from companion.core import registry
-
-    where = "its code"
-    tb = exc.__traceback__
-    while tb is not None:
-        name = tb.tb_frame.f_globals.get("__name__")
-        if registry.owner_of(name) is not None:
-            where = f"{name} line {tb.tb_lineno}"
-        tb = tb.tb_next
-    return where
+def game_in_hand(ctx) -> str | None:
+    """The game id of the session the failed command targeted, read from its description
+    alone (no rules run), or None."""
+    app = ctx.find_object(App)
+    try:
+        return app.store.session_game(app.session_id()) if app is not None else None
+    except Exception:  # noqa: BLE001 - no session, or a damaged one: the traceback decides alone
+        return None
 
 
 def on_terminal(message: str) -> str:

@@ -92,9 +92,8 @@ def set_value(app, game: str, key: str, value: str) -> None:
     old, key = key, datapack.current_key(game, key)
     with app.store.writing():
         datapack.validate(game, key, parsed, app.store.user_values(game))
-        app.store.set_user_value(game, key, parsed)
-        if old != key:  # the value under its old name would only hide behind the new one
-            app.store.unset_user_value(game, old)
+        # (in one write: the value under its old name would only hide behind the new one)
+        app.store.change_user_values(game, {key: parsed}, unset=[old] if old != key else [])
     click.echo(f"Set {game} {key} = {_short(parsed, 200)}." + (f" ({old} is now called {key}.)" if old != key else ""))
     click.echo("New sessions use it, and so do sessions still waiting for it; finished scores never change.")
 
@@ -143,10 +142,9 @@ def unset(app, game: str, key: str) -> None:
     """Forget your own value at KEY (the game's pack value, or unknown, applies again)."""
     _game(game)
     with app.store.writing():
-        removed = app.store.unset_user_value(game, key)
-        for old, new in datapack.renamed(game).items():  # the same value under its old name
-            if new == key or old == key:
-                removed = app.store.unset_user_value(game, old if new == key else new) or removed
+        names = [key] + [old if new == key else new for old, new in datapack.renamed(game).items()
+                         if new == key or old == key]  # the same value under its old name
+        removed = app.store.change_user_values(game, unset=names)  # one write
     if not removed:
         raise CompanionError(f"You have no value of your own at {game} {key}: `data show {game}` lists them.")
     click.echo(f"Forgot your value of {game} {key}.")

@@ -44,6 +44,7 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
     "settings": [],
     "userdata": [],
     "players": [],
+    "titles": [],
 }
 
 SCHEMA_KEY = "_schema"
@@ -819,4 +820,7 @@ def index_entry(meta: dict, summary: dict | None = None) -> dict:
         "summary": summary,
         # a game logged after the fact, or its place: stats order and filter by when it was played
         **{k: meta[k] for k in ("played_on", "location") if meta.get(k)},
+        # a score sheet's game (`--title Carcassonne`, issue 23): the history counts it apart
+        **({"title": (meta.get("options") or {})["title"]}
+           if isinstance((meta.get("options") or {}).get("title"), str) else {}),
     }

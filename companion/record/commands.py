@@ -13,9 +13,9 @@ from pathlib import Path
 import click
 
 from companion.core import session as sessions
-from companion.games.kit import echo_json, json_option, pass_app
+from companion.games.kit import echo_json, json_option, pass_app, sheet_options
 from companion.core.errors import CompanionError
-from companion.terminal.render import table
+from companion.terminal.render import table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ def players(app, as_json: bool) -> None:
     entries, roster = _store_roster(app)
     rows = history.players_table(entries, roster)
     if as_json:
-        echo_json(rows)
+        echo_json(rows, "players")
         return
     if not rows:
         click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
@@ -247,7 +247,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
         result = skill.compute(entries, roster, game=game, player=player, since=since,
                                cache=app.store.root / "cache" / "ratings.json")
         if as_json:
-            echo_json(result)
+            echo_json(result, "ratings")
         else:
             click.echo(skill.render(result))
         return
@@ -257,7 +257,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         write_output(app, html_file, pages.stats_html(result), force)
     if as_json:
-        echo_json(result)
+        echo_json(result, "stats")
     elif html_file is not None:
         click.echo(f"Wrote the statistics of {result['sessions']} finished sessions to {html_file}.")
     else:
@@ -432,70 +432,296 @@ def restore(app, session_id: str) -> None:
 # -- a play logged after the fact --------------------------------------------------------------
 
 
-def parse_final_scores(text: str) -> dict[str, int]:
-    """`Ann=52,Bob=47` (commas or spaces between) -> {'Ann': 52, 'Bob': 47}, in seat order.
+def parse_final_scores(text: str) -> dict[str, int | float | None]:
+    """`Ann=52,Bob=47.5` (commas or spaces between) -> {'Ann': 52, 'Bob': 47.5}, in seat order;
+    `Ann,Bob,Cy` (names alone: a co-operative play, a rank-only one) -> {'Ann': None, ...}.
 
     A part between commas with one `=` is one pair, so a name with a space in it
     (`Bartholomew Jones=47`) is whole, as `new --players` takes it."""
-    from companion.games.kit import parse_pairs
+    from companion.core.numbers import parse_points
 
+    if "=" not in text:  # names without scores
+        names = [n.strip() for n in text.split(",")]
+        if not any(names):
+            raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")
+        return {n: None for n in names}
     items = [part for chunk in text.split(",")
              for part in ([chunk.strip()] if chunk.count("=") == 1 else chunk.split())]
-    scores = parse_pairs([i for i in items if i], "NAME=SCORE")
+    scores: dict[str, int | float | None] = {}
+    for item in (i for i in items if i):
+        name, sep, number = item.partition("=")
+        if not sep or not name.strip():
+            raise click.UsageError(f"{item!r} is not NAME=SCORE: write every player like Ann=52, or the names alone "
+                                   "for a co-operative or rank-only play (--players Ann,Bob)")
+        value = parse_points(number)
+        if value is None:
+            raise click.UsageError(f"{item!r}: {number.strip()!r} is not a number; write it like {name.strip()}=52 or "
+                                   f"{name.strip()}=47.5")
+        if name.strip() in scores:
+            raise CompanionError(f"{name.strip()} is given twice: give each player once.")
+        scores[name.strip()] = value
     if not scores:
         raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")
     return scores
 
 
-@click.command()
-@click.argument("game_id", metavar="GAME")
-@click.option("--players", "players_", required=True, metavar="Ann=52,Bob=47",
-              help="Every player's final score, in seat order.")
-@click.option("--winner", "winners", multiple=True, metavar="NAME",
-              help="Who won (repeat for a shared win); needed only when the game's tie rule needs more than scores.")
-@click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
-@click.option("--location", metavar="TEXT", help="Where it was played.")
-@click.option("--note", "note_text", metavar="TEXT", help="A note kept with the play.")
-@json_option
-@pass_app
-def played(app, game_id: str, players_: str, winners: tuple[str, ...], played_on: str | None,
-           location: str | None, note_text: str | None, as_json: bool) -> None:
-    """Log a finished play from its final scores alone (it counts in stats like any other).
+def parse_ranks(text: str) -> dict[str, int]:
+    """`Ann=1,Bob=2,Cy=2` -> {'Ann': 1, 'Bob': 2, 'Cy': 2}: a rank-only play (ties share a rank)."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, sep, rank = part.partition("=")
+        try:
+            value = int(rank.strip()) if sep else 0
+        except ValueError:
+            value = 0
+        if not name.strip() or value < 1:
+            raise click.UsageError(f"--ranks: {part!r} is not NAME=RANK: write it like --ranks Ann=1,Bob=2")
+        out[name.strip()] = value
+    if not out:
+        raise click.UsageError("--ranks names every player's place: --ranks Ann=1,Bob=2")
+    return out
 
-    The winners follow the game's own rule; give --winner when scores tie and the rule needs
-    more than scores (money, the youngest ship ...). The current session is left as it was.
-    """
-    from companion.core import registry
+
+def parse_length(text: str | None) -> int | None:
+    """`--length 45m`, `1h30m`, `1h`, `90` or `1:30` -> whole minutes."""
+    import re
+
+    if text is None:
+        return None
+    raw = text.strip().lower().replace(" ", "")
+    found = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)(?:m|min)?)?", raw) if raw else None
+    if found and any(found.groups()):
+        hours, minutes = (int(g) if g else 0 for g in found.groups())
+    elif re.fullmatch(r"\d+:\d\d", raw):
+        hours, minutes = (int(g) for g in raw.split(":"))
+    else:
+        raise CompanionError(f"{text!r} is not a length: write it like --length 45m, --length 1h30m or --length 90.")
+    total = hours * 60 + minutes
+    if total > 100_000:
+        raise CompanionError(f"{text!r} is longer than any game: check the length.")
+    return total
+
+
+def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
+    """`--roles Ann=red,Bob=Mayor` -> {seated name: colour or role}: what each player played as."""
     from companion.games.api import player_name
 
-    game = registry.get(game_id.strip().lower())
-    scores = parse_final_scores(players_)
+    if text is None:
+        return None
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, sep, role = part.partition("=")
+        role = " ".join(role.split())
+        if not sep or not name.strip() or not role:
+            raise click.UsageError(f"--roles: {part!r} is not NAME=ROLE: write it like --roles Ann=red,Bob=Mayor")
+        if len(role) > ROLE_MAX or not role.isprintable():
+            raise CompanionError(f"A colour or role is one line of at most {ROLE_MAX} characters.")
+        out[player_name(names, name)] = role
+    return {p: out[p] for p in names if p in out} or None
+
+
+ROLE_MAX = 40
+
+
+def resolve_game(app, name: str):
+    """(game, title): the game `played GAME` means. A game id or a game's own title is that
+    game; any other name is a score sheet with that title (issue 23)."""
+    from companion.core import registry, titles
+    from companion.core.text import name_key
+
+    wanted = name.strip()
+    if wanted.lower() in registry.known():  # an installed game, even one that fails to load (it says why)
+        return registry.get(wanted.lower()), None
+    for gid in registry.available():
+        try:
+            game = registry.get(gid)
+        except CompanionError:
+            continue
+        if name_key(game.title) == name_key(wanted):
+            return game, None
+    record = titles.find(app.store, wanted)
+    if record is None:  # a new title: a typo of a game id is refused, not logged as a new game
+        import difflib
+
+        close = difflib.get_close_matches(wanted.lower(), list(registry.known()), n=1, cutoff=0.75)
+        if close:
+            raise CompanionError(f"There is no game {wanted!r}: did you mean {close[0]}? (To log another game by that "
+                                 f"name: `played scoresheet --title {shlex_quote(wanted)} ...`.)")
+        title = titles.check_title(wanted)
+    else:
+        title = record["title"]
+    return registry.get("scoresheet"), title
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "players_", metavar="Ann=52,Bob=47",
+              help="Every player's final score, in seat order (Ann,Bob alone: a co-op or rank-only play).")
+@click.option("--ranks", metavar="Ann=1,Bob=2", help="Each player's place, for a game that ranks without points.")
+@click.option("--winner", "winners", multiple=True, metavar="NAME",
+              help="Who won (repeat for a shared win): a tie the rules settle, or a game without points.")
+@click.option("--won", "coop_won", flag_value="won", default=None, help="A co-operative play the players won together.")
+@click.option("--lost", "coop_won", flag_value="lost", help="A co-operative play the players lost together.")
+@click.option("--start", metavar="NAME", help="Who started (default: the first named); the seats go round from there.")
+@click.option("--roles", metavar="Ann=red,Bob=Mayor", help="Each player's colour or role.")
+@click.option("--length", metavar="45m", help="How long it took: 45m, 1h30m, 90.")
+@click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
+@click.option("--location", metavar="TEXT", help="Where it was played.")
+@click.option("--note", "--comment", "note_text", metavar="TEXT", help="A comment kept with the play.")
+@sheet_options
+@json_option
+@pass_app
+def played(app, game_id: str, players_: str | None, ranks: str | None, winners: tuple[str, ...],
+           coop_won: str | None, start: str | None, roles: str | None, length: str | None, played_on: str | None,
+           location: str | None, note_text: str | None, as_json: bool, **named) -> None:
+    """Log a finished play from its result alone (it counts in stats like any other).
+
+    GAME is a game id (`games` lists them), or the name of any other game (`played Carcassonne
+    --players Ann=52,Bob=47`): the title is remembered with --lowest-wins, --coop, --no-points,
+    --tie-breaker and --bgg-id. The winners follow the game's own rule; give --winner when scores
+    tie and the rule needs more than scores (money, the youngest ship ...). The current session
+    is left as it was.
+    """
+    from companion.games.api import player_name
+    from companion.games.kit import sheet_setup, split_teams, team_points
+
+    game, title = resolve_game(app, game_id)
+    sheet = game.id == "scoresheet"
+    given_sheet = [k for k in ("lowest_wins", "coop", "no_points", "tie_break", "bgg_id", "teams") if named.get(k) is not None]
+    if not sheet and given_sheet:
+        option = "--" + given_sheet[0].replace("_", "-").replace("tie-break", "tie-breaker")
+        raise CompanionError(f"{option} is for a game without rules of its own; {game.title} has its own"
+                             + (f": its BoardGameGeek id is set with `data set {game.id} bgg_id N`."
+                                if given_sheet[0] == "bgg_id" else "."))
+    if title is not None:
+        named["title"] = title
+    options = sheet_setup(named) if sheet else {}
+    options.pop("_players", None)
+    coop = bool(options.get("coop"))
+    teams = split_teams(named.get("teams"))
+    team_totals = team_points(named.get("teams"))
+    # the players: from --players, else the teams' members, else the ranks' names
+    if players_ is not None:
+        scores = parse_final_scores(players_)
+    elif teams is not None:
+        scores = {n: None for t in teams for n in t}
+    elif ranks is not None:
+        scores = {n: None for n in parse_ranks(ranks)}
+    else:
+        raise click.UsageError("Give the players: --players Ann=52,Bob=47 (or --players Ann,Bob with --won, --lost, "
+                               "--ranks or --winner).")
     names = sessions.check_players(list(scores), game)
     scores = dict(zip(names, scores.values()))
-    extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
-    if winners:
-        chosen: list[str] = []
+    seats = sessions.seat_from(names, start)
+    event: dict = {"type": "played"}
+    if teams is not None:
+        teams = [[player_name(names, n) for n in t] for t in teams]
+        if sorted(p for t in teams for p in t) != sorted(names):
+            raise CompanionError(f"--teams names every player once (the players are {', '.join(names)}).")
+        if team_totals is not None:
+            if any(v is not None for v in scores.values()):
+                raise CompanionError("Give the points once: after each team (--teams \"Ann+Bob=52,Cy+Dee=47\") or "
+                                     "after each player (--players Ann=30,Bob=22,...).")
+            for team, points in zip(teams, team_totals):
+                for p in team:
+                    scores[p] = points
+        elif all(v is not None for v in scores.values()):
+            from companion.core.numbers import tidy
+
+            team_totals = [tidy(sum(scores[p] for p in t)) for t in teams]
+        event["teams"] = teams
+        if team_totals is not None:
+            event["team_scores"] = team_totals
+    have_scores = all(v is not None for v in scores.values())
+    if any(v is not None for v in scores.values()) and not have_scores:
+        raise click.UsageError("Give every player's final score (--players Ann=52,Bob=47), or none of them.")
+    if have_scores and options.get("no_points"):
+        raise CompanionError(f"{title or game.title} has no points (--no-points): name the winners with --winner "
+                             "or give --ranks.")
+    if coop_won is not None and not coop:
+        raise CompanionError("--won and --lost are for a co-operative game: add --coop.")
+    rank_of = None
+    if ranks is not None:
+        rank_of = {player_name(names, n): r for n, r in parse_ranks(ranks).items()}
+        if sorted(rank_of) != sorted(names):
+            raise CompanionError(f"--ranks names every player's place: {', '.join(names)}.")
+    if coop:
+        if coop_won is None:
+            raise CompanionError("A co-operative play is won or lost together: add --won or --lost.")
+        if winners:
+            raise CompanionError("In a co-operative play everyone wins or loses together: leave out --winner.")
+        chosen = list(seats) if coop_won == "won" else []
+        event.update(coop=True, won=coop_won == "won")
+    elif winners:
+        chosen = []
         for w in winners:
             name = player_name(names, w)
-            if name not in chosen:
-                chosen.append(name)
-    else:
-        chosen = game.played_winners(scores, {})
-        if chosen is None:
-            top = max(scores.values())
-            tied = [p for p, v in scores.items() if v == top]
+            for member in next((t for t in teams or [] if name in t), [name]):
+                if member not in chosen:
+                    chosen.append(member)
+    elif rank_of is not None:
+        chosen = [p for p in seats if rank_of[p] == 1]
+    elif have_scores:
+        sides = {"+".join(t): scores[t[0]] for t in teams} if teams and team_totals is not None else dict(scores)
+        top = game.played_winners(sides, options)
+        if top is None:
+            best = min(sides.values()) if options.get("lowest_wins") else max(sides.values())
+            tied = [p for p, v in sides.items() if v == best]
+            rule = options.get("tie_break") or game.tie_break or "its tie-breaker"
             raise CompanionError(
-                f"{' and '.join(tied)} tie at {top}: {game.title} settles that by {game.tie_break}, which the "
+                f"{' and '.join(tied)} tie at {best}: {title or game.title} settles that by {rule}, which the "
                 f"scores do not show. Add --winner NAME (repeat it for a shared win).")
-    events = [{"type": "played", "scores": scores, "winners": chosen}]
+        chosen = [p for p in seats if any(p in side.split("+") for side in top)]
+    else:
+        raise CompanionError("Say who won: --winner NAME, --ranks Ann=1,Bob=2, or the scores (--players Ann=52,Bob=47).")
+    if have_scores:
+        event["scores"] = {p: scores[p] for p in seats}
+    if rank_of is not None:
+        event["ranks"] = {p: rank_of[p] for p in seats}
+    event["winners"] = [p for p in seats if p in chosen]
+    if winners and have_scores and not coop:
+        best = min(scores.values()) if options.get("lowest_wins") else max(scores.values())
+        tied = [p for p in names if scores[p] == best]
+        if len(tied) > 1 and set(event["winners"]) < set(tied):  # a tie the rules settled
+            event["tie_break"] = named.get("tie_break") or options.get("tie_break") or game.tie_break or "the rules"
+    minutes = parse_length(length)
+    if minutes is not None:
+        event["minutes"] = minutes
+    if teams is not None and not sheet:
+        raise CompanionError(f"--teams is for a game without rules of its own; {game.title} has its own.")
+    if sheet and teams is not None:
+        options["teams"] = teams
+    extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location),
+             "roles": parse_roles(roles, names)}
+    events = [event]
     if note_text is not None:
         events.append({"type": "note", "text": note_text.strip()})
-    s = sessions.create(app.store, game.id, names, {}, None, "", extra, events, make_current=False)
+    s = sessions.create(app.store, game.id, seats, options, None, "", extra, events, make_current=False)
     if as_json:
-        echo_json(s.status())
+        echo_json(s.status(), "played")
         return
     when = f" on {extra['played_on']}" if extra["played_on"] else ""
     where = f" at {extra['location']}" if extra["location"] else ""
-    won = f"{chosen[0]} wins" if len(chosen) == 1 else f"shared win for {', '.join(chosen)}"
-    click.echo(f"Logged session {s.id}: {game.title}{when}{where}: "
-               f"{', '.join(f'{p} {v}' for p, v in scores.items())}; {won}.")
+    if coop:
+        won = "won together" if event["won"] else "lost together"
+    elif teams and event["winners"]:
+        won = f"the team of {', '.join(event['winners'])} wins"
+    elif len(event["winners"]) == 1:
+        won = f"{event['winners'][0]} wins"
+    else:
+        won = f"shared win for {', '.join(event['winners'])}"
+    if event.get("tie_break"):
+        won += f" (tie settled by {event['tie_break']})"
+    if have_scores:
+        result = ", ".join(f"{p} {v}" for p, v in event["scores"].items())
+    elif rank_of is not None:
+        result = ", ".join(f"{p} #{r}" for p, r in event["ranks"].items())
+    else:
+        result = ", ".join(seats)
+    click.echo(wrap(f"Logged session {s.id}: {s.title}{when}{where}: {result}; {won}."))

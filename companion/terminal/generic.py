@@ -113,7 +113,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, delet
         entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
     current = app.pinned if app.pinning else app.store.current()  # a shell marks its own
     if as_json:
-        echo_json([dict(e, current=e["id"] == current) for e in entries])
+        echo_json([dict(e, current=e["id"] == current) for e in entries], "sessions")
         return
     if not entries:
         click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
@@ -161,7 +161,7 @@ def status(app, as_json: bool) -> None:
     s = app.session()
     replay = s.replay()
     if as_json:
-        echo_json(s.status(replay))
+        echo_json(s.status(replay), "status")
         return
     from companion.games.declare import At
     from companion.games.view import Line
@@ -203,7 +203,7 @@ def log(app, as_json: bool) -> None:
         for n, e in enumerate(done, 1)
     ]
     if as_json:
-        echo_json(rows)
+        echo_json(rows, "log")
         return
     if not rows:
         click.echo(f"Session {s.id}: nothing recorded yet.")

@@ -292,13 +292,22 @@ def scale_words(lo: float, hi: float) -> str:
 
 def players_line(status: dict) -> str:
     """`Ann 12 · Bob 7 · Cy 9`: the scores in seat order."""
-    return " · ".join(f"{p['name']} {p.get('score', 0)}" for p in status.get("players", []))
+    return " · ".join(p["name"] if p.get("score") is None and "rank" not in p else
+                      f"{p['name']} #{p['rank']}" if p.get("score") is None else f"{p['name']} {p.get('score', 0)}"
+                      for p in status.get("players", []))
 
 
 def winners_line(status: dict) -> str:
     winners = status.get("winners") or []
     if not status.get("finished"):
         return ""
+    if status.get("coop"):
+        return "Game over: won together." if status.get("won") else "Game over: lost together."
+    team = next((t for t in status.get("teams") or [] if set(t) == set(winners)), None)
+    if team is not None:
+        return f"Game over: the team of {', '.join(team)} wins."
+    if not winners:
+        return "Game over: nobody wins."
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins."
     return f"Game over: shared win for {', '.join(winners)}."

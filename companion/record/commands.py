@@ -166,15 +166,27 @@ def render_stats(stats: dict) -> str:
         head += f"; {len(stats['unfinished'])} in play, not counted"
     if stats["abandoned"]:
         head += f"; {len(stats['abandoned'])} abandoned, not counted"
+    if stats.get("coop_sessions"):
+        c = stats["coop_sessions"]
+        head += f"; {c} co-operative, counted apart"
     out = [wrap(head + ".")]
-    players = stats["players"]
+    everyone = stats["players"]
+    players = [p for p in everyone if p["sessions"]]
     if players:
         out += ["", table(
             ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
             [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
               p["current_streak"], p["longest_streak"]] for p in players],
             right=(1, 2, 4, 5, 6))]
-        rows = [[p["name"], g, v["sessions"], v["wins"], "" if v["average"] is None else f"{v['average']:g}",
+    together = [p for p in everyone if p.get("coop")]
+    if together:
+        out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
+            ["player", "sessions", "won", "win rate"],
+            [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
+             for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
+            right=(1, 2, 3))]
+        rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
+                 "" if v["average"] is None else f"{v['average']:g}",
                  "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
         out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
                                             right=(2, 3, 4, 5))]
@@ -202,9 +214,14 @@ def render_stats(stats: dict) -> str:
         rows = []
         for g in stats["games"]:
             rec = g["record"]
-            rows.append([g["game"], g["sessions"], "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
-                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}",
-                         f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
+            coop = g.get("coop")
+            if rec:
+                best = f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})"
+            else:
+                best = f"co-op: won {coop['wins']} of {coop['sessions']}" if coop else ""
+            rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
+                         "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
+                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}", best])
         out += ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
                                          right=(1, 2, 3))]
     if stats["unfinished"]:
@@ -215,7 +232,7 @@ def render_stats(stats: dict) -> str:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
                 for u in stats["abandoned"]]
         out += ["", "Abandoned (no result, not counted):", table(["id", "game", "players", "started", "reason"], rows)]
-    if not players and not stats["unfinished"] and not stats["abandoned"]:
+    if not everyone and not stats["unfinished"] and not stats["abandoned"]:
         out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
               [f"No sessions match ({scope})."]
     return "\n".join(out)
@@ -267,36 +284,118 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 # -- export and import -------------------------------------------------------------------------
 
 
+def write_output_stream(app, path: Path, write, force: bool, newline: str | None = None) -> None:
+    """:func:`write_output` for a long text written piece by piece by ``write(stream)`` (the
+    json export of 50,000 sessions is never held whole in memory)."""
+    import contextlib
+    import os
+    import tempfile
+
+    from companion.core.errors import StoreError
+
+    target = check_output(app, path, force)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails if the name exists: no-clobber, atomically
+    except FileExistsError:
+        raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.") from None
+    except OSError as exc:
+        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was written.") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def to_stdout(text: str) -> None:
+    """Text for standard output exactly as written (a CSV's CRLF and byte order mark too)."""
+    import sys
+
+    stream = click.get_text_stream("stdout")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None and getattr(sys.stdout, "encoding", "utf-8"):
+        stream.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+    else:
+        stream.write(text)
+
+
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg"]), default="json", show_default=True,
-              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play XML.")
-@click.option("--game", metavar="GAME", help="Only sessions of this game.")
+@click.argument("session_id", metavar="[ID]", required=False)
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg", "bgstats", "bgstats-link"]), default="json",
+              show_default=True,
+              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play "
+                   "XML; bgstats: one finished play's JSON for BG Stats; bgstats-link: the link that adds it to BG "
+                   "Stats.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).")
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), metavar="FILE",
-              help="Write to FILE instead of printing.")
+@click.option("--excel", is_flag=True, help="csv: UTF-8 with a byte order mark and CRLF line ends, for Excel and "
+                                            "LibreOffice.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
+              help="Write to FILE instead of printing (`-`: standard output).")
 @force_option
 @pass_app
-def export(app, fmt: str, game: str | None, player: str | None, output: Path | None, force: bool) -> None:
-    """Export sessions: json (to import elsewhere), csv, or BoardGameGeek play XML."""
+def export(app, session_id: str | None, fmt: str, game: str | None, player: str | None, excel: bool,
+           output: Path | None, force: bool) -> None:
+    """Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for
+    BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."""
     from companion.record import exchange
 
+    if output is not None and str(output) == "-":
+        output = None
+    if excel and fmt != "csv":
+        raise CompanionError("--excel is for the csv export: add --format csv.")
     if output is not None:
         check_output(app, output, force)
-    text, entries = exchange.export(app.store, fmt, game, player)
+    if fmt in ("bgstats", "bgstats-link"):
+        from companion.record import bgstats
+        from companion.record import players as registry
+
+        if game or player:
+            raise CompanionError(f"--format {fmt} exports one play: give its session id (`export ID --format {fmt}`), "
+                                 "not --game or --player.")
+        if session_id:
+            app.session_override = session_id
+        s = app.session()
+        play = bgstats.play(s, s.replay(), registry.roster(app.store), exchange.bgg_id_of(app.store, s.meta))
+        text = bgstats.text(play) if fmt == "bgstats" else bgstats.link(play) + "\n"
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        write_output(app, output, text, force)
+        click.echo(f"Exported session {s.id} ({s.title}) for BG Stats to {output}.")
+        return
+    only = app.store.resolve(session_id) if session_id else None
+    if output is None:
+        if fmt == "csv":
+            text, entries = exchange.export(app.store, fmt, game, player, only, excel)
+            to_stdout(text)
+        else:
+            stream = click.get_text_stream("stdout")
+            entries = exchange.export_to(app.store, fmt, stream, game, player, only)
+            stream.flush()
+    else:
+        found: list[list[dict]] = []
+        write_output_stream(app, output, lambda fh: found.append(
+            exchange.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
+        entries = found[0]
+        n = len(entries)
+        click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
     secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
     if secret:
         click.echo(f"Note: {', '.join(secret)} still in play: the file holds their secret deal seeds, which show "
                    "every hand. Keep it from the players until those games are over.", err=True)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    write_output(app, output, text, force)
-    n = len(entries)
-    click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
+@click.argument("file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE")
 @click.option("--skip-conflicts", is_flag=True,
               help="Import everything else when a session has diverged, and list what was skipped.")
 @click.option("--dry-run", is_flag=True, help="Say what the import would do, changing nothing.")
@@ -306,7 +405,18 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     continued there are brought up to date."""
     from companion.record import exchange
 
-    done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
+    if str(file) == "-":  # standard input: `companion export | ssh other companion import -`
+        import sys
+
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        raw = stream.read(exchange.MAX_FILE_BYTES + 1)
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        file = Path("standard input")
+        done = exchange.import_bundle(app.store, exchange.read_bundle_sized(raw, "standard input"),
+                                      skip_conflicts, dry_run)
+    else:
+        done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
     verb = "Would import" if dry_run else "Imported"
     parts = [f"{verb} {added} session{'s' if added != 1 else ''} from {file.name}"]

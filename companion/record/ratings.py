@@ -28,18 +28,24 @@ MIN_PLAYERS = 2  # a play alone says nothing about skill
 
 class Play:
     """One finished play as the ratings see it: shown names in seat order and their ranks
-    (the ranks of `stats`: winners first, then by score, equal scores tied)."""
+    (the ranks of `stats`: winners first, then by score, equal scores tied), and its sides:
+    each player alone, or the teams (issue 23: openskill rates a team from its members'
+    ratings, and each member's rating moves with the team's result)."""
 
-    __slots__ = ("game", "seats", "ranks", "key")
+    __slots__ = ("game", "seats", "ranks", "key", "sides")
 
     def __init__(self, entry: dict, show) -> None:
         summary = entry["summary"]
-        self.game = entry["game"]
+        self.game = history.game_key(entry)
         self.seats = seats = [show(p) for p in entry.get("players") or ()]
         raw = summary.get("scores")
         scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
         winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
-        if len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
+        teams = history.teams_of(summary, show)
+        self.sides = teams if teams and sorted(p for t in teams for p in t) == sorted(seats) else None
+        if self.sides is not None or summary.get("ranks"):
+            ranks = history.session_ranks(seats, scores, winners, summary, show)
+        elif len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
             # the common case, without the general function's checks: one winner, whole scores
             won = scores.get(winners[0])
             low = won is not None and won == min(scores.values()) != max(scores.values())
@@ -64,7 +70,10 @@ def ordered_plays(entries: Iterable[dict], roster: Roster) -> list[Play]:
     import functools
 
     show = functools.lru_cache(maxsize=None)(roster.show)  # a few names, shown 70,000 times
-    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS]
+    # a co-operative play is no contest between its players: it says nothing of who is stronger
+    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS
+             and not history.is_coop(e)]
+    plays = [p for p in plays if p.sides is None or len(p.sides) >= 2]
     plays.sort(key=lambda p: p.key)
     return plays
 
@@ -84,7 +93,8 @@ def _digests(plays: list[Play]) -> list[str]:
     h = hashlib.sha256(f"ratings {CACHE_VERSION}".encode())
     out = [h.hexdigest()]
     for play in plays:
-        h.update(repr((play.key, play.seats, play.ranks)).encode("utf-8"))
+        h.update(repr((play.key, play.seats, play.ranks) if play.sides is None
+                      else (play.key, play.seats, play.ranks, play.sides)).encode("utf-8"))
         out.append(h.hexdigest())
     return out
 
@@ -160,6 +170,16 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
     per_game = {g: restore(t) for g, t in cached_games.items()}
 
     def rate(table: dict[str, list], play: Play) -> None:
+        if play.sides is not None:  # teams: one openskill team per side, ranked by the side's place
+            rank_of = dict(zip(play.seats, play.ranks))
+            sides = [[(p, p.casefold()) for p in side] for side in play.sides]
+            teams = [[table[k][1] if k in table else model.rating() for _, k in side] for side in sides]
+            rated = model.rate(teams, ranks=[rank_of[side[0][0]] for side in sides])
+            for side, team in zip(sides, rated):
+                for (p, k), rating in zip(side, team):
+                    row = table.get(k)
+                    table[k] = [p, rating, row[2] + 1 if row else 1]
+            return
         keys = [p.casefold() for p in play.seats]
         teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
         for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):

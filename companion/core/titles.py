@@ -99,4 +99,6 @@ def options_of(record: dict) -> dict:
             out[option] = True
     if record.get("tie_break"):
         out["tie_break"] = record["tie_break"]
+    if record.get("bgg_id"):  # frozen with the session too: a page shows it without the data folder
+        out["bgg_id"] = record["bgg_id"]
     return out

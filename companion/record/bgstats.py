@@ -12,7 +12,9 @@ shows them: ``sourceName``, ``sourcePlayId``, ``playDate`` (``YYYY-MM-DD HH:MM:S
 
 The documented format has no teams and no co-operative flag: a team's members share their
 rank and their win, a co-operative play is won (or lost) by everyone, and the comments say
-which teams played. Made from the session alone (its file and, for names, the alias table):
+which teams played. Fields that are false or empty are left out (``startPlayer`` is given
+for the start player, ``role`` for a player with a colour or role, ``board`` never): the link
+stays short enough for a QR code. Made from the session alone (its file and, for names, the alias table):
 what `report`, `export --format bgstats` and the phone's game-over page show is the same.
 """
 
@@ -86,11 +88,16 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
         if name in ranks:
             row["rank"] = ranks[name]
         row["winner"] = name in winners
-        row["startPlayer"] = name == start
-        row["role"] = str(roles.get(name) or "")
+        if name == start:  # left out when false or empty: a shorter link makes a smaller QR code
+            row["startPlayer"] = True
+        if roles.get(name):
+            row["role"] = str(roles[name])
         row["sourcePlayerId"] = show(name).casefold()
         players.append(row)
     game: dict[str, Any] = {"name": session.title}
+    if bgg_id is None:  # the id the session started with: its pack's, or its title's
+        frozen = (session.meta.get("data") or {}).get("bgg_id") or options.get("bgg_id")
+        bgg_id = frozen if isinstance(frozen, int) and not isinstance(frozen, bool) else None
     if bgg_id:
         game["bggId"] = int(bgg_id)
     game.update(highestWins=not lowest, noPoints=no_points,
@@ -114,7 +121,6 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
     comments += [str(e["event"].get("text", "")) for e in replay.events if e["event"].get("type") == "note"]
     if comments:
         out["comments"] = "\n".join(comments)
-    out["board"] = ""
     out["game"] = game
     out["players"] = players
     return out
@@ -138,3 +144,46 @@ def session_link(store, session, replay=None, roster=None) -> str:
     from companion.record.exchange import bgg_id_of
 
     return link(play(session, replay, roster, bgg_id_of(store, session.meta)))
+
+
+# -- the link as a QR code, for a phone to scan off the laptop or the TV ----------------------------
+
+QUIET = 4  # modules of light border the QR specification asks for
+
+
+def qr(url: str):
+    """The link's QR code (segno), error correction L: the smallest code for a long link."""
+    import segno
+
+    return segno.make(url, error="l", boost_error=False)
+
+
+def qr_svg(url: str) -> str:
+    """The QR code as an inline SVG for a page (dark modules on white, with its quiet zone)."""
+    return qr(url).svg_inline(scale=3, border=QUIET, dark="#000", light="#fff")
+
+
+def qr_rows(url: str) -> list[str] | None:
+    """The QR code as terminal rows of half blocks, dark on light whatever the terminal's own
+    colours (explicit black on white, so it also scans on a light terminal); None when the
+    matrix is empty. Each row holds two rows of modules."""
+    matrix = [list(row) for row in qr(url).matrix]
+    size = len(matrix)
+    if not size:
+        return None
+    light_row = [0] * (size + 2 * QUIET)
+    grid = [light_row] * QUIET + [[0] * QUIET + [int(bool(m)) for m in row] + [0] * QUIET for row in matrix] \
+        + [light_row] * QUIET
+    if len(grid) % 2:
+        grid.append(light_row)
+    glyph = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+    rows = []
+    for top, bottom in zip(grid[::2], grid[1::2]):
+        # black glyphs (30) on a white background (47): the dark modules are the drawn halves
+        rows.append("\x1b[30;47m" + "".join(glyph[(a, b)] for a, b in zip(top, bottom)) + "\x1b[0m")
+    return rows
+
+
+def qr_width(url: str) -> int:
+    """Columns the terminal QR code takes (its modules and both quiet zones)."""
+    return len(qr(url).matrix) + 2 * QUIET

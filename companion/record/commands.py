@@ -178,13 +178,6 @@ def render_stats(stats: dict) -> str:
             [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
               p["current_streak"], p["longest_streak"]] for p in players],
             right=(1, 2, 4, 5, 6))]
-    together = [p for p in everyone if p.get("coop")]
-    if together:
-        out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
-            ["player", "sessions", "won", "win rate"],
-            [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
-             for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
-            right=(1, 2, 3))]
         rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
                  "" if v["average"] is None else f"{v['average']:g}",
                  "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
@@ -199,6 +192,13 @@ def render_stats(stats: dict) -> str:
                 width = max(len(name) for name, _ in c["rows"])
                 out += [f"    {name:<{width}}  {sparkline(vs, c['lo'], c['hi'])}  " + " ".join(f"{v:g}" for v in vs)
                         for name, vs in c["rows"]]
+    together = [p for p in everyone if p.get("coop")]
+    if together:
+        out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
+            ["player", "sessions", "won", "win rate"],
+            [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
+             for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
+            right=(1, 2, 3))]
     h2h = stats["head_to_head"]
     if h2h:
         out += ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
@@ -462,7 +462,10 @@ def render_report(facts: dict) -> str:
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
         values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
-        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else ""), facts["scores"].get(name),
+        extra = [x for x in (facts["roles"].get(name), next(("team " + "+".join(t) for t in facts.get("teams") or []
+                                                               if shown in t), None)) if x]
+        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else "")
+                     + (f" ({', '.join(extra)})" if extra else ""), facts["scores"].get(name),
                      facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
                      sparkline(values, lo, hi)])
     axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
@@ -490,12 +493,40 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
     if html_file is not None:
         check_output(app, html_file, force)
     s = app.session()
-    facts = pages.session_facts(s, s.replay(), registry.roster(app.store))
+    replay = s.replay()
+    roster = registry.session_roster(app.store, s.players)  # this session's names only: any size of store
+    facts = pages.session_facts(s, replay, roster)
+    if replay.finished and not replay.abandoned:
+        from companion.record import bgstats
+
+        facts["bgstats"] = bgstats.session_link(app.store, s, replay, roster)
     if html_file is None:
         click.echo(render_report(facts))
+        if facts["bgstats"]:
+            show_bgstats(facts["bgstats"])
         return
     write_output(app, html_file, pages.session_html(facts), force)
     click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
+
+
+def show_bgstats(link: str) -> None:
+    """"Add to BG Stats" after a finished play's report: the link, and on a terminal wide
+    enough its QR code (black on white, so it scans on a dark or a light terminal)."""
+    from companion.record import bgstats
+    from companion.terminal.render import colour_wanted, echo_drawn, screen_width
+
+    click.echo("")
+    click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:")
+    click.echo(link)
+    if not colour_wanted():
+        click.echo("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)")
+        return
+    need = bgstats.qr_width(link)
+    if need > screen_width():
+        click.echo(f"(The QR code needs {need} columns: widen the terminal, or `report ID --html FILE` shows it.)")
+        return
+    rows = bgstats.qr_rows(link) or []
+    echo_drawn("\n".join(rows))
 
 
 # -- delete and restore ------------------------------------------------------------------------

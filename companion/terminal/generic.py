@@ -91,13 +91,19 @@ def new() -> None:
 
 @click.command("sessions")
 @json_option
-@click.option("--game", metavar="GAME", help="Only sessions of this game.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).")
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--since", metavar="DATE", help="Only sessions played on or after DATE (YYYY-MM-DD).")
+@click.option("--until", metavar="DATE", help="Only sessions played on or before DATE (YYYY-MM-DD).")
+@click.option("--finished", "state", flag_value="finished", help="Only finished sessions.")
+@click.option("--in-play", "state", flag_value="in-play", help="Only sessions still in play.")
 @click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
 @pass_app
-def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, deleted: bool) -> None:
-    """List the stored sessions, newest last; * marks the current one."""
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since: str | None, until: str | None,
+                 state: str | None, deleted: bool) -> None:
+    """List the stored sessions by the day they were played, newest last; * marks the current one."""
     from companion.record import players as registry
+    from companion.record import stats as history
 
     if deleted:
         from companion.record import trash
@@ -107,33 +113,65 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, delet
         entries = sessions.index(app.store)
     roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
     if game:
-        entries = [e for e in entries if e["game"] == game]
+        key = history.check_game(game, entries)
+        entries = [e for e in entries if history.game_key(e) == key]
     if player:
         wanted = roster.key(player.strip())
         entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
+    first, last = history.parse_since(since), history.parse_since(until)
+    if first or last:
+        entries = [e for e in entries if (not first or history.played_date(e) >= first)
+                   and (not last or history.played_date(e) <= last)]
+    if state == "finished":
+        entries = [e for e in entries if history.finished(e)]
+    elif state == "in-play":
+        entries = [e for e in entries if not e.get("finished") and not history.abandoned(e)]
+    # by the day played (a game typed in later with --played-on takes its place), then as typed
+    days = {e["id"]: history.played_date(e) for e in entries}
+    entries = sorted(entries, key=lambda e: days[e["id"]])  # stable: the index's order within a day
     current = app.pinned if app.pinning else app.store.current()  # a shell marks its own
     if as_json:
-        echo_json([dict(e, current=e["id"] == current) for e in entries], "sessions")
+        echo_json([dict(e, current=e["id"] == current, date=days[e["id"]], title=history.title(history.game_key(e)))
+                   for e in entries], "sessions")
         return
     if not entries:
+        filtered = game or player or since or until or state
         click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
-                   "No sessions yet: start one with `new GAME --players Ann,Bob`.")
+                   "No sessions match." if filtered else "No sessions yet: start one with `new GAME --players Ann,Bob`.")
         return
-    from companion.terminal.render import table
+    from companion.terminal.render import screen_width, table
 
+    width = screen_width()
     rows = []
+    titles: dict[str, str] = {}
     for e in entries:
-        state = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
-        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
-                     e["created"][:16].replace("T", " "), state])
-    click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
+        key = history.game_key(e)
+        if key not in titles:
+            titles[key] = history.title(key)
+        result = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
+        rows.append(["*" if e["id"] == current else "", e["id"], days[e["id"]], titles[key],
+                     ", ".join(roster.show(p) for p in e["players"]), result])
+    headers = ["", "id", "played", "game", "players", "result"]
+    if width < 40:  # a plain list, one session a line, led by its id (and * for the current one)
+        headers, rows = headers[1:], [[r[1] + (" *" if r[0] else "")] + r[2:] for r in rows]
+    elif width < 70:  # a narrow screen drops the players (the result names the winners) before cutting cells
+        headers, rows = headers[:4] + headers[5:], [r[:4] + r[5:] for r in rows]
+    click.echo(table(headers, rows, width=width))
 
 
 def session_state(entry: dict, roster) -> str:
-    """`sessions`' state column: finished (and who won), abandoned (and why), or in play."""
+    """`sessions`' result column: who won (a team, everyone together), abandoned (and why), or
+    in play."""
     summary = entry.get("summary") or {}
     if entry.get("finished"):
-        return "finished, won by " + ", ".join(roster.show(w) for w in summary.get("winners") or [])
+        if summary.get("coop"):
+            return "won together" if summary.get("won") else "lost together"
+        won = [roster.show(w) for w in summary.get("winners") or []]
+        teams = summary.get("teams") or []
+        team = next((t for t in teams if set(t) == set(summary.get("winners") or [])), None)
+        if team is not None:
+            return "won by " + "+".join(roster.show(p) for p in team)
+        return "won by " + ", ".join(won) if won else "finished, no winner"
     if "abandoned_at" in summary:
         return "abandoned" + (f": {summary['reason']}" if summary.get("reason") else "")
     return "in play"

@@ -69,6 +69,17 @@ def find(store, title: str) -> dict | None:
     return load(store).get(name_key(check_title(title)))
 
 
+def merged(store, title: str, given: dict) -> dict:
+    """The record ``title`` would have with the options ``given`` (None: not given, keep what
+    was remembered), written nowhere (:func:`remember` writes it once the session exists)."""
+    title = check_title(title)
+    record = dict(load(store).get(name_key(title)) or {"title": title})
+    for option in OPTIONS:
+        if given.get(option) is not None:
+            record[option] = given[option]
+    return record
+
+
 def remember(store, title: str, given: dict) -> dict:
     """Remember ``title`` with the options ``given`` (None: not given, keep what was
     remembered); returns the title's record as it now stands (caller holds no lock: this takes

@@ -17,11 +17,48 @@ from companion.core.errors import CompanionError
 pass_app = click.make_pass_decorator(App)
 
 
+def completes(what: str) -> Callable:
+    """A Click ``shell_complete`` for a parameter naming a session, a player, a game or a title:
+    what the login shell's Tab offers, from the data folder (companion.core.completion)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+        from click.shell_completion import CompletionItem
+
+        from companion.core import completion
+
+        store = completion_store(ctx)
+        if store is None:
+            return []
+        found = getattr(completion, what)(store, incomplete)
+        return [CompletionItem(value, help=note) for value, note in found]
+
+    return complete
+
+
+def completion_store(ctx: click.Context):
+    """The data folder a command line names (`--data-dir`, else the usual one), for completion."""
+    from pathlib import Path
+
+    from companion.core.app import default_data_dir
+    from companion.core.store import Store
+
+    try:
+        root = ctx.find_root()
+        app = root.obj if isinstance(root.obj, App) else None
+        if app is not None:
+            return app.store
+        given = root.params.get("data_dir")
+        return Store(Path(given) if given else default_data_dir())
+    except Exception:  # noqa: BLE001 - completion never fails
+        return None
+
+
 SESSION_HELP = "Act on this session (an id or its first letters) instead of the current one."
 
 # `--session ID` is read in one place, the root group, wherever it stands on the line (it takes
 # it out before the command's own options are parsed); this only lists it in a command's help.
-session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP)
+session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP,
+                              shell_complete=completes("sessions"))
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
 
@@ -127,6 +164,27 @@ def ask_players(app: App, game) -> str:
     return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
 
 
+def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
+    """`--roles Ann=red,Bob=Mayor` -> {seated name: colour or role}: what each player played as."""
+    from companion.games.api import player_name
+
+    if text is None:
+        return None
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, sep, role = part.partition("=")
+        role = " ".join(role.split())
+        if not sep or not name.strip() or not role:
+            raise click.UsageError(f"--roles: {part!r} is not NAME=ROLE: write it like --roles Ann=red,Bob=Mayor")
+        if len(role) > ROLE_MAX or not role.isprintable():
+            raise CompanionError(f"A colour or role is one line of at most {ROLE_MAX} characters.")
+        out[player_name(names, name)] = role
+    return {p: out[p] for p in names if p in out} or None
+
+
+ROLE_MAX = 40
+
+
 def new_command(game) -> Callable:
     """Make `new GAME` from a function returning the game's options; ``game`` is the game's
     class (its facts: id, title, players, whether it deals).
@@ -140,7 +198,7 @@ def new_command(game) -> Callable:
 
         @functools.wraps(fn)
         def callback(players: str | None, start: str | None, played_on: str | None, location: str | None,
-                     entropy: str | None = None, **kwargs):
+                     roles: str | None = None, entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
             from companion.core import session as sessions
 
@@ -158,7 +216,15 @@ def new_command(game) -> Callable:
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
 
+            if roles is not None:  # each player's colour or role (issue 23), by the names as typed
+                typed = sessions.check_players(split_names(players), game)
+                extra["roles"] = parse_roles(roles, typed)
+            remember = options.pop("_remember", None)
             s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "", extra)
+            if remember is not None:
+                from companion.core import titles
+
+                titles.remember(app.store, *remember)
             app.pin(s.id)  # a shell or a script stays on the session it started itself
             when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
                            if extra[k])
@@ -180,6 +246,8 @@ def new_command(game) -> Callable:
             click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
                          help="When it was played, for a game typed in later (stats order by this)."),
             click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
+            click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help="Each player's colour or role (kept with the "
+                                                                      "session, and in the exports)."),
             *([click.Option(["--entropy"], metavar="TEXT",
                             help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
               if game.deals else []),
@@ -204,7 +272,8 @@ def sheet_options(fn: Callable) -> Callable:
     The flags default to None: a title remembers what was said of it until it is said again."""
     for option in reversed([
         click.option("--title", metavar="NAME", help="The game's name (Carcassonne): remembered with the options "
-                                                     "below, and counted as its own game in the history."),
+                                                     "below, and counted as its own game in the history.",
+                     shell_complete=completes("titles")),
         click.option("--lowest-wins/--highest-wins", "lowest_wins", default=None,
                      help="The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one."),
         click.option("--teams", metavar='"Ann+Bob,Cy+Dee"',
@@ -269,8 +338,9 @@ def sheet_setup(named: dict, game_title: bool = True) -> dict:
     if title is not None:
         title = titles.check_title(title)
         refuse_known_game(title)
-        record = titles.remember(app.store, title, given)
+        record = titles.merged(app.store, title, given)
         options.update(titles.options_of(record))
+        options["_remember"] = (title, given)  # written once the session is (a refusal changes nothing)
     else:
         if given["bgg_id"] is not None:
             raise CompanionError("--bgg-id names the game of a --title: add --title \"Carcassonne\".")

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from companion.core import session as sessions
-from companion.games.kit import echo_json, json_option, pass_app, sheet_options
+from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.core.errors import CompanionError
 from companion.terminal.render import table, wrap
 
@@ -120,7 +120,7 @@ def player_group() -> None:
 
 
 @player_group.command("rename")
-@click.argument("old")
+@click.argument("old", shell_complete=completes("players"))
 @click.argument("new")
 @pass_app
 def player_rename(app, old: str, new: str) -> None:
@@ -133,8 +133,8 @@ def player_rename(app, old: str, new: str) -> None:
 
 
 @player_group.command("merge")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", shell_complete=completes("players"))
+@click.argument("b", metavar="B", shell_complete=completes("players"))
 @pass_app
 def player_merge(app, a: str, b: str) -> None:
     """Join A's history to B's: A's sessions count as B's from now on."""
@@ -239,8 +239,10 @@ def render_stats(stats: dict) -> str:
 
 
 @click.command()
-@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.")
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`).")
+@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.",
+              shell_complete=completes("players"))
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+              shell_complete=completes("games"))
 @click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Also write the statistics as one self-contained HTML page.")
@@ -328,14 +330,15 @@ def to_stdout(text: str) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg", "bgstats", "bgstats-link"]), default="json",
               show_default=True,
               help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play "
                    "XML; bgstats: one finished play's JSON for BG Stats; bgstats-link: the link that adds it to BG "
                    "Stats.")
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).")
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).",
+              shell_complete=completes("games"))
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
 @click.option("--excel", is_flag=True, help="csv: UTF-8 with a byte order mark and CRLF line ends, for Excel and "
                                             "LibreOffice.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
@@ -478,7 +481,7 @@ def render_report(facts: dict) -> str:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Write the report as one self-contained HTML page (with a chart) instead.")
 @force_option
@@ -533,7 +536,7 @@ def show_bgstats(link: str) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @click.option("--yes", is_flag=True, help="Delete without asking (needed in script mode).")
 @pass_app
 def delete(app, session_id: str, yes: bool) -> None:
@@ -558,7 +561,7 @@ def delete(app, session_id: str, yes: bool) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def restore(app, session_id: str) -> None:
     """Bring a deleted session back from the bin (`sessions --deleted` lists it)."""
@@ -643,25 +646,6 @@ def parse_length(text: str | None) -> int | None:
     return total
 
 
-def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
-    """`--roles Ann=red,Bob=Mayor` -> {seated name: colour or role}: what each player played as."""
-    from companion.games.api import player_name
-
-    if text is None:
-        return None
-    out: dict[str, str] = {}
-    for part in (p.strip() for p in text.split(",") if p.strip()):
-        name, sep, role = part.partition("=")
-        role = " ".join(role.split())
-        if not sep or not name.strip() or not role:
-            raise click.UsageError(f"--roles: {part!r} is not NAME=ROLE: write it like --roles Ann=red,Bob=Mayor")
-        if len(role) > ROLE_MAX or not role.isprintable():
-            raise CompanionError(f"A colour or role is one line of at most {ROLE_MAX} characters.")
-        out[player_name(names, name)] = role
-    return {p: out[p] for p in names if p in out} or None
-
-
-ROLE_MAX = 40
 
 
 def resolve_game(app, name: str):
@@ -701,15 +685,15 @@ def shlex_quote(text: str) -> str:
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=completes("games"))
 @click.option("--players", "players_", metavar="Ann=52,Bob=47",
               help="Every player's final score, in seat order (Ann,Bob alone: a co-op or rank-only play).")
 @click.option("--ranks", metavar="Ann=1,Bob=2", help="Each player's place, for a game that ranks without points.")
-@click.option("--winner", "winners", multiple=True, metavar="NAME",
+@click.option("--winner", "winners", multiple=True, metavar="NAME", shell_complete=completes("players"),
               help="Who won (repeat for a shared win): a tie the rules settle, or a game without points.")
 @click.option("--won", "coop_won", flag_value="won", default=None, help="A co-operative play the players won together.")
 @click.option("--lost", "coop_won", flag_value="lost", help="A co-operative play the players lost together.")
-@click.option("--start", metavar="NAME", help="Who started (default: the first named); the seats go round from there.")
+@click.option("--start", metavar="NAME", shell_complete=completes("players"), help="Who started (default: the first named); the seats go round from there.")
 @click.option("--roles", metavar="Ann=red,Bob=Mayor", help="Each player's colour or role.")
 @click.option("--length", metavar="45m", help="How long it took: 45m, 1h30m, 90.")
 @click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
@@ -744,6 +728,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         named["title"] = title
     options = sheet_setup(named) if sheet else {}
     options.pop("_players", None)
+    remember = options.pop("_remember", None)
     coop = bool(options.get("coop"))
     teams = split_teams(named.get("teams"))
     team_totals = team_points(named.get("teams"))
@@ -844,6 +829,10 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     if note_text is not None:
         events.append({"type": "note", "text": note_text.strip()})
     s = sessions.create(app.store, game.id, seats, options, None, "", extra, events, make_current=False)
+    if remember is not None:
+        from companion.core import titles
+
+        titles.remember(app.store, *remember)
     if as_json:
         echo_json(s.status(), "played")
         return

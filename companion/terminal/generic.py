@@ -9,18 +9,23 @@ from companion.core.app import App
 from companion.core.text import safe_text, strings_in
 from companion.core import registry
 from companion.core import session as sessions
-from companion.games.kit import echo_json, json_option, pass_app, session_option
+from companion.games.kit import completes, echo_json, json_option, pass_app, session_option
 from companion.core.errors import CompanionError
 
 
 @click.command()
 @click.option("--verbose", "-v", is_flag=True, help="Also what each game provides: its distribution, moves, "
                                                     "screens, commands and views.")
-def games(verbose: bool) -> None:
+@json_option
+@pass_app
+def games(app, verbose: bool, as_json: bool) -> None:
     """List the games the companion knows, with their ids for `new`; a game that could not be
     loaded is named with its distribution and what is wrong with it."""
     from companion.terminal.render import wrap
 
+    if as_json:
+        echo_json(games_json(app), "games")
+        return
     for gid in registry.available():
         game = registry.get(gid)
         click.echo(wrap(f"{gid:<15} {game.description}", indent=" " * 16))
@@ -29,6 +34,40 @@ def games(verbose: bool) -> None:
                 click.echo(wrap(f"{'':<15} {line}", indent=" " * 18))
     for line in registry.problems():
         click.echo(wrap(f"Not loaded: {line}", indent="  "))
+
+
+def games_json(app) -> dict:
+    """`games --json`: the installed games (id, title, description, players, whether they deal,
+    BoardGameGeek id), those that failed to load, and the group's own titles (issue 23)."""
+    from companion.core import titles
+    from companion.record.exchange import pack_bgg_id
+
+    rows = []
+    for gid in registry.available():
+        game = registry.get(gid)
+        rows.append({"id": gid, "title": game.title, "description": game.description,
+                     "min_players": game.min_players, "max_players": game.max_players, "deals": game.deals,
+                     "tie_break": game.tie_break, "bgg_id": pack_bgg_id(app.store, gid)})
+    named = [{"title": r["title"], "game": "scoresheet", "lowest_wins": bool(r.get("lowest_wins")),
+              "coop": bool(r.get("coop")), "no_points": bool(r.get("no_points")), "tie_break": r.get("tie_break") or "",
+              "bgg_id": r.get("bgg_id")}
+             for r in sorted(titles.load(app.store).values(), key=lambda r: r["title"].casefold())]
+    return {"games": rows, "not_loaded": registry.problems(), "titles": named}
+
+
+@click.command()
+@click.argument("shell_name", metavar="SHELL", type=click.Choice(["bash", "zsh", "fish"]))
+@click.pass_context
+def completion(ctx: click.Context, shell_name: str) -> None:
+    """Print the Tab completion script for bash, zsh or fish (README: how to install it).
+
+    With it, Tab completes the commands and their options, and from your data folder the
+    session ids (with their game and day), players, games and titles."""
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell_name)
+    root = ctx.find_root().command
+    click.echo(cls(root, {}, "companion", "_COMPANION_COMPLETE").source())
 
 
 def provides(game_id: str) -> list[str]:
@@ -91,8 +130,9 @@ def new() -> None:
 
 @click.command("sessions")
 @json_option
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).")
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+              shell_complete=completes("games"))
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
 @click.option("--since", metavar="DATE", help="Only sessions played on or after DATE (YYYY-MM-DD).")
 @click.option("--until", metavar="DATE", help="Only sessions played on or before DATE (YYYY-MM-DD).")
 @click.option("--finished", "state", flag_value="finished", help="Only finished sessions.")
@@ -178,7 +218,7 @@ def session_state(entry: dict, roster) -> str:
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def use(app, session_id: str) -> None:
     """Make session ID (or the first letters of its id) the current one."""
@@ -328,7 +368,7 @@ def redo(app) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
 @pass_app
 def verify(app, session_id: str | None, reveal: bool) -> None:
@@ -448,7 +488,7 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--reason", metavar="TEXT", help="Why the game stopped (kept with the session).")
 @pass_app
 def abandon(app, session_id: str | None, reason: str | None) -> None:

@@ -8,6 +8,7 @@ and `report`, which need the sessions they contain.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -263,8 +264,11 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         if html_file is not None:
             raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
+        from companion.core.store import file_signature
+
+        fingerprint = json.dumps([file_signature(app.store.index_path), file_signature(app.store.aliases_path)])
         result = skill.compute(entries, roster, game=game, player=player, since=since,
-                               cache=app.store.root / "cache" / "ratings.json")
+                               cache=app.store.root / "cache" / "ratings.json", fingerprint=fingerprint)
         if as_json:
             echo_json(result, "ratings")
         else:

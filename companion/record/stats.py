@@ -46,7 +46,8 @@ def recent_by_game(players: list[dict], game: str | None = None) -> list[dict]:
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    kind = type(value)
+    return kind is int or kind is float or (isinstance(value, (int, float)) and kind is not bool)
 
 
 def parse_time(text: Any) -> datetime | None:
@@ -123,7 +124,7 @@ def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
     """'high' or 'low' when a session shows which way it was won, else None."""
     nums = [v for v in scores.values() if is_number(v)]
     won = [scores.get(w) for w in winners]
-    if not nums or not won or not all(is_number(v) for v in won):
+    if not nums or not won or not all(map(is_number, won)):
         return None
     lo, hi = min(nums), max(nums)
     if lo == hi:
@@ -137,7 +138,8 @@ def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
 
 def ranks(seats: list[str], scores: dict[str, Any], winners: Iterable[str], lowest: bool = False) -> dict[str, int]:
     """Competition ranks (1, 1, 3 ...): the winners first, then by score; no score ranks last."""
-    winners = [w for w in seats if w in set(winners)]
+    won = set(winners)
+    winners = [w for w in seats if w in won]
     out = {w: 1 for w in winners}
     rest = [p for p in seats if p not in out]
 
@@ -163,7 +165,8 @@ def teams_of(summary: dict, show=lambda p: p) -> list[list[str]] | None:
     return [[show(p) for p in t if isinstance(p, str)] for t in teams]
 
 
-def session_ranks(seats: list[str], scores: dict[str, Any], winners: list[str], summary: dict, show) -> dict[str, int]:
+def session_ranks(seats: list[str], scores: dict[str, Any], winners: list[str], summary: dict, show,
+                  low: bool | None = None) -> dict[str, int]:
     """Each seat's place in a finished session: the ranks a rank-only play gave, else the winners
     first and the others by score; a team shares its place (ranked by its own total)."""
     given = summary.get("ranks")
@@ -171,8 +174,9 @@ def session_ranks(seats: list[str], scores: dict[str, Any], winners: list[str], 
         out = {show(p): r for p, r in given.items() if isinstance(r, int)}
         if all(p in out for p in seats):
             return out
-    teams = teams_of(summary, show)
-    low = direction(scores, winners) == "low"
+    teams = teams_of(summary, show) if "teams" in summary else None
+    if low is None:
+        low = direction(scores, winners) == "low"
     if not teams:
         return ranks(seats, scores, winners, low)
     names = ["+".join(t) for t in teams]
@@ -203,10 +207,10 @@ class Result:
         self.scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
         self.winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
         self.direction = direction(self.scores, self.winners)
-        self.teams = teams_of(summary, show)
+        self.teams = teams_of(summary, show) if "teams" in summary else None
         self.coop = bool(summary.get("coop"))
         self.won = bool(summary.get("won")) if self.coop else None
-        self.ranks = session_ranks(self.seats, self.scores, self.winners, summary, show)
+        self.ranks = session_ranks(self.seats, self.scores, self.winners, summary, show, self.direction == "low")
         self.when = when(entry)
         rounds = summary.get("round")
         self.rounds = rounds if is_number(rounds) else None
@@ -268,11 +272,20 @@ def check_game(game: str | None, entries: Iterable[dict]) -> str | None:
 
 
 def title(game_id: str) -> str:
-    """The name of a history's game key: a game's own title, or the title itself."""
+    """The name of a history's game key: a game's own title, or the title itself. A built-in
+    game not loaded yet is named by its pack (listing 50,000 sessions need not import every
+    game's rules for four names)."""
     from companion.core import registry as games
 
     if game_id not in games.known():
         return game_id
+    if game_id not in games._games:
+        from companion.core import datapack
+
+        if game_id in datapack._shipped():
+            with_title = datapack._load(game_id).get("title")
+            if isinstance(with_title, str) and with_title:
+                return with_title
     try:
         return games.get(game_id).title
     except CompanionError:
@@ -287,9 +300,31 @@ def _better(a: Any, b: Any, low: bool) -> bool:
     return a < b if low else a > b
 
 
+class ShowOnce:
+    """A roster whose ``show`` remembers each name's answer (a history shows a few names
+    hundreds of thousands of times: at 50,000 sessions that was most of `stats`)."""
+
+    def __init__(self, roster: Roster):
+        self.roster = roster
+        self._shown: dict[str, str] = {}
+
+    def show(self, name: str) -> str:
+        shown = self._shown.get(name)
+        if shown is None:
+            shown = self._shown[name] = self.roster.show(name)
+        return shown
+
+    def key(self, name: str) -> str:
+        return self.show(name).casefold()
+
+    def find(self, name: str, known) -> str:
+        return self.roster.find(name, known)
+
+
 def players_table(entries: list[dict], roster: Roster) -> list[dict]:
     """The `players` listing: every player with their sessions, wins and recorded spellings."""
     rows: dict[str, dict] = {}
+    roster = ShowOnce(roster)
     for e in entries:
         done = finished(e)
         winners = {roster.key(w) for w in (e.get("summary") or {}).get("winners") or ()} if done else set()
@@ -323,6 +358,7 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
         shown = roster.find(player, shown_players(entries, roster).values())
     chosen = select(entries, roster, game, shown, since)
     # in the order the sessions ended; the index's order (oldest first) breaks same-second ties
+    roster = ShowOnce(roster)  # a few names shown hundreds of thousands of times
     done = [(n, Result(e, roster)) for n, e in enumerate(chosen) if finished(e)]
     ordered = [r for _, r in sorted(done, key=lambda nr: (nr[1].when, nr[0]))]
     results = [r for r in ordered if not r.coop]
@@ -352,8 +388,10 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
     games: dict[str, dict] = {}
 
     def game_row(r: Result) -> dict:
-        g = games.setdefault(r.game, {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
-                                      "_minutes": [], "record": None, "lowest_wins": low_game.get(r.game, False)})
+        g = games.get(r.game)
+        if g is None:
+            g = games[r.game] = {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
+                                 "_minutes": [], "record": None, "lowest_wins": low_game.get(r.game, False)}
         if r.rounds is not None:
             g["_rounds"].append(r.rounds)
         if r.minutes is not None:
@@ -361,8 +399,11 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
         return g
 
     def player_row(name: str) -> dict:
-        return per.setdefault(name.casefold(), {"name": name, "sessions": 0, "wins": 0, "_streak": 0,
-                                                "longest_streak": 0, "_games": {}, "_recent": [], "_coop": None})
+        row = per.get(name.casefold())
+        if row is None:
+            row = per[name.casefold()] = {"name": name, "sessions": 0, "wins": 0, "_streak": 0, "longest_streak": 0,
+                                          "_games": {}, "_recent": [], "_coop": None}
+        return row
 
     for r in results:
         low = low_game[r.game]
@@ -377,7 +418,9 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
             p["_streak"] = p["_streak"] + 1 if won else 0
             p["longest_streak"] = max(p["longest_streak"], p["_streak"])
             p["_recent"].append(score if is_number(score) else None)
-            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": [], "_recent": []})
+            pg = p["_games"].get(r.game)
+            if pg is None:
+                pg = p["_games"][r.game] = {"sessions": 0, "wins": 0, "_scores": [], "_recent": []}
             pg["sessions"] += 1
             pg["wins"] += won
             pg["_recent"].append(score if is_number(score) else None)
@@ -386,12 +429,18 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
                 rec = g["record"]
                 if rec is None or _better(score, rec["score"], low):
                     g["record"] = {"score": score, "player": name, "session": r.id, "date": played_date(r.entry)}
-            mates = r.teammates(name) if r.teams else {name}
+            mates = r.teammates(name) if r.teams else (name,)
+            mine = r.ranks[name]
+            row = h2h.get(name)
+            if row is None:
+                row = h2h[name] = {}
             for other in r.seats:
                 if other in mates:
                     continue
-                cell = h2h.setdefault(name, {}).setdefault(other, {"wins": 0, "losses": 0, "draws": 0})
-                mine, theirs = r.ranks[name], r.ranks[other]
+                cell = row.get(other)
+                if cell is None:
+                    cell = row[other] = {"wins": 0, "losses": 0, "draws": 0}
+                theirs = r.ranks[other]
                 cell["wins" if mine < theirs else "losses" if mine > theirs else "draws"] += 1
     for r in together:  # co-operative plays: won or lost together, counted apart
         g = game_row(r)

@@ -151,7 +151,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
         entries = trash.listing(app.store)
     else:
         entries = sessions.index(app.store)
-    roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
+    roster = history.ShowOnce(registry.roster(app.store, entries))  # names as renamed and merged by `player`
     if game:
         key = history.check_game(game, entries)
         entries = [e for e in entries if history.game_key(e) == key]

@@ -16,6 +16,7 @@ import click
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.core.errors import CompanionError
+from companion.core.store import without_cycle_collection
 from companion.terminal.render import table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
@@ -92,6 +93,7 @@ def _store_roster(app):
 @click.command()
 @json_option
 @pass_app
+@without_cycle_collection()
 def players(app, as_json: bool) -> None:
     """List every player with their sessions and wins (renames and merges applied)."""
     from companion.record import stats as history
@@ -251,6 +253,7 @@ def render_stats(stats: dict) -> str:
 @click.option("--ratings", is_flag=True, help="Skill ratings per player, per game and overall (openskill).")
 @json_option
 @pass_app
+@without_cycle_collection()
 def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None, force: bool,
           ratings: bool, as_json: bool) -> None:
     """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
@@ -349,6 +352,7 @@ def to_stdout(text: str) -> None:
               help="Write to FILE instead of printing (`-`: standard output).")
 @force_option
 @pass_app
+@without_cycle_collection()
 def export(app, session_id: str | None, fmt: str, game: str | None, player: str | None, excel: bool,
            output: Path | None, force: bool) -> None:
     """Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for
@@ -490,6 +494,7 @@ def render_report(facts: dict) -> str:
               help="Write the report as one self-contained HTML page (with a chart) instead.")
 @force_option
 @pass_app
+@without_cycle_collection()
 def report(app, session_id: str | None, html_file: Path | None, force: bool) -> None:
     """A session's report: players, scores, winners, a score chart and the log in words."""
     from companion.record import players as registry

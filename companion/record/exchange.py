@@ -81,37 +81,74 @@ def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> s
     return buf.getvalue()
 
 
-def _session_item(store: Store, sid: str, folder: str) -> dict | None:
-    """{"meta", "journal"} of one session file, parsed once and checked as `read_session`
-    checks it; anything unusual takes the store's own read (which names the problem)."""
+_DECODE = json.JSONDecoder().raw_decode
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _session_item(store: Store, sid: str, folder: str) -> str | None:
+    """One session as the export's item, ``{"meta": ..., "journal": [...]}``, as JSON text.
+
+    Taken from the file's own text (issue 23): each value is parsed once, to check it, and
+    written as the very text it was read from, so nothing is encoded again. A file of another
+    shape than the store writes takes the store's own read (which names any problem)."""
     import os
 
+    path = os.path.join(folder, sid + ".json")
     try:
-        with open(os.path.join(folder, sid + ".json"), "rb") as fh:
-            raw = fh.read(MAX_SESSION_CHARS * 4 + 1)
-        data = json.loads(raw)
-        stamp = data.get(SCHEMA_KEY) or {}
-        meta = data["meta"]["1"]
-        table = data.get("journal") or {}
-        if (stamp.get("kind") != "session" or stamp.get("version") != schema_version("session")
-                or not isinstance(meta, dict) or meta.get("id") != sid or not isinstance(table, dict)):
-            raise ValueError("not the usual shape")
-        keys = list(table)
-        numbers = [int(k) for k in keys]
-        journal = list(table.values()) if numbers == sorted(numbers) else [table[k] for k in sorted(keys, key=int)]
-        from companion.core.store import session_shape_problem
-
-        if session_shape_problem(sid, meta, journal):
-            raise ValueError("damaged")
-        return {"meta": meta, "journal": journal}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        with open(path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size > MAX_SESSION_CHARS * 4 or os.path.islink(path):
+                raise ValueError("too large, or a link: the checked read says so")
+            text = fh.read().decode("utf-8")
+        found = _split_session(sid, text)
+        if found is not None:
+            return found
+    except (OSError, ValueError, UnicodeDecodeError):
         pass
     try:
         meta, journal = store.read_session(sid)
     except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
         store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
         return None
-    return {"meta": meta, "journal": journal}
+    return _ENCODE({"meta": meta, "journal": journal})
+
+
+SESSION_HEAD = '{"' + SCHEMA_KEY + '":{"kind":"session","version":'
+
+
+def _split_session(sid: str, text: str) -> str | None:
+    """The export's item of a session file written by the store (compact: its schema, then
+    ``"meta":{"1":...}``, then ``"journal":{"1":...,"2":...}``), or None for any other text."""
+    from companion.core.store import session_shape_problem
+
+    head = f'{SESSION_HEAD}{schema_version("session")}}},"meta":{{"1":'
+    if not text.startswith(head) or not text.endswith("}}"):
+        return None
+    try:
+        meta, end = _DECODE(text, len(head))
+        meta_text = text[len(head):end]
+        if not text.startswith('},"journal":{', end):
+            return None
+        at = end + len('},"journal":{')
+        pieces, journal, last = [], [], 0
+        while text[at] != "}":
+            colon = text.index('":', at)
+            if text[at] != '"':
+                return None
+            number = int(text[at + 1:colon])
+            if number <= last:
+                return None
+            entry, stop = _DECODE(text, colon + 2)
+            pieces.append(text[colon + 2:stop])
+            journal.append(entry)
+            last = number
+            at = stop + 1 if text[stop] == "," else stop
+        if text[at:] != "}}":
+            return None
+    except (ValueError, IndexError, RecursionError):
+        return None
+    if not isinstance(meta, dict) or meta.get("id") != sid or session_shape_problem(sid, meta, journal):
+        return None
+    return '{"meta":' + meta_text + ',"journal":[' + ",".join(pieces) + "]}"
 
 
 def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) -> int:
@@ -132,13 +169,12 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
     text = json.dumps(head, ensure_ascii=False, indent=1)
     out.write(text[:-2] + ',\n "sessions": [')
     folder = str(store.sessions_dir)
-    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     written = 0
     for e in entries:
         item = _session_item(store, e["id"], folder)
         if item is None:
             continue
-        out.write(("\n  " if not written else ",\n  ") + encode(item))
+        out.write(("\n  " if not written else ",\n  ") + item)
         written += 1
     out.write("\n ]\n}\n" if written else "]\n}\n")
     return written

@@ -139,22 +139,27 @@ def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
 def ranks(seats: list[str], scores: dict[str, Any], winners: Iterable[str], lowest: bool = False) -> dict[str, int]:
     """Competition ranks (1, 1, 3 ...): the winners first, then by score; no score ranks last."""
     won = set(winners)
-    winners = [w for w in seats if w in won]
-    out = {w: 1 for w in winners}
-    rest = [p for p in seats if p not in out]
-
-    def order(p: str):
-        v = scores.get(p)
-        return (0, v if lowest else -v) if is_number(v) else (1, 0)
-
-    rest.sort(key=order)
-    rank, previous = len(winners), None
-    for n, p in enumerate(rest):
-        if order(p) != previous:
-            rank = len(winners) + n + 1
-            previous = order(p)
+    out: dict[str, int] = {}
+    rest = []
+    for p in seats:
+        if p in won:
+            out[p] = 1
+        else:
+            v = scores.get(p)
+            rest.append(((0, v if lowest else -v) if is_number(v) else (1, 0), p))
+    rest.sort(key=_first)  # stable: equal scores keep their seat order
+    top = len(out)
+    rank, previous = top, None
+    for n, (order, p) in enumerate(rest):
+        if order != previous:
+            rank = top + n + 1
+            previous = order
         out[p] = rank
     return out
+
+
+def _first(pair):
+    return pair[0]
 
 
 def teams_of(summary: dict, show=lambda p: p) -> list[list[str]] | None:
@@ -328,6 +333,7 @@ def players_table(entries: list[dict], roster: Roster) -> list[dict]:
     for e in entries:
         done = finished(e)
         winners = {roster.key(w) for w in (e.get("summary") or {}).get("winners") or ()} if done else set()
+        day = played_date(e)  # once per session, not per player
         for name in e.get("players") or ():
             shown = roster.show(name)
             row = rows.setdefault(shown.casefold(), {"name": shown, "sessions": 0, "finished": 0, "wins": 0,
@@ -337,7 +343,6 @@ def players_table(entries: list[dict], roster: Roster) -> list[dict]:
             row["wins"] += done and shown.casefold() in winners
             if name != shown and name not in row["recorded_as"]:
                 row["recorded_as"].append(name)
-            day = played_date(e)
             row["first"] = min(row["first"] or day, day)
             row["last"] = max(row["last"] or day, day)
     return sorted(rows.values(), key=lambda r: (-r["sessions"], r["name"].casefold()))

@@ -11,6 +11,7 @@ from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, pass_app, session_option
 from companion.core.errors import CompanionError
+from companion.core.store import without_cycle_collection
 
 
 @click.command()
@@ -139,6 +140,7 @@ def new() -> None:
 @click.option("--in-play", "state", flag_value="in-play", help="Only sessions still in play.")
 @click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
 @pass_app
+@without_cycle_collection()
 def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since: str | None, until: str | None,
                  state: str | None, deleted: bool) -> None:
     """List the stored sessions by the day they were played, newest last; * marks the current one."""

@@ -202,7 +202,10 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
     """
     width = width or screen_width()
     right = set(right)
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    text = {str}
+    cells = [[str(h) for h in headers]] + [
+        row if type(row) is list and set(map(type, row)) <= text else ["" if c is None else str(c) for c in row]
+        for row in rows]  # rows of text already (a listing of 50,000) are taken as they are
     if width < NARROW:
         return _plain_list(cells, title, width)
     keep = list(range(len(headers)))

@@ -102,26 +102,30 @@ JSON_FORMATS = {
 }
 
 
-def with_format(value: Any, name: str) -> Any:
-    """``value`` carrying ``"format": "NAME/VERSION"``: an object gets the key first; a list's
-    objects each get it (a list has no keys of its own, and turning it into an object would
-    break every script that reads it)."""
+def with_format(value: Any, name: str, keyed: bool = False) -> Any:
+    """``value`` carrying ``"format": "NAME/VERSION"``: an object gets the key last (its own keys
+    keep their places); a list's objects each get it (a list has no keys of its own, and turning
+    it into an object would break every script that reads it)."""
     tag = f"{name}/{JSON_FORMATS.get(name, 1)}"
+    if isinstance(value, dict) and keyed:  # keyed by names (a ship's): each object, as a list's
+        return {k: with_format(v, name) if isinstance(v, dict) else v for k, v in value.items()}
     if isinstance(value, dict):
-        return {"format": tag, **{k: v for k, v in value.items() if k != "format"}}
+        return {**{k: v for k, v in value.items() if k != "format"}, "format": tag}
     if isinstance(value, list):
         return [with_format(item, name) if isinstance(item, dict) else item for item in value]
     return value
 
 
-def echo_json(value: Any, name: str | None = None) -> None:
+def echo_json(value: Any, name: str | None = None, keyed: bool = False) -> None:
     """Print a `--json` output with its ``format`` (``name``: its format in :data:`JSON_FORMATS`;
-    by default the command's own name, so a game's screens and hand-written commands carry one
-    too: `market --json` is ``market/1``)."""
+    by default the command's own words joined by dashes, so a game's screens and hand-written
+    commands carry one too: `market --json` is ``market/1``, `ship show --json` ``ship-show/1``).
+    ``keyed``: an object keyed by names (a catalogue), whose values each carry the format."""
     if name is None:
         ctx = click.get_current_context(silent=True)
-        name = ctx.command.name if ctx is not None and ctx.command is not None else "output"
-    click.echo(json.dumps(with_format(value, name), indent=2, ensure_ascii=False))
+        words = ctx.command_path.split()[1:] if ctx is not None else []
+        name = "-".join(words) or "output"
+    click.echo(json.dumps(with_format(value, name, keyed), indent=2, ensure_ascii=False))
 
 
 def split_names(value: str) -> list[str]:

@@ -323,17 +323,24 @@ def write_output_stream(app, path: Path, write, force: bool, newline: str | None
 
 
 def to_stdout(text: str) -> None:
-    """Text for standard output exactly as written (a CSV's CRLF and byte order mark too)."""
+    """`export --excel` on standard output: its byte order mark and CRLF line ends as they
+    are, every control character that came from data shown as an escape (as all output is)."""
     import sys
 
-    stream = click.get_text_stream("stdout")
-    buffer = getattr(stream, "buffer", None)
-    if buffer is not None and getattr(sys.stdout, "encoding", "utf-8"):
-        stream.flush()
-        buffer.write(text.encode("utf-8"))
+    from companion.core.text import safe_text
+
+    bom = text.startswith("\ufeff")
+    lines = (text[1:] if bom else text).split("\r\n")
+    safe = ("\ufeff" if bom else "") + "\r\n".join(safe_text(line) for line in lines)
+    stream = sys.stdout
+    inner = getattr(stream, "_stream", stream)  # the terminal's own stream under the escaping one
+    buffer = getattr(inner, "buffer", None)
+    if buffer is not None:
+        inner.flush()
+        buffer.write(safe.encode("utf-8"))
         buffer.flush()
     else:
-        stream.write(text)
+        inner.write(safe)
 
 
 @click.command()
@@ -387,9 +394,14 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     if output is None:
         if fmt == "csv":
             text, entries = exchange.export(app.store, fmt, game, player, only, excel)
-            to_stdout(text)
+            if excel:
+                to_stdout(text)
+            else:
+                click.echo(text, nl=False)
         else:
-            stream = click.get_text_stream("stdout")
+            import sys
+
+            stream = sys.stdout
             entries = exchange.export_to(app.store, fmt, stream, game, player, only)
             stream.flush()
     else:

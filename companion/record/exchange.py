@@ -93,12 +93,20 @@ def _session_item(store: Store, sid: str, folder: str) -> str | None:
     shape than the store writes takes the store's own read (which names any problem)."""
     import os
 
+    import stat
+
     path = os.path.join(folder, sid + ".json")
-    try:
-        with open(path, "rb") as fh:
-            if os.fstat(fh.fileno()).st_size > MAX_SESSION_CHARS * 4 or os.path.islink(path):
-                raise ValueError("too large, or a link: the checked read says so")
-            text = fh.read().decode("utf-8")
+    try:  # never waits on a pipe or a device put in a session's place: the checked read refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SESSION_CHARS * 4:
+                raise ValueError("not a plain file of a session: the checked read says why")
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                text = fh.read().decode("utf-8")
+        finally:
+            os.close(fd)
         found = _split_session(sid, text)
         if found is not None:
             return found

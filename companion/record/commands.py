@@ -815,7 +815,8 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     elif rank_of is not None:
         chosen = [p for p in seats if rank_of[p] == 1]
     elif have_scores:
-        sides = {"+".join(t): scores[t[0]] for t in teams} if teams and team_totals is not None else dict(scores)
+        sides = {"+".join(t): v for t, v in zip(teams, team_totals)} if teams and team_totals is not None \
+            else dict(scores)
         top = game.played_winners(sides, options)
         if top is None:
             best = min(sides.values()) if options.get("lowest_wins") else max(sides.values())
@@ -846,6 +847,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         options["teams"] = teams
     extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location),
              "roles": parse_roles(roles, names)}
+    sessions.check_played(seats, event)  # its refusal in its own words, before anything is made
     events = [event]
     if note_text is not None:
         events.append({"type": "note", "text": note_text.strip()})

@@ -39,18 +39,30 @@ def companion(root: Path, *args: str) -> list[str]:
     return [python(), "-m", "companion", "--data-dir", str(root), *args]
 
 
-def timed(argv: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(seconds, peak resident MB) of one run of ``argv``, waited for with os.wait4."""
-    import os
+# A small launcher between this script and each command (as bench_memory.py does): a child
+# starts with a copy of its parent's pages, so a command started straight from this script
+# (large, once it has built 50,000 sessions) would report this script's size as its own peak.
+LAUNCHER = r"""
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
 
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode})")
-    return elapsed, usage.ru_maxrss / 1024
+
+def timed(argv: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(seconds, peak resident MB) of one run of ``argv``, taken by the launcher."""
+    done = subprocess.run([python(), "-S", "-c", LAUNCHER, *argv], capture_output=True, text=True, env=env,
+                          check=True)
+    seconds, kilobytes, code = done.stdout.split()
+    if int(code):
+        raise SystemExit(f"{' '.join(argv)} failed ({code})")
+    return float(seconds), int(kilobytes) / 1024
 
 
 def side_by_side(argv: list[str], base_env: dict | None, runs: int) -> dict:

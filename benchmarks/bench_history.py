@@ -1,6 +1,12 @@
 """`sessions`, `stats`, `stats --ratings` and `players` on data folders of 1,000 and 10,000
 finished sessions, and the import of a 1,000-session file and of one continued session.
 
+Issue 23 adds 50,000 sessions (years of a club's plays), `report ID` (one session, whatever
+the store's size), `export --format json` (streamed: under 2 s and 150 MB at 50,000), the peak
+memory of each run, and ``--against SRC``: the same commands from another source tree (an
+earlier version, e.g. `git archive` of it) run in turn with this one, each pair side by side,
+so the ratio of the two is taken from runs under the same load.
+
 The targets (issue 16): with 10,000 sessions `sessions`, `stats` and `stats --ratings` under
 1 s each; importing a 1,000-session file under 5 s; a fast-forward import of one continued
 session (into the folder of 10,000) under 0.5 s. Earlier (issue 7): no worse than linear from
@@ -31,6 +37,55 @@ CONTINUED_TARGET = 0.5
 
 def companion(root: Path, *args: str) -> list[str]:
     return [python(), "-m", "companion", "--data-dir", str(root), *args]
+
+
+# A small launcher between this script and each command (as bench_memory.py does): a child
+# starts with a copy of its parent's pages, so a command started straight from this script
+# (large, once it has built 50,000 sessions) would report this script's size as its own peak.
+LAUNCHER = r"""
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
+def timed(argv: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(seconds, peak resident MB) of one run of ``argv``, taken by the launcher."""
+    done = subprocess.run([python(), "-S", "-c", LAUNCHER, *argv], capture_output=True, text=True, env=env,
+                          check=True)
+    seconds, kilobytes, code = done.stdout.split()
+    if int(code):
+        raise SystemExit(f"{' '.join(argv)} failed ({code})")
+    return float(seconds), int(kilobytes) / 1024
+
+
+def side_by_side(argv: list[str], base_env: dict | None, runs: int) -> dict:
+    """Medians of ``runs`` runs of ``argv`` (this tree) and, with ``base_env``, of the same
+    command from the other tree, alternating A B A B; the ratio is the median of the pairs'."""
+    import os
+    import statistics
+
+    here = {**os.environ, "PYTHONPATH": ""}
+    pairs = []
+    timed(argv, here)  # warm the file cache (and each tree's bytecode)
+    if base_env is not None:
+        timed(argv, base_env)
+    for _ in range(runs):
+        a = timed(argv, here)
+        b = timed(argv, base_env) if base_env is not None else None
+        pairs.append((a, b))
+    out = {"time": statistics.median(p[0][0] for p in pairs), "rss": max(p[0][1] for p in pairs)}
+    if base_env is not None:
+        out["base_time"] = statistics.median(p[1][0] for p in pairs)
+        out["base_rss"] = max(p[1][1] for p in pairs)
+        out["ratio"] = statistics.median(p[0][0] / p[1][0] for p in pairs)
+    return out
 
 
 def bench_cold(argv: list[str], cache: Path, runs: int) -> float:
@@ -91,6 +146,8 @@ def bench_continued(tmp: Path, root: Path, runs: int) -> float:
 
 
 def main() -> None:
+    import os
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--sizes", default="1000,10000")
@@ -99,31 +156,55 @@ def main() -> None:
     parser.add_argument("--games", default="scoresheet",
                         help="Comma-separated game ids the sessions cycle through (index only), e.g. "
                              "scoresheet,trans-europa,transatlantic,atlantic-star")
+    parser.add_argument("--against", metavar="SRC",
+                        help="A source tree of another version (its folder holding companion/): each command "
+                             "also runs from it, in turn with this tree, and the ratio is printed.")
+    parser.add_argument("--report", action="store_true", help="Also `report ID` of one session.")
+    parser.add_argument("--export", action="store_true", help="Also `export --format json -o FILE`.")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    commands = [c.split() for c in args.commands.split(",")]
-    base = median_command([python(), "-m", "companion", "--version"], args.runs)
-    print(f"start-up (companion --version): median {base * 1000:7.1f} ms")
+    commands = [c.split() for c in args.commands.split(",") if c]
+    base_env = {**os.environ, "PYTHONPATH": args.against} if args.against else None
+    start_up = side_by_side([python(), "-m", "companion", "--version"], base_env, args.runs)
+    print(f"start-up (companion --version): median {start_up['time'] * 1000:7.1f} ms"
+          + (f", other tree {start_up['base_time'] * 1000:7.1f} ms" if base_env else ""))
+    base = start_up["time"]
     results: dict[tuple[str, int], float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         roots = {}
         for size in sizes:
             root = roots[size] = Path(tmp) / f"home{size}"
             fill_finished_scoresheets(root, size, tuple(args.games.split(",")))
-            for cmd in commands:
-                argv = companion(root, *cmd)
-                median_command(argv, 1)  # warm the file cache
-                t = results[(" ".join(cmd), size)] = median_command(argv, args.runs)
+            jobs = [(" ".join(cmd), companion(root, *cmd)) for cmd in commands]
+            if args.report:
+                sid = sorted(p.stem for p in (root / "sessions").glob("*.json"))[size // 2]
+                jobs.append(("report ID", companion(root, "report", sid)))
+            if args.export:
+                jobs.append(("export json", companion(root, "export", "--format", "json", "-o",
+                                                      str(Path(tmp) / "out.json"), "--force")))
+            for name, argv in jobs:
+                got = side_by_side(argv, base_env, args.runs)
+                t = results[(name, size)] = got["time"]
                 verdict = ""
-                if size >= 10_000 and " ".join(cmd) in TARGETED:
+                if size >= 10_000 and name in TARGETED:
                     verdict = " ok" if t < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s"
-                print(f"{size:>6} sessions  {' '.join(cmd):<16} median {t * 1000:8.1f} ms{verdict}")
-                if "--ratings" in cmd:  # without the ratings cache: every play rated
+                line = f"{size:>6} sessions  {name:<16} median {t * 1000:8.1f} ms  peak {got['rss']:6.1f} MB{verdict}"
+                if base_env is not None:
+                    line += (f"   other tree {got['base_time'] * 1000:8.1f} ms  peak {got['base_rss']:6.1f} MB"
+                             f"   ratio {got['ratio']:.2f}")
+                print(line, flush=True)
+                if "--ratings" in name and base_env is None:  # without the ratings cache: every play rated
                     cold = bench_cold(argv, root / "cache" / "ratings.json", args.runs)
                     verdict = "" if size < 10_000 else (" ok" if cold < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s")
-                    print(f"{size:>6} sessions  {' '.join(cmd) + ' (cold)':<16} median {cold * 1000:8.1f} ms{verdict}")
+                    print(f"{size:>6} sessions  {name + ' (cold)':<16} median {cold * 1000:8.1f} ms{verdict}")
+            if size != max(sizes):
+                import shutil as _shutil
+
+                _shutil.rmtree(root)  # the folders of 50,000 take room: keep only the largest
         if not args.no_import:
             small, big = min(sizes), max(sizes)
+            if small not in roots or not roots[small].exists():
+                fill_finished_scoresheets(roots[small], small, tuple(args.games.split(",")))
             t = bench_import(Path(tmp), roots[small], max(3, args.runs // 2))
             print(f"import of a {small}-session file      median {t * 1000:8.1f} ms "
                   f"{'ok' if t < IMPORT_TARGET else f'OVER {IMPORT_TARGET:g} s'}")
@@ -132,8 +213,9 @@ def main() -> None:
                   f"{'ok' if t < CONTINUED_TARGET else f'OVER {CONTINUED_TARGET:g} s'}")
     lo, hi = min(sizes), max(sizes)
     if lo != hi:
-        for cmd in commands:
-            name = " ".join(cmd)
+        for name in sorted({n for n, _ in results}):
+            if (name, lo) not in results or (name, hi) not in results:
+                continue
             a, b = results[(name, lo)], results[(name, hi)]
             marginal = (b - base) / max(a - base, 1e-9)
             print(f"{name:<16} ratio {hi}/{lo}: {b / a:5.2f} (linear: <= {hi / lo:g}); "

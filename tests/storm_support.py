@@ -301,8 +301,12 @@ class Storm(RuleBasedStateMachine):
         return json.loads(out)
 
     def files(self) -> dict[str, bytes]:
+        # cache/ holds only what is derived from the data (replay snapshots, the ratings, the
+        # index's last check, the names' spellings: deleting it loses nothing), which a command
+        # that only shows things may keep (issue 23)
         return {str(p.relative_to(self.root)): p.read_bytes() for p in sorted(self.root.rglob("*"))
-                if p.is_file() and p.name not in NOT_DATA and not p.name.endswith(".lock")}
+                if p.is_file() and p.name not in NOT_DATA and not p.name.endswith(".lock")
+                and p.relative_to(self.root).parts[0] != "cache"}
 
     # -- one line, and what must hold after it ---------------------------------------------------
     def step(self, line: str, mode: str, words: list[str] | None = None, must_succeed: bool = False,

@@ -81,8 +81,8 @@ def test_new_with_agency_names_and_the_agency_command(run):
     out = run(["agency"], expect=0).stdout
     assert "3,000 marks   Rhea" in out and "0 marks   Ceres" in out
     assert json.loads(run(["agency", "--json"], expect=0).stdout) == [
-        {"price": 3000, "card": "Rhea"}, {"price": 2000, "card": "Oceana"},
-        {"price": 1000, "card": "Titan"}, {"price": 0, "card": "Ceres"},
+        {"price": 3000, "card": "Rhea", "format": "agency/1"}, {"price": 2000, "card": "Oceana", "format": "agency/1"},
+        {"price": 1000, "card": "Titan", "format": "agency/1"}, {"price": 0, "card": "Ceres", "format": "agency/1"},
     ]
 
 

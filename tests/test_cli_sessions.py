@@ -98,7 +98,7 @@ def test_script_mode_runs_lines_and_stops_at_the_first_failure(script, status):
         "# an evening\n\nnew scoresheet --players Ann,Bob\ncompanion add Ann=3\nadd Bob=x\nadd Ann=100\n"
     )
     assert code == 1
-    assert err.strip() == "line 5: 'Bob=x': 'x' is not a whole number; write it like Bob=12 (`companion add --help` shows how to write it)"
+    assert err.strip() == "line 5: 'Bob=x': 'x' is not a number; write it like Bob=2.5 (`companion add --help` shows how to write it)"
     assert [p["score"] for p in status()["players"]] == [3, 0]
 
 

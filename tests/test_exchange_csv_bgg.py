@@ -94,7 +94,8 @@ def test_bgg_escapes_names(run):
 
 def test_an_empty_history_exports_empty_files(run):
     assert run(["export", "--format", "csv"], expect=0).stdout.splitlines() == [
-        "session,game,date,player,seat,score,rank,winner,finished,abandoned,location,notes"]
+        "session,game,date,player,seat,score,rank,winner,finished,abandoned,location,notes,title,bgg_id,team,role,"
+        "start_player,minutes,coop"]
     root = ET.fromstring(run(["export", "--format", "bgg"], expect=0).stdout.encode("utf-8"))
     assert root.get("total") == "0" and not root.findall("play")
     assert json.loads(run(["export"], expect=0).stdout)["sessions"] == []

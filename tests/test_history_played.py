@@ -90,7 +90,7 @@ def test_exports_and_import_carry_played(run, tmp_path):
         expect=0)
     csv_rows = run(["export", "--format", "csv"], expect=0).stdout.splitlines()
     assert csv_rows[1].split(",")[2:9] == ["2026-01-10", "Ann", "1", "7", "1", "1", "1"]
-    assert csv_rows[1].endswith(",Home,")
+    assert csv_rows[1].split(",")[10:12] == ["Home", ""], "location, then no notes"  # columns 11 and 12
     play = ET.fromstring(run(["export", "--format", "bgg"], expect=0).stdout.encode()).find("play")
     assert play.get("date") == "2026-01-10" and play.get("location") == "Home" and play.get("incomplete") == "0"
     assert [p.get("win") for p in play.iter("player")] == ["1", "0"]

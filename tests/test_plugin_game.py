@@ -312,7 +312,7 @@ def test_a_whole_game_through_the_command_line(companion, tmp_path):
     shown = companion("data", "show", "yacht").stdout
     assert "full_house" in shown and "example game's own rule" in shown
     # history and export know it like any other game
-    assert "yacht" in companion("sessions").stdout
+    assert "Yacht (example)" in companion("sessions").stdout  # the game's title (issue 23)
     exported = tmp_path / "out.json"
     companion("export", "-o", str(exported))
     assert json.loads(exported.read_text())["sessions"][0]["meta"]["game"] == "yacht"
@@ -348,7 +348,7 @@ def test_import_stats_and_completion_know_the_plugin(companion, site, home, tmp_
                               text=True, env=env)
     assert imported.returncode == 0, imported.stderr
     stats = subprocess.run([sys.executable, "-m", "companion", "stats"], capture_output=True, text=True, env=env)
-    assert "126 by Bob" in stats.stdout and "yacht" in stats.stdout
+    assert "126 by Bob" in stats.stdout and "Yacht (example)" in stats.stdout
     # the shell offers the plugin's command and what may go in its parameters now (the boxes
     # still empty on Ann's sheet), through the same completer
     companion("new", "yacht", "--players", "Ann,Bob")

@@ -51,6 +51,8 @@ def self_contained(text: str) -> Page:
     names = [t for t, _ in page.tags]
     assert "script" not in names and "iframe" not in names and "link" not in names and "img" not in names
     for tag, attrs in page.tags:
+        if tag == "a" and attrs.get("href", "").startswith("https://app.bgstatsapp.com/createPlay.html?data="):
+            continue  # "Add to BG Stats" (issue 23): a link the reader may follow; the page loads nothing
         for key in ("src", "href"):
             assert key not in attrs, (tag, attrs)
         assert not any(k.startswith("on") for k in attrs), (tag, attrs)
@@ -61,8 +63,8 @@ def self_contained(text: str) -> Page:
 
 
 def charts(text: str) -> list[ET.Element]:
-    """Every inline SVG of the page, parsed as XML."""
-    return [ET.fromstring(m) for m in re.findall(r"<svg\b.*?</svg>", text, flags=re.S)]
+    """Every inline SVG chart of the page, parsed as XML (not the "Add to BG Stats" QR code)."""
+    return [ET.fromstring(m) for m in re.findall(r"<svg\b.*?</svg>", text, flags=re.S) if 'class="chart"' in m]
 
 
 def lines(svg: ET.Element) -> dict[str, list[tuple[float, float]]]:

@@ -54,7 +54,7 @@ def test_refusals_change_nothing(run, status):
     cases = [
         (["add", "Zed=3"], 1, "no player called 'Zed'"),
         (["add", "Ann=3", "ann=4"], 1, "given twice"),
-        (["add", "Ann=three"], 2, "not a whole number"),
+        (["add", "Ann=three"], 2, "is not a number; write it like Ann=2.5"),
         (["add", "Ann"], 2, "not NAME=POINTS"),
         (["add"], 2, "Give the round's points"),
     ]

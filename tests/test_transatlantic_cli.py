@@ -51,6 +51,7 @@ def test_ship_add_remembers_a_card_for_later_games(run):
     out = run(CATALOGUE[6], expect=0).stdout
     assert "Added CITY OF NEW YORK: steam, black, 1888, £100 (tonnage 11000, passengers 1700)." in flat(out)
     shown = json.loads(run(["ship", "show", "city of new york", "--json"], expect=0).stdout)
+    assert shown.pop("format") == "ship-show/1"
     assert shown == {"name": "CITY OF NEW YORK", "year": 1888, "flag": "black", "price": 100, "kind": "steam",
                      "income": None, "tonnage": 11000, "speed": None, "passengers": 1700}
     assert "CITY OF NEW YORK: steam, black, 1888, £100" in run(["ship", "show", "City Of New York"]).stdout
@@ -124,7 +125,8 @@ def test_market_shows_every_part_of_each_price(game):
     out = game(["market"], expect=0).stdout
     line = next(line for line in out.splitlines() if "HAMMONIA" in line)
     assert line.split() == ["4", "HAMMONIA", "steam", "blue", "1882", "£70", "£30", "£100"]
-    rows = json.loads(game(["market", "--json"], expect=0).stdout)
+    rows = [dict(r) for r in json.loads(game(["market", "--json"], expect=0).stdout)]
+    assert {r.pop("format") for r in rows} == {"market/1"}
     assert [r["ship"] for r in rows] == ["DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA", "UMBRIA"]
     assert rows[1] == {"position": 2, "ship": "NUBIAN", "surcharge": 10, "kind": "steam", "flag": "white",
                        "year": 1875, "price": 30, "total": 40}

@@ -252,8 +252,9 @@ class Pairs(Kind):
     metavar = "NAME=N"
     joins = True  # `Ann=12 Bob=7`: the words are read together
 
-    def __init__(self, value: str = "N", players: bool = True, note: str = "points"):
+    def __init__(self, value: str = "N", players: bool = True, note: str = "points", decimals: bool = False):
         self.value_word, self.players, self.note = value, players, note
+        self.decimals = decimals  # 2.5 and -0.5 as well as whole numbers (a score sheet, issue 23)
         self.metavar = f"NAME={value}"
 
     def read(self, text: str, at: At, param: "Param") -> Any:
@@ -275,10 +276,12 @@ class Pairs(Kind):
             name, sep, number = item.partition("=")
             if not sep or not name.strip():
                 raise Malformed(f"{item!r} is not NAME={self.value_word}: write it like Ann=12")
-            try:
-                value = int(number.strip())
-            except ValueError:
-                raise Malformed(f"{item!r}: {number!r} is not a whole number; write it like {name}=12") from None
+            from companion.core.numbers import parse_points
+
+            value = parse_points(number, self.decimals)
+            if value is None:
+                raise Malformed(f"{item!r}: {number!r} is not a {'number' if self.decimals else 'whole number'}; "
+                                f"write it like {name}={'2.5' if self.decimals else '12'}")
             key = name.strip()
             if self.players:
                 from companion.games.api import seated_name

@@ -17,11 +17,48 @@ from companion.core.errors import CompanionError
 pass_app = click.make_pass_decorator(App)
 
 
+def completes(what: str) -> Callable:
+    """A Click ``shell_complete`` for a parameter naming a session, a player, a game or a title:
+    what the login shell's Tab offers, from the data folder (companion.core.completion)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+        from click.shell_completion import CompletionItem
+
+        from companion.core import completion
+
+        store = completion_store(ctx)
+        if store is None:
+            return []
+        found = getattr(completion, what)(store, incomplete)
+        return [CompletionItem(value, help=note) for value, note in found]
+
+    return complete
+
+
+def completion_store(ctx: click.Context):
+    """The data folder a command line names (`--data-dir`, else the usual one), for completion."""
+    from pathlib import Path
+
+    from companion.core.app import default_data_dir
+    from companion.core.store import Store
+
+    try:
+        root = ctx.find_root()
+        app = root.obj if isinstance(root.obj, App) else None
+        if app is not None:
+            return app.store
+        given = root.params.get("data_dir")
+        return Store(Path(given) if given else default_data_dir())
+    except Exception:  # noqa: BLE001 - completion never fails
+        return None
+
+
 SESSION_HELP = "Act on this session (an id or its first letters) instead of the current one."
 
 # `--session ID` is read in one place, the root group, wherever it stands on the line (it takes
 # it out before the command's own options are parsed); this only lists it in a command's help.
-session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP)
+session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP,
+                              shell_complete=completes("sessions"))
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
 
@@ -67,8 +104,38 @@ def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command]
     return mark
 
 
-def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+# The `--json` outputs, each with its format's version (docs/json.md describes them, and
+# tests/test_json_contract.py keeps the page in step): add keys freely; a version goes up only
+# when a key changes its meaning or goes, which the contract forbids but a major release.
+JSON_FORMATS = {
+    "status": 1, "log": 1, "sessions": 1, "games": 1, "players": 1, "stats": 1, "ratings": 1, "played": 1,
+}
+
+
+def with_format(value: Any, name: str, keyed: bool = False) -> Any:
+    """``value`` carrying ``"format": "NAME/VERSION"``: an object gets the key last (its own keys
+    keep their places); a list's objects each get it (a list has no keys of its own, and turning
+    it into an object would break every script that reads it)."""
+    tag = f"{name}/{JSON_FORMATS.get(name, 1)}"
+    if isinstance(value, dict) and keyed:  # keyed by names (a ship's): each object, as a list's
+        return {k: with_format(v, name) if isinstance(v, dict) else v for k, v in value.items()}
+    if isinstance(value, dict):
+        return {**{k: v for k, v in value.items() if k != "format"}, "format": tag}
+    if isinstance(value, list):
+        return [with_format(item, name) if isinstance(item, dict) else item for item in value]
+    return value
+
+
+def echo_json(value: Any, name: str | None = None, keyed: bool = False) -> None:
+    """Print a `--json` output with its ``format`` (``name``: its format in :data:`JSON_FORMATS`;
+    by default the command's own words joined by dashes, so a game's screens and hand-written
+    commands carry one too: `market --json` is ``market/1``, `ship show --json` ``ship-show/1``).
+    ``keyed``: an object keyed by names (a catalogue), whose values each carry the format."""
+    if name is None:
+        ctx = click.get_current_context(silent=True)
+        words = ctx.command_path.split()[1:] if ctx is not None else []
+        name = "-".join(words) or "output"
+    click.echo(json.dumps(with_format(value, name, keyed), indent=2, ensure_ascii=False))
 
 
 def split_names(value: str) -> list[str]:
@@ -111,6 +178,27 @@ def ask_players(app: App, game) -> str:
     return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
 
 
+def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
+    """`--roles Ann=red,Bob=Mayor` -> {seated name: colour or role}: what each player played as."""
+    from companion.games.api import player_name
+
+    if text is None:
+        return None
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, sep, role = part.partition("=")
+        role = " ".join(role.split())
+        if not sep or not name.strip() or not role:
+            raise click.UsageError(f"--roles: {part!r} is not NAME=ROLE: write it like --roles Ann=red,Bob=Mayor")
+        if len(role) > ROLE_MAX or not role.isprintable():
+            raise CompanionError(f"A colour or role is one line of at most {ROLE_MAX} characters.")
+        out[player_name(names, name)] = role
+    return {p: out[p] for p in names if p in out} or None
+
+
+ROLE_MAX = 40
+
+
 def new_command(game) -> Callable:
     """Make `new GAME` from a function returning the game's options; ``game`` is the game's
     class (its facts: id, title, players, whether it deals).
@@ -124,12 +212,15 @@ def new_command(game) -> Callable:
 
         @functools.wraps(fn)
         def callback(players: str | None, start: str | None, played_on: str | None, location: str | None,
-                     entropy: str | None = None, **kwargs):
+                     roles: str | None = None, entropy: str | None = None, **kwargs):
             app = click.get_current_context().find_object(App)
             from companion.core import session as sessions
 
             extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
             options = fn(**kwargs) or {}
+            members = options.pop("_players", None)  # a score sheet's teams name its players
+            if players is None and members:
+                players = ",".join(members)
             if players is None:
                 players = ask_players(app, game)
             if start and game.records_start:
@@ -139,13 +230,21 @@ def new_command(game) -> Callable:
             if game.deals and entropy is None and app.can_ask():
                 entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
 
+            if roles is not None:  # each player's colour or role (issue 23), by the names as typed
+                typed = sessions.check_players(split_names(players), game)
+                extra["roles"] = parse_roles(roles, typed)
+            remember = options.pop("_remember", None)
             s = sessions.create(app.store, game_id, split_names(players), options, start, entropy or "", extra)
+            if remember is not None:
+                from companion.core import titles
+
+                titles.remember(app.store, *remember)
             app.pin(s.id)  # a shell or a script stays on the session it started itself
             when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
                            if extra[k])
             from companion.terminal.render import whole, wrap
 
-            click.echo(wrap(f"New session {s.id}: {game.title} with {', '.join(whole(p) for p in s.players)} "
+            click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
                             f"({whole(s.players[0])} starts){',' + when if when else ''}."))
             if s.meta.get("commitment"):  # the hash on a line of its own: 64 characters, copied whole
                 click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
@@ -161,6 +260,8 @@ def new_command(game) -> Callable:
             click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
                          help="When it was played, for a game typed in later (stats order by this)."),
             click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
+            click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help="Each player's colour or role (kept with the "
+                                                                      "session, and in the exports)."),
             *([click.Option(["--entropy"], metavar="TEXT",
                             help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
               if game.deals else []),
@@ -175,3 +276,112 @@ def new_command(game) -> Callable:
         )
 
     return decorator
+
+
+# -- a score sheet's game: its title and how it is played (issue 23) ----------------------------
+
+def sheet_options(fn: Callable) -> Callable:
+    """The options naming a game without rules of its own (`new scoresheet`, `played`): its
+    title, how it is won, teams, co-op, no points, its tie-breaker and its BoardGameGeek id.
+    The flags default to None: a title remembers what was said of it until it is said again."""
+    for option in reversed([
+        click.option("--title", metavar="NAME", help="The game's name (Carcassonne): remembered with the options "
+                                                     "below, and counted as its own game in the history.",
+                     shell_complete=completes("titles")),
+        click.option("--lowest-wins/--highest-wins", "lowest_wins", default=None,
+                     help="The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one."),
+        click.option("--teams", metavar='"Ann+Bob,Cy+Dee"',
+                     help="Teams: a team's points add up and its members win or lose together."),
+        click.option("--coop/--competitive", "coop", default=None,
+                     help="A co-operative game: everyone wins or loses together."),
+        click.option("--no-points/--points", "no_points", default=None,
+                     help="A game without points: the winners are named."),
+        click.option("--tie-breaker", "tie_break", metavar="TEXT",
+                     help="What the rules settle a tie for first by (most money): the winner is then named."),
+        click.option("--bgg-id", "bgg_id", metavar="N",
+                     help="The game's BoardGameGeek id (the number in its address), for the exports."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def split_teams(text: str | None) -> list[list[str]] | None:
+    """`Ann+Bob,Cy+Dee` -> [['Ann', 'Bob'], ['Cy', 'Dee']] (a `=POINTS` after a team is left for
+    the caller: see :func:`team_points`)."""
+    if text is None:
+        return None
+    teams = [[n.strip() for n in part.split("=", 1)[0].split("+")] for part in text.split(",") if part.strip()]
+    if any(not n for t in teams for n in t) or len(teams) < 2:
+        raise click.UsageError(f"--teams {text!r} is not teams: write them like --teams \"Ann+Bob,Cy+Dee\"")
+    return teams
+
+
+def team_points(text: str | None) -> list | None:
+    """The points after each team of `Ann+Bob=52,Cy+Dee=47` ([52, 47]), None when none is given."""
+    from companion.core.numbers import parse_points
+
+    if text is None or "=" not in text:
+        return None
+    out = []
+    for part in (p for p in text.split(",") if p.strip()):
+        team, sep, points = part.partition("=")
+        value = parse_points(points) if sep else None
+        if value is None:
+            raise click.UsageError(f"{part.strip()!r}: give every team its points, e.g. --teams \"Ann+Bob=52,Cy+Dee=47\"")
+        out.append(value)
+    return out
+
+
+def sheet_setup(named: dict, game_title: bool = True) -> dict:
+    """A score sheet's options from :func:`sheet_options`' values: a title's remembered
+    options filled in (and what was given remembered), the teams read. ``_players`` holds the
+    teams' members, in order, for a `new` given no --players."""
+    from companion.core import titles
+
+    app = click.get_current_context().find_object(App)
+    given = {k: named.get(k) for k in ("lowest_wins", "coop", "no_points")}
+    tie = named.get("tie_break")
+    if tie is not None:
+        tie = " ".join(tie.split())
+        if not tie or len(tie) > 100 or not tie.isprintable():
+            raise CompanionError("The tie-breaker is one line of at most 100 characters: --tie-breaker \"most money\"")
+        given["tie_break"] = tie
+    given["bgg_id"] = titles.check_bgg_id(named.get("bgg_id"))
+    options: dict[str, Any] = {}
+    title = named.get("title")
+    if title is not None:
+        title = titles.check_title(title)
+        refuse_known_game(title)
+        record = titles.merged(app.store, title, given)
+        options.update(titles.options_of(record))
+        options["_remember"] = (title, given)  # written once the session is (a refusal changes nothing)
+    else:
+        if given["bgg_id"] is not None:
+            raise CompanionError("--bgg-id names the game of a --title: add --title \"Carcassonne\".")
+        options.update({k: True for k in ("coop", "no_points") if given.get(k)})
+        if given.get("tie_break"):
+            options["tie_break"] = given["tie_break"]
+    options["lowest_wins"] = bool(given["lowest_wins"]) if given["lowest_wins"] is not None \
+        else bool(options.get("lowest_wins"))
+    teams = split_teams(named.get("teams"))
+    if teams is not None:
+        options["teams"] = teams
+        options["_players"] = [n for t in teams for n in t]
+    return options
+
+
+def refuse_known_game(title: str) -> None:
+    """A title that names a game the companion has rules for is that game, never a sheet."""
+    from companion.core import registry
+    from companion.core.text import name_key
+
+    wanted = name_key(title)
+    for gid in registry.available():
+        shown = gid
+        try:
+            shown = registry.get(gid).title
+        except CompanionError:
+            pass
+        if wanted in (name_key(gid), name_key(shown)):
+            raise CompanionError(f"{title} is a game the companion knows: `new {gid}` plays it with its rules, and "
+                                 f"`played {gid} ...` logs it.")

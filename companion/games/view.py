@@ -210,6 +210,13 @@ def winners(status: dict) -> list[Line]:
     won = status.get("winners") or []
     if not status.get("finished"):
         return []
+    if status.get("coop"):  # everyone together (issue 23)
+        return [Line("Game over: won together." if status.get("won") else "Game over: lost together.")]
+    team = next((t for t in status.get("teams") or [] if set(t) == set(won)), None)
+    if team is not None:
+        return [Line("Game over: the team of ", *names(team), " wins.")]
+    if not won:
+        return [Line("Game over: nobody wins.")]
     if len(won) == 1:
         return [Line("Game over: ", Name(won[0]), " wins.")]
     return [Line("Game over: shared win for ", *names(won), ".")]

@@ -8,14 +8,16 @@ and `report`, which need the sessions they contain.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
 from companion.core import session as sessions
-from companion.games.kit import echo_json, json_option, pass_app
+from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.core.errors import CompanionError
-from companion.terminal.render import table
+from companion.core.store import without_cycle_collection
+from companion.terminal.render import table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
 
@@ -91,6 +93,7 @@ def _store_roster(app):
 @click.command()
 @json_option
 @pass_app
+@without_cycle_collection()
 def players(app, as_json: bool) -> None:
     """List every player with their sessions and wins (renames and merges applied)."""
     from companion.record import stats as history
@@ -98,7 +101,7 @@ def players(app, as_json: bool) -> None:
     entries, roster = _store_roster(app)
     rows = history.players_table(entries, roster)
     if as_json:
-        echo_json(rows)
+        echo_json(rows, "players")
         return
     if not rows:
         click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
@@ -120,7 +123,7 @@ def player_group() -> None:
 
 
 @player_group.command("rename")
-@click.argument("old")
+@click.argument("old", shell_complete=completes("players"))
 @click.argument("new")
 @pass_app
 def player_rename(app, old: str, new: str) -> None:
@@ -133,8 +136,8 @@ def player_rename(app, old: str, new: str) -> None:
 
 
 @player_group.command("merge")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", shell_complete=completes("players"))
+@click.argument("b", metavar="B", shell_complete=completes("players"))
 @pass_app
 def player_merge(app, a: str, b: str) -> None:
     """Join A's history to B's: A's sessions count as B's from now on."""
@@ -166,15 +169,20 @@ def render_stats(stats: dict) -> str:
         head += f"; {len(stats['unfinished'])} in play, not counted"
     if stats["abandoned"]:
         head += f"; {len(stats['abandoned'])} abandoned, not counted"
+    if stats.get("coop_sessions"):
+        c = stats["coop_sessions"]
+        head += f"; {c} co-operative, counted apart"
     out = [wrap(head + ".")]
-    players = stats["players"]
+    everyone = stats["players"]
+    players = [p for p in everyone if p["sessions"]]
     if players:
         out += ["", table(
             ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
             [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
               p["current_streak"], p["longest_streak"]] for p in players],
             right=(1, 2, 4, 5, 6))]
-        rows = [[p["name"], g, v["sessions"], v["wins"], "" if v["average"] is None else f"{v['average']:g}",
+        rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
+                 "" if v["average"] is None else f"{v['average']:g}",
                  "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
         out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
                                             right=(2, 3, 4, 5))]
@@ -187,6 +195,13 @@ def render_stats(stats: dict) -> str:
                 width = max(len(name) for name, _ in c["rows"])
                 out += [f"    {name:<{width}}  {sparkline(vs, c['lo'], c['hi'])}  " + " ".join(f"{v:g}" for v in vs)
                         for name, vs in c["rows"]]
+    together = [p for p in everyone if p.get("coop")]
+    if together:
+        out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
+            ["player", "sessions", "won", "win rate"],
+            [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
+             for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
+            right=(1, 2, 3))]
     h2h = stats["head_to_head"]
     if h2h:
         out += ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
@@ -202,9 +217,14 @@ def render_stats(stats: dict) -> str:
         rows = []
         for g in stats["games"]:
             rec = g["record"]
-            rows.append([g["game"], g["sessions"], "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
-                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}",
-                         f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
+            coop = g.get("coop")
+            if rec:
+                best = f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})"
+            else:
+                best = f"co-op: won {coop['wins']} of {coop['sessions']}" if coop else ""
+            rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
+                         "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
+                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}", best])
         out += ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
                                          right=(1, 2, 3))]
     if stats["unfinished"]:
@@ -215,15 +235,17 @@ def render_stats(stats: dict) -> str:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
                 for u in stats["abandoned"]]
         out += ["", "Abandoned (no result, not counted):", table(["id", "game", "players", "started", "reason"], rows)]
-    if not players and not stats["unfinished"] and not stats["abandoned"]:
+    if not everyone and not stats["unfinished"] and not stats["abandoned"]:
         out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
               [f"No sessions match ({scope})."]
     return "\n".join(out)
 
 
 @click.command()
-@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.")
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`).")
+@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.",
+              shell_complete=completes("players"))
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+              shell_complete=completes("games"))
 @click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Also write the statistics as one self-contained HTML page.")
@@ -231,6 +253,7 @@ def render_stats(stats: dict) -> str:
 @click.option("--ratings", is_flag=True, help="Skill ratings per player, per game and overall (openskill).")
 @json_option
 @pass_app
+@without_cycle_collection()
 def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None, force: bool,
           ratings: bool, as_json: bool) -> None:
     """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
@@ -244,10 +267,13 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         if html_file is not None:
             raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
+        from companion.core.store import file_signature
+
+        fingerprint = json.dumps([file_signature(app.store.index_path), file_signature(app.store.aliases_path)])
         result = skill.compute(entries, roster, game=game, player=player, since=since,
-                               cache=app.store.root / "cache" / "ratings.json")
+                               cache=app.store.root / "cache" / "ratings.json", fingerprint=fingerprint)
         if as_json:
-            echo_json(result)
+            echo_json(result, "ratings")
         else:
             click.echo(skill.render(result))
         return
@@ -257,7 +283,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         write_output(app, html_file, pages.stats_html(result), force)
     if as_json:
-        echo_json(result)
+        echo_json(result, "stats")
     elif html_file is not None:
         click.echo(f"Wrote the statistics of {result['sessions']} finished sessions to {html_file}.")
     else:
@@ -267,36 +293,132 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 # -- export and import -------------------------------------------------------------------------
 
 
+def write_output_stream(app, path: Path, write, force: bool, newline: str | None = None) -> None:
+    """:func:`write_output` for a long text written piece by piece by ``write(stream)`` (the
+    json export of 50,000 sessions is never held whole in memory)."""
+    import contextlib
+    import os
+    import tempfile
+
+    from companion.core.errors import StoreError
+
+    target = check_output(app, path, force)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails if the name exists: no-clobber, atomically
+    except FileExistsError:
+        raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.") from None
+    except OSError as exc:
+        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was written.") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def to_stdout(text: str) -> None:
+    """`export --excel` on standard output: its byte order mark and CRLF line ends as they
+    are, every control character that came from data shown as an escape (as all output is)."""
+    import sys
+
+    from companion.core.text import safe_text
+
+    bom = text.startswith("\ufeff")
+    lines = (text[1:] if bom else text).split("\r\n")
+    safe = ("\ufeff" if bom else "") + "\r\n".join(safe_text(line) for line in lines)
+    stream = sys.stdout
+    inner = getattr(stream, "_stream", stream)  # the terminal's own stream under the escaping one
+    buffer = getattr(inner, "buffer", None)
+    if buffer is not None:
+        inner.flush()
+        buffer.write(safe.encode("utf-8"))
+        buffer.flush()
+    else:
+        inner.write(safe)
+
+
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg"]), default="json", show_default=True,
-              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play XML.")
-@click.option("--game", metavar="GAME", help="Only sessions of this game.")
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), metavar="FILE",
-              help="Write to FILE instead of printing.")
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg", "bgstats", "bgstats-link"]), default="json",
+              show_default=True,
+              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play "
+                   "XML; bgstats: one finished play's JSON for BG Stats; bgstats-link: the link that adds it to BG "
+                   "Stats.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).",
+              shell_complete=completes("games"))
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
+@click.option("--excel", is_flag=True, help="csv: UTF-8 with a byte order mark and CRLF line ends, for Excel and "
+                                            "LibreOffice.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
+              help="Write to FILE instead of printing (`-`: standard output).")
 @force_option
 @pass_app
-def export(app, fmt: str, game: str | None, player: str | None, output: Path | None, force: bool) -> None:
-    """Export sessions: json (to import elsewhere), csv, or BoardGameGeek play XML."""
+@without_cycle_collection()
+def export(app, session_id: str | None, fmt: str, game: str | None, player: str | None, excel: bool,
+           output: Path | None, force: bool) -> None:
+    """Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for
+    BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."""
     from companion.record import exchange
 
+    if output is not None and str(output) == "-":
+        output = None
+    if excel and fmt != "csv":
+        raise CompanionError("--excel is for the csv export: add --format csv.")
     if output is not None:
         check_output(app, output, force)
-    text, entries = exchange.export(app.store, fmt, game, player)
+    if fmt in ("bgstats", "bgstats-link"):
+        from companion.record import bgstats
+        from companion.record import players as registry
+
+        if game or player:
+            raise CompanionError(f"--format {fmt} exports one play: give its session id (`export ID --format {fmt}`), "
+                                 "not --game or --player.")
+        if session_id:
+            app.session_override = session_id
+        s = app.session()
+        play = bgstats.play(s, s.replay(), registry.roster(app.store), exchange.bgg_id_of(app.store, s.meta))
+        text = bgstats.text(play) if fmt == "bgstats" else bgstats.link(play) + "\n"
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        write_output(app, output, text, force)
+        click.echo(f"Exported session {s.id} ({s.title}) for BG Stats to {output}.")
+        return
+    only = app.store.resolve(session_id) if session_id else None
+    if output is None:
+        if fmt == "csv":
+            text, entries = exchange.export(app.store, fmt, game, player, only, excel)
+            if excel:
+                to_stdout(text)
+            else:
+                click.echo(text, nl=False)
+        else:
+            import sys
+
+            stream = sys.stdout
+            entries = exchange.export_to(app.store, fmt, stream, game, player, only)
+            stream.flush()
+    else:
+        found: list[list[dict]] = []
+        write_output_stream(app, output, lambda fh: found.append(
+            exchange.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
+        entries = found[0]
+        n = len(entries)
+        click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
     secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
     if secret:
         click.echo(f"Note: {', '.join(secret)} still in play: the file holds their secret deal seeds, which show "
                    "every hand. Keep it from the players until those games are over.", err=True)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    write_output(app, output, text, force)
-    n = len(entries)
-    click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
+@click.argument("file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE")
 @click.option("--skip-conflicts", is_flag=True,
               help="Import everything else when a session has diverged, and list what was skipped.")
 @click.option("--dry-run", is_flag=True, help="Say what the import would do, changing nothing.")
@@ -306,7 +428,18 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     continued there are brought up to date."""
     from companion.record import exchange
 
-    done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
+    if str(file) == "-":  # standard input: `companion export | ssh other companion import -`
+        import sys
+
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        raw = stream.read(exchange.MAX_FILE_BYTES + 1)
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        file = Path("standard input")
+        done = exchange.import_bundle(app.store, exchange.read_bundle_sized(raw, "standard input"),
+                                      skip_conflicts, dry_run)
+    else:
+        done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
     verb = "Would import" if dry_run else "Imported"
     parts = [f"{verb} {added} session{'s' if added != 1 else ''} from {file.name}"]
@@ -352,7 +485,10 @@ def render_report(facts: dict) -> str:
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
         values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
-        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else ""), facts["scores"].get(name),
+        extra = [x for x in (facts["roles"].get(name), next(("team " + "+".join(t) for t in facts.get("teams") or []
+                                                               if shown in t), None)) if x]
+        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else "")
+                     + (f" ({', '.join(extra)})" if extra else ""), facts["scores"].get(name),
                      facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
                      sparkline(values, lo, hi)])
     axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
@@ -365,11 +501,12 @@ def render_report(facts: dict) -> str:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Write the report as one self-contained HTML page (with a chart) instead.")
 @force_option
 @pass_app
+@without_cycle_collection()
 def report(app, session_id: str | None, html_file: Path | None, force: bool) -> None:
     """A session's report: players, scores, winners, a score chart and the log in words."""
     from companion.record import players as registry
@@ -380,19 +517,47 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
     if html_file is not None:
         check_output(app, html_file, force)
     s = app.session()
-    facts = pages.session_facts(s, s.replay(), registry.roster(app.store))
+    replay = s.replay()
+    roster = registry.session_roster(app.store, s.players)  # this session's names only: any size of store
+    facts = pages.session_facts(s, replay, roster)
+    if replay.finished and not replay.abandoned:
+        from companion.record import bgstats
+
+        facts["bgstats"] = bgstats.session_link(app.store, s, replay, roster)
     if html_file is None:
         click.echo(render_report(facts))
+        if facts["bgstats"]:
+            show_bgstats(facts["bgstats"])
         return
     write_output(app, html_file, pages.session_html(facts), force)
     click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
+
+
+def show_bgstats(link: str) -> None:
+    """"Add to BG Stats" after a finished play's report: the link, and on a terminal wide
+    enough its QR code (black on white, so it scans on a dark or a light terminal)."""
+    from companion.record import bgstats
+    from companion.terminal.render import colour_wanted, echo_drawn, screen_width
+
+    click.echo("")
+    click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:")
+    click.echo(link)
+    if not colour_wanted():
+        click.echo("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)")
+        return
+    need = bgstats.qr_width(link)
+    if need > screen_width():
+        click.echo(f"(The QR code needs {need} columns: widen the terminal, or `report ID --html FILE` shows it.)")
+        return
+    rows = bgstats.qr_rows(link) or []
+    echo_drawn("\n".join(rows))
 
 
 # -- delete and restore ------------------------------------------------------------------------
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @click.option("--yes", is_flag=True, help="Delete without asking (needed in script mode).")
 @pass_app
 def delete(app, session_id: str, yes: bool) -> None:
@@ -417,7 +582,7 @@ def delete(app, session_id: str, yes: bool) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def restore(app, session_id: str) -> None:
     """Bring a deleted session back from the bin (`sessions --deleted` lists it)."""
@@ -432,70 +597,284 @@ def restore(app, session_id: str) -> None:
 # -- a play logged after the fact --------------------------------------------------------------
 
 
-def parse_final_scores(text: str) -> dict[str, int]:
-    """`Ann=52,Bob=47` (commas or spaces between) -> {'Ann': 52, 'Bob': 47}, in seat order.
+def parse_final_scores(text: str) -> dict[str, int | float | None]:
+    """`Ann=52,Bob=47.5` (commas or spaces between) -> {'Ann': 52, 'Bob': 47.5}, in seat order;
+    `Ann,Bob,Cy` (names alone: a co-operative play, a rank-only one) -> {'Ann': None, ...}.
 
     A part between commas with one `=` is one pair, so a name with a space in it
     (`Bartholomew Jones=47`) is whole, as `new --players` takes it."""
-    from companion.games.kit import parse_pairs
+    from companion.core.numbers import parse_points
 
+    if "=" not in text:  # names without scores
+        names = [n.strip() for n in text.split(",")]
+        if not any(names):
+            raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")
+        return {n: None for n in names}
     items = [part for chunk in text.split(",")
              for part in ([chunk.strip()] if chunk.count("=") == 1 else chunk.split())]
-    scores = parse_pairs([i for i in items if i], "NAME=SCORE")
+    scores: dict[str, int | float | None] = {}
+    for item in (i for i in items if i):
+        name, sep, number = item.partition("=")
+        if not sep or not name.strip():
+            raise click.UsageError(f"{item!r} is not NAME=SCORE: write every player like Ann=52, or the names alone "
+                                   "for a co-operative or rank-only play (--players Ann,Bob)")
+        value = parse_points(number)
+        if value is None:
+            raise click.UsageError(f"{item!r}: {number.strip()!r} is not a number; write it like {name.strip()}=52 or "
+                                   f"{name.strip()}=47.5")
+        if name.strip() in scores:
+            raise CompanionError(f"{name.strip()} is given twice: give each player once.")
+        scores[name.strip()] = value
     if not scores:
         raise click.UsageError("Give every player's final score: --players Ann=52,Bob=47")
     return scores
 
 
+def parse_ranks(text: str) -> dict[str, int]:
+    """`Ann=1,Bob=2,Cy=2` -> {'Ann': 1, 'Bob': 2, 'Cy': 2}: a rank-only play (ties share a rank)."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, sep, rank = part.partition("=")
+        try:
+            value = int(rank.strip()) if sep else 0
+        except ValueError:
+            value = 0
+        if not name.strip() or value < 1:
+            raise click.UsageError(f"--ranks: {part!r} is not NAME=RANK: write it like --ranks Ann=1,Bob=2")
+        out[name.strip()] = value
+    if not out:
+        raise click.UsageError("--ranks names every player's place: --ranks Ann=1,Bob=2")
+    return out
+
+
+def parse_length(text: str | None) -> int | None:
+    """`--length 45m`, `1h30m`, `1h`, `90` or `1:30` -> whole minutes."""
+    import re
+
+    if text is None:
+        return None
+    raw = text.strip().lower().replace(" ", "")
+    found = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)(?:m|min)?)?", raw) if raw else None
+    if found and any(found.groups()):
+        hours, minutes = (int(g) if g else 0 for g in found.groups())
+    elif re.fullmatch(r"\d+:\d\d", raw):
+        hours, minutes = (int(g) for g in raw.split(":"))
+    else:
+        raise CompanionError(f"{text!r} is not a length: write it like --length 45m, --length 1h30m or --length 90.")
+    total = hours * 60 + minutes
+    if total > 100_000:
+        raise CompanionError(f"{text!r} is longer than any game: check the length.")
+    return total
+
+
+
+
+def resolve_game(app, name: str):
+    """(game, title): the game `played GAME` means. A game id or a game's own title is that
+    game; any other name is a score sheet with that title (issue 23)."""
+    from companion.core import registry, titles
+    from companion.core.text import name_key
+
+    wanted = name.strip()
+    if wanted.lower() in registry.known():  # an installed game, even one that fails to load (it says why)
+        return registry.get(wanted.lower()), None
+    for gid in registry.available():
+        try:
+            game = registry.get(gid)
+        except CompanionError:
+            continue
+        if name_key(game.title) == name_key(wanted):
+            return game, None
+    record = titles.find(app.store, wanted)
+    if record is None:  # a new title: a typo of a game id is refused, not logged as a new game
+        import difflib
+
+        close = difflib.get_close_matches(wanted.lower(), list(registry.known()), n=1, cutoff=0.75)
+        if close:
+            raise CompanionError(f"There is no game {wanted!r}: did you mean {close[0]}? (To log another game by that "
+                                 f"name: `played scoresheet --title {shlex_quote(wanted)} ...`.)")
+        title = titles.check_title(wanted)
+    else:
+        title = record["title"]
+    return registry.get("scoresheet"), title
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
 @click.command()
-@click.argument("game_id", metavar="GAME")
-@click.option("--players", "players_", required=True, metavar="Ann=52,Bob=47",
-              help="Every player's final score, in seat order.")
-@click.option("--winner", "winners", multiple=True, metavar="NAME",
-              help="Who won (repeat for a shared win); needed only when the game's tie rule needs more than scores.")
+@click.argument("game_id", metavar="GAME", shell_complete=completes("games"))
+@click.option("--players", "players_", metavar="Ann=52,Bob=47",
+              help="Every player's final score, in seat order (Ann,Bob alone: a co-op or rank-only play).")
+@click.option("--ranks", metavar="Ann=1,Bob=2", help="Each player's place, for a game that ranks without points.")
+@click.option("--winner", "winners", multiple=True, metavar="NAME", shell_complete=completes("players"),
+              help="Who won (repeat for a shared win): a tie the rules settle, or a game without points.")
+@click.option("--won", "coop_won", flag_value="won", default=None, help="A co-operative play the players won together.")
+@click.option("--lost", "coop_won", flag_value="lost", help="A co-operative play the players lost together.")
+@click.option("--start", metavar="NAME", shell_complete=completes("players"), help="Who started (default: the first named); the seats go round from there.")
+@click.option("--roles", metavar="Ann=red,Bob=Mayor", help="Each player's colour or role.")
+@click.option("--length", metavar="45m", help="How long it took: 45m, 1h30m, 90.")
 @click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
 @click.option("--location", metavar="TEXT", help="Where it was played.")
-@click.option("--note", "note_text", metavar="TEXT", help="A note kept with the play.")
+@click.option("--note", "--comment", "note_text", metavar="TEXT", help="A comment kept with the play.")
+@sheet_options
 @json_option
 @pass_app
-def played(app, game_id: str, players_: str, winners: tuple[str, ...], played_on: str | None,
-           location: str | None, note_text: str | None, as_json: bool) -> None:
-    """Log a finished play from its final scores alone (it counts in stats like any other).
+def played(app, game_id: str, players_: str | None, ranks: str | None, winners: tuple[str, ...],
+           coop_won: str | None, start: str | None, roles: str | None, length: str | None, played_on: str | None,
+           location: str | None, note_text: str | None, as_json: bool, **named) -> None:
+    """Log a finished play from its result alone (it counts in stats like any other).
 
-    The winners follow the game's own rule; give --winner when scores tie and the rule needs
-    more than scores (money, the youngest ship ...). The current session is left as it was.
+    GAME is a game id (`games` lists them), or the name of any other game (`played Carcassonne
+    --players Ann=52,Bob=47`): the title is remembered with --lowest-wins, --coop, --no-points,
+    --tie-breaker and --bgg-id. The winners follow the game's own rule; give --winner when scores
+    tie and the rule needs more than scores (money, the youngest ship ...). The current session
+    is left as it was.
     """
-    from companion.core import registry
     from companion.games.api import player_name
+    from companion.games.kit import sheet_setup, split_teams, team_points
 
-    game = registry.get(game_id.strip().lower())
-    scores = parse_final_scores(players_)
+    game, title = resolve_game(app, game_id)
+    sheet = game.id == "scoresheet"
+    given_sheet = [k for k in ("lowest_wins", "coop", "no_points", "tie_break", "bgg_id", "teams") if named.get(k) is not None]
+    if not sheet and given_sheet:
+        option = "--" + given_sheet[0].replace("_", "-").replace("tie-break", "tie-breaker")
+        raise CompanionError(f"{option} is for a game without rules of its own; {game.title} has its own"
+                             + (f": its BoardGameGeek id is set with `data set {game.id} bgg_id N`."
+                                if given_sheet[0] == "bgg_id" else "."))
+    if title is not None:
+        named["title"] = title
+    options = sheet_setup(named) if sheet else {}
+    options.pop("_players", None)
+    remember = options.pop("_remember", None)
+    coop = bool(options.get("coop"))
+    teams = split_teams(named.get("teams"))
+    team_totals = team_points(named.get("teams"))
+    # the players: from --players, else the teams' members, else the ranks' names
+    if players_ is not None:
+        scores = parse_final_scores(players_)
+    elif teams is not None:
+        scores = {n: None for t in teams for n in t}
+    elif ranks is not None:
+        scores = {n: None for n in parse_ranks(ranks)}
+    else:
+        raise click.UsageError("Give the players: --players Ann=52,Bob=47 (or --players Ann,Bob with --won, --lost, "
+                               "--ranks or --winner).")
     names = sessions.check_players(list(scores), game)
     scores = dict(zip(names, scores.values()))
-    extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location)}
-    if winners:
-        chosen: list[str] = []
+    seats = sessions.seat_from(names, start)
+    event: dict = {"type": "played"}
+    if teams is not None:
+        teams = [[player_name(names, n) for n in t] for t in teams]
+        if sorted(p for t in teams for p in t) != sorted(names):
+            raise CompanionError(f"--teams names every player once (the players are {', '.join(names)}).")
+        if team_totals is not None:
+            if any(v is not None for v in scores.values()):
+                raise CompanionError("Give the points once: after each team (--teams \"Ann+Bob=52,Cy+Dee=47\") or "
+                                     "after each player (--players Ann=30,Bob=22,...).")
+            for team, points in zip(teams, team_totals):
+                for p in team:
+                    scores[p] = points
+        elif all(v is not None for v in scores.values()):
+            from companion.core.numbers import tidy
+
+            team_totals = [tidy(sum(scores[p] for p in t)) for t in teams]
+        event["teams"] = teams
+        if team_totals is not None:
+            event["team_scores"] = team_totals
+    have_scores = all(v is not None for v in scores.values())
+    if any(v is not None for v in scores.values()) and not have_scores:
+        raise click.UsageError("Give every player's final score (--players Ann=52,Bob=47), or none of them.")
+    if have_scores and options.get("no_points"):
+        raise CompanionError(f"{title or game.title} has no points (--no-points): name the winners with --winner "
+                             "or give --ranks.")
+    if coop_won is not None and not coop:
+        raise CompanionError("--won and --lost are for a co-operative game: add --coop.")
+    rank_of = None
+    if ranks is not None:
+        rank_of = {player_name(names, n): r for n, r in parse_ranks(ranks).items()}
+        if sorted(rank_of) != sorted(names):
+            raise CompanionError(f"--ranks names every player's place: {', '.join(names)}.")
+    if coop:
+        if coop_won is None:
+            raise CompanionError("A co-operative play is won or lost together: add --won or --lost.")
+        if winners:
+            raise CompanionError("In a co-operative play everyone wins or loses together: leave out --winner.")
+        chosen = list(seats) if coop_won == "won" else []
+        event.update(coop=True, won=coop_won == "won")
+    elif winners:
+        chosen = []
         for w in winners:
             name = player_name(names, w)
-            if name not in chosen:
-                chosen.append(name)
-    else:
-        chosen = game.played_winners(scores, {})
-        if chosen is None:
-            top = max(scores.values())
-            tied = [p for p, v in scores.items() if v == top]
+            for member in next((t for t in teams or [] if name in t), [name]):
+                if member not in chosen:
+                    chosen.append(member)
+    elif rank_of is not None:
+        chosen = [p for p in seats if rank_of[p] == 1]
+    elif have_scores:
+        sides = {"+".join(t): v for t, v in zip(teams, team_totals)} if teams and team_totals is not None \
+            else dict(scores)
+        top = game.played_winners(sides, options)
+        if top is None:
+            best = min(sides.values()) if options.get("lowest_wins") else max(sides.values())
+            tied = [p for p, v in sides.items() if v == best]
+            rule = options.get("tie_break") or game.tie_break or "its tie-breaker"
             raise CompanionError(
-                f"{' and '.join(tied)} tie at {top}: {game.title} settles that by {game.tie_break}, which the "
+                f"{' and '.join(tied)} tie at {best}: {title or game.title} settles that by {rule}, which the "
                 f"scores do not show. Add --winner NAME (repeat it for a shared win).")
-    events = [{"type": "played", "scores": scores, "winners": chosen}]
+        chosen = [p for p in seats if any(p in side.split("+") for side in top)]
+    else:
+        raise CompanionError("Say who won: --winner NAME, --ranks Ann=1,Bob=2, or the scores (--players Ann=52,Bob=47).")
+    if have_scores:
+        event["scores"] = {p: scores[p] for p in seats}
+    if rank_of is not None:
+        event["ranks"] = {p: rank_of[p] for p in seats}
+    event["winners"] = [p for p in seats if p in chosen]
+    if winners and have_scores and not coop:
+        best = min(scores.values()) if options.get("lowest_wins") else max(scores.values())
+        tied = [p for p in names if scores[p] == best]
+        if len(tied) > 1 and set(event["winners"]) < set(tied):  # a tie the rules settled
+            event["tie_break"] = named.get("tie_break") or options.get("tie_break") or game.tie_break or "the rules"
+    minutes = parse_length(length)
+    if minutes is not None:
+        event["minutes"] = minutes
+    if teams is not None and not sheet:
+        raise CompanionError(f"--teams is for a game without rules of its own; {game.title} has its own.")
+    if sheet and teams is not None:
+        options["teams"] = teams
+    extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location),
+             "roles": parse_roles(roles, names)}
+    sessions.check_played(seats, event)  # its refusal in its own words, before anything is made
+    events = [event]
     if note_text is not None:
         events.append({"type": "note", "text": note_text.strip()})
-    s = sessions.create(app.store, game.id, names, {}, None, "", extra, events, make_current=False)
+    s = sessions.create(app.store, game.id, seats, options, None, "", extra, events, make_current=False)
+    if remember is not None:
+        from companion.core import titles
+
+        titles.remember(app.store, *remember)
     if as_json:
-        echo_json(s.status())
+        echo_json(s.status(), "played")
         return
     when = f" on {extra['played_on']}" if extra["played_on"] else ""
     where = f" at {extra['location']}" if extra["location"] else ""
-    won = f"{chosen[0]} wins" if len(chosen) == 1 else f"shared win for {', '.join(chosen)}"
-    click.echo(f"Logged session {s.id}: {game.title}{when}{where}: "
-               f"{', '.join(f'{p} {v}' for p, v in scores.items())}; {won}.")
+    if coop:
+        won = "won together" if event["won"] else "lost together"
+    elif teams and event["winners"]:
+        won = f"the team of {', '.join(event['winners'])} wins"
+    elif len(event["winners"]) == 1:
+        won = f"{event['winners'][0]} wins"
+    else:
+        won = f"shared win for {', '.join(event['winners'])}"
+    if event.get("tie_break"):
+        won += f" (tie settled by {event['tie_break']})"
+    if have_scores:
+        result = ", ".join(f"{p} {v}" for p, v in event["scores"].items())
+    elif rank_of is not None:
+        result = ", ".join(f"{p} #{r}" for p, r in event["ranks"].items())
+    else:
+        result = ", ".join(seats)
+    click.echo(wrap(f"Logged session {s.id}: {s.title}{when}{where}: {result}; {won}."))

@@ -33,9 +33,11 @@ from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_ent
 
 FORMAT = "tabletop-companion"
 VERSION = 1
-FORMATS = ("json", "csv", "bgg")
+FORMATS = ("json", "csv", "bgg", "bgstats", "bgstats-link")
+# the columns of release 0.1 first, in their order; issue 23's after them
 CSV_COLUMNS = ["session", "game", "date", "player", "seat", "score", "rank", "winner", "finished",
-               "abandoned", "location", "notes"]
+               "abandoned", "location", "notes", "title", "bgg_id", "team", "role", "start_player", "minutes",
+               "coop"]
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection): such text
 # cells are written with a leading ' so they stay text. Numbers we write ourselves are numbers.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -52,7 +54,7 @@ MAX_DEPTH = 64
 MAX_INT = LARGEST  # the one bound of companion.core.numbers: every way in agrees
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
-             "location"}
+             "location", "roles"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
 TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
 KINDS = {"do", "undo", "redo", "reveal"}
@@ -61,11 +63,12 @@ KINDS = {"do", "undo", "redo", "reveal"}
 # -- what sessions to export -------------------------------------------------------------------
 
 
-def selection(store: Store, roster: Roster, game: str | None = None, player: str | None = None) -> list[dict]:
+def selection(store: Store, roster: Roster, game: str | None = None, player: str | None = None,
+              entries: list[dict] | None = None) -> list[dict]:
     """The index entries `export --game/--player` picks (refusing an unknown game or player)."""
     from companion.record.players import shown_players
 
-    entries = sessions.index(store)
+    entries = sessions.index(store) if entries is None else entries
     game = history.check_game(game, entries)
     shown = roster.find(player, shown_players(entries, roster).values()) if player is not None else None
     return history.select(entries, roster, game, shown)
@@ -73,27 +76,116 @@ def selection(store: Store, roster: Roster, game: str | None = None, player: str
 
 def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> str:
     """Every chosen session's description and journal, with the aliases of its players."""
+    buf = io.StringIO()
+    write_json(store, entries, aliases, buf)
+    return buf.getvalue()
+
+
+_DECODE = json.JSONDecoder().raw_decode
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _session_item(store: Store, sid: str, folder: str) -> str | None:
+    """One session as the export's item, ``{"meta": ..., "journal": [...]}``, as JSON text.
+
+    Taken from the file's own text (issue 23): each value is parsed once, to check it, and
+    written as the very text it was read from, so nothing is encoded again. A file of another
+    shape than the store writes takes the store's own read (which names any problem)."""
+    import os
+
+    import stat
+
+    path = os.path.join(folder, sid + ".json")
+    try:  # never waits on a pipe or a device put in a session's place: the checked read refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SESSION_CHARS * 4:
+                raise ValueError("not a plain file of a session: the checked read says why")
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                text = fh.read().decode("utf-8")
+        finally:
+            os.close(fd)
+        found = _split_session(sid, text)
+        if found is not None:
+            return found
+    except (OSError, ValueError, UnicodeDecodeError):
+        pass
+    try:
+        meta, journal = store.read_session(sid)
+    except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
+        store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
+        return None
+    return _ENCODE({"meta": meta, "journal": journal})
+
+
+SESSION_HEAD = '{"' + SCHEMA_KEY + '":{"kind":"session","version":'
+
+
+def _split_session(sid: str, text: str) -> str | None:
+    """The export's item of a session file written by the store (compact: its schema, then
+    ``"meta":{"1":...}``, then ``"journal":{"1":...,"2":...}``), or None for any other text."""
+    from companion.core.store import session_shape_problem
+
+    head = f'{SESSION_HEAD}{schema_version("session")}}},"meta":{{"1":'
+    if not text.startswith(head) or not text.endswith("}}"):
+        return None
+    try:
+        meta, end = _DECODE(text, len(head))
+        meta_text = text[len(head):end]
+        if not text.startswith('},"journal":{', end):
+            return None
+        at = end + len('},"journal":{')
+        pieces, journal, last = [], [], 0
+        while text[at] != "}":
+            colon = text.index('":', at)
+            if text[at] != '"':
+                return None
+            number = int(text[at + 1:colon])
+            if number <= last:
+                return None
+            entry, stop = _DECODE(text, colon + 2)
+            pieces.append(text[colon + 2:stop])
+            journal.append(entry)
+            last = number
+            at = stop + 1 if text[stop] == "," else stop
+        if text[at:] != "}}":
+            return None
+    except (ValueError, IndexError, RecursionError):
+        return None
+    if not isinstance(meta, dict) or meta.get("id") != sid or session_shape_problem(sid, meta, journal):
+        return None
+    return '{"meta":' + meta_text + ',"journal":[' + ",".join(pieces) + "]}"
+
+
+def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) -> int:
+    """Write the json export to the text stream ``out`` session by session (issue 23: at 50,000
+    sessions the whole document was built in memory and encoded by Python's pure-Python
+    encoder, which ``indent`` forces: 8 s and 1 GB). One session per line, compact; `import`
+    reads it exactly as before. Returns the number of sessions written."""
     from companion import __version__
 
-    sessions = []
-    recorded = set()
-    for e in entries:
-        try:
-            meta, journal = store.read_session(e["id"])
-        except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
-            store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
-            continue
-        sessions.append({"meta": meta, "journal": journal})
-        recorded.update(p.casefold() for p in meta.get("players") or ())
-    doc = {
+    recorded = {p.casefold() for e in entries for p in e.get("players") or ()}
+    head = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": now(),
         "companion": __version__,
         "aliases": {k: v for k, v in sorted(aliases.items()) if k in recorded},
-        "sessions": sessions,
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(head, ensure_ascii=False, indent=1)
+    out.write(text[:-2] + ',\n "sessions": [')
+    folder = str(store.sessions_dir)
+    written = 0
+    for e in entries:
+        item = _session_item(store, e["id"], folder)
+        if item is None:
+            continue
+        out.write(("\n  " if not written else ",\n  ") + item)
+        written += 1
+    out.write("\n ]\n}\n" if written else "]\n}\n")
+    return written
 
 
 # -- one table row per player per session (csv and bgg) ---------------------------------------
@@ -102,18 +194,79 @@ def export_json(store: Store, entries: list[dict], aliases: dict[str, str]) -> s
 @dataclass
 class Play:
     id: str
-    game: str
+    game: str  # the history's key: a game id, or a score sheet's title
     created: str
     seats: list[str]
     scores: dict[str, Any]
     winners: list[str]
     ranks: dict[str, int]
     finished: bool
-    minutes: int
+    minutes: int | None
     date: str = ""  # the calendar date it was played
     location: str = ""
     abandoned: str | None = None  # the reason ("" for none) when abandoned
     notes: tuple[str, ...] = ()
+    # issue 23
+    title: str = ""
+    bgg_id: int | None = None
+    teams: list[list[str]] | None = None
+    roles: dict[str, str] = field(default_factory=dict)
+    start: str | None = None
+    coop: bool = False
+    won: bool | None = None
+    tie_break: str = ""
+
+    def team_of(self, name: str) -> str:
+        return next(("+".join(t) for t in self.teams or () if name in t), "")
+
+    @property
+    def number(self) -> int:
+        """The play's id in BoardGameGeek's play XML: the session id read as a number in base
+        36, so every play has its own id, the same at every export."""
+        return int(self.id, 36)
+
+
+class BggIds:
+    """The BoardGameGeek id of each game of a history, looked up once per game: a title's
+    remembered one (`--bgg-id`), else the game's pack with the players' own (`data set GAME
+    bgg_id N`)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._by_game: dict[str, int | None] = {}
+        self._titles = None
+
+    def of(self, game: str, title: str | None = None) -> int | None:
+        if title:
+            if self._titles is None:
+                from companion.core import titles
+
+                self._titles = titles.load(self.store)
+            from companion.core.text import name_key
+
+            found = (self._titles.get(name_key(title)) or {}).get("bgg_id")
+            return found if isinstance(found, int) else None
+        if game not in self._by_game:
+            self._by_game[game] = pack_bgg_id(self.store, game)
+        return self._by_game[game]
+
+
+def pack_bgg_id(store: Store, game: str) -> int | None:
+    from companion.core import datapack
+
+    try:
+        if not datapack.has_pack(game):
+            return None
+        found = datapack.merged(game, store.user_values(game)).get("bgg_id")
+    except CompanionError:
+        return None
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
+
+
+def bgg_id_of(store: Store, meta: dict) -> int | None:
+    """The BoardGameGeek id of a session's game (its description: ``game`` and ``options``)."""
+    title = (meta.get("options") or {}).get("title") or meta.get("title")
+    return BggIds(store).of(meta["game"], title if isinstance(title, str) else None)
 
 
 def notes_of(done: list[dict]) -> tuple[str, ...]:
@@ -128,13 +281,23 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
     from companion.core.plugins import skipping
 
     out = []
+    ids = BggIds(store)
     for e in entries:
-        extra = {"date": history.played_date(e), "location": str(e.get("location") or "")}
+        key = history.game_key(e)
+        extra = {"date": history.played_date(e), "location": str(e.get("location") or ""),
+                 "title": history.title(key), "bgg_id": ids.of(e["game"], e.get("title"))}
         if history.finished(e):
             r = history.Result(e, roster)
-            done, _ = sessions.load(store, e["id"]).fold()
+            s = sessions.load(store, e["id"])
+            done, _ = s.fold()
+            options = s.meta.get("options") or {}
+            start = options.get("start") if isinstance(options.get("start"), str) else None
+            summary = e.get("summary") or {}
             out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
-                            round(r.minutes or 0), notes=notes_of(done), **extra))
+                            None if r.minutes is None else round(r.minutes), notes=notes_of(done), teams=r.teams,
+                            roles={roster.show(p): v for p, v in (s.meta.get("roles") or {}).items()},
+                            start=roster.show(start) if start else (r.seats[0] if r.seats else None),
+                            coop=r.coop, won=r.won, tie_break=str(summary.get("tie_break") or ""), **extra))
             continue
         def read(sid=e["id"]):
             s = sessions.load(store, sid)
@@ -155,9 +318,15 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
         gone = replay.abandoned
-        out.append(Play(e["id"], e["game"], e["created"], seats, scores, [], {}, False, minutes,
+        options = s.meta.get("options") or {}
+        start = options.get("start") if isinstance(options.get("start"), str) else None
+        teams = status.get("teams")
+        out.append(Play(e["id"], key, e["created"], seats, scores, [], {}, False, minutes,
                         abandoned=(gone.get("reason") or "") if gone else None, notes=notes_of(replay.events),
-                        **extra))
+                        teams=[[roster.show(p) for p in t] for t in teams] if teams else None,
+                        roles={roster.show(p): v for p, v in (s.meta.get("roles") or {}).items()},
+                        start=roster.show(start) if start else (seats[0] if seats else None),
+                        coop=bool(status.get("coop")), **extra))
     return out
 
 
@@ -168,40 +337,62 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
-def export_csv(store: Store, entries: list[dict], roster: Roster) -> str:
-    """session, game, date, player, seat, score, rank, winner, finished: one row per player."""
+def export_csv(store: Store, entries: list[dict], roster: Roster, excel: bool = False) -> str:
+    """session, game, date, player, seat, score, rank, winner, finished, ...: one row per player.
+
+    ``excel``: UTF-8 with a byte order mark and CRLF line ends (RFC 4180), so Excel and
+    LibreOffice open it with every name intact without asking for the character set."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csv.writer(buf, lineterminator="\r\n" if excel else "\n")
     writer.writerow(CSV_COLUMNS)
     for play in plays(store, entries, roster):
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)
             writer.writerow([safe_cell(c) for c in (
-                play.id, play.game, play.date, name, seat, "" if score is None else score,
+                play.id, play.game if play.game in _game_ids() else "scoresheet", play.date, name, seat,
+                "" if score is None else score,
                 play.ranks.get(name, "") if play.finished else "",
                 int(name in play.winners) if play.finished else "", int(play.finished),
-                int(play.abandoned is not None), play.location, " | ".join(play.notes))])
-    return buf.getvalue()
+                int(play.abandoned is not None), play.location, " | ".join(play.notes),
+                play.title, play.bgg_id or "", play.team_of(name), play.roles.get(name, ""),
+                int(name == play.start), "" if play.minutes is None else play.minutes, int(play.coop))])
+    return ("\ufeff" if excel else "") + buf.getvalue()
+
+
+def _game_ids() -> set[str]:
+    from companion.core import registry
+
+    return set(registry.known())
 
 
 def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
     """The play-log XML of BoardGameGeek's plays (one <play> per session).
 
-    BGG's own ids of the games are not known here, so ``objectid`` is 0 and ``item name`` is
-    the game's title; the session id goes in ``<comments>``; a session in play is
-    ``incomplete="1"``. Dates are local calendar dates, lengths whole minutes.
+    Every play has its own id, the same at every export (the session id read in base 36);
+    ``objectid`` is the game's BoardGameGeek id where it is known (the built-in games' packs, a
+    title's `--bgg-id`, `data set GAME bgg_id N`), else 0, and ``item name`` is the game's
+    title; the session id goes in ``<comments>``; a session in play is ``incomplete="1"``.
+    Dates are local calendar dates, lengths whole minutes; a player's ``color`` is their
+    colour or role (`--roles`).
     """
     chosen = plays(store, entries, roster)
     root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(chosen)), "page": "1",
                                 "termsofuse": BGG_TERMS})
     for play in chosen:
         node = ET.SubElement(root, "play", {
-            "id": "0", "date": play.date, "quantity": "1", "length": str(play.minutes),
+            "id": str(play.number), "date": play.date, "quantity": "1", "length": str(play.minutes or 0),
             "incomplete": "0" if play.finished else "1", "nowinstats": "0", "location": play.location,
         })
-        item = ET.SubElement(node, "item", {"name": history.title(play.game), "objecttype": "thing", "objectid": "0"})
+        item = ET.SubElement(node, "item", {"name": play.title or history.title(play.game), "objecttype": "thing",
+                                            "objectid": str(play.bgg_id or 0)})
         ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
         comments = [f"Tabletop Companion session {play.id} ({play.game})"]
+        if play.teams:
+            comments.append("teams: " + ", ".join("+".join(t) for t in play.teams))
+        if play.coop and play.finished:
+            comments.append("co-operative: " + ("won together" if play.won else "lost together"))
+        if play.tie_break:
+            comments.append(f"tie settled by {play.tie_break}")
         if play.abandoned is not None:
             comments.append("abandoned" + (f": {play.abandoned}" if play.abandoned else ", no result"))
         comments += list(play.notes)
@@ -210,7 +401,8 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
         for seat, name in enumerate(play.seats, 1):
             score = play.scores.get(name)
             ET.SubElement(players, "player", {
-                "username": "", "userid": "0", "name": name, "startposition": str(seat), "color": "",
+                "username": "", "userid": "0", "name": name, "startposition": str(seat),
+                "color": play.roles.get(name, ""),
                 "score": "" if score is None else str(score), "new": "0", "rating": "0",
                 "win": "1" if play.finished and name in play.winners else "0",
             })
@@ -218,18 +410,33 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def export(store: Store, fmt: str, game: str | None = None, player: str | None = None) -> tuple[str, list[dict]]:
-    """The export text in ``fmt`` and the entries it holds."""
-    if fmt not in FORMATS:
+def export(store: Store, fmt: str, game: str | None = None, player: str | None = None,
+           only: str | None = None, excel: bool = False) -> tuple[str, list[dict]]:
+    """The export text in ``fmt`` and the entries it holds (``only``: one session's id)."""
+    buf = io.StringIO()
+    entries = export_to(store, fmt, buf, game, player, only, excel)
+    return buf.getvalue(), entries
+
+
+def export_to(store: Store, fmt: str, out, game: str | None = None, player: str | None = None,
+              only: str | None = None, excel: bool = False) -> list[dict]:
+    """Write the export in ``fmt`` (json, csv, bgg) to the text stream ``out``; returns the
+    entries it holds. The index is read once (issue 23: it was read twice)."""
+    if fmt not in ("json", "csv", "bgg"):
         raise CompanionError(f"There is no export format {fmt!r}: choose {', '.join(FORMATS)}.")
     aliases = load_aliases(store)
-    roster = Roster(aliases, sessions.index(store))
-    entries = selection(store, roster, game, player)
+    everyone = sessions.index(store)
+    roster = Roster(aliases, everyone)
+    entries = selection(store, roster, game, player, everyone)
+    if only is not None:
+        entries = [e for e in entries if e["id"] == only]
     if fmt == "json":
-        return export_json(store, entries, aliases), entries
-    if fmt == "csv":
-        return export_csv(store, entries, roster), entries
-    return export_bgg(store, entries, roster), entries
+        write_json(store, entries, aliases, out)
+    elif fmt == "csv":
+        out.write(export_csv(store, entries, roster, excel))
+    else:
+        out.write(export_bgg(store, entries, roster))
+    return entries
 
 
 # -- import: read and validate everything first ------------------------------------------------
@@ -456,6 +663,11 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
         found = ", ".join(k for k in ("seed", "commitment", "entropy") if k in meta)
         raise _refuse(name, f"{where} has a {found}, but {gid} deals no cards: the companion writes them only for "
                             "games that deal")
+    if "roles" in meta:  # each player's colour or role (issue 23)
+        roles = _type(meta["roles"], dict, f"{where}'s roles", name)
+        if not all(p in players and isinstance(v, str) and 0 < len(v) <= 40 and v.isprintable()
+                   for p, v in roles.items()):
+            raise _refuse(name, f"{where}'s roles must give seated players a colour or role of at most 40 characters")
     if game.deals and not {"seed", "commitment", "entropy"} <= set(meta):
         raise _refuse(name, f"{where} deals cards but has no seed, commitment and entropy")
     if "seed" in meta:
@@ -945,6 +1157,13 @@ def write_files(files: list[tuple[Path, str]], written: list[Path]) -> None:
         for tmp, _path in temps:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def read_bundle_sized(raw: bytes, name: str) -> Bundle:
+    """:func:`read_bundle` of bytes read elsewhere (standard input), with the size limit."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise _refuse(name, f"the file is larger than {_size(MAX_FILE_BYTES)}")
+    return read_bundle(raw, name)
 
 
 def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:

@@ -122,6 +122,53 @@ def roster(store: Store, entries: list[dict] | None = None) -> Roster:
     return Roster(load_aliases(store), sessions.index(store) if entries is None else entries)
 
 
+SPELLINGS_VERSION = 1
+
+
+def session_roster(store: Store, players: Iterable[str]) -> Roster:
+    """A roster for one session's players whose cost does not grow with the store (issue 23:
+    `report ID` read all 50,000 index entries for the spelling of three names).
+
+    The latest spelling of every name is kept in ``cache/spellings.json`` with the signature
+    of the index it was made from; while the index is unchanged only that small file is read.
+    When the index changed, it is made again (once) from the index as it is."""
+    import json
+
+    from companion.core.store import atomic_write_text, file_signature
+
+    aliases = load_aliases(store)
+    path = store.root / "cache" / "spellings.json"
+    signature = file_signature(store.index_path)
+    latest = None
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("version") == SPELLINGS_VERSION and doc.get("index") == list(signature or ()):
+            latest = doc["latest"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        latest = None
+    if not isinstance(latest, dict):
+        try:
+            entries = store.index()
+        except CompanionError:
+            entries = []
+        latest = {}
+        for entry in entries:
+            for name in entry.get("players") or ():
+                latest[name.casefold()] = name
+        if signature is not None:
+            import contextlib
+
+            with contextlib.suppress(CompanionError, OSError):
+                atomic_write_text(path, json.dumps({"version": SPELLINGS_VERSION, "index": list(signature),
+                                                    "latest": latest}, ensure_ascii=False))
+    out = Roster(aliases)
+    wanted = {name.casefold() for name in players} | {v.casefold() for v in out.aliases.values()}
+    out._latest = {k: v for k, v in latest.items() if k in wanted and isinstance(v, str)}
+    for name in players:  # a session the index does not list yet still shows its own names
+        out._latest.setdefault(name.casefold(), name)
+    return out
+
+
 # -- renames and merges ------------------------------------------------------------------------
 
 

@@ -28,18 +28,24 @@ MIN_PLAYERS = 2  # a play alone says nothing about skill
 
 class Play:
     """One finished play as the ratings see it: shown names in seat order and their ranks
-    (the ranks of `stats`: winners first, then by score, equal scores tied)."""
+    (the ranks of `stats`: winners first, then by score, equal scores tied), and its sides:
+    each player alone, or the teams (issue 23: openskill rates a team from its members'
+    ratings, and each member's rating moves with the team's result)."""
 
-    __slots__ = ("game", "seats", "ranks", "key")
+    __slots__ = ("game", "seats", "ranks", "key", "sides")
 
     def __init__(self, entry: dict, show) -> None:
         summary = entry["summary"]
-        self.game = entry["game"]
+        self.game = history.game_key(entry)
         self.seats = seats = [show(p) for p in entry.get("players") or ()]
         raw = summary.get("scores")
         scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
         winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
-        if len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
+        teams = history.teams_of(summary, show)
+        self.sides = teams if teams and sorted(p for t in teams for p in t) == sorted(seats) else None
+        if self.sides is not None or summary.get("ranks"):
+            ranks = history.session_ranks(seats, scores, winners, summary, show)
+        elif len(winners) == 1 and all(type(v) is int for v in scores.values()) and len(scores) == len(seats):
             # the common case, without the general function's checks: one winner, whole scores
             won = scores.get(winners[0])
             low = won is not None and won == min(scores.values()) != max(scores.values())
@@ -64,7 +70,10 @@ def ordered_plays(entries: Iterable[dict], roster: Roster) -> list[Play]:
     import functools
 
     show = functools.lru_cache(maxsize=None)(roster.show)  # a few names, shown 70,000 times
-    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS]
+    # a co-operative play is no contest between its players: it says nothing of who is stronger
+    plays = [Play(e, show) for e in entries if history.finished(e) and len(e.get("players") or ()) >= MIN_PLAYERS
+             and not history.is_coop(e)]
+    plays = [p for p in plays if p.sides is None or len(p.sides) >= 2]
     plays.sort(key=lambda p: p.key)
     return plays
 
@@ -84,7 +93,8 @@ def _digests(plays: list[Play]) -> list[str]:
     h = hashlib.sha256(f"ratings {CACHE_VERSION}".encode())
     out = [h.hexdigest()]
     for play in plays:
-        h.update(repr((play.key, play.seats, play.ranks)).encode("utf-8"))
+        h.update(repr((play.key, play.seats, play.ranks) if play.sides is None
+                      else (play.key, play.seats, play.ranks, play.sides)).encode("utf-8"))
         out.append(h.hexdigest())
     return out
 
@@ -111,7 +121,8 @@ def _load_cache(path: Path | None, digests: list[str]):
         return 0, {}, {}
 
 
-def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game: dict) -> None:
+def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game: dict,
+                fingerprint: str | None = None, one_game: bool = False) -> None:
     """Keep the state after ``n`` plays, so the next `stats --ratings` rates only newer plays
     (best effort: a read-only folder just means no cache)."""
     if path is None or n == 0:
@@ -124,13 +135,33 @@ def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game:
         return {k: [name, rating.mu, rating.sigma, plays] for k, (name, rating, plays) in rows.items()}
 
     doc = {"version": CACHE_VERSION, "n": n, "digest": digest, "overall": table(overall),
-           "games": {g: table(t) for g, t in per_game.items()}}
+           "games": {g: table(t) for g, t in per_game.items()}, "one_game": one_game}
+    if fingerprint:  # every play of this very history is in the tables
+        doc.update(fingerprint=fingerprint, complete=True)
     with contextlib.suppress(Exception):
         atomic_write_text(path, json.dumps(doc, separators=(",", ":")))
 
 
+def _load_settled(path: Path | None, fingerprint: str | None):
+    """(overall, per-game tables, one game?) of the cache when it was saved from exactly this
+    history (``fingerprint``: the index's and the aliases' signatures), else None."""
+    if path is None or not fingerprint:
+        return None
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("version") != CACHE_VERSION or doc.get("fingerprint") != fingerprint or not doc.get("complete"):
+            return None
+
+        def table(rows: dict) -> dict[str, list]:
+            return {k: [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
+
+        return table(doc["overall"]), {g: table(t) for g, t in doc["games"].items()}, bool(doc.get("one_game"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
-            since: str | None = None, cache: Path | None = None) -> dict:
+            since: str | None = None, cache: Path | None = None, fingerprint: str | None = None) -> dict:
     """{"model", "overall": [rows], "games": {game: [rows]}}; rows sorted best first.
 
     A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
@@ -144,8 +175,23 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
     game = history.check_game(game, entries)
     since = history.parse_since(since)
     shown = roster.find(player, history.shown_players(entries, roster).values()) if player is not None else None
-    chosen = history.select(entries, roster, game, None, since)
     model = PlackettLuce()
+
+    def restore(rows: dict[str, list]) -> dict[str, list]:
+        return {k: [name, model.rating(mu=mu, sigma=sigma), n] for k, (name, mu, sigma, n) in rows.items()}
+
+    # issue 23: a history unchanged since the cache was saved (the same index and aliases) is
+    # not even read into plays again: at 50,000 plays that alone took a second
+    settled = _load_settled(cache, fingerprint) if since is None else None
+    if settled is not None:
+        cached_overall, cached_games, one = settled
+        if game is not None:
+            cached_games = {game: cached_games[game]} if game in cached_games else {}
+            cached_overall = next(iter(cached_games.values()), {})
+        elif one and cached_games:
+            cached_overall = next(iter(cached_games.values()))
+        return _result(restore(cached_overall), {g: restore(t) for g, t in cached_games.items()}, shown)
+    chosen = history.select(entries, roster, game, None, since)
     plays = ordered_plays(chosen, roster)
     one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
     if game is not None or since is not None:
@@ -153,13 +199,20 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
     digests = _digests(plays) if cache is not None else []
     start, cached_overall, cached_games = _load_cache(cache, digests)
 
-    def restore(rows: dict[str, list]) -> dict[str, list]:
-        return {k: [name, model.rating(mu=mu, sigma=sigma), n] for k, (name, mu, sigma, n) in rows.items()}
-
     overall = restore(cached_overall)
     per_game = {g: restore(t) for g, t in cached_games.items()}
 
     def rate(table: dict[str, list], play: Play) -> None:
+        if play.sides is not None:  # teams: one openskill team per side, ranked by the side's place
+            rank_of = dict(zip(play.seats, play.ranks))
+            sides = [[(p, p.casefold()) for p in side] for side in play.sides]
+            teams = [[table[k][1] if k in table else model.rating() for _, k in side] for side in sides]
+            rated = model.rate(teams, ranks=[rank_of[side[0][0]] for side in sides])
+            for side, team in zip(sides, rated):
+                for (p, k), rating in zip(side, team):
+                    row = table.get(k)
+                    table[k] = [p, rating, row[2] + 1 if row else 1]
+            return
         keys = [p.casefold() for p in play.seats]
         teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
         for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):
@@ -172,9 +225,12 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
             rate(overall, play)
     if one_game and per_game:
         overall = next(iter(per_game.values()))
-    if cache is not None and len(plays) > start:
-        _save_cache(cache, len(plays), digests[-1], overall, per_game)
+    if cache is not None and (len(plays) > start or fingerprint):
+        _save_cache(cache, len(plays), digests[-1], overall, per_game, fingerprint, one_game)
+    return _result(overall, per_game, shown)
 
+
+def _result(overall: dict, per_game: dict, shown: str | None) -> dict:
     def rows(table: dict[str, list]) -> list[dict]:
         out = [{"name": name, **_shown(rating, plays)} for name, rating, plays in table.values()]
         out.sort(key=lambda row: (-row["rating"], -row["mu"], row["name"].casefold()))

@@ -240,17 +240,24 @@ def _when(text: Any) -> str:
 
 def session_facts(session, replay, roster: Roster) -> dict:
     """Everything a session report shows, computed once for the text and the HTML versions."""
+    from companion.core.session import minutes_between
+
     status = session.status(replay)
     seats = [p["name"] for p in status.get("players", [])]
     shown = {p: roster.show(p) for p in seats}
     scores = {p["name"]: p.get("score") for p in status.get("players", [])}
     winners = list(status.get("winners") or [])
     finished_ = bool(status.get("finished"))
-    lowest = history.direction(scores, winners) == "low"
-    ranks = history.ranks(seats, scores, winners, lowest) if finished_ else {}
+    summary = {k: status.get(k) for k in ("teams", "team_scores", "coop", "won")}
+    given = {p["name"]: p["rank"] for p in status.get("players", []) if isinstance(p.get("rank"), int)}
+    if given:
+        summary["ranks"] = given
+    ranks = history.session_ranks(seats, scores, winners, summary, lambda p: p) \
+        if finished_ and not status.get("coop") else {}
     labels, names, series, axis = score_series(session)
-    start, end = history.parse_time(status.get("created")), history.parse_time(status.get("finished_at"))
-    minutes = round((end - start).total_seconds() / 60) if start and end and end >= start else None
+    # a live game lasts from its first action to its last; a logged one as long as --length said
+    minutes = status.get("minutes") if status.get("played") else minutes_between(
+        next((e.get("at") for e in replay.events), None), status.get("finished_at"))
     game = session.game
     log = [(n, _clock(e.get("at")), describe_event(game, e["event"])) for n, e in enumerate(replay.events, 1)]
     return {
@@ -261,6 +268,10 @@ def session_facts(session, replay, roster: Roster) -> dict:
         "labels": labels, "series": [(shown.get(n, n), vs) for n, vs in zip(names, series)], "axis": axis,
         "log": log, "played_on": status.get("played_on"), "location": status.get("location"),
         "abandoned": status.get("abandon_reason") if status.get("abandoned") else None,
+        "teams": [[shown.get(p, p) for p in t] for t in status.get("teams") or []] or None,
+        "coop": bool(status.get("coop")), "won": status.get("won"), "tie_break": status.get("tie_break"),
+        "roles": {p: str(v) for p, v in (session.meta.get("roles") or {}).items()},
+        "bgstats": None,  # the "Add to BG Stats" link of a finished play (set by the caller: it needs the store)
     }
 
 
@@ -277,11 +288,33 @@ def result_words(facts: dict) -> str:
         return "Abandoned" + (f" ({facts['abandoned']})" if facts["abandoned"] else "") + ": no result."
     if not facts["finished"]:
         return "In play: no winner yet."
+    if facts.get("coop"):
+        return "Won together." if facts.get("won") else "Lost together."
+    tie = f" (tie settled by {facts['tie_break']})" if facts.get("tie_break") else ""
+    team = next((t for t in facts.get("teams") or [] if set(t) == set(winners)), None)
+    if team is not None:
+        return f"Won by the team of {', '.join(team)}{tie}."
     if not winners:
         return "Finished without a winner."
     if len(winners) == 1:
+        return f"Won by {winners[0]}{tie}."
+    if len(winners) == 1:
         return f"Won by {winners[0]}."
     return f"Shared win for {', '.join(winners)}."
+
+
+def bgstats_html(facts: dict) -> list[str]:
+    """"Add to BG Stats": the link (a tap on a phone) and its QR code (a phone scans it off a
+    laptop's screen); nothing for a play that is not over."""
+    link = facts.get("bgstats")
+    if not link:
+        return []
+    from companion.record import bgstats
+
+    return ["<h2>Add to BG Stats</h2>",
+            f"<p><a href=\"{esc(link)}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
+            "or a tablet), or scan the code with one:</p>",
+            f"<figure>{bgstats.qr_svg(link)}<figcaption>The play, for BG Stats.</figcaption></figure>"]
 
 
 def session_html(facts: dict) -> str:
@@ -298,6 +331,10 @@ def session_html(facts: dict) -> str:
         shown = facts["shown"][name]
         label = esc(shown) + (f" <small>(recorded as {esc(name)})</small>" if shown != name else "")
         mark = "winner" if name in facts["winners"] else ""
+        extra = [x for x in (facts["roles"].get(name), next(("team " + "+".join(t) for t in facts.get("teams") or []
+                                                               if facts["shown"][name] in t), None)) if x]
+        if extra:
+            label += f" <small>({esc(', '.join(extra))})</small>"
         cls = ' class="win"' if name in facts["winners"] else ""
         rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{colour(seat - 1)}\"></span>"
                            f"{label}</span>", facts["scores"].get(name), facts["ranks"].get(name, ""), mark])
@@ -313,6 +350,7 @@ def session_html(facts: dict) -> str:
         table_html(["seat", "player", "score", "rank", ""], rows, numeric=(0, 2, 3), raw=(1,)),
         f"<h2>Score by {esc(facts['axis'])}</h2>",
         f"<figure>\n{chart}\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>",
+        *bgstats_html(facts),
         "<h2>What happened</h2>",
         f"<ol class=\"log\">\n{log}\n</ol>" if log else "<p>Nothing was recorded.</p>",
         "<p class=\"meta\">Made by Tabletop Companion.</p>",
@@ -337,7 +375,7 @@ def stats_html(stats: dict) -> str:
     scope = [f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
              f"since {f['since']}" if f["since"] else ""]
     scope_text = ", ".join(s for s in scope if s) or "all sessions"
-    players = stats["players"]
+    players = [p for p in stats["players"] if p["sessions"]]
     body = ["<h1>Statistics</h1>",
             f"<p class=\"meta\">{stats['sessions']} finished session{'s' if stats['sessions'] != 1 else ''} "
             f"({esc(scope_text)}); {len(stats['unfinished'])} in play, not counted.</p>"]

@@ -46,7 +46,8 @@ def recent_by_game(players: list[dict], game: str | None = None) -> list[dict]:
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    kind = type(value)
+    return kind is int or kind is float or (isinstance(value, (int, float)) and kind is not bool)
 
 
 def parse_time(text: Any) -> datetime | None:
@@ -85,6 +86,17 @@ def parse_since(text: str | None) -> str | None:
         raise CompanionError(f"{text!r} is not a date: write it as YYYY-MM-DD, e.g. 2026-01-31.") from None
 
 
+def game_key(entry: dict) -> str:
+    """The game a history counts a session under: a score sheet's title (`--title
+    Carcassonne`, issue 23), else the game's id. Titles never equal a game id."""
+    named = entry.get("title")
+    return named if isinstance(named, str) and named else str(entry.get("game"))
+
+
+def is_coop(entry: dict) -> bool:
+    return bool((entry.get("summary") or {}).get("coop"))
+
+
 def finished(entry: dict) -> bool:
     return bool(entry.get("finished")) and isinstance(entry.get("summary"), dict)
 
@@ -117,7 +129,7 @@ def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
     """'high' or 'low' when a session shows which way it was won, else None."""
     nums = [v for v in scores.values() if is_number(v)]
     won = [scores.get(w) for w in winners]
-    if not nums or not won or not all(is_number(v) for v in won):
+    if not nums or not won or not all(map(is_number, won)):
         return None
     lo, hi = min(nums), max(nums)
     if lo == hi:
@@ -131,44 +143,91 @@ def direction(scores: dict[str, Any], winners: Iterable[str]) -> str | None:
 
 def ranks(seats: list[str], scores: dict[str, Any], winners: Iterable[str], lowest: bool = False) -> dict[str, int]:
     """Competition ranks (1, 1, 3 ...): the winners first, then by score; no score ranks last."""
-    winners = [w for w in seats if w in set(winners)]
-    out = {w: 1 for w in winners}
-    rest = [p for p in seats if p not in out]
-
-    def order(p: str):
-        v = scores.get(p)
-        return (0, v if lowest else -v) if is_number(v) else (1, 0)
-
-    rest.sort(key=order)
-    rank, previous = len(winners), None
-    for n, p in enumerate(rest):
-        if order(p) != previous:
-            rank = len(winners) + n + 1
-            previous = order(p)
+    won = set(winners)
+    out: dict[str, int] = {}
+    rest = []
+    for p in seats:
+        if p in won:
+            out[p] = 1
+        else:
+            v = scores.get(p)
+            rest.append(((0, v if lowest else -v) if is_number(v) else (1, 0), p))
+    rest.sort(key=_first)  # stable: equal scores keep their seat order
+    top = len(out)
+    rank, previous = top, None
+    for n, (order, p) in enumerate(rest):
+        if order != previous:
+            rank = top + n + 1
+            previous = order
         out[p] = rank
     return out
+
+
+def _first(pair):
+    return pair[0]
+
+
+def teams_of(summary: dict, show=lambda p: p) -> list[list[str]] | None:
+    """A finished session's teams (shown names), or None when everyone played for themselves."""
+    teams = summary.get("teams")
+    if not isinstance(teams, list) or not all(isinstance(t, list) for t in teams):
+        return None
+    return [[show(p) for p in t if isinstance(p, str)] for t in teams]
+
+
+def session_ranks(seats: list[str], scores: dict[str, Any], winners: list[str], summary: dict, show,
+                  low: bool | None = None) -> dict[str, int]:
+    """Each seat's place in a finished session: the ranks a rank-only play gave, else the winners
+    first and the others by score; a team shares its place (ranked by its own total)."""
+    given = summary.get("ranks")
+    if isinstance(given, dict) and given:
+        out = {show(p): r for p, r in given.items() if isinstance(r, int)}
+        if all(p in out for p in seats):
+            return out
+    teams = teams_of(summary, show) if "teams" in summary else None
+    if low is None:
+        low = direction(scores, winners) == "low"
+    if not teams:
+        return ranks(seats, scores, winners, low)
+    names = ["+".join(t) for t in teams]
+    totals = summary.get("team_scores")
+    if isinstance(totals, list) and len(totals) == len(teams):
+        side_scores = dict(zip(names, totals))
+    else:
+        side_scores = {n: scores.get(t[0]) for n, t in zip(names, teams)}
+    won = [n for n, t in zip(names, teams) if set(t) <= set(winners) and t]
+    side = ranks(names, side_scores, won, low)
+    return {p: side[n] for n, t in zip(names, teams) for p in t}
 
 
 class Result:
     """One finished session as the history sees it: shown names, scores, winners, ranks."""
 
     __slots__ = ("entry", "id", "game", "seats", "scores", "winners", "ranks", "direction", "when", "rounds",
-                 "minutes")
+                 "minutes", "teams", "coop", "won")
 
     def __init__(self, entry: dict, roster: Roster):
         summary = entry["summary"]
         self.entry = entry
         self.id = entry["id"]
-        self.game = entry["game"]
-        self.seats = [roster.show(p) for p in entry.get("players") or ()]
+        self.game = game_key(entry)
+        show = roster.show
+        self.seats = [show(p) for p in entry.get("players") or ()]
         raw = summary.get("scores") or {}
-        self.scores = {roster.show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
-        self.winners = [roster.show(w) for w in summary.get("winners") or () if isinstance(w, str)]
+        self.scores = {show(p): v for p, v in raw.items()} if isinstance(raw, dict) else {}
+        self.winners = [show(w) for w in summary.get("winners") or () if isinstance(w, str)]
         self.direction = direction(self.scores, self.winners)
-        self.ranks = ranks(self.seats, self.scores, self.winners, self.direction == "low")
+        self.teams = teams_of(summary, show) if "teams" in summary else None
+        self.coop = bool(summary.get("coop"))
+        self.won = bool(summary.get("won")) if self.coop else None
+        self.ranks = session_ranks(self.seats, self.scores, self.winners, summary, show, self.direction == "low")
         self.when = when(entry)
         rounds = summary.get("round")
         self.rounds = rounds if is_number(rounds) else None
+        given = summary.get("minutes")
+        if isinstance(given, int) and not isinstance(given, bool):  # issue 23: first to last action, or --length
+            self.minutes = given if given >= 0 else None
+            return
         start, end = parse_time(entry.get("created")), parse_time(summary.get("finished_at") or entry.get("finished"))
         try:
             minutes = (end - start).total_seconds() / 60 if start and end else None
@@ -178,6 +237,12 @@ class Result:
             minutes = None
         self.minutes = minutes if minutes is not None and minutes >= 0 else None
 
+    def teammates(self, name: str) -> set[str]:
+        for team in self.teams or ():
+            if name in team:
+                return set(team)
+        return {name}
+
 
 def select(entries: Iterable[dict], roster: Roster, game: str | None = None, player: str | None = None,
            since: str | None = None) -> list[dict]:
@@ -185,7 +250,7 @@ def select(entries: Iterable[dict], roster: Roster, game: str | None = None, pla
     out = []
     key = player.casefold() if player else None
     for e in entries:
-        if game and e.get("game") != game:
+        if game and game_key(e) != game:
             continue
         if since and played_date(e) < since:
             continue
@@ -196,20 +261,41 @@ def select(entries: Iterable[dict], roster: Roster, game: str | None = None, pla
 
 
 def check_game(game: str | None, entries: Iterable[dict]) -> str | None:
-    """`--game G` as given, or a refusal listing the games (known or present in the history)."""
+    """`--game G` as the history's key of that game (a game id, or a title in any capitals), or a
+    refusal listing the games (known or present in the history)."""
     if game is None:
         return None
     from companion.core import registry as games
+    from companion.core.text import name_key
 
-    known = set(games.known()) | {e.get("game") for e in entries}
-    if game not in known:
-        raise CompanionError(f"There is no game {game!r}: the games are {', '.join(sorted(g for g in known if g))}.")
-    return game
+    known = set(games.known()) | {game_key(e) for e in entries}
+    wanted = name_key(game.strip())
+    for key in known:
+        if key and name_key(key) == wanted:
+            return key
+    for gid in games.available():  # a game by its own title: `--game "Atlantic Star"`
+        if name_key(title(gid)) == wanted:
+            return gid
+    listed = sorted((g for g in known if g), key=str.casefold)
+    raise CompanionError(f"There is no game {game!r}: the games are {', '.join(listed[:20])}"
+                         f"{f' and {len(listed) - 20} more' if len(listed) > 20 else ''}.")
 
 
 def title(game_id: str) -> str:
+    """The name of a history's game key: a game's own title, or the title itself. A built-in
+    game not loaded yet is named by its pack (listing 50,000 sessions need not import every
+    game's rules for four names)."""
     from companion.core import registry as games
 
+    if game_id not in games.known():
+        return game_id
+    if game_id not in games._games:
+        from companion.core import datapack
+
+        if game_id in datapack._shipped():
+            with_title = datapack._load(game_id).get("title")
+            if isinstance(with_title, str) and with_title:
+                return with_title
     try:
         return games.get(game_id).title
     except CompanionError:
@@ -224,12 +310,35 @@ def _better(a: Any, b: Any, low: bool) -> bool:
     return a < b if low else a > b
 
 
+class ShowOnce:
+    """A roster whose ``show`` remembers each name's answer (a history shows a few names
+    hundreds of thousands of times: at 50,000 sessions that was most of `stats`)."""
+
+    def __init__(self, roster: Roster):
+        self.roster = roster
+        self._shown: dict[str, str] = {}
+
+    def show(self, name: str) -> str:
+        shown = self._shown.get(name)
+        if shown is None:
+            shown = self._shown[name] = self.roster.show(name)
+        return shown
+
+    def key(self, name: str) -> str:
+        return self.show(name).casefold()
+
+    def find(self, name: str, known) -> str:
+        return self.roster.find(name, known)
+
+
 def players_table(entries: list[dict], roster: Roster) -> list[dict]:
     """The `players` listing: every player with their sessions, wins and recorded spellings."""
     rows: dict[str, dict] = {}
+    roster = ShowOnce(roster)
     for e in entries:
         done = finished(e)
         winners = {roster.key(w) for w in (e.get("summary") or {}).get("winners") or ()} if done else set()
+        day = played_date(e)  # once per session, not per player
         for name in e.get("players") or ():
             shown = roster.show(name)
             row = rows.setdefault(shown.casefold(), {"name": shown, "sessions": 0, "finished": 0, "wins": 0,
@@ -239,7 +348,6 @@ def players_table(entries: list[dict], roster: Roster) -> list[dict]:
             row["wins"] += done and shown.casefold() in winners
             if name != shown and name not in row["recorded_as"]:
                 row["recorded_as"].append(name)
-            day = played_date(e)
             row["first"] = min(row["first"] or day, day)
             row["last"] = max(row["last"] or day, day)
     return sorted(rows.values(), key=lambda r: (-r["sessions"], r["name"].casefold()))
@@ -247,7 +355,12 @@ def players_table(entries: list[dict], roster: Roster) -> list[dict]:
 
 def compute(entries: list[dict], roster: Roster, player: str | None = None, game: str | None = None,
             since: str | None = None) -> dict:
-    """The statistics of `stats`, as one JSON value (the `--json` contract)."""
+    """The statistics of `stats`, as one JSON value (the `--json` contract).
+
+    Co-operative plays (everyone wins or loses together) are counted apart (``coop`` of each
+    player and game): a win against the game is no win against the table, so they stay out of
+    the win rates, streaks, head-to-head and records of the competitive plays. A team's win is
+    a win for each of its members; teammates are never each other's opponents."""
     game = check_game(game, entries)
     since = parse_since(since)
     shown = None
@@ -255,15 +368,18 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
         shown = roster.find(player, shown_players(entries, roster).values())
     chosen = select(entries, roster, game, shown, since)
     # in the order the sessions ended; the index's order (oldest first) breaks same-second ties
+    roster = ShowOnce(roster)  # a few names shown hundreds of thousands of times
     done = [(n, Result(e, roster)) for n, e in enumerate(chosen) if finished(e)]
-    results = [r for _, r in sorted(done, key=lambda nr: (nr[1].when, nr[0]))]
+    ordered = [r for _, r in sorted(done, key=lambda nr: (nr[1].when, nr[0]))]
+    results = [r for r in ordered if not r.coop]
+    together = [r for r in ordered if r.coop]
     unfinished = [
-        {"id": e["id"], "game": e["game"], "players": [roster.show(p) for p in e.get("players") or ()],
+        {"id": e["id"], "game": game_key(e), "players": [roster.show(p) for p in e.get("players") or ()],
          "created": e.get("created")}
         for e in chosen if not finished(e) and not abandoned(e)
     ]
     given_up = [
-        {"id": e["id"], "game": e["game"], "players": [roster.show(p) for p in e.get("players") or ()],
+        {"id": e["id"], "game": game_key(e), "players": [roster.show(p) for p in e.get("players") or ()],
          "created": e.get("created"), "abandoned_at": e["summary"].get("abandoned_at"),
          "reason": e["summary"].get("reason") or ""}
         for e in chosen if abandoned(e)
@@ -280,26 +396,41 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
     per: dict[str, dict] = {}
     h2h: dict[str, dict[str, dict[str, int]]] = {}
     games: dict[str, dict] = {}
-    for r in results:
-        low = low_game[r.game]
-        g = games.setdefault(r.game, {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
-                                      "_minutes": [], "record": None, "lowest_wins": low})
-        g["sessions"] += 1
+
+    def game_row(r: Result) -> dict:
+        g = games.get(r.game)
+        if g is None:
+            g = games[r.game] = {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
+                                 "_minutes": [], "record": None, "lowest_wins": low_game.get(r.game, False)}
         if r.rounds is not None:
             g["_rounds"].append(r.rounds)
         if r.minutes is not None:
             g["_minutes"].append(r.minutes)
+        return g
+
+    def player_row(name: str) -> dict:
+        row = per.get(name.casefold())
+        if row is None:
+            row = per[name.casefold()] = {"name": name, "sessions": 0, "wins": 0, "_streak": 0, "longest_streak": 0,
+                                          "_games": {}, "_recent": [], "_coop": None}
+        return row
+
+    for r in results:
+        low = low_game[r.game]
+        g = game_row(r)
+        g["sessions"] += 1
         for name in r.seats:
             score = r.scores.get(name)
             won = name in r.winners
-            p = per.setdefault(name.casefold(), {"name": name, "sessions": 0, "wins": 0, "_streak": 0,
-                                                 "longest_streak": 0, "_games": {}, "_recent": []})
+            p = player_row(name)
             p["sessions"] += 1
             p["wins"] += won
             p["_streak"] = p["_streak"] + 1 if won else 0
             p["longest_streak"] = max(p["longest_streak"], p["_streak"])
             p["_recent"].append(score if is_number(score) else None)
-            pg = p["_games"].setdefault(r.game, {"sessions": 0, "wins": 0, "_scores": [], "_recent": []})
+            pg = p["_games"].get(r.game)
+            if pg is None:
+                pg = p["_games"][r.game] = {"sessions": 0, "wins": 0, "_scores": [], "_recent": []}
             pg["sessions"] += 1
             pg["wins"] += won
             pg["_recent"].append(score if is_number(score) else None)
@@ -308,12 +439,32 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
                 rec = g["record"]
                 if rec is None or _better(score, rec["score"], low):
                     g["record"] = {"score": score, "player": name, "session": r.id, "date": played_date(r.entry)}
+            mates = r.teammates(name) if r.teams else (name,)
+            mine = r.ranks[name]
+            row = h2h.get(name)
+            if row is None:
+                row = h2h[name] = {}
             for other in r.seats:
-                if other == name:
+                if other in mates:
                     continue
-                cell = h2h.setdefault(name, {}).setdefault(other, {"wins": 0, "losses": 0, "draws": 0})
-                mine, theirs = r.ranks[name], r.ranks[other]
+                cell = row.get(other)
+                if cell is None:
+                    cell = row[other] = {"wins": 0, "losses": 0, "draws": 0}
+                theirs = r.ranks[other]
                 cell["wins" if mine < theirs else "losses" if mine > theirs else "draws"] += 1
+    for r in together:  # co-operative plays: won or lost together, counted apart
+        g = game_row(r)
+        g.setdefault("_coop", [0, 0])
+        g["_coop"][0] += 1
+        g["_coop"][1] += bool(r.won)
+        for name in r.seats:
+            p = player_row(name)
+            c = p["_coop"] = p["_coop"] or {"sessions": 0, "wins": 0, "games": {}}
+            c["sessions"] += 1
+            c["wins"] += bool(r.won)
+            cg = c["games"].setdefault(r.game, {"sessions": 0, "wins": 0})
+            cg["sessions"] += 1
+            cg["wins"] += bool(r.won)
 
     players = []
     for p in per.values():
@@ -323,25 +474,35 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
             pgames[gid] = {"sessions": pg["sessions"], "wins": pg["wins"], "average": _mean(scores),
                            "best": (min(scores) if low else max(scores)) if scores else None,
                            "recent": pg["_recent"][-RECENT:]}
-        players.append({
+        row = {
             "name": p["name"], "sessions": p["sessions"], "wins": p["wins"],
-            "win_rate": round(p["wins"] / p["sessions"], 4),
+            "win_rate": round(p["wins"] / p["sessions"], 4) if p["sessions"] else 0.0,
             "current_streak": p["_streak"], "longest_streak": p["longest_streak"],
             "games": pgames, "recent": p["_recent"][-RECENT:],
-        })
+        }
+        if p["_coop"]:
+            c = p["_coop"]
+            row["coop"] = {"sessions": c["sessions"], "wins": c["wins"], "win_rate": round(c["wins"] / c["sessions"], 4),
+                           "games": dict(sorted(c["games"].items()))}
+        players.append(row)
     players.sort(key=lambda p: (-p["win_rate"], -p["wins"], p["name"].casefold()))
     if shown is not None:  # one player's statistics, and their record against the others
         players = [p for p in players if p["name"].casefold() == shown.casefold()]
         h2h = {k: v for k, v in h2h.items() if k.casefold() == shown.casefold()}
     game_rows = []
-    for g in sorted(games.values(), key=lambda g: (-g["sessions"], g["game"])):
+    for g in sorted(games.values(), key=lambda g: (-(g["sessions"] + (g.get("_coop") or [0])[0]), g["game"])):
         minutes = _mean(g.pop("_minutes"))
-        game_rows.append({**{k: v for k, v in g.items() if not k.startswith("_")},
-                          "average_rounds": _mean(g.pop("_rounds")),
-                          "average_minutes": round(minutes, 1) if minutes is not None else None})
+        coop = g.pop("_coop", None)
+        row = {**{k: v for k, v in g.items() if not k.startswith("_")},
+               "average_rounds": _mean(g.pop("_rounds")),
+               "average_minutes": round(minutes, 1) if minutes is not None else None}
+        if coop:
+            row["coop"] = {"sessions": coop[0], "wins": coop[1], "win_rate": round(coop[1] / coop[0], 4)}
+        game_rows.append(row)
     return {
         "filters": {"player": shown, "game": game, "since": since},
         "sessions": len(results),
+        "coop_sessions": len(together),
         "players": players,
         "head_to_head": {k: dict(sorted(v.items(), key=lambda kv: kv[0].casefold()))
                          for k, v in sorted(h2h.items(), key=lambda kv: kv[0].casefold())},

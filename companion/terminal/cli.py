@@ -68,6 +68,7 @@ COMMANDS: dict[str, str] = {
     "restore": "companion.record.commands:restore",
     "played": "companion.record.commands:played",
     "serve": "companion.web.command:serve",
+    "completion": "companion.terminal.generic:completion",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 
@@ -400,7 +401,8 @@ class DataDirPath(click.Path):
     type=DataDirPath(file_okay=False),  # a str: pathlib is imported only when the folder is used
     help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
 )
-@click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.")
+@click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.",
+              shell_complete=lambda ctx, param, incomplete: _complete_sessions(ctx, param, incomplete))
 @click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
 @click.pass_context
 def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> None:
@@ -445,6 +447,12 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
 
             source = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
             ctx.exit(script.run_script(app, source if source is not None else (sys.stdin or ()), cli))
+
+
+def _complete_sessions(ctx, param, incomplete):
+    from companion.games.kit import completes
+
+    return completes("sessions")(ctx, param, incomplete)
 
 
 def tell(app: App, view: list) -> None:

@@ -10,7 +10,7 @@ here (:func:`commands_of`) and refuses one used on a session of another game.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import click
 
@@ -81,6 +81,32 @@ class DeclaredArgument(click.Argument):
         return self.shown
 
 
+def login_shell_complete(decl: Move | Screen, p) -> Callable:
+    """The login shell's Tab for a declared parameter (Click's protocol): what the shell's own
+    completion offers, from the table's view of the session at hand (never a private card)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+        from click.shell_completion import CompletionItem
+
+        if p.private:
+            return []
+        try:
+            from companion.games.kit import completion_store
+
+            store = completion_store(ctx)
+            app = App(store.root)
+            s, replay = app.loaded()
+            at = At(s, replay, None, host=app)
+            at.current = incomplete
+            found = p.kind.options(at, p) or []
+        except Exception:  # noqa: BLE001 - completion never fails
+            return []
+        low = incomplete.casefold()
+        return [CompletionItem(v, help=note or None) for v, note in found if str(v).casefold().startswith(low)]
+
+    return complete
+
+
 def _click_params(decl: Move | Screen) -> list[click.Parameter]:
     params: list[click.Parameter] = []
     for p in decl.params:
@@ -89,19 +115,24 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
                 params.append(click.Option([*p.flags, p.name], is_flag=True, help=p.help))
             else:
                 params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=p.many,
-                                           help=p.help, type=click.INT if p.kind.number else str))
+                                           help=p.help, type=click.INT if p.kind.number else str,
+                                           shell_complete=login_shell_complete(decl, p)))
         else:
             many = p.many or p.kind.joins
             shown = f"{p.metavar}..." if p.many else p.metavar
             if not p.required:
                 shown = f"[{shown}]"
             params.append(DeclaredArgument([p.name], nargs=-1 if many else 1, required=False, shown=shown,
-                                           type=click.INT if p.kind.number and not many else str))
+                                           type=click.INT if p.kind.number and not many else str,
+                                           shell_complete=login_shell_complete(decl, p)))
     if isinstance(decl, Screen) and decl.json is not None:
         params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
     from companion.games.kit import SESSION_HELP
 
-    params.append(click.Option(["--session"], metavar="ID", expose_value=False, help=SESSION_HELP))
+    from companion.games.kit import completes
+
+    params.append(click.Option(["--session"], metavar="ID", expose_value=False, help=SESSION_HELP,
+                               shell_complete=completes("sessions")))
     return params
 
 

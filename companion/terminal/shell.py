@@ -268,6 +268,8 @@ class CommandCompleter(Completer):
         offered = None
         if done and not isinstance(cmd, click.Group) and not current.startswith("-"):
             offered = self._from_game(done, current)
+            if offered is None:  # a shared command: sessions, players, games, titles from the data folder
+                offered = self._from_data(cli, cmd, done, current)
         if offered is not None:
             for value, note in offered:
                 candidates.append(value)
@@ -302,6 +304,27 @@ class CommandCompleter(Completer):
             shown = c[cut_at:] if cut_at and c.startswith(current[:cut_at]) else c
             yield Completion(insert, start_position=-len(current), display=shown,
                              display_meta=notes.get(c) or None)
+
+    def _from_data(self, cli: click.Group, cmd: click.Command, done: list[str], current: str):
+        """What a shared command's parameter being typed may be, by the same ``shell_complete``
+        the login shell's Tab uses (companion.core.completion): the value of the option just
+        typed (`--player`, `--game`), else the command's argument (`use ID`, `played GAME`). None
+        when that parameter completes nothing of the data folder."""
+        options = {o: p for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts}
+        param = options.get(done[-1]) if done and done[-1].startswith("-") else None
+        if param is None and done and done[-1].startswith("-"):
+            return None  # a flag, or an option of another kind: the general words
+        if param is None:
+            args = [p for p in cmd.params if isinstance(p, click.Argument)]
+            param = args[0] if args else None
+        if param is None or getattr(param, "_custom_shell_complete", None) is None:
+            return None
+        ctx = click.Context(cmd, parent=click.Context(cli, obj=self.app), obj=self.app)
+        try:
+            items = param.shell_complete(ctx, current)
+        except Exception:  # noqa: BLE001 - completion never breaks the shell
+            return None
+        return [(item.value, item.help or "") for item in items] or None
 
     def _from_game(self, done: list[str], current: str):
         """What the declared parameter being typed may be now, from the table's view of the

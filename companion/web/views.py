@@ -26,6 +26,25 @@ def result_lines(status: dict) -> list[str]:
     return [f"The game is over: {who} {'win' if len(winners) > 1 else 'wins'}."]
 
 
+def bgstats_section(session, replay, qr: bool) -> list[str]:
+    """Once the game is over: "Add to BG Stats", a link that opens BG Stats' import dialog on
+    the phone, with its QR code on the table's page (a TV: a phone scans it). Issue 23."""
+    from html import escape
+
+    if not replay.finished or replay.abandoned:
+        return []
+    from companion.core.errors import CompanionError
+    from companion.record import bgstats
+
+    try:
+        link = bgstats.link(bgstats.play(session, replay))
+    except CompanionError:
+        return []
+    code = f"<div class=\"qr\">{bgstats.qr_svg(link)}</div>" if qr else ""
+    return [f"<section><h2>Add to BG Stats</h2><p><a href=\"{escape(link)}\">Add this play to BG Stats</a></p>"
+            f"{code}</section>"]
+
+
 def goal(session, status: dict):
     fn = _views(session).get("score_goal")
     return fn(status) if fn else None
@@ -43,6 +62,7 @@ def table_page(session, replay, version: str) -> str:
     game = session.game
     sections = [pages.score_bars(status, goal(session, status))]
     sections += status_blocks(session, replay, None)
+    sections += bgstats_section(session, replay, qr=True)
     return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
                       lines=result_lines(status), version=version, sections=sections)
 
@@ -59,5 +79,6 @@ def player_page(session, replay, player: str, version: str, form_token: str, act
         sections.append(pages.move_form(action, form_token, move, choices))
     sections += status_blocks(session, replay, player)
     sections.append(pages.score_bars(status, goal(session, status)))
+    sections += bgstats_section(session, replay, qr=False)
     return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
                       lines=result_lines(status), version=version, sections=sections)

@@ -2,13 +2,28 @@
 
 Rounds of points per player; optionally the lowest total wins, and optionally the game ends
 by itself after the round in which someone reaches a target (with lowest-wins: exceeds it, as
-in Hearts). Equal best totals all win.
+in Hearts). Equal best totals all win, unless the game has a tie-breaker: then the table says
+who won it (`finish --winner NAME`).
+
+Since issue 23 a sheet may carry the game's name (``title``: "Carcassonne"), decimal and
+negative points, teams (the members' points add up to the team's total, and a team wins or
+loses together), a co-operative game (everyone wins or loses together: `finish --won` or
+`finish --lost`) and a game without points (the winners are named: `finish --winner NAME`).
 """
 
 from __future__ import annotations
 
 from companion.core.errors import RuleError
+from companion.core.numbers import tidy
 from companion.games.api import Game, Setup, State, best, player_name
+
+TITLE_MAX = 60
+TIE_BREAK_MAX = 100
+
+
+def is_points(value) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value == value and abs(value) != float("inf"))
 
 
 class ScoreSheet(Game):
@@ -23,20 +38,57 @@ class ScoreSheet(Game):
     max_players = 6
 
     def initial(self, setup: Setup, data: dict) -> State:
-        target = setup.options.get("target")
-        if target is not None and not isinstance(target, int):
-            raise RuleError("The target must be a whole number, e.g. --target 100")
+        options = setup.options
+        target = options.get("target")
+        if target is not None and not is_points(target):
+            raise RuleError("The target must be a number, e.g. --target 100")
+        players = list(setup.players)
+        teams = options.get("teams")
+        if teams is not None:
+            teams = self._teams(players, teams)
+        title = options.get("title")
+        if title is not None and (not isinstance(title, str) or not title.strip() or len(title) > TITLE_MAX
+                                  or not title.isprintable()):
+            raise RuleError(f"A game's title is one line of at most {TITLE_MAX} characters: --title \"Carcassonne\"")
+        tie = options.get("tie_break") or ""
+        if not isinstance(tie, str) or len(tie) > TIE_BREAK_MAX or not tie.isprintable():
+            raise RuleError(f"The tie-breaker is one line of at most {TIE_BREAK_MAX} characters.")
         return {
-            "players_order": list(setup.players),
-            "lowest_wins": bool(setup.options.get("lowest_wins")),
+            "players_order": players,
+            "lowest_wins": bool(options.get("lowest_wins")),
             "target": target,
             "rounds": [],
-            "totals": {p: 0 for p in setup.players},
+            "totals": {p: 0 for p in players},
             "finished": False,
             "winners": [],
+            # issue 23 (absent from sheets started before: read with .get)
+            "title": title,
+            "teams": teams,
+            "coop": bool(options.get("coop")),
+            "no_points": bool(options.get("no_points")),
+            "tie_break": tie,
+            "won": None,
+            "tie_settled": None,
         }
 
+    @staticmethod
+    def _teams(players: list[str], teams) -> list[list[str]]:
+        """The teams as seated names: every player in exactly one team, two teams or more."""
+        how = "name every player once, e.g. --teams \"Ann+Bob,Cy+Dee\""
+        if not isinstance(teams, list) or not all(isinstance(t, list) and t for t in teams):
+            raise RuleError(f"Teams {how}.")
+        seated = [[player_name(players, str(p)) for p in team] for team in teams]
+        flat = [p for t in seated for p in t]
+        if sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
+            raise RuleError(f"Teams {how} (the players are {', '.join(players)}).")
+        if len(seated) < 2:
+            raise RuleError(f"A game of teams needs two teams or more: {how}.")
+        return seated
+
+    # -- the rules -------------------------------------------------------------------------
     def on_add(self, s: State, event: dict, data: dict) -> None:
+        if s.get("no_points"):
+            raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
         given = event.get("scores") or {}
         if not given:
             raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
@@ -46,27 +98,93 @@ class ScoreSheet(Game):
             p = player_name(s["players_order"], name)
             if p in seen:
                 raise RuleError(f"{p} is given twice in one round: give each player once.")
-            if isinstance(points, bool) or not isinstance(points, int):
-                raise RuleError(f"{p}'s score must be a whole number, not {points!r}.")
+            if not is_points(points):
+                raise RuleError(f"{p}'s score must be a number, not {points!r}.")
             seen.add(p)
             row[p] = points
         s["rounds"].append(row)
         for p, pts in row.items():
-            s["totals"][p] += pts
+            s["totals"][p] = tidy(s["totals"][p] + pts)
         target = s["target"]
-        if target is not None:
-            totals = s["totals"].values()
+        if target is not None and not s.get("coop"):
+            totals = self.side_totals(s).values()
             if (max(totals) > target) if s["lowest_wins"] else (max(totals) >= target):
-                self._finish(s)
+                top = self._best(s)
+                if len(top) > 1 and s.get("tie_break"):
+                    return  # a tie the rules settle: the table says who won (`finish --winner`)
+                self._finish(s, top)
 
     def on_finish(self, s: State, event: dict, data: dict) -> None:
+        named = event.get("winners") or []
+        if s.get("coop"):
+            won = event.get("won")
+            if not isinstance(won, bool):
+                raise RuleError("A co-operative game ends won or lost together: `finish --won` or `finish --lost`.")
+            s["won"] = won
+            self._finish(s, list(s["players_order"]) if won else [])
+            return
+        if "won" in event:
+            raise RuleError("--won and --lost are for a co-operative game (`new scoresheet --coop`).")
+        if s.get("no_points"):
+            if not named:
+                raise RuleError("This game has no points: name the winners, e.g. `finish --winner Ann`.")
+            self._finish(s, self._whole_teams(s, named))
+            return
         if not s["rounds"]:
             raise RuleError("No round is recorded yet: record one with `add NAME=POINTS ...` first.")
-        self._finish(s)
+        top = self._best(s)
+        if named:
+            chosen = self._whole_teams(s, named)
+            if not set(chosen) <= set(top) or len(top) < 2:
+                shown = " and ".join(top)
+                raise RuleError(f"--winner settles a tie for first, and the best total is {shown}'s: "
+                                "type `finish` alone." if len(top) < 2 else
+                                f"--winner settles the tie between {shown}: name one of them.")
+            s["tie_settled"] = s.get("tie_break") or "the rules"
+            self._finish(s, chosen)
+            return
+        if len(top) > 1 and s.get("tie_break"):
+            raise RuleError(f"{' and '.join(top)} tie: the rules settle it by {s['tie_break']}. Type "
+                            f"`finish --winner {top[0]}` (or whoever won it).")
+        self._finish(s, top)
 
-    def _finish(self, s: State) -> None:
+    def _whole_teams(self, s: State, named: list) -> list[str]:
+        """The winners named, as seated, with their whole teams."""
+        chosen = []
+        for name in named:
+            p = player_name(s["players_order"], str(name))
+            for q in self._team_of(s, p):
+                if q not in chosen:
+                    chosen.append(q)
+        return [p for p in s["players_order"] if p in chosen]
+
+    @staticmethod
+    def _team_of(s: State, player: str) -> list[str]:
+        for team in s.get("teams") or []:
+            if player in team:
+                return list(team)
+        return [player]
+
+    @staticmethod
+    def side_totals(s: State) -> dict[str, int | float]:
+        """Each side's total: a player's, or a team's (its members' points added up), keyed
+        by the team's members joined with "+"."""
+        teams = s.get("teams")
+        if not teams:
+            return dict(s["totals"])
+        return {"+".join(t): tidy(sum(s["totals"][p] for p in t)) for t in teams}
+
+    def _best(self, s: State) -> list[str]:
+        """The players on the side (or sides) with the best total, in seat order."""
+        sides = best(self.side_totals(s), s["lowest_wins"])
+        if not s.get("teams"):
+            return sides
+        members = {p for side in sides for p in side.split("+")}
+        return [p for p in s["players_order"] if p in members]
+
+    def _finish(self, s: State, winners: list[str]) -> None:
         s["finished"] = True
-        s["winners"] = best(s["totals"], s["lowest_wins"])
+        s["winners"] = winners
 
     def result(self, s: State) -> dict | None:
         return {"winners": list(s["winners"])} if s["finished"] else None
@@ -75,9 +193,10 @@ class ScoreSheet(Game):
         return []  # a round is typed for everyone at once
 
     def summary(self, s: State) -> dict:
-        return {
+        out = {
             "players": [
-                {"name": p, "score": s["totals"][p], "rounds": [r[p] for r in s["rounds"]]}
+                {"name": p, "score": None if s.get("no_points") else s["totals"][p],
+                 "rounds": [r[p] for r in s["rounds"]]}
                 for p in s["players_order"]
             ],
             "round": len(s["rounds"]),
@@ -86,11 +205,45 @@ class ScoreSheet(Game):
             "lowest_wins": s["lowest_wins"],
             "target": s["target"],
         }
+        # issue 23: only what a sheet uses, so the keys of a plain sheet stay as they were
+        if s.get("teams"):
+            out["teams"] = [list(t) for t in s["teams"]]
+            out["team_scores"] = list(self.side_totals(s).values())
+        if s.get("coop"):
+            out["coop"] = True
+            out["won"] = s.get("won")
+        if s.get("no_points"):
+            out["no_points"] = True
+        if s.get("tie_break"):
+            out["tie_rule"] = s["tie_break"]
+        if s.get("tie_settled"):
+            out["tie_break"] = s["tie_settled"]
+        if not s["finished"] and s["rounds"] and s.get("tie_break") and not s.get("coop"):
+            top = self._best(s)
+            target = s["target"]
+            totals = self.side_totals(s).values()
+            reached = target is not None and ((max(totals) > target) if s["lowest_wins"] else (max(totals) >= target))
+            if reached and len(top) > 1:
+                out["tied"] = top  # the target was reached on a tie: `finish --winner NAME` settles it
+        return out
 
     def describe(self, event: dict) -> str:
         if event.get("type") == "add":
-            parts = ", ".join(f"{p} {pts:+d}" for p, pts in (event.get("scores") or {}).items())
+            parts = ", ".join(f"{p} {pts:+g}" if isinstance(pts, float) else f"{p} {pts:+d}"
+                              for p, pts in (event.get("scores") or {}).items())
             return f"round scored: {parts}"
         if event.get("type") == "finish":
+            if "won" in event:
+                return "game finished: won together" if event["won"] else "game finished: lost together"
+            if event.get("winners"):
+                return f"game finished: won by {', '.join(map(str, event['winners']))}"
             return "game finished"
         return super().describe(event)
+
+    def played_winners(self, scores: dict, options: dict) -> list[str] | None:
+        """A play logged from its final scores: the best total wins, all of them on a tie,
+        unless the title has a tie-breaker (then `--winner` says who won it)."""
+        top = best(scores, bool(options.get("lowest_wins")))
+        if len(top) > 1 and options.get("tie_break"):
+            return None
+        return top

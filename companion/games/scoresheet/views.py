@@ -20,26 +20,53 @@ def status_view(at) -> list:
     headers = ["player"] + [f"R{i}" for i in range(first, rounds + 1)] + ["total"]
     rows = [[p["name"], *p["rounds"][first - 1:], p["score"]] for p in status["players"]]
     rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
+    if status.get("coop"):
+        rule = "co-operative: won or lost together"
+    elif status.get("no_points"):
+        rule = "no points: the winners are named"
     if status["target"] is not None:
         rule += f", ends at {status['target']}"
+    if status.get("tie_rule"):
+        rule += f", ties settled by {status['tie_rule']}"
     players = status["players"]
     # a page is narrow and tall (a phone): the rounds go down, the players across
     sheet = [[f"Round {n + 1}", *(p["rounds"][n] for p in players)] for n in range(rounds)]
-    out = [Line(f"Session {at.session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}"),
+    out = [Line(f"Session {at.session.id} · {status.get('title') or 'Score sheet'} · {rule} · "
+                f"{rounds} round{'s' if rounds != 1 else ''}"),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
            Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
-    out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
-                                    " ends the game.")]
+    if status.get("teams"):
+        out.append(Line("Teams: " + ", ".join(f"{'+'.join(t)} {v}"
+                                              for t, v in zip(status["teams"], status["team_scores"]))))
+    if status.get("tied"):
+        out.append(Line(f"{' and '.join(status['tied'])} tie past the target; the rules settle it by "
+                        f"{status.get('tie_rule')}: ", Cmd("finish --winner NAME"), " says who won."))
+    if status["finished"] and status.get("coop"):
+        out.append(Line("Won together." if status.get("won") else "Lost together."))
+    elif status["finished"] or not status.get("coop") and not status.get("no_points"):
+        out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
+                                        Cmd("finish"), " ends the game.")]
+    elif status.get("coop"):
+        out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
+                        Cmd("finish --lost"), " ends the game."))
+    else:
+        out.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
     return out
 
 
 def next_action(status: dict) -> str:
     """The shell toolbar's "next", as `status` says it."""
-    return "" if status["finished"] else "add NAME=POINTS ... or finish"
+    if status["finished"]:
+        return ""
+    if status.get("coop"):
+        return "add NAME=POINTS ..., or finish --won / --lost"
+    if status.get("no_points"):
+        return "finish --winner NAME"
+    return "add NAME=POINTS ... or finish"
 
 
 def score_goal(status: dict):

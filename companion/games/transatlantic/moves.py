@@ -358,7 +358,7 @@ def ships(app, as_json: bool) -> None:
     """List the ship catalogue: every card the players have typed."""
     known = catalogue.ships(app.store)
     if as_json:
-        kit.echo_json(known)
+        kit.echo_json(known, keyed=True)
         return
     kit.show(views.ships_listing(known))
 

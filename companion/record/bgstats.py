@@ -1,0 +1,189 @@
+"""A finished play as BG Stats takes it: the play's JSON, and the link that hands it over.
+
+BG Stats (the play logger most groups use) documents how another app gives it a play: a link
+``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` that opens the app's
+import dialog on the phone, where its games and players are matched to the app's own (by the
+game's BoardGameGeek id, its name and the players' names; BG Stats remembers each match).
+The JSON's fields, as its support page "Push plays to BG Stats from other apps or websites"
+shows them: ``sourceName``, ``sourcePlayId``, ``playDate`` (``YYYY-MM-DD HH:MM:SS``),
+``durationMin``, ``location``, ``comments``, ``board``, ``game`` (``name``, ``bggId``,
+``highestWins``, ``noPoints``, ``sourceGameId``) and ``players`` (``name``, ``score``,
+``rank``, ``winner``, ``startPlayer``, ``role``, ``sourcePlayerId``). Nothing else is sent.
+
+The documented format has no teams and no co-operative flag: a team's members share their
+rank and their win, a co-operative play is won (or lost) by everyone, and the comments say
+which teams played. Fields that are false or empty are left out (``startPlayer`` is given
+for the start player, ``role`` for a player with a colour or role, ``board`` never): the link
+stays short enough for a QR code. Made from the session alone (its file and, for names, the alias table):
+what `report`, `export --format bgstats` and the phone's game-over page show is the same.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from companion.core.errors import CompanionError
+
+SOURCE_NAME = "Tabletop Companion"
+LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+
+
+def _local(text: str | None) -> str:
+    """A stored time (UTC, ISO) as the local `YYYY-MM-DD HH:MM:SS` BG Stats reads."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(str(text))
+    except ValueError:
+        return ""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def play_date(session, replay) -> str:
+    """When it was played: `--played-on` (a day alone is taken at midnight), else its first
+    action (else its start)."""
+    played = session.meta.get("played_on")
+    if isinstance(played, str) and played:
+        return played.replace("T", " ") + (":00" if len(played) == 16 else " 00:00:00")
+    first = next((e.get("at") for e in replay.events), None) if not replay.played else None
+    return _local(first or session.meta.get("created"))
+
+
+def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
+    """The play's JSON for BG Stats (a finished session only; ``roster`` shows the names as
+    renamed and merged, ``bgg_id`` is the game's BoardGameGeek id when known)."""
+    from companion.core.session import minutes_between
+    from companion.record import stats as history
+
+    if replay.abandoned:
+        raise CompanionError(f"Session {session.id} was abandoned: it has no result to send to BG Stats.")
+    if not replay.finished:
+        raise CompanionError(f"Session {session.id} is still in play: BG Stats takes a play once it is over "
+                             "(`report` offers it then).")
+    status = session.status(replay)
+    show = roster.show if roster is not None else (lambda name: name)
+    seats = [p["name"] for p in status.get("players", [])]
+    scores = {p["name"]: p.get("score") for p in status.get("players", [])}
+    winners = list(status.get("winners") or [])
+    summary = {k: status.get(k) for k in ("teams", "team_scores", "coop", "won")}
+    given = {p["name"]: p["rank"] for p in status.get("players", []) if isinstance(p.get("rank"), int)}
+    if given:
+        summary["ranks"] = given
+    coop = bool(status.get("coop"))
+    ranks = {} if coop else history.session_ranks(seats, scores, winners, summary, lambda p: p)
+    no_points = not any(history.is_number(v) for v in scores.values())
+    lowest = bool(status.get("lowest_wins")) or history.direction(scores, winners) == "low"
+    options = session.meta.get("options") or {}
+    start = options.get("start") if isinstance(options.get("start"), str) else (seats[0] if seats else None)
+    roles = session.meta.get("roles") or {}
+    players = []
+    for name in seats:
+        row: dict[str, Any] = {"name": show(name)}
+        if not no_points and history.is_number(scores.get(name)):
+            row["score"] = scores[name]
+        if name in ranks:
+            row["rank"] = ranks[name]
+        row["winner"] = name in winners
+        if name == start:  # left out when false or empty: a shorter link makes a smaller QR code
+            row["startPlayer"] = True
+        if roles.get(name):
+            row["role"] = str(roles[name])
+        row["sourcePlayerId"] = show(name).casefold()
+        players.append(row)
+    game: dict[str, Any] = {"name": session.title}
+    if bgg_id is None:  # the id the session started with: its pack's, or its title's
+        frozen = (session.meta.get("data") or {}).get("bgg_id") or options.get("bgg_id")
+        bgg_id = frozen if isinstance(frozen, int) and not isinstance(frozen, bool) else None
+    if bgg_id:
+        game["bggId"] = int(bgg_id)
+    game.update(highestWins=not lowest, noPoints=no_points,
+                sourceGameId=history.game_key({"game": session.meta["game"], "title": options.get("title")}))
+    out: dict[str, Any] = {"sourceName": SOURCE_NAME, "sourcePlayId": session.id,
+                           "playDate": play_date(session, replay)}
+    minutes = status.get("minutes")
+    if minutes is None and not replay.played:
+        minutes = minutes_between(next((e.get("at") for e in replay.events), None), replay.finished_at)
+    if isinstance(minutes, int):
+        out["durationMin"] = minutes
+    if status.get("location"):
+        out["location"] = status["location"]
+    comments = []
+    if status.get("teams"):
+        comments.append("Teams: " + ", ".join("+".join(show(p) for p in t) for t in status["teams"]))
+    if coop:
+        comments.append("Co-operative: won together." if status.get("won") else "Co-operative: lost together.")
+    if status.get("tie_break"):
+        comments.append(f"Tie settled by {status['tie_break']}.")
+    comments += [str(e["event"].get("text", "")) for e in replay.events if e["event"].get("type") == "note"]
+    if comments:
+        out["comments"] = "\n".join(comments)
+    out["game"] = game
+    out["players"] = players
+    return out
+
+
+def text(play_json: dict) -> str:
+    """The play's JSON as `export --format bgstats` writes it."""
+    return json.dumps(play_json, ensure_ascii=False, indent=2) + "\n"
+
+
+def link(play_json: dict) -> str:
+    """The link that opens BG Stats' import dialog with this play (the JSON compact, encoded
+    as JavaScript's encodeURIComponent does)."""
+    compact = json.dumps(play_json, ensure_ascii=False, separators=(",", ":"))
+    return LINK + quote(compact, safe="-_.!~*'()")
+
+
+def session_link(store, session, replay=None, roster=None) -> str:
+    """The BG Stats link of a finished session (what `report` and the pages offer)."""
+    replay = replay if replay is not None else session.replay()
+    from companion.record.exchange import bgg_id_of
+
+    return link(play(session, replay, roster, bgg_id_of(store, session.meta)))
+
+
+# -- the link as a QR code, for a phone to scan off the laptop or the TV ----------------------------
+
+QUIET = 4  # modules of light border the QR specification asks for
+
+
+def qr(url: str):
+    """The link's QR code (segno), error correction L: the smallest code for a long link."""
+    import segno
+
+    return segno.make(url, error="l", boost_error=False)
+
+
+def qr_svg(url: str) -> str:
+    """The QR code as an inline SVG for a page (dark modules on white, with its quiet zone)."""
+    return qr(url).svg_inline(scale=3, border=QUIET, dark="#000", light="#fff")
+
+
+def qr_rows(url: str) -> list[str] | None:
+    """The QR code as terminal rows of half blocks, dark on light whatever the terminal's own
+    colours (explicit black on white, so it also scans on a light terminal); None when the
+    matrix is empty. Each row holds two rows of modules."""
+    matrix = [list(row) for row in qr(url).matrix]
+    size = len(matrix)
+    if not size:
+        return None
+    light_row = [0] * (size + 2 * QUIET)
+    grid = [light_row] * QUIET + [[0] * QUIET + [int(bool(m)) for m in row] + [0] * QUIET for row in matrix] \
+        + [light_row] * QUIET
+    if len(grid) % 2:
+        grid.append(light_row)
+    glyph = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+    rows = []
+    for top, bottom in zip(grid[::2], grid[1::2]):
+        # black glyphs (30) on a white background (47): the dark modules are the drawn halves
+        rows.append("\x1b[30;47m" + "".join(glyph[(a, b)] for a, b in zip(top, bottom)) + "\x1b[0m")
+    return rows
+
+
+def qr_width(url: str) -> int:
+    """Columns the terminal QR code takes (its modules and both quiet zones)."""
+    return len(qr(url).matrix) + 2 * QUIET

@@ -51,8 +51,10 @@ def test_played_refusals(run):
     assert "no player called 'Cy'" in run(["played", "scoresheet", "--players", "Ann=1,Bob=2", "--winner", "Cy"],
                                           expect=1).stderr
     assert "2 to 6 players" in run(["played", "trans-europa", "--players", "Ann=1"], expect=1).stderr
-    assert "no game 'chess'" in run(["played", "chess", "--players", "Ann=1,Bob=2"], expect=1).stderr
-    assert "whole number" in run(["played", "scoresheet", "--players", "Ann=x,Bob=2"], expect=2).stderr
+    # any title is a game of its own now (issue 23); a near miss of a game id is refused
+    assert "did you mean transatlantic" in run(["played", "transatlantik", "--players", "Ann=1,Bob=2"],
+                                               expect=1).stderr
+    assert "is not a number" in run(["played", "scoresheet", "--players", "Ann=x,Bob=2"], expect=2).stderr  # halves too (issue 23)
     assert "may not start" in run(["played", "scoresheet", "--players", "@Ann=1,Bob=2"], expect=1).stderr
     assert json.loads(run(["sessions", "--json"], expect=0).stdout) == []
 

@@ -284,9 +284,16 @@ def export(app, fmt: str, game: str | None, player: str | None, output: Path | N
         check_output(app, output, force)
     text, entries = exchange.export(app.store, fmt, game, player)
     secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
-    if secret:
-        click.echo(f"Note: {', '.join(secret)} still in play: the file holds their secret deal seeds, which show "
+    put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
+    playing = [sid for sid in secret if sid not in put_away]
+    stopped = [sid for sid in secret if sid in put_away]
+    if playing:
+        click.echo(f"Note: {', '.join(playing)} still in play: the file holds their secret deal seeds, which show "
                    "every hand. Keep it from the players until those games are over.", err=True)
+    if stopped:  # abandoned: over, but `undo` there would bring the game back with the same seed
+        click.echo(f"Note: {', '.join(stopped)} {'was' if len(stopped) == 1 else 'were'} abandoned: the file holds "
+                   f"{'its' if len(stopped) == 1 else 'their'} deal seed, which shows the hands dealt (and would "
+                   "deal on if `undo` took the abandon back).", err=True)
     if output is None:
         click.echo(text, nl=False)
         return

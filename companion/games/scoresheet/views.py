@@ -32,8 +32,9 @@ def status_view(at) -> list:
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
-    out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
-                                    " ends the game.")]
+    if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
+        out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
+                                        " ends the game.")]
     return out
 
 

@@ -36,11 +36,29 @@ def pending(app: App, game: str) -> list[str]:
     values = datapack.merged(game, app.store.user_values(game))
     out: list[str] = []
     for key in datapack.missing(game, values):
+        if _in_catalogue(game, key):  # a ship card's optional values: the card is typed whole, once
+            continue
         found = datapack.suggestion_for(game, key)
         whole = found[0] if found else key
         if whole not in out:
             out.append(whole)
     return out
+
+
+def _in_catalogue(game: str, key: str) -> bool:
+    """Whether ``key`` lies inside an entry of a catalogue the players fill card by card (an
+    object keyed by names in the schema: Transatlantic's ships), not a value of the box."""
+    node = (datapack.pack(game).get("schema") or {})
+    for part in key.split(".")[:-1]:
+        node = _resolve(game, node)
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            return True
+        else:
+            return False
+    return False
 
 
 def _resolve(game: str, node: dict | None) -> dict:

@@ -374,8 +374,11 @@ class TransGame(TrackMixin, Game):
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
-        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
-                          "CITY is a city's name, 2 of each colour")
+        if data.get("dashed") is None:  # the deal waits for them; the table may deal its own cards
+            raise MissingValue(self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
+                               "CITY is a city's name, 2 of each colour",
+                               also="or deal the cities at the table with `round start --physical`")
+        names = data["dashed"]
         colours = city_colours(data)
         if (not isinstance(names, list) or len(set(names)) != 10
                 or any(n not in colours for n in names)

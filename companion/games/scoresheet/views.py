@@ -28,7 +28,7 @@ def status_view(at) -> list:
     out = [Line(f"Session {at.session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}"),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
-           Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+           Section([Table(["round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))

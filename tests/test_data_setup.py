@@ -162,3 +162,15 @@ def test_skipping_the_question_keeps_the_refusal(home, capsys):
     drive(home, "new trans-europa --players Ann,Bob --start Ann --entropy x\n\nround start\n\nexit\n")
     err = " ".join(capsys.readouterr().err.split())
     assert "round start --physical" in err and "data setup trans-europa" in err
+
+
+def test_a_chart_nobody_knows_is_asked_part_by_part_at_the_round_end(home, capsys, status):
+    """The generous card's chart is printed on the card: asked when the round end needs it
+    (TEST values below, never the card's), then the round is scored with it."""
+    drive(home, "new trans-amerika --players Ann,Bob --start Ann --entropy x --variant special-cards\n\n"
+                "round start --special generous\nround end --winner Ann --missing Bob=2\n6\n4,3,2,2,1\nexit\n")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1 of 2 · trans-amerika charts.generous.winner" in out
+    assert "2 of 2 · trans-amerika charts.generous.missing" in out
+    assert "Where: the 'generous' special card: the scoring chart printed on it." in out
+    assert status()["history"][-1]["points"] == {"Ann": 6, "Bob": 3}

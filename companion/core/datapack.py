@@ -9,6 +9,8 @@ A pack is one JSON file per game or edition::
       "values": {...},                  # every printed value the rules need; null = unknown
       "sources": {"dotted.key": "where the value came from", ...},
       "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
+      "where": {"dotted.key": "where on the box, cards or board it is printed (`data setup`)", ...},
+      "suggestions": {"dotted.key": {"value", "source"}}  # optional: public, to confirm, never a value
       "examples": {"dotted.key": "an example of the shape to type", ...},
       "schema": {...},                  # JSON Schema of "values"; unknown values may be null
       "renamed": {"old.key": "new.key"} # optional: a value that moved; the players' old key reads on

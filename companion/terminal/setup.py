@@ -196,7 +196,10 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
         if hint and hint.get("value") is not None:  # a hint with gaps: read, never filled in
             _say(f"Suggested in part: {short(hint['value'])}" + (f" ({hint['note']})" if hint.get("note") else "")
                  + ": read the rest off your copy.")
-        prompt = f"Type it (e.g. {_example(game, key)}), or Enter to skip: "
+        shape = _example(game, key)
+        if len(shape) > 1 and shape[0] == shape[-1] == '"':  # a word is typed without JSON's quotes
+            shape = shape[1:-1]
+        prompt = f"Type it (e.g. {shape}), or Enter to skip: "
 
     def parse(text: str) -> Any:
         if text.casefold() in SKIP or (not text and suggestion is None):
@@ -228,6 +231,10 @@ def ask_missing(app: App, game: str, key: str) -> bool:
         datapack.known_key(game, whole)
     except CompanionError:
         return False
+    parts = [k for k in pending(app, game) if k.startswith(whole + ".")]
+    if parts and whole not in pending(app, game):  # a table asked part by part (a chart: winner, missing)
+        return all([ask(app, game, k, progress=f"{n} of {len(parts)}", why="this command needs it")
+                    for n, k in enumerate(parts, 1)])
     return ask(app, game, whole, why="this command needs it")
 
 

@@ -398,6 +398,8 @@ def _confirm_two_winners(at, winners: list[str]) -> None:
 def _round_end_asks(at) -> None:
     args = at.args
     state = at.full
+    if at.replay.over:  # a finished or abandoned game: the record refuses it in its own words
+        return
     if not state["round_open"]:  # refused before any question: nothing to score
         raise RuleError("No round is open: start one with `round start`.")
     if state["pending"]:

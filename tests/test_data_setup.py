@@ -174,3 +174,31 @@ def test_a_chart_nobody_knows_is_asked_part_by_part_at_the_round_end(home, capsy
     assert "2 of 2 · trans-amerika charts.generous.missing" in out
     assert "Where: the 'generous' special card: the scoring chart printed on it." in out
     assert status()["history"][-1]["points"] == {"Ann": 6, "Bob": 3}
+
+
+# -- in a real terminal ---------------------------------------------------------------------------
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_setup_in_a_real_terminal_fits_the_screen(home, columns):
+    """The questions as a terminal shows them: every line within the width, words whole."""
+    try:
+        from pty_support import Shell
+    except ImportError:
+        from tests.pty_support import Shell
+
+    with Shell(home, columns=columns, rows=40) as shell:
+        shell.type("data setup atlantic-star", until="Enter confirms the suggestion")
+        screen = shell.type("", until="2 of 5")
+        assert "Kept: vp.1 = 14, 12, 10, 8, 6, 4" in " ".join(screen.split())
+        shell.type("skip", until="3 of 5")
+        shell.type("\x03", until="companion>")
+        for row in shell.text().splitlines():
+            assert len(row) <= columns
+        raw = shell.output_since(0)
+        assert "\\x1b" not in raw  # no escape shown as text
+    from companion.core.store import Store
+
+    assert Store(home).user_values("atlantic-star") == {"vp.1": [14, 12, 10, 8, 6, 4]}

@@ -191,6 +191,11 @@ def known_key(game: str, key: str) -> bool:
     return schema_at(game, key) is not None
 
 
+def schema_of(game: str) -> dict:
+    """The pack's whole schema, as loaded (not a copy: read it, never change it)."""
+    return _load(game).get("schema") or {}
+
+
 def schema_at(game: str, key: str) -> dict | None:
     """The part of the pack's schema that describes the value at ``key``, or None."""
     node = _load(game).get("schema", {})

@@ -48,7 +48,7 @@ def pending(app: App, game: str) -> list[str]:
 def _in_catalogue(game: str, key: str) -> bool:
     """Whether ``key`` lies inside an entry of a catalogue the players fill card by card (an
     object keyed by names in the schema: Transatlantic's ships), not a value of the box."""
-    node = (datapack.pack(game).get("schema") or {})
+    node = datapack.schema_of(game)
     for part in key.split(".")[:-1]:
         node = _resolve(game, node)
         props = node.get("properties") or {}
@@ -65,7 +65,7 @@ def _resolve(game: str, node: dict | None) -> dict:
     """A schema node with its references followed and its "or null" branch left out; a plain
     enum of names reads as a string. Where branches remain (a line as [[x, y], [x, y]] or as
     "JUNCTION-JUNCTION"), the one a person types is taken: the text."""
-    root = datapack.pack(game).get("schema") or {}
+    root = datapack.schema_of(game)
     node = dict(node or {})
     for _ in range(8):
         ref = node.get("$ref")

@@ -274,7 +274,7 @@ class Storm(RuleBasedStateMachine):
                 pipe.close()
                 with create_app_session(input=pipe, output=DummyOutput()):
                     run_shell(App(self.root), input=pipe, output=DummyOutput())
-        stopped = "Error:" in err.getvalue() or "Stopped; nothing more was recorded." in err.getvalue()
+        stopped = "Error:" in err.getvalue() or "Stopped; nothing was recorded." in err.getvalue()
         return (1 if stopped else 0), out.getvalue(), err.getvalue()
 
     def type_line(self, line: str, mode: str, words: list[str] | None = None) -> tuple[int, str, str]:

@@ -95,7 +95,7 @@ def test_charter_pays_slides_the_agency_and_passes_the_turn(run, status):
     assert all(len(line) <= 80 for line in out.splitlines()), "wrapped at spaces to 80 columns"
     assert [flat(line) for line in unwrap(out)] == [
         "Ann chartered the ship on the 1,000-mark space: 35,000 marks left, 1 card in hand.",
-        "Bob's turn: loan, refresh, charter or voyage.",
+        "Bob's turn: refresh, charter or voyage.",
     ]
     assert [a["card"] for a in status()["agency"]] == ["Poseidon", "Rhea", "Oceana", "Ceres"]
     out = run(["charter", "bob", "3000", "--card", "Poseidon"], expect=0).stdout
@@ -124,7 +124,7 @@ def test_voyage_with_cards_and_with_a_value(table, run, status):
     out = run(["voyage", "Ann", "med", "--cards", "5,M,3,2", "--class", "4"], expect=0).stdout
     assert out.splitlines() == [
         "Ann staged a Mediterranean voyage worth 15 in the 4-star class: 3rd of 3.",
-        "Bob's turn: loan, refresh, charter or voyage.",
+        "Bob's turn: refresh, charter or voyage.",
     ]
     out = run(["voyage", "Bob", "mediterranean", "--value", "20"], expect=0).stdout
     assert "worth 20 in the 4-star class: 2nd of 4" in out

@@ -45,11 +45,12 @@ def test_a_blank_answer_is_asked_again_and_ctrl_c_records_nothing(home, script, 
     lines = TIE_GAME.splitlines()
     script("\n".join(lines[:-1]) + "\n")
     capsys.readouterr()
-    drive(home, lines[-1] + "\n\nexit\n\x03status --json\nexit\n")
+    # `exit` at the question is asked about (a command?); `n` makes it the answer (issue 24)
+    drive(home, lines[-1] + "\n\nexit\nn\n\x03status --json\nexit\n")
     out, err = capsys.readouterr()
     assert out.count("Read them off the board, 1st to 6th place") == 0 or True  # the prompt is on the dummy screen
     assert out.count("Six whole numbers, please") == 2  # the blank and `exit` were answers, not commands
-    assert "Stopped; nothing more was recorded." in err
+    assert "Stopped; nothing was recorded." in err
     assert '"finished": false' in out  # `status --json` after Ctrl-C ran as a command
     assert not status()["finished"]
 

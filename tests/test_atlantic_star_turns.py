@@ -108,9 +108,20 @@ def test_refresh_names_all_four_or_none():
 
 def test_what_the_player_may_still_do():
     t = Table("Ann", "Bob")
-    assert t.summary["may"] == ["loan", "refresh", "charter", "voyage"]
+    # no voyage yet: nothing to borrow against, so no loan is offered (issue 24)
+    assert t.summary["may"] == ["refresh", "charter", "voyage"]
     t.refresh("Ann")
     assert t.summary["may"] == ["refresh", "charter", "voyage"]
+
+
+def test_a_loan_is_offered_only_when_one_is_possible():
+    """Issue 24: "next: loan, ..." appeared with no voyage yet, and with every sea full."""
+    t = Table("Ann", "Bob").fill_hands(6)
+    t.voyage("Ann", "pacific", value=20, cls=1)
+    t.voyage("Bob", "pacific", value=15, cls=1)
+    assert t.summary["turn"] == "Ann" and t.summary["may"][0] == "loan"
+    t.state["seas"]["pacific"]["ranking"] += [dict(t.state["seas"]["pacific"]["ranking"][0], owner="x")] * 4
+    assert "loan" not in t.summary["may"]  # all 6 plaques in that sea: no more loans there
 
 
 def test_hand_limit_seven_cards_allow_only_atlantic_or_pacific():

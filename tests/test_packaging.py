@@ -35,3 +35,95 @@ def test_the_installed_package_finds_its_packs():
     assert set(names) == {p.stem for p in (ROOT / "data").glob("*.json")} or not (ROOT / "data").exists()
     for name in names:
         assert datapack.pack(name)["game"] == name
+
+
+# -- the README's set-up lines, CI, the sdist (issue 24) ---------------------------------------------
+
+README = ROOT / "README.md"
+INSTALL = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/companion"
+TESTS = 'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/pytest'
+
+
+@pytest.mark.skipif(not README.exists(), reason="needs the source tree")
+def test_the_readme_sets_up_in_a_virtual_environment_and_ci_runs_its_test_line():
+    """A bare `pip install` is refused on current Debian and Ubuntu: each line makes its venv."""
+    text = README.read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines()]
+    assert INSTALL in lines and TESTS in lines
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    pattern = ci.split("grep -m1 -F '", 1)[1].split("'", 1)[0]
+    found = [line for line in text.splitlines() if pattern in line]
+    assert found and found[0] == TESTS  # what .ci/run runs is the README's line, verbatim
+    assert 'bash -c "$line"' in ci
+
+
+def _sdist(tmp_path: Path) -> Path:
+    """The sdist built from the source tree (setuptools' own build_sdist: nothing downloaded)."""
+    out = tmp_path / "dist"
+    code = f"from setuptools import build_meta as b; print(b.build_sdist({str(out)!r}))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out / result.stdout.strip().splitlines()[-1]
+
+
+def _unpacked(tmp_path: Path) -> tuple[Path, set[str]]:
+    import tarfile
+
+    sdist = _sdist(tmp_path)
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        tar.extractall(tmp_path / "unpacked", filter="data") if hasattr(tarfile, "data_filter") \
+            else tar.extractall(tmp_path / "unpacked")
+    return next((tmp_path / "unpacked").iterdir()), names
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
+def test_the_sdist_carries_tests_helpers_fixtures_docs_and_licence(tmp_path):
+    folder, names = _unpacked(tmp_path)
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    wanted = [n for n in tracked if n.startswith(("tests/", "docs/", "companion/", "data/", "benchmarks/"))]
+    if not wanted:  # not a git checkout (an unpacked sdist itself): what is here is what it carries
+        wanted = [str(p.relative_to(ROOT)) for d in ("tests", "docs") for p in (ROOT / d).rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts]
+    missing = [n for n in wanted if n not in names]
+    assert not missing, missing[:20]
+    for name in ("LICENSE", "CHANGELOG.md", "SECURITY.md", "HACKING.md", "README.md", "tests/conftest.py",
+                 "tests/shell_support.py", "tests/fixtures/axe-core/axe.min.js", "docs/trans.md"):
+        assert name in names, name
+    info = (folder / "PKG-INFO").read_text(encoding="utf-8")
+    assert "License-Expression: MIT" in info and "License-File: LICENSE" in info
+    assert "Classifier: Topic :: Games/Entertainment :: Board Games" in info
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
+def test_the_unpacked_sdist_installs_with_its_test_extra_and_collects_every_test(tmp_path):
+    """`pip install ".[test]"` in the unpacked sdist, then pytest collects with no error. The
+    install takes the dependencies from this environment (a new venv that sees this one's
+    packages), so the check needs no network and stays a few seconds."""
+    import sysconfig
+
+    folder, _ = _unpacked(tmp_path)
+    venv = tmp_path / "venv"
+    # no pip of its own: this environment's pip and setuptools (seen through the .pth) build it
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "outer-environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    result = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
+                             "-q", ".[test]"], cwd=folder, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    result = subprocess.run([str(python), "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider"],
+                            cwd=folder, capture_output=True, text=True, timeout=600,
+                            env={k: v for k, v in __import__("os").environ.items() if not k.startswith("PYTEST")})
+    assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-2000:])
+    assert not any(line.startswith("ERROR") or "error during collection" in line.lower()
+                   for line in result.stdout.splitlines()), result.stdout[-2000:]
+    # `-q` twice (the project's addopts and this): one line per file, "tests/test_x.py: 12"
+    counts = {line.rsplit(":", 1)[0]: int(line.rsplit(":", 1)[1]) for line in result.stdout.splitlines()
+              if line.startswith("tests/")}
+    files = {f"tests/{p.name}" for p in (folder / "tests").glob("test_*.py")}
+    assert files - set(counts) <= {"tests/test_layout.py"} | {f for f in files if "conformance" in f}, \
+        sorted(files - set(counts))
+    assert sum(counts.values()) > 1000, result.stdout[-800:]

@@ -113,7 +113,7 @@ def test_the_shell_asks_for_the_players_words_at_new(home):
     from companion.core import session as sessions
     from companion.core.store import Store
 
-    drive(home, "new trans-amerika --players Ann,Bob,Cy,Dee\nour secret words\nexit\n")
+    drive(home, "new trans-amerika --players Ann,Bob,Cy,Dee\n\nour secret words\nexit\n")  # Enter: the first named is the oldest
     store = Store(home)
     assert sessions.load(store, store.current()).meta["entropy"] == "our secret words"
     # given in full, nothing is asked: the next line is a command again

@@ -52,7 +52,7 @@ def test_ctrl_c_on_the_private_screen_records_nothing(home, run, capsys):
     screen = Screen()
     drive(home, "pass Ann\n\n\x03status --json\n", output=screen.output(), private=True)
     out, err = capsys.readouterr()
-    assert "Stopped; nothing more was recorded." in err
+    assert "Stopped; nothing was recorded." in err
     store = Store(home)
     assert sessions.load(store, store.current()).replay().state["pending"]["chosen"] == {}
 

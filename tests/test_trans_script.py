@@ -80,7 +80,7 @@ def test_the_shell_asks_again_for_a_typed_count_that_is_not_a_number(home, capsy
                 "round end --winner Ann\nlots\n\x03status --json\nexit\n")
     out, err = capsys.readouterr()
     assert "'lots' is not Bob's missing rails: a whole number from 1 to 49" in out  # the board's largest count
-    assert "Stopped; nothing more was recorded." in err
+    assert "Stopped; nothing was recorded." in err
     assert status_json(out)["round_open"] is True
 
 

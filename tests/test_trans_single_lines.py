@@ -212,7 +212,7 @@ def test_stopping_the_question_keeps_nothing(home, run, status):
         raise KeyboardInterrupt
 
     app = App(home, ask=ask, interactive=True)
-    assert run_line(app, "round end --auto --winner Ann") == (1, "Stopped; nothing more was recorded.")
+    assert run_line(app, "round end --auto --winner Ann") == (1, "Stopped; nothing was recorded.")
     assert status() == before
     assert "unknown" in run(["data", "show", "trans-europa", "single_lines.ferry"], expect=0).stdout
 

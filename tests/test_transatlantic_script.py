@@ -114,11 +114,12 @@ def test_the_shell_asks_for_an_unknown_ships_card(home, capsys, run, status):
 
 def test_a_blank_answer_is_asked_again_and_ctrl_c_records_nothing(home, capsys, run, status):
     run(["new", "transatlantic", "--players", "Ann,Bob"], expect=0)
-    drive(home, "reveal CAMPANIA\nhq\n\nexit\n\x03exit\n")
+    # `exit` at the year is asked about (a command?), and `n` makes it the answer (issue 24)
+    drive(home, "reveal CAMPANIA\nhq\n\nexit\nn\n\x03exit\n")
     out, err = capsys.readouterr()
     assert "This value is on the card and needed: type it." in out
     assert "Type a whole number." in out  # `exit` was an answer to the year, not a command
-    assert "Stopped; nothing more was recorded." in err
+    assert "Stopped; nothing was recorded." in err
     assert status()["market"] == [None] * 6
 
 

@@ -66,6 +66,13 @@ class App:
         self.expects: tuple | None = None
         self.tell: Callable[[list], None] | None = None  # shows a view at once (the terminal)
         self.one_off = False  # made by the root group for one command line (not the shell's)
+        # True while an optional question is asked (Enter skips it): a command line typed there
+        # skips it and runs after the command (the shell's ask)
+        self.optional_question = False
+        # Set by the shell: offer_setup(game id) offers `data setup` after `new` when printed values
+        # are missing; ask_value(game id, key) -> bool asks one the rules need now (kept if given)
+        self.offer_setup: Callable[[str], None] | None = None
+        self.ask_value: Callable[[str, str], bool] | None = None
 
     def __repr__(self) -> str:
         return f"App({str(self.data_dir)!r}, session_override={self.session_override!r})"
@@ -216,7 +223,16 @@ class App:
     def can_ask(self) -> bool:
         return self.ask is not None
 
-    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "") -> Any:
+    def ask_optional(self, question: str) -> str:
+        """Ask a question Enter skips (the shuffle's words): a command line typed there skips
+        it instead of being taken as the answer."""
+        self.optional_question = True
+        try:
+            return self.ask(question, "")
+        finally:
+            self.optional_question = False
+
+    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "", optional: bool = False) -> Any:
         """Ask ``question`` again and again until ``parse`` accepts the answer; return its value.
 
         A question never loses the command it belongs to: a typo is answered in one line and
@@ -228,7 +244,12 @@ class App:
         if self.ask is None:
             raise CompanionError("Nobody can be asked here: give the value on the command line.")
         while True:
-            answer = self.ask(question, default).strip()
+            if optional:  # Enter skips it: a command typed there skips it too (the shell's ask)
+                self.optional_question = True
+            try:
+                answer = self.ask(question, default).strip()
+            finally:
+                self.optional_question = False
             try:
                 return parse(answer)
             except (CompanionError, ValueError) as exc:

@@ -9,6 +9,8 @@ A pack is one JSON file per game or edition::
       "values": {...},                  # every printed value the rules need; null = unknown
       "sources": {"dotted.key": "where the value came from", ...},
       "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
+      "where": {"dotted.key": "where on the box, cards or board it is printed (`data setup`)", ...},
+      "suggestions": {"dotted.key": {"value", "source"}}  # optional: public, to confirm, never a value
       "examples": {"dotted.key": "an example of the shape to type", ...},
       "schema": {...},                  # JSON Schema of "values"; unknown values may be null
       "renamed": {"old.key": "new.key"} # optional: a value that moved; the players' old key reads on
@@ -189,6 +191,11 @@ def known_key(game: str, key: str) -> bool:
     return schema_at(game, key) is not None
 
 
+def schema_of(game: str) -> dict:
+    """The pack's whole schema, as loaded (not a copy: read it, never change it)."""
+    return _load(game).get("schema") or {}
+
+
 def schema_at(game: str, key: str) -> dict | None:
     """The part of the pack's schema that describes the value at ``key``, or None."""
     node = _load(game).get("schema", {})
@@ -359,4 +366,43 @@ def _template(game: str, key: str) -> str:
         return "..."
 
 
+def suggestion_for(game: str, key: str) -> tuple[str, dict] | None:
+    """The pack's whole suggestion for ``key`` or the value enclosing it, as (its key, the
+    suggestion {value, source, note}), or None: a suggestion with gaps is a hint, not a value."""
+    try:
+        offered = _load(game).get("suggestions") or {}
+    except CompanionError:
+        return None
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        k = ".".join(parts[:i])
+        hint = offered.get(k)
+        if hint and not has_gaps(hint.get("value")):
+            return k, copy.deepcopy(hint)
+    return None
+
+
+def has_gaps(value: Any) -> bool:
+    """A value with an unknown (None) anywhere in it."""
+    if value is None:
+        return True
+    if isinstance(value, list):
+        return any(has_gaps(v) for v in value)
+    if isinstance(value, dict):
+        return any(has_gaps(v) for v in value.values())
+    return False
+
+
+def where_text(game: str, key: str) -> str:
+    """Where on the box, the cards or the board the value at ``key`` is printed (the pack's
+    "where", restating its sources), or ""."""
+    return _nearest(game, "where", key)
+
+
+def _suggested(game: str, key: str) -> str | None:
+    found = suggestion_for(game, key) if game in pack_names() else None
+    return found[0] if found else None
+
+
 MissingValue.template = _template
+MissingValue.suggested = _suggested

@@ -45,14 +45,21 @@ class MissingValue(CompanionError):
     # the pack's template for a key ("[1st, 2nd, ...]"), set by companion.core.datapack when it
     # is imported (the errors import nothing of the companion)
     template = None
+    # the pack's suggestion to confirm for a key: (game, key) -> the key `data accept` takes, or
+    # None; also set by companion.core.datapack
+    suggested = None
 
-    def __init__(self, game: str, key: str, what: str = "", example: str = "..."):
+    def __init__(self, game: str, key: str, what: str = "", example: str = "...", also: str = ""):
         if example == "..." and MissingValue.template is not None:
             example = MissingValue.template(game, key)
         self.game = game
         self.key = key
         need = f" ({what})" if what else ""
+        accept = MissingValue.suggested(game, key) if MissingValue.suggested is not None else None
+        offer = (f"confirm the public suggestion with `companion data accept {game} {accept}` (check it against "
+                 "your board first), or " if accept and accept not in need else "")
         super().__init__(
-            f"The printed value {key}{need} is not known yet: read it off your copy and type "
-            f"`companion data set {game} {key} '{example}'`"
+            f"The printed value {key}{need} is not known yet: {offer}read it off your copy and type "
+            f"`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
+            f"`companion data setup {game}`{'; ' + also if also else ''}."
         )

@@ -62,6 +62,10 @@ FACTS: dict[str, tuple[type, str]] = {
     "deals": (bool, "sessions get a secret dealing seed (deals are stored in the events and verifiable)"),
     "records_start": (bool, "`new --start NAME` is checked by the rules (the game decides who starts)"),
     "tie_break": (str, "what settles a tie for first that final scores alone cannot ('' : a shared win)"),
+    "start_rule": (str, "who starts when `new` is given no --start and the rules decide later, as `new` says it "
+                        "('' : the first named starts)"),
+    "start_question": (str, "what the shell's `new` asks to learn who starts when --start is not given, the "
+                            "rulebook's words ('' : nobody is asked)"),
     "listing": (int, "where `games` lists it: lower first, then by id"),
     "section": (str, "the heading of its commands in `help` (default: the title)"),
     "moves": (str, "dotted name of the module holding its moves (MOVES_PARTS)"),
@@ -99,6 +103,8 @@ MOVES_PARTS: dict[str, tuple[bool, str]] = {
     "COMMANDS": (False, "{name: Click command}: hand-written commands, where a declaration cannot say it"),
     "GROUPS": (False, "{group: help}: the help of a command group whose moves are named 'group sub'"),
     "PLAYTHROUGH": (False, "{game id: [command line, ...]}: a short game the conformance test plays"),
+    "SETUP": (False, "(at) -> None: what `data setup GAME` asks after the pack's unknown values, the game's own "
+                     "way (Transatlantic: the ship cards, one after another)"),
 }
 # The module named by `views`: name -> (required, what it is).
 VIEWS_PARTS: dict[str, tuple[bool, str]] = {
@@ -132,6 +138,8 @@ class Game(abc.ABC):
     deals: bool = False
     records_start: bool = False
     tie_break: str = ""
+    start_rule: str = ""
+    start_question: str = ""
     listing: int = 100
     section: str = ""
     moves: str = ""

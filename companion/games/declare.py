@@ -78,9 +78,13 @@ class At:
     def can_ask(self) -> bool:
         return bool(self.host is not None and self.host.can_ask())
 
-    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "") -> Any:
+    def ask_until(self, question: str, parse: Callable[[str], Any], default: str = "", optional: bool = False) -> Any:
+        """Ask until ``parse`` accepts the answer; ``optional``: Enter skips it (and a command
+        typed there skips it too, running after)."""
         if not self.can_ask():
             raise CompanionError("Nobody can be asked here: give the value on the command line.")
+        if optional:
+            return self.host.ask_until(question, parse, default, optional=True)
         return self.host.ask_until(question, parse, default)
 
     def tell(self, view: list) -> None:

@@ -169,13 +169,63 @@ def ask_players(app: App, game) -> str:
                                f"`new {game.id} --players {example}`.")
     from companion.core import session as sessions
 
+    def spaced(text: str) -> list[str] | None:
+        """`Ann Bob Cy Dee` (no comma): the names the spaces would give, when they fit."""
+        words = text.split()
+        if "," in text or len(words) < 2:
+            return None
+        try:
+            sessions.check_players(words, game)
+        except CompanionError:
+            return None
+        return words
+
     def parse(text: str) -> str:
-        sessions.check_players(split_names(text), game)
+        if spaced(text) is None:
+            sessions.check_players(split_names(text), game)
         return text
 
     span = f"{game.min_players} to {game.max_players} names" if game.min_players != game.max_players \
         else f"{game.min_players} names"
-    return app.ask_until(f"Players in seat order ({span}, e.g. {example}): ", parse)
+    while True:
+        text = app.ask_until(f"Players in seat order, separated by commas ({span}, e.g. {example}): ", parse)
+        words = spaced(text)
+        if words is None:
+            return text
+        one = True
+        try:
+            sessions.check_players([text.strip()], game)
+        except CompanionError:
+            one = False  # one name would be too few players: only the spaces can be meant
+        listed = ", ".join(words)
+        question = (f"{len(words)} players: {listed}? [Y/n]" + (f" (n: one player called '{text.strip()}')" if one
+                                                                else " (n: type the names again)") + " ")
+
+        def yes_no(answer: str) -> bool:
+            if answer.casefold() in ("", "y", "yes"):
+                return True
+            if answer.casefold() in ("n", "no"):
+                return False
+            raise ValueError("Type y or n.")
+
+        if app.ask_until(question, yes_no):
+            return ",".join(words)
+        if one:
+            return text
+
+
+def ask_start(app: App, game, players: list[str]) -> str | None:
+    """`new GAME` in the shell without --start: the rulebook's question for who starts (Trans:
+    the oldest player), asked until it names a player; Enter keeps the first named."""
+    if not game.start_question or not app.can_ask():
+        return None
+    from companion.games.api import player_name
+
+    def parse(text: str) -> str:
+        return player_name(players, text) if text else players[0]
+
+    return app.ask_until(f"{game.start_question} ({', '.join(players)}; Enter: {players[0]}): ", parse,
+                         optional=True)
 
 
 def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
@@ -223,12 +273,14 @@ def new_command(game) -> Callable:
                 players = ",".join(members)
             if players is None:
                 players = ask_players(app, game)
+            if start is None:
+                start = ask_start(app, game, split_names(players))
             if start and game.records_start:
                 # the game checks a chosen start player against its rules (Transatlantic: the
                 # owner of the oldest ship starts), so it must know one was chosen
                 options["start"] = start.strip()
             if game.deals and entropy is None and app.can_ask():
-                entropy = app.ask("Words from the players to mix into the shuffle (Enter to skip): ", "")
+                entropy = app.ask_optional("Words from the players to mix into the shuffle (Enter to skip): ")
 
             if roles is not None:  # each player's colour or role (issue 23), by the names as typed
                 typed = sessions.check_players(split_names(players), game)
@@ -244,11 +296,15 @@ def new_command(game) -> Callable:
                            if extra[k])
             from companion.terminal.render import whole, wrap
 
+            # who starts, once it is known: a game whose rules decide it later says how
+            starts = game.start_rule if game.start_rule and not start else f"{whole(s.players[0])} starts"
             click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
-                            f"({whole(s.players[0])} starts){',' + when if when else ''}."))
+                            f"({starts}){',' + when if when else ''}."))
             if s.meta.get("commitment"):  # the hash on a line of its own: 64 characters, copied whole
                 click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
                 click.echo(wrap("`verify` shows the seed when the game is over, so anyone can check every deal."))
+            if app.offer_setup is not None:  # the shell: "5 printed values are not known yet: set them up now?"
+                app.offer_setup(game_id)
             return s
 
         params = list(getattr(fn, "__click_params__", []))

@@ -171,13 +171,15 @@ class Section:
 
 
 class Private:
-    """Blocks only ``owner`` may see (a hand, a route naming its cities)."""
+    """Blocks only ``owner`` may see (a hand, a route naming its cities); ``shows`` names them
+    for the hand-over ("the cards", "the route": "Pass the laptop to Ann, then press Enter to
+    show the route")."""
 
-    __slots__ = ("owner", "blocks")
+    __slots__ = ("owner", "blocks", "shows")
     kind = "private"
 
-    def __init__(self, owner: str, blocks: Iterable[Any]):
-        self.owner, self.blocks = owner, list(blocks)
+    def __init__(self, owner: str, blocks: Iterable[Any], shows: str = ""):
+        self.owner, self.blocks, self.shows = owner, list(blocks), shows
 
 
 View = list  # a list of blocks

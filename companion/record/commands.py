@@ -412,9 +412,16 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
         n = len(entries)
         click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
     secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
-    if secret:
-        click.echo(f"Note: {', '.join(secret)} still in play: the file holds their secret deal seeds, which show "
+    put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
+    playing = [sid for sid in secret if sid not in put_away]
+    stopped = [sid for sid in secret if sid in put_away]
+    if playing:
+        click.echo(f"Note: {', '.join(playing)} still in play: the file holds their secret deal seeds, which show "
                    "every hand. Keep it from the players until those games are over.", err=True)
+    if stopped:  # abandoned: over, but `undo` there would bring the game back with the same seed
+        click.echo(f"Note: {', '.join(stopped)} {'was' if len(stopped) == 1 else 'were'} abandoned: the file holds "
+                   f"{'its' if len(stopped) == 1 else 'their'} deal seed, which shows the hands dealt (and would "
+                   "deal on if `undo` took the abandon back).", err=True)
 
 
 @click.command("import")

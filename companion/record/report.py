@@ -32,7 +32,7 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .win { font-weight: bold; } .result { font-size: 1.1rem; }
 figure { margin: 1rem 0; } figcaption { color: #555; font-size: .9rem; }
 svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #333; }
-ol.log { padding-left: 3rem; } ol.log .t { color: #777; font-variant-numeric: tabular-nums; margin-right: .6rem; }
+ol.log { padding-left: 3rem; } ol.log .t { color: #666; font-variant-numeric: tabular-nums; margin-right: .6rem; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
 @media print { body { margin: 0; } h2 { break-after: avoid; } }
 """
@@ -52,7 +52,7 @@ def page(title: str, body: str) -> str:
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 
 
@@ -347,7 +347,7 @@ def session_html(facts: dict) -> str:
         f"{' · round ' + esc(facts['round']) if facts['round'] is not None else ''}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
         "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
-        table_html(["seat", "player", "score", "rank", ""], rows, numeric=(0, 2, 3), raw=(1,)),
+        table_html(["seat", "player", "score", "rank", "result"], rows, numeric=(0, 2, 3), raw=(1,)),
         f"<h2>Score by {esc(facts['axis'])}</h2>",
         f"<figure>\n{chart}\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>",
         *bgstats_html(facts),
@@ -411,7 +411,7 @@ def stats_html(stats: dict) -> str:
         cols = [n for n in names if any(n in row for row in h2h.values())]
         rows = [[a] + [("–" if a == b else "{wins}–{losses}–{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
                        for b in cols] for a in sorted(h2h, key=str.casefold)]
-        body.append(table_html([""] + cols, rows, numeric=range(1, len(cols) + 1)))
+        body.append(table_html(["player"] + cols, rows, numeric=range(1, len(cols) + 1)))
     if stats["games"]:
         rows = []
         for g in stats["games"]:

@@ -17,7 +17,7 @@ import click
 
 from companion import __version__
 from companion.core.app import App, default_data_dir
-from companion.core.errors import CompanionError, Malformed
+from companion.core.errors import CompanionError, Malformed, MissingValue
 from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -57,6 +57,7 @@ COMMANDS: dict[str, str] = {
     "board": "companion.terminal.generic:board",
     "data": "companion.terminal.data:data",
     "shell": "companion.terminal.generic:shell",
+    "clear": "companion.terminal.generic:clear",
     "help": "companion.terminal.generic:help_cmd",
     "players": "companion.record.commands:players",
     "player": "companion.record.commands:player_group",
@@ -250,7 +251,9 @@ class RootGroup(LazyGroup):
             click.echo(on_terminal(f"Error: {safe_text(exc.format_message())}"), err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
-            click.echo("Stopped; nothing more was recorded.", err=True)
+            from companion.terminal.script import STOPPED
+
+            click.echo(STOPPED, err=True)
             sys.exit(EXIT_REFUSED)
         except BrokenPipeError:
             # The reader went away (`| head`): say nothing, and keep Python from complaining
@@ -268,6 +271,14 @@ class RootGroup(LazyGroup):
         try:
             with guard:
                 return super().invoke(ctx)
+        except MissingValue as exc:  # in the shell: asked now, and the line runs again with it
+            app = ctx.find_object(App)
+            if app is not None and app.ask_value is not None and app.interactive and app.ask_value(exc.game, exc.key):
+                from companion.terminal.script import RunAgain
+
+                raise RunAgain() from None
+            show_notes(ctx)
+            raise click.ClickException(exc.message) from None
         except Malformed as exc:  # a value typed that cannot be read: a usage error, as Click's own
             show_notes(ctx)
             raise click.UsageError(exc.message, ctx=click.get_current_context(silent=True) or ctx) from None
@@ -468,12 +479,12 @@ def private_on_terminal(app: App) -> None:
     if sys.stdin is None or sys.stdout is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return
 
-    def show(owner: str, text: str) -> None:
+    def show(owner: str, text: str, shows: str = "") -> None:
         from prompt_toolkit.output import create_output
 
         from companion.terminal.private import PrivateScreen
 
-        PrivateScreen(create_output()).show(owner, text)
+        PrivateScreen(create_output()).show(owner, text, shows)
 
     app.show_private = show
 

@@ -150,6 +150,29 @@ def unset(app, game: str, key: str) -> None:
     click.echo(f"Forgot your value of {game} {key}.")
 
 
+@data.command("setup")
+@click.argument("game")
+@pass_app
+def setup_cmd(app, game: str) -> None:
+    """Go through every printed value GAME still lacks, one question at a time (in the shell).
+
+    Each question says what needs the value and where on the box, the cards or the board it is
+    printed, with the public suggestion (when there is one) as the default to confirm. Enter
+    skips a question: it is asked again when a command needs it."""
+    _game(game)
+    from companion.terminal import setup
+
+    if not app.can_ask():
+        keys = setup.pending(app, game)
+        if not keys:
+            click.echo(f"Every printed value of {game} is known: nothing to set up (`data show {game}`).")
+            return
+        raise CompanionError(f"`data setup` asks its questions in the shell: type `companion` and then "
+                             f"`data setup {game}` ({len(keys)} value{'s' if len(keys) != 1 else ''} unknown; "
+                             f"`data check {game}` lists them with the `data set` line of each).")
+    setup.run(app, game)
+
+
 @data.command("check")
 @click.argument("game", required=False)
 @pass_app

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 import click
 
 from companion.core.app import App
-from companion.core.errors import CompanionError, Malformed, RuleError
+from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
 from companion.games.declare import At, Flag, Move, Param, Screen, record_move
 
 _built: dict[str, dict[str, click.Command]] = {}
@@ -219,15 +219,32 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
     return app.ask_until(question, parse)
 
 
+def asking_values(app: App, work):
+    """``work()``, and in the shell a printed value it needs that nobody knows is asked for at
+    that moment (and kept), then ``work()`` goes on; skipped, or outside the shell, the refusal
+    stands (it names `data set` and `data setup`)."""
+    asked: set = set()
+    while True:
+        try:
+            return work()
+        except MissingValue as missing:
+            key = (missing.game, missing.key)
+            if app.ask_value is None or key in asked or not app.ask_value(*key):
+                raise
+            asked.add(key)
+
+
 def run_move(app: App, move: Move, raw: dict) -> None:
     at = at_hand(app)
     read_args(app, move, raw, at)
-    if move.prepare is not None and (preview := move.prepare(at)) is not None:
-        show(app, preview)  # a preview (`loan --preview`): shown, nothing recorded
-        return
+    if move.prepare is not None:
+        preview = asking_values(app, lambda: move.prepare(at))
+        if preview is not None:
+            show(app, preview)  # a preview (`loan --preview`): shown, nothing recorded
+            return
     args = at.args
     try:
-        outcome = record_move(app, move, args)
+        outcome = asking_values(app, lambda: record_move(app, move, args))
     except RuleError as exc:
         secret = [str(v) for p in move.params if p.private for v in _values(args.get(p.name))]
         if app.interactive and any(v.strip() and v.strip().casefold() in exc.message.casefold() for v in secret):
@@ -260,9 +277,9 @@ def run_screen(app: App, screen: Screen, raw: dict) -> None:
     if as_json:
         from companion.games.kit import echo_json
 
-        echo_json(screen.json(at))
+        echo_json(asking_values(app, lambda: screen.json(at)))
         return
-    show(app, screen.view(at))
+    show(app, asking_values(app, lambda: screen.view(at)))
 
 
 def show(app: App, view: list) -> None:

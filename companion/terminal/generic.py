@@ -352,6 +352,11 @@ def _step(app, kind: str) -> None:
 
     # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
     click.echo(wrap(keep_whole(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.", long_names(s, replay))))
+    if kind == "redo" and replay.finished:  # the event brought back ends the game: said, as when recorded
+        from companion.games.view import winners
+        from companion.terminal.declared import show
+
+        show(app, winners(s.status(replay)))
 
 
 @click.command()
@@ -452,6 +457,17 @@ def board(app, map_id: str | None) -> None:
     if view is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
     show(app, view)
+
+
+@click.command()
+def clear() -> None:
+    """Clear the screen (in the shell, as Ctrl-L does)."""
+    import sys
+
+    stream = sys.__stdout__
+    if stream is not None and stream.isatty():  # the terminal's own codes, never escaped as text
+        stream.write("\x1b[H\x1b[2J\x1b[3J")
+        stream.flush()
 
 
 @click.command()

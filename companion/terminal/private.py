@@ -59,11 +59,14 @@ class PrivateScreen:
         """Ask, on the shared screen, for the laptop to go to ``owner``."""
         self._session().prompt(f"Pass the laptop to {owner}, then press Enter {what}. ")
 
-    def show(self, owner: str, text: str) -> None:
-        self.handover(owner, "to show the cards")
+    def show(self, owner: str, text: str, shows: str = "") -> None:
+        """``text`` to ``owner`` alone; ``shows`` names it for the hand-over ("the cards", "the
+        route"; by default "it": a link's QR code is no card)."""
+        self.handover(owner, f"to show {shows or 'it'}")
         self._enter(owner, text)
+        plural = shows.endswith("s") and not shows.endswith("ss")
         try:
-            self._session().prompt("Press Enter to hide them again. ")
+            self._session().prompt(f"Press Enter to hide {'them' if plural else 'it'} again. ")
         finally:
             self._leave()
 

@@ -576,6 +576,18 @@ def draw(view, width: int | None = None, colour: bool = False, viewer: str | Non
     return "\n".join(out)
 
 
+def _takes_three(fn) -> bool:
+    """Whether a private-screen callable takes what it shows as a third argument (the shell's
+    and a terminal's do; one written for a test or a plugin may take only owner and text)."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return len(params) >= 3 or any(p.kind is p.VAR_POSITIONAL for p in params)
+
+
 def show(view, private=None, stream=None) -> None:
     """Print a view: the shared part on the screen (in colour on a terminal, unless NO_COLOR),
     each Private part on its owner's private screen when ``private(owner, text)`` is given (the
@@ -589,7 +601,11 @@ def show(view, private=None, stream=None) -> None:
             if shared:
                 _print(draw(shared, colour=colour), colour)
                 shared = []
-            private(block.owner, draw(block.blocks, colour=False))
+            shows = getattr(block, "shows", "")
+            if shows and _takes_three(private):  # what is shown, for the hand-over's words
+                private(block.owner, draw(block.blocks, colour=False), shows)
+            else:
+                private(block.owner, draw(block.blocks, colour=False))
         else:
             shared.append(block)
     if shared:

@@ -11,6 +11,19 @@ from companion.core.app import App
 from companion.core.text import safe_text
 from companion.terminal.groups import usage_line
 
+# What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".
+STOPPED = "Stopped; nothing was recorded."
+
+
+class RunInstead(BaseException):
+    """An answer to a question was a command line (`round start`) and the players said they
+    meant to run it: the question's command stops, recording nothing, and the line runs. A
+    BaseException, so no command's error handling takes it for a failure of its own."""
+
+    def __init__(self, line: str):
+        super().__init__(line)
+        self.line = line
+
 
 def split_line(text: str) -> list[str]:
     """A command line's words, as a POSIX shell would split them; `companion` in front is allowed."""
@@ -47,9 +60,14 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     except click.exceptions.Exit as exc:
         return exc.exit_code, None
     except click.exceptions.Abort:
-        return 1, "Stopped; nothing more was recorded."
+        return 1, STOPPED
     finally:
         app.session_override = base
+
+
+class RunAgain(BaseException):
+    """A command written by hand met a printed value nobody knew, and the players have just
+    given it in the shell: the shell runs the same line again, and it goes on with the value."""
 
 
 # The longest script line (issue 12: shlex took 38 s to split a line of a million characters).

@@ -21,9 +21,10 @@ from companion.core.app import App
 from companion.core.text import safe_text
 from companion.core.errors import CompanionError
 from companion.terminal.private import PrivateScreen, on_terminal
-from companion.terminal.script import run_line, split_line
+from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 
 LEAVE = {"exit", "quit"}
+CLEAR = {"clear", "cls"}  # the shell's own: clear the screen, as Ctrl-L does
 
 
 class SessionView:
@@ -412,6 +413,22 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         output=output,
     )
     askers: list[PromptSession] = []  # made at the first question: the first prompt comes sooner
+    queued: list[str] = []  # command lines typed at an optional question, run after its command
+
+    def is_command(text: str) -> bool:
+        """Whether an answer is a command line of this shell (`round start`, `restore pzb`)."""
+        try:
+            words = split_line(text)
+        except ValueError:
+            return False
+        if not words or words[0].startswith("-"):
+            return False
+        if words[0] in LEAVE | CLEAR:
+            return True
+        try:
+            return root.get_command(click.Context(root, obj=app), words[0]) is not None
+        except Exception:  # noqa: BLE001 - a damaged session: the answer is an answer
+            return False
 
     def ask(question: str, default: str = "") -> str:
         if not askers:
@@ -420,18 +437,32 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
 
         # a long question wraps at spaces; the answer is typed after its last line
         shown = wrap(question.rstrip()) + question[len(question.rstrip()):]
-        return askers[0].prompt(shown, default=default)
+        answer = askers[0].prompt(shown, default=default)
+        line = answer.strip()
+        if line and line != default.strip() and is_command(line):
+            # a command typed where an answer was awaited (typed ahead, or the question went
+            # unseen) is never taken as the answer: a question Enter skips is skipped and the
+            # command runs after; any other asks first
+            if getattr(app, "optional_question", False):
+                queued.append(line)
+                click.echo(wrap(f"`{line}` is a command: the question is skipped (as Enter does), and "
+                                "the command runs next."))
+                return ""
+            sure = askers[0].prompt(wrap(f"Did you mean to run `{line}`? [Y/n] (n: it is the answer) "))
+            if sure.strip().casefold() in ("", "y", "yes"):
+                raise RunInstead(line)
+        return answer
 
     out = prompt.app.output
     if private is None:
         private = on_terminal(out)
     screen = PrivateScreen(out, input) if private else None
 
-    def show_private(owner: str, text: str) -> None:
+    def show_private(owner: str, text: str, shows: str = "") -> None:
         if screen is None:
             click.echo(text)
         else:
-            screen.show(owner, text)
+            screen.show(owner, text, shows)
 
     app.interactive = True
     app.pin_session()  # this shell's session is its own from now on
@@ -450,21 +481,33 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
 
     app.ask = ask
     app.say = lambda text: click.echo(wrap(text))  # a question's refusal, at word boundaries
+    from companion.terminal import setup
+
+    app.offer_setup = lambda game: setup.offer(app, game)  # after `new`, when printed values are missing
+    app.ask_value = lambda game, key: setup.ask_missing(app, game, key)  # a value a command needs now
     app.show_private = show_private
     app.choose_private = screen.choose if screen is not None else None
 
     click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
     while True:
-        try:
-            line = prompt.prompt("companion> ")
-        except KeyboardInterrupt:
-            continue
-        except EOFError:
-            break
+        if queued:  # a command typed at an optional question: it runs now, as typed
+            line = queued.pop(0)
+        else:
+            try:
+                line = prompt.prompt("companion> ")
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
         text = line.strip()
         if text in LEAVE:
             break
         if not text or text.startswith("#"):
+            continue
+        if text in CLEAR:
+            out.erase_screen()
+            out.cursor_goto(0, 0)
+            out.flush()
             continue
         start_reading()
         warming[0].join()
@@ -472,10 +515,22 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         if news:
             click.echo(wrap(news))
         try:
-            code, message = run_line(app, text, root)
+            for _ in range(20):  # a value given at a hand-written command's question: it runs again
+                try:
+                    code, message = run_line(app, text, root)
+                    break
+                except RunAgain:
+                    continue
+            else:
+                code, message = 1, "Too many printed values are missing for this command: `data setup GAME`."
         except (KeyboardInterrupt, EOFError):
-            code, message = 1, "Stopped; nothing more was recorded."
+            code, message = 1, STOPPED
+        except RunInstead as instead:
+            code, message = 1, STOPPED
+            queued.insert(0, instead.line)
         finally:
             elsewhere.mark()
-        if code and message:  # at word boundaries, never inside a name or a command to type
+        if code and message == STOPPED:  # Ctrl-C is a choice, not a failure
+            click.echo(STOPPED, err=True)
+        elif code and message:  # at word boundaries, never inside a name or a command to type
             click.echo(wrap(safe_text(f"Error: {message}")), err=True)

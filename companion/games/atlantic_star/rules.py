@@ -524,8 +524,21 @@ class AtlanticStar(Game):
         turn = s.get("turn")
         if not turn:
             return []
-        out = [] if turn["loan"] or turn["refreshes"] else ["loan"]
-        return out + ["refresh", "charter", "voyage"]
+        loan = not (turn["loan"] or turn["refreshes"]) and AtlanticStar.may_borrow(s, turn["player"])
+        return (["loan"] if loan else []) + ["refresh", "charter", "voyage"]
+
+    @staticmethod
+    def may_borrow(s: State, player: str) -> bool:
+        """Whether ``player`` has a voyage a loan may still go on: one of theirs without a loan,
+        worth a point or more, in a sea whose plaques are not all on the board (the rules of
+        `loan`); none before their first voyage."""
+        for sea in (s.get("seas") or {}).values():
+            ranking = sea.get("ranking") or []
+            if len(ranking) >= s.get("places", 6):
+                continue
+            if any(x["owner"] == player and not x.get("loan") and x.get("value", 0) > 0 for x in ranking):
+                return True
+        return False
 
     def describe(self, event: dict) -> str:
         etype, p = event.get("type"), event.get("player", "?")

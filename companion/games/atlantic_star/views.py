@@ -31,7 +31,8 @@ def _terminal(at, status: dict) -> list:
             places.append(Line("  ", Name(f"{p['name']}:"), " " + ", ".join(
                 f"{x['sea'].title()} {place_text(x['place'])}" for x in p["places"])))
     label = "points" if status["finished"] else "points now"
-    out = [Line(head, *([" · ", Name(f"{status['turn']}'s"), " turn"] if not status["finished"] else [])),
+    over = status["finished"] or status.get("abandoned")  # an abandoned game has no turn
+    out = [Line(head, *([" · ", Name(f"{status['turn']}'s"), " turn"] if not over and status.get("turn") else [])),
            Table(["player", "money", "hand", "plaques left", label], rows, right=[1, 2, 3, 4])]
     if places:
         out += [Line("Places:"), *places]
@@ -44,7 +45,8 @@ def _terminal(at, status: dict) -> list:
             commands += (["; "] if n else []) + [Cmd(f"companion data set {GAME} vp.{c} '{SHAPE}'")]
         out.append(Line("Victory points unknown for the " + ", ".join(f"{c}-star" for c in missing) + " class"
                         + ("es" if len(missing) > 1 else "") + ": read them off the board and type ", *commands, "."))
-    out.append(next_line(status))
+    if not status.get("abandoned"):  # nothing comes next but `undo` (said above the view)
+        out.append(next_line(status))
     return out
 
 

@@ -35,7 +35,7 @@ def status_view(at) -> list:
                 f"{rounds} round{'s' if rounds != 1 else ''}"),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
-           Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+           Section([Table(["round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
@@ -45,16 +45,17 @@ def status_view(at) -> list:
     if status.get("tied"):
         out.append(Line(f"{' and '.join(status['tied'])} tie past the target; the rules settle it by "
                         f"{status.get('tie_rule')}: ", Cmd("finish --winner NAME"), " says who won."))
-    if status["finished"] and status.get("coop"):
-        out.append(Line("Won together." if status.get("won") else "Lost together."))
-    elif status["finished"] or not status.get("coop") and not status.get("no_points"):
-        out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
-                                        Cmd("finish"), " ends the game.")]
-    elif status.get("coop"):
-        out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
-                        Cmd("finish --lost"), " ends the game."))
-    else:
-        out.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
+    if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
+        if status["finished"] and status.get("coop"):
+            out.append(Line("Won together." if status.get("won") else "Lost together."))
+        elif status["finished"] or not status.get("coop") and not status.get("no_points"):
+            out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
+                                            Cmd("finish"), " ends the game.")]
+        elif status.get("coop"):
+            out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
+                            Cmd("finish --lost"), " ends the game."))
+        else:
+            out.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
     return out
 
 

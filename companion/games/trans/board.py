@@ -378,10 +378,7 @@ class Board:
         if not isinstance(kinds, dict) or kinds.get(kind) is None:
             key = "double_kinds" if not isinstance(kinds, dict) else f"double_kinds.{kind}"
             what = f"which double lines are {kind}, as paths of junction names read off `board`"
-            if (pack(self.game).get("suggestions") or {}).get("double_kinds"):
-                what += (f"; a public encoding suggests them: check it and confirm with "
-                         f"`companion data accept {self.game} double_kinds`")
-            raise MissingValue(self.game, key, what, example(self.game, key))
+            raise MissingValue(self.game, key, what, example(self.game, key))  # a suggestion is offered there
         out = self.lines_of(kinds[kind], f"double_kinds.{kind}",
                             f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`")
         not_double = [e for e in out if self.cost[e] != 2]
@@ -425,7 +422,8 @@ class Board:
         if players is not None and players <= 3:
             if any(c.dashed is None for c in self.cities):
                 raise MissingValue(self.game, "dashed", "the 10 dashed-border city cards, left out with 2 or 3 players: "
-                                   "CITY is a city's name, 2 of each colour", example(self.game, "dashed"))
+                                   "CITY is a city's name, 2 of each colour", example(self.game, "dashed"),
+                                   also="or deal the cities at the table with `round start --physical`")
             by_colour = [[c for c in cs if not c.dashed] for cs in by_colour]
         return by_colour
 

@@ -33,6 +33,9 @@ LINE_STYLE = "line"
 DOUBLE_STYLE = "double"
 DISPUTED_STYLE = "disputed"
 KIND_STYLES = {"water": "water", "mountain": "mountain"}
+# the glyphs of a double line whose kind is known (horizontal, diagonal): water is drawn wavy, so
+# the two kinds differ without colour too (NO_COLOR, a pipe); a mountain keeps the double's
+KIND_GLYPHS = {"water": ("≈≈≈", "≀"), "mountain": ("═══", "‖")}
 ROUTE_STYLE = "route"  # the missing rails `rails --draw` found
 BUILT_STYLE = "built"  # rails typed with `rails MAP --built`
 LEGEND_WIDTH = 92  # the legend's lines stay narrower than the usual 100-column rendering
@@ -146,8 +149,9 @@ def draw(
             style = DISPUTED_STYLE
             glyph = "=?=" if horizontal else "?"
         elif cost == 2:
-            style = KIND_STYLES.get(kinds.get((a, b), ""), DOUBLE_STYLE)
-            glyph = "═══" if horizontal else "‖"
+            kind = kinds.get((a, b), "")
+            style = KIND_STYLES.get(kind, DOUBLE_STYLE)
+            glyph = KIND_GLYPHS.get(kind, ("═══", "‖"))[0 if horizontal else 1]
         else:
             style = LINE_STYLE
             glyph = "───" if horizontal else ("\\" if xb == xa + 1 else "/")
@@ -205,8 +209,8 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[Any, str
                 for e, key in sorted(board.counted_single.items())]
         out.append(Line("Drawn single, as your board counts them: ", *joined(said), "."))
     if kinds:
-        out.append(Line(Em("═══ ‖", KIND_STYLES["water"], whole=True), " water   ",
-                        Em("═══ ‖", KIND_STYLES["mountain"], whole=True), " mountain"))
+        out.append(Line(Em(" ".join(KIND_GLYPHS["water"]), KIND_STYLES["water"], whole=True), " water   ",
+                        Em(" ".join(KIND_GLYPHS["mountain"]), KIND_STYLES["mountain"], whole=True), " mountain"))
     out.append(Line("Junctions: column letter and row number (", Em(board.coord[len(board.coord) // 2], "strong"),
                     "); city names and abbreviations name their junctions too.", indent=""))
     rows: list[list[tuple[str, str]]] = []

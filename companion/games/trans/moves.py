@@ -363,13 +363,54 @@ def _ask_missing(at, winners: list[str], missing: dict[str, int], rails_out: boo
             missing[p] = at.ask_until(f"Missing rails for {p} ({accepts}): ", count(p))
 
 
+TWO_WINNERS = ("the rulebook's only case of two winners: the first rail of a player's turn completes another "
+               "player's cities, and that player then completes their own in the same turn")
+
+
+def _confirm_two_winners(at, winners: list[str]) -> None:
+    """Two winners with no board recorded: the shell asks whether it was the rulebook's only
+    case (a slip of `--winner` is likelier); `n` stops, recording nothing. On the board the
+    rules see it themselves, and a command line given in full is taken as typed."""
+    named = []
+    for name in winners:
+        try:
+            who = player_name(at.players, name)
+        except CompanionError:
+            return  # the rules refuse the unknown name in one line
+        if who not in named:
+            named.append(who)
+    if len(named) < 2 or at.full["track"]["rails"] or not at.can_ask():
+        return
+
+    def yes_no(answer: str) -> bool:
+        if answer.casefold() in ("y", "yes"):
+            return True
+        if answer.casefold() in ("", "n", "no"):
+            return False
+        raise ValueError("Type y or n.")
+
+    at.tell([screens.say(f"{screens.and_list(named)} both win this round? That is {TWO_WINNERS}.", named)])
+    if not at.ask_until("Is that what happened? [y/N] ", yes_no):
+        raise CompanionError("Nothing was recorded: name the one winner, e.g. "
+                             f"`round end --winner {named[0]}`.")
+
+
 def _round_end_asks(at) -> None:
     args = at.args
+    state = at.full
+    if at.replay.over:  # a finished or abandoned game: the record refuses it in its own words
+        return
+    if not state["round_open"]:  # refused before any question: nothing to score
+        raise RuleError("No round is open: start one with `round start`.")
+    if state["pending"]:
+        raise RuleError(f"The deal is not finished: {at.game.pending_text(state)}")
     counts = dict(args.get("missing") or {})
     if args["auto"] and counts:
         raise click.UsageError("--auto counts the missing rails on the board: drop --missing.",
                                ctx=click.get_current_context(silent=True))
     winners = list(args.get("winners") or [])
+    if not args["auto"]:
+        _confirm_two_winners(at, winners)
     if args["auto"]:
         if at.can_ask():
             singles.ask_before_round_end(at.host, at.game, at.full, at.data, winners, args["rails_out"])
@@ -750,7 +791,7 @@ def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: st
     player = player_name(s.players, name)
     view = screens.hand_view(s.game, state, replay.data, player)
     # the shell or a terminal: the private screen, nothing left behind; a pipe or --print: plainly
-    show([Private(player, view)] if state["round_open"] and not plain else view)
+    show([Private(player, view, shows="the cards")] if state["round_open"] and not plain else view)
 
 
 def _offer_players(session, replay, words: list[str], current: str) -> list[tuple[str, str]]:

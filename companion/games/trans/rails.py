@@ -172,7 +172,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
         view = [Art([[(line, "")] for line in json.dumps(payload, indent=2, ensure_ascii=False).split("\n")])]
     # the shell, or a terminal: the route names the cities (--json too), so it stays private; a
     # pipe or `--print` prints it plainly
-    show([Private(player, view)] if private else view)
+    show([Private(player, view, shows="the route")] if private else view)
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:

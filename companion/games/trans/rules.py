@@ -275,6 +275,8 @@ class TransGame(TrackMixin, Game):
     min_players = 2
     max_players = 6
     deals = True
+    # seed 000, Preparation: "The oldest player becomes the starting player"
+    start_question = "Who is the oldest player? (seed 000: \"The oldest player becomes the starting player\")"
 
     # -- set-up --------------------------------------------------------------------------------
     def initial(self, setup: Setup, data: dict) -> State:
@@ -372,8 +374,11 @@ class TransGame(TrackMixin, Game):
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
-        names = self.need(data, self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
-                          "CITY is a city's name, 2 of each colour")
+        if data.get("dashed") is None:  # the deal waits for them; the table may deal its own cards
+            raise MissingValue(self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
+                               "CITY is a city's name, 2 of each colour",
+                               also="or deal the cities at the table with `round start --physical`")
+        names = data["dashed"]
         colours = city_colours(data)
         if (not isinstance(names, list) or len(set(names)) != 10
                 or any(n not in colours for n in names)
@@ -1056,6 +1061,8 @@ class TransGame(TrackMixin, Game):
             "rails_out": track["rails_out"],
             "finishing": self.finishing(s),
             "turn": dict(track["turn"]) if track["turn"] and s["round_open"] else None,
+            # who builds now: the player of the turn in progress, or the next seat once it is full
+            "builder": self.builder(s) if track["turn"] and s["round_open"] and not self.round_over(s) else None,
             "balanced": s["balanced"],
             "balance": dict(s["balance"]) if s["balance"] else None,
         }
@@ -1118,7 +1125,7 @@ class TransGame(TrackMixin, Game):
             return waiting
         track = s["track"]
         if track["turn"]:
-            return [track["turn"]["player"]]
+            return [self.builder(s)]
         if s.get("rulebook_order") and not track["rails"]:
             due = self.marker_due(s)
             return [due] if due else []

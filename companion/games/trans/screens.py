@@ -122,9 +122,11 @@ def board_lines(status: dict) -> list[Line]:
             groups += (["; "] if i else []) + _and_names(list(n))
         lines.append(Line("Shared networks: ", *groups, "."))
     turn = status.get("turn")
-    if turn and not status["round_over"]:
-        lines.append(Line(f"Turn {turn['number']} (lap {turn['lap']}): ", Name(turn["player"]),
-                          f", {turn['used']} of {turn['allowed']} rails' worth placed."))
+    if turn and not status["round_over"] and not status.get("abandoned"):
+        done = [f", {turn['used']} of {turn['allowed']} rails' worth placed"]
+        if status.get("builder") and status["builder"] != turn["player"]:  # the turn is full: the next one builds
+            done = [done[0] + "; ", Name(status["builder"]), " builds next"]
+        lines.append(Line(f"Turn {turn['number']} (lap {turn['lap']}): ", Name(turn["player"]), *done, "."))
     if status["connected"]:
         lines.append(Line("Connected: ", *_and_names(status["connected"]), "."))
     return lines
@@ -196,7 +198,12 @@ def headline(status: dict) -> list[Line]:
         lines.append(say("No round yet: the first `round start` deals the cities."))
     elif status["round_open"]:
         turn = status.get("turn")
-        who = f"{turn['player']} is building" if turn else f"{status['start_player']} starts"
+        builder = status.get("builder") or (turn or {}).get("player")
+        who = (f"{builder} is building" if turn else f"{status['start_player']} starts")
+        if status.get("abandoned"):
+            who = "abandoned"
+        elif status.get("round_over"):
+            who = "the round is over on the board"
         lines.append(Line(f"Round {status['round']} · {who}"))
         cards = status.get("specials") or []
         if len(cards) > 1:  # several cards at once: each on its line, in the order they apply

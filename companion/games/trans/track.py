@@ -370,6 +370,18 @@ class TrackMixin:
                 raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
         track["markers"][player] = [node, board.name(node)]
 
+    def builder(self, s: State) -> str | None:
+        """Who builds now: the player of the turn in progress while it allows more rails (or
+        while they finish the turn in which someone connected), else the next seat clockwise
+        (a full turn: two rails' worth, the three-rails card's three, the 3-2-1 card's lap)."""
+        turn = s["track"]["turn"]
+        if turn is None:
+            return None
+        if turn["used"] < turn["allowed"] or self.finishing(s) == turn["player"]:
+            return turn["player"]
+        players = s["players_order"]
+        return players[(players.index(turn["player"]) + 1) % len(players)]
+
     def marker_due(self, s: State) -> str | None:
         """Who places the next start marker: the round's start player, then clockwise."""
         players = s["players_order"]

@@ -59,6 +59,8 @@ def _terminal(at, status: dict) -> list:
     if status["finished"]:
         out += winners(status)
         out.append(screens.say("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal."))
+    elif status.get("abandoned"):  # nothing comes next but `undo` (said above the view)
+        pass
     elif status["round_open"]:
         if not status["pending"]:  # a pending choice is said above ("Waiting")
             out.append(screens.say(screens.next_text(status), players))

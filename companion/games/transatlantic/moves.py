@@ -374,6 +374,36 @@ def new() -> dict:
     return {"turn_order": RULEBOOK_ORDER}
 
 
+def ship_cards(at) -> None:
+    """`data setup transatlantic`, after the surcharges: the ship cards typed one after another
+    as they come out of the stack (or off the box's pile), each remembered for every later
+    game; Enter when there is no card left to type. A card typed already is said, not asked."""
+    store = at.host.store
+    known = catalogue.ships(store)
+    at.tell([Line(f"Ship cards ({len(known)} in your catalogue): type each card's name as it comes out, then its "
+                  "values; Enter alone when there is no card left to type.")])
+    count = 0
+    while True:
+        def name_of(text: str) -> str:
+            key = ship_key(text)
+            if "." in key:
+                raise ValueError(f"Write the ship's name without dots (e.g. {key.replace('.', '')}).")
+            return key
+
+        name = at.ask_until(f"Ship card {count + 1}: its name (Enter: done): ", name_of, optional=True)
+        if not name:
+            break
+        if name in catalogue.ships(store):
+            at.tell([Line(Name(name), " is in your catalogue already (", *views.ship_parts(catalogue.find(store, name)),
+                          "): `ship add` with its values replaces it.")])
+            continue
+        catalogue.ask_card(at, name)
+        count += 1
+    at.tell([Line(f"{count} ship card{'s' if count != 1 else ''} added; {len(catalogue.ships(store))} in your "
+                  "catalogue (`ships` lists them).")])
+
+
+SETUP = ship_cards
 NEW = {"transatlantic": new}
 COMMANDS = {"ship": ship_group, "ships": ships}
 # TEST values throughout (nobody here has the printed cards). The cards and the surcharges are

@@ -135,6 +135,7 @@ class Transatlantic(Game):
     description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
     min_players = 2
     max_players = 4
+    start_rule = "the owner of the oldest ship starts, once every player owns a sailing ship"
     records_start = True  # `new --start` is kept in the options: the oldest ship may say otherwise
 
     # -- set-up ----------------------------------------------------------------------------

@@ -84,13 +84,21 @@ def _money(value) -> str:
     return "?" if value is None else f"£{value}"
 
 
+def _price(row: dict) -> str:
+    """A ship's basic price: "none" for a sailing ship printed without one (not unknown)."""
+    if row.get("price") is None and row.get("kind") == "sail":
+        return "none"
+    return _money(row.get("price"))
+
+
 def market_table(at, title: str | None, data: dict | None = None) -> list:
     """The market with each part of each price (``data``: the printed values to price it with,
     by default the session's and the surcharges typed since)."""
     rows = at.game.market_rows(at.state, data) if data is not None else market_rows(at)
     out: list[Any] = [Table(["pos", "ship", "kind", "flag", "year", "price", "surcharge", "total"],
                             [[r["position"], Name(r["ship"]) if r["ship"] else "(empty)", r.get("kind"), r.get("flag"),
-                              r.get("year"), _money(r.get("price")) if r["ship"] else "", _money(r["surcharge"]),
+                              r.get("year"), _price(r) if r["ship"] else "",
+                              _money(r["surcharge"]) if r["ship"] or r["surcharge"] is not None else "",
                               _money(r.get("total")) if r["ship"] else ""] for r in rows],
                             title=title, right=[0, 4, 5, 6, 7])]
     if rows[0]["surcharge"] is None:
@@ -177,9 +185,10 @@ def _own_page(at, player: str) -> Private:
 def status_view(at) -> list:
     state, status = at.state, at.status
     head: list[Any] = [f"Session {at.session.id} · Transatlantic · round {status['round']} · "]
-    if status.get("opening_due") and not status["finished"]:
+    over = status["finished"] or status.get("abandoned")  # an abandoned game has no turn
+    if status.get("opening_due") and not over:
         head += [Name(status["opening_due"]), "'s opening purchase · "]
-    elif status["current"] and not status["finished"]:
+    elif status["current"] and not over:
         head += [Name(status["current"]), "'s turn · "]
     head += ["start player ", Name(status["start"])]
     out: list[Any] = [
@@ -326,9 +335,9 @@ def purchase_news(state: dict, out_of_turn: str | None) -> list:
     out.append(Line(Name(last["docked"]), " goes to the docks.") if last["docked"] else Line("No ship goes to the docks."))
     out.append(Line(*market_parts(state)))
     empty = state["market"].count(None)
-    if empty and not state["stack_empty"]:
+    if empty and not state["stack_empty"]:  # the companion cannot see the stack: both ways are said
         out.append(Line(f"{empty} {plural(empty, 'position')} empty: turn over new cards with ", Cmd("reveal SHIP ..."),
-                        "."))
+                        ", or type ", Cmd("stack-empty"), " if the stack has run out."))
     return out
 
 

@@ -1,0 +1,306 @@
+"""`data setup GAME`, and a printed value asked for at the moment a command needs it.
+
+A group that has just opened the box goes through every printed value the game still lacks in
+one pass: one question at a time, each with what needs it, where on the box, the cards or the
+board it is printed (the pack's "where", restating its sources), a progress line ("3 of 29"),
+and the public suggestion, when the pack has a whole one, offered as the default to confirm
+with Enter (saying where it comes from). Enter on a question without a suggestion skips it
+(`skip` skips one with a suggestion): it is asked again when a command needs it, or at the next
+`data setup`. A game may add its own questions after the pack's (``SETUP`` in its moves
+module: Transatlantic's ship cards, one after another as they come out).
+
+The same question is what the shell asks when a command meets a value nobody knows
+(:func:`ask_missing`): the answer is kept as the players' own value (`data show`, `data unset`)
+and the command goes on. Nothing here ever invents a value: a suggestion becomes one only when
+the players confirm it, and a value with a gap in it is shown as a hint, never offered.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from companion.core import datapack
+from companion.core.app import App
+from companion.core.errors import CompanionError
+
+SKIP = ("skip", "-")
+_SKIPPED = object()  # an answer that leaves the value unknown
+
+
+def pending(app: App, game: str) -> list[str]:
+    """The keys still unknown, in the pack's order, a value with a whole suggestion asked whole
+    (`double_kinds`, not its water and mountain parts)."""
+    values = datapack.merged(game, app.store.user_values(game))
+    out: list[str] = []
+    for key in datapack.missing(game, values):
+        if _in_catalogue(game, key):  # a ship card's optional values: the card is typed whole, once
+            continue
+        found = datapack.suggestion_for(game, key)
+        whole = found[0] if found else key
+        if whole not in out:
+            out.append(whole)
+    return out
+
+
+def _in_catalogue(game: str, key: str) -> bool:
+    """Whether ``key`` lies inside an entry of a catalogue the players fill card by card (an
+    object keyed by names in the schema: Transatlantic's ships), not a value of the box."""
+    node = datapack.schema_of(game)
+    for part in key.split(".")[:-1]:
+        node = _resolve(game, node)
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            return True
+        else:
+            return False
+    return False
+
+
+def _resolve(game: str, node: dict | None) -> dict:
+    """A schema node with its references followed and its "or null" branch left out; a plain
+    enum of names reads as a string. Where branches remain (a line as [[x, y], [x, y]] or as
+    "JUNCTION-JUNCTION"), the one a person types is taken: the text."""
+    root = datapack.schema_of(game)
+    node = dict(node or {})
+    for _ in range(8):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: Any = root
+            for part in ref[2:].split("/"):
+                target = (target or {}).get(part) if isinstance(target, dict) else None
+            node = {**{k: v for k, v in node.items() if k != "$ref"}, **(target or {})}
+            continue
+        branches = [b for b in node.get("anyOf", []) + node.get("oneOf", []) if b.get("type") != "null"]
+        if branches and "type" not in node and "enum" not in node:
+            typed = [b for b in branches if b.get("type") == "string" or "enum" in b] or branches
+            node = {**{k: v for k, v in node.items() if k not in ("anyOf", "oneOf")}, **typed[0]}
+            continue
+        break
+    if "type" not in node and isinstance(node.get("enum"), list):
+        values = node["enum"]
+        node["type"] = "integer" if values and all(isinstance(v, int) for v in values) else "string"
+    kind = node.get("type")
+    if isinstance(kind, list):
+        node["type"] = next((t for t in kind if t != "null"), None)
+    return node
+
+
+def _schema(game: str, key: str) -> dict:
+    return _resolve(game, datapack.schema_at(game, key))
+
+
+def read(game: str, key: str, text: str) -> Any:
+    """What was typed, as the value's shape wants it: JSON as `data set` takes it, or plainly
+    (`14, 12, 10, 8, 6, 4` or `14 12 10 8 6 4` for numbers, `Oslo, Riga` for names, a word for
+    a colour, a number). Refused with one line naming the shape."""
+    text = text.strip()
+    node = _schema(game, key)
+    kind = node.get("type")
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        parsed = _NOT_JSON
+    if kind == "integer":
+        if isinstance(parsed, int) and not isinstance(parsed, bool):
+            return parsed
+        raise ValueError(f"{text!r} is not a whole number: type it as the card or the board prints it, e.g. 3.")
+    if kind == "string":
+        return parsed if isinstance(parsed, str) else text
+    if kind == "array":
+        if isinstance(parsed, list):
+            return parsed
+        items = _schema_items(game, node)
+        if items.get("type") == "integer":
+            words = text.replace(",", " ").split()
+            try:
+                return [int(w) for w in words]
+            except ValueError:
+                raise ValueError(f"{text!r}: type whole numbers separated by commas or spaces, e.g. "
+                                 f"{_example(game, key)}.") from None
+        if text in ("[]", ""):
+            return []
+        return [part.strip().strip('"') for part in text.split(",") if part.strip()]
+    if parsed is _NOT_JSON:
+        if kind in (None, "object"):
+            raise ValueError(f"Type it as JSON, e.g. {_example(game, key)}.")
+        return text
+    return parsed
+
+
+_NOT_JSON = object()
+
+
+def _schema_items(game: str, node: dict) -> dict:
+    return _resolve(game, node.get("items") or {})
+
+
+def _example(game: str, key: str) -> str:
+    try:
+        return datapack.example(game, key)
+    except CompanionError:
+        return "..."
+
+
+def short(value: Any, width: int = 60) -> str:
+    """A value in a few words: numbers and names as a list, a long list counted."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {short(v, 30)}" for k, v in value.items())
+    if isinstance(value, list):
+        if len(value) > 8 or any(isinstance(v, (list, dict)) for v in value):
+            return f"{len(value)} lines" if value and isinstance(value[0], (list, str)) else f"{len(value)} values"
+        text = ", ".join("?" if v is None else str(v) for v in value)
+    else:
+        text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _say(text: str) -> None:
+    from companion.terminal.render import wrap
+
+    click.echo(wrap(text, indent="  "))
+
+
+def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> bool:
+    """Ask the players for one printed value and keep their answer; False when they skip it.
+
+    The question says what needs the value and where it is printed; a whole suggestion is the
+    default (Enter confirms it), a partial one is shown as a hint; the answer is checked as
+    `data set` checks it (the schema, the rulebook's stated values, the game's own check) and
+    asked again until it fits. Ctrl-C stops, keeping nothing of this question."""
+    label = datapack.title(game, key) or key
+    head = f"{progress} · " if progress else ""
+    _say(f"{head}{game} {key}" + (f": {label}" if label != key else "") + (f" ({why})" if why else ""))
+    need = datapack.need_text(game, key)
+    if need:
+        _say(f"Needed for: {need}.")
+    where = datapack.where_text(game, key)
+    if where:
+        _say(f"Where: {where}.")
+    for stated_key, fact in datapack.stated(game).items():
+        if stated_key.startswith(key + "."):
+            _say(f"The rulebook states {fact['what']}: {fact['value']}.")
+    found = datapack.suggestion_for(game, key)
+    suggestion = found[1] if found and found[0] == key else None
+    hint = (datapack.pack(game).get("suggestions") or {}).get(key)
+    if suggestion is not None:
+        source = suggestion.get("source") or suggestion.get("note") or "a public source"
+        check = "" if "check" in source.casefold() else " Check it against your own copy."
+        _say(f"Suggested: {short(suggestion['value'])}. From: {source.rstrip('.')}.{check}")
+        prompt = "Enter confirms the suggestion; type your own value, or skip: "
+    else:
+        if hint and hint.get("value") is not None:  # a hint with gaps: read, never filled in
+            _say(f"Suggested in part: {short(hint['value'])}" + (f" ({hint['note']})" if hint.get("note") else "")
+                 + ": read the rest off your copy.")
+        shape = _example(game, key)
+        if len(shape) > 1 and shape[0] == shape[-1] == '"':  # a word is typed without JSON's quotes
+            shape = shape[1:-1]
+        prompt = f"Type it (e.g. {shape}), or Enter to skip: "
+
+    def parse(text: str) -> Any:
+        if text.casefold() in SKIP or (not text and suggestion is None):
+            return _SKIPPED
+        value = suggestion["value"] if not text else read(game, key, text)
+        datapack.validate(game, key, value, app.store.user_values(game))
+        return value
+
+    value = app.ask_until(prompt, parse, optional=True)
+    if value is _SKIPPED:
+        _say("Skipped: it is asked again when it is needed.")
+        return False
+    with app.store.writing():
+        datapack.validate(game, key, value, app.store.user_values(game))
+        app.store.set_user_value(game, key, value)
+    _say(f"Kept: {key} = {short(value)} (`data show {game} {key}`; `data unset {game} {key}` forgets it).")
+    return True
+
+
+def ask_missing(app: App, game: str, key: str) -> bool:
+    """In the shell, a command needs ``key`` and nobody knows it: ask for it now (its enclosing
+    value when that is what the pack suggests whole). True when it was given: the command
+    goes on."""
+    if not app.can_ask() or game not in datapack.pack_names():
+        return False
+    found = datapack.suggestion_for(game, key)
+    whole = found[0] if found else key
+    try:
+        datapack.known_key(game, whole)
+    except CompanionError:
+        return False
+    parts = [k for k in pending(app, game) if k.startswith(whole + ".")]
+    if parts and whole not in pending(app, game):  # a table asked part by part (a chart: winner, missing)
+        return all([ask(app, game, k, progress=f"{n} of {len(parts)}", why="this command needs it")
+                    for n, k in enumerate(parts, 1)])
+    return ask(app, game, whole, why="this command needs it")
+
+
+def run(app: App, game: str) -> None:
+    """`data setup GAME`: every value still unknown, one at a time, then the game's own."""
+    from companion.core import registry
+
+    keys = pending(app, game)
+    extra = None
+    if game in registry.known():
+        try:
+            extra = registry.parts(game).get("SETUP")
+        except CompanionError:
+            extra = None
+    if not keys and extra is None:
+        click.echo(f"Every printed value of {game} is known: nothing to set up (`data show {game}`).")
+        return
+    if keys:
+        _say(f"{len(keys)} printed value{'s' if len(keys) != 1 else ''} of {game} {'are' if len(keys) != 1 else 'is'} "
+             "not known yet. Each is asked once: Enter confirms a suggestion or skips a question without one, "
+             "`skip` skips any; Ctrl-C stops (what was kept stays kept).")
+    kept = 0
+    try:
+        for n, key in enumerate(keys, 1):
+            click.echo("")
+            kept += ask(app, game, key, progress=f"{n} of {len(keys)}")
+        if extra is not None:
+            from companion.games.declare import At
+
+            click.echo("")
+            extra(At(host=app))
+    except (KeyboardInterrupt, EOFError):  # what was kept stays kept: a set-up can stop anywhere
+        click.echo("")
+        _say(f"Set-up stopped after {kept} value{'s' if kept != 1 else ''} kept; they stay kept, and "
+             f"`data setup {game}` goes on with the rest.")
+        return
+    left = pending(app, game)
+    click.echo("")
+    if keys:
+        _say(f"Kept {kept} of {len(keys)}." + (f" {len(left)} still unknown: each is asked when a command needs it, "
+                                               f"or type `data setup {game}` again." if left else
+                                               " Every printed value is known now."))
+
+
+def offer(app: App, game: str) -> None:
+    """After `new GAME` in the shell: when printed values are missing, offer the set-up."""
+    if not app.can_ask() or game not in datapack.pack_names():
+        return
+    keys = pending(app, game)
+    if not keys:
+        return
+
+    def yes_no(text: str) -> bool:
+        if text.casefold() in ("y", "yes"):
+            return True
+        if text.casefold() in ("", "n", "no"):
+            return False
+        raise ValueError("Type y or n.")
+
+    many = len(keys) != 1
+    try:
+        wanted = app.ask_until(f"{len(keys)} printed value{'s are' if many else ' is'} not known yet: set "
+                               f"{'them' if many else 'it'} up now? [y/N] (each is asked when needed otherwise) ",
+                               yes_no, optional=True)
+    except (KeyboardInterrupt, EOFError):  # the session is made already: only the set-up is left out
+        click.echo("")
+        return
+    if wanted:
+        run(app, game)

@@ -105,6 +105,7 @@ def bench_pages(runs: int) -> None:
     rail = a_free_rail(home, sid)
     store = Store(home)
     links = tokens.links(home, sid, PLAYERS)
+    links["table"] = links[tokens.TABLE]
     site = Site(home, sid)
     sock = server.bind("127.0.0.1", 0)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"

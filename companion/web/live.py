@@ -1,0 +1,201 @@
+"""The live channel: every open page learns within a moment that what it shows has changed.
+
+Each page holds one server-sent-events stream (``GET /p/TOKEN/live?v=VERSION``, or
+``/t/TOKEN/live``), opened by the page's script (:data:`companion.web.pages.SCRIPT`). While
+any stream is open, the server looks at the session file's signature (its inode, size and time:
+one ``stat``) every :data:`POLL` seconds, and at once when this process recorded something (a
+phone's move: :meth:`Live.poke`). On a change it draws the page of every viewer with a stream
+open, and tells each stream its page's new version when it differs from the one that page
+shows. The page then fetches itself (the page is already drawn: a cache hit) and swaps its
+body in place, keeping the scroll and the zoom. Without JavaScript a page is complete as it is,
+and a reload brings it up to date.
+
+A page's version is a keyed hash of the page itself (:meth:`companion.web.site.Site.render`),
+so a stream says only "your page changed", and never anything the page does not show: not the
+session file's size nor anything drawn from another player's secret (issue 22, S1).
+
+Why a poll and not inotify: a ``stat`` costs about 2 µs and a wake-up every 50 ms well under
+1% of a core, while the longest wait it adds (50 ms, 25 ms on average) is small beside the
+300 ms a change may take to reach every page; it works the same on every system and every
+file system, with nothing to install. BENCHMARKS.md ("Live pages") has the measurements beside
+inotify's.
+
+Bounds: at most :data:`PER_VIEWER` streams per page (a new one ends that page's oldest, so a
+phone coming back from a lost Wi-Fi is never refused), each ended after :data:`LIFETIME`
+seconds (the page opens another), with a heartbeat every :data:`HEARTBEAT` seconds that lets
+both ends notice a connection that died silently. A stream needs a valid token: a wrong one
+gets the same 404 as any other address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from companion.web import connections
+
+POLL = 0.05  # seconds between two looks at the session file while pages are open
+HEARTBEAT = 15.0  # seconds between two messages on a quiet stream
+LIFETIME = 300.0  # seconds a stream lasts; the page then opens a new one
+PER_VIEWER = 4  # streams one page (one token) may hold at once: tabs, a second device
+RETRY_MS = 1000  # what the browser waits before it reconnects a dropped stream by itself
+
+HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"x-accel-buffering", b"no")]
+
+
+class Live:
+    """The streams of one served session, and the watcher that tells them of changes."""
+
+    def __init__(self, site, poll: float = POLL, heartbeat: float = HEARTBEAT, lifetime: float = LIFETIME,
+                 per_viewer: int = PER_VIEWER):
+        self.site = site
+        self.poll = poll
+        self.heartbeat = heartbeat
+        self.lifetime = lifetime
+        self.per_viewer = per_viewer
+        self.streams: dict[str, list[Stream]] = {}
+        self.pushed = 0  # versions sent, for tests and benchmarks
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+
+    def stream(self, viewer: str, token: str, since: str) -> "Stream":
+        """The ASGI response of a stream for ``viewer``'s page, which shows version ``since``."""
+        return Stream(self, viewer, token, since)
+
+    def open_count(self) -> int:
+        return sum(len(s) for s in self.streams.values())
+
+    def poke(self) -> None:
+        """Something was just recorded: look at once, not at the next poll (any thread)."""
+        loop, wake = self._loop, self._wake
+        if loop is None or wake is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the server's loop has ended
+            loop.call_soon_threadsafe(wake.set)
+
+    def close_all(self) -> None:
+        """The server is stopping: every stream ends now (the pages reconnect when it is back)."""
+        for streams in list(self.streams.values()):
+            for s in list(streams):
+                s.end()
+
+    # -- the streams, on the server's loop -------------------------------------------------------
+    def _add(self, stream: "Stream") -> None:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._loop, self._wake, self._task = loop, asyncio.Event(), None
+        mine = self.streams.setdefault(stream.viewer, [])
+        mine.append(stream)
+        while len(mine) > self.per_viewer:
+            mine.pop(0).end()
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._watch())
+
+    def _remove(self, stream: "Stream") -> None:
+        mine = self.streams.get(stream.viewer)
+        if mine and stream in mine:
+            mine.remove(stream)
+        if not mine:
+            self.streams.pop(stream.viewer, None)
+
+    async def _watch(self) -> None:
+        seen = self.site.signature()
+        wake = self._wake
+        while self.streams:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(wake.wait(), self.poll)
+            wake.clear()
+            now = self.site.signature()
+            if now != seen:
+                seen = now
+                await self._refresh()
+
+    async def _refresh(self) -> None:
+        from starlette.concurrency import run_in_threadpool
+
+        for viewer in list(self.streams):
+            if not self.streams.get(viewer):
+                continue
+            try:
+                version = await run_in_threadpool(self.site.version_of, viewer)
+            except Exception:  # noqa: BLE001 - a page that cannot be drawn must not stop the others
+                self.site.log_error()
+                continue
+            for s in list(self.streams.get(viewer, ())):
+                if self.site.whose(s.token) != viewer:  # `serve --new-links`: this page is gone
+                    s.end()
+                else:
+                    s.tell(version)
+
+
+class Stream:
+    """One page's stream: ``data: VERSION`` whenever that page's version changes."""
+
+    def __init__(self, live: Live, viewer: str, token: str, since: str):
+        self.live = live
+        self.viewer = viewer
+        self.token = token
+        self.sent = since
+        self.pending: str | None = None
+        self.ended = False
+        self._wake: asyncio.Event | None = None
+
+    def tell(self, version: str) -> None:
+        if version != self.sent and not self.ended:
+            self.pending = version
+            if self._wake is not None:
+                self._wake.set()
+
+    def end(self) -> None:
+        self.ended = True
+        if self._wake is not None:
+            self._wake.set()
+
+    async def __call__(self, scope, receive, send) -> None:
+        from starlette.concurrency import run_in_threadpool
+
+        conn = connections.of(scope)
+        if conn is not None:
+            conn.stream()
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        await send({"type": "http.response.start", "status": 200, "headers": list(HEADERS)})
+        await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode(), "more_body": True})
+        self.live._add(self)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            self.tell(await run_in_threadpool(self.live.site.version_of, self.viewer))
+            until = loop.time() + self.live.lifetime
+            while not self.ended and not gone.done():
+                if self.pending is not None:
+                    self.sent, self.pending = self.pending, None
+                    self.live.pushed += 1
+                    await send({"type": "http.response.body", "body": f"data: {self.sent}\n\n".encode(),
+                                "more_body": True})
+                    continue
+                left = until - loop.time()
+                if left <= 0:
+                    break
+                waiter = asyncio.ensure_future(self._wake.wait())
+                done, _ = await asyncio.wait({waiter, gone}, timeout=min(self.live.heartbeat, left),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                self._wake.clear()
+                if not done and self.pending is None and not self.ended:
+                    # the version again: the page sees the stream is alive and changes nothing
+                    await send({"type": "http.response.body", "body": f"data: {self.sent}\n\n".encode(),
+                                "more_body": True})
+        finally:
+            self.ended = True
+            self.live._remove(self)
+            gone.cancel()
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _disconnected(receive) -> None:
+    while True:
+        message = await receive()
+        if message.get("type") == "http.disconnect":
+            return

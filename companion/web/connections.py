@@ -10,8 +10,10 @@ minutes later. So the server keeps its own rules, in a subclass of uvicorn's h11
   body) within :data:`REQUEST_TIMEOUT` seconds of opening, or of its previous response,
   however slowly it trickles in; then it is closed.
 - **Waiting is bounded.** At most :data:`MAX_WAITING` connections may wait for their request
-  at once; past that, the one that has waited longest is closed. A phone's request follows its
-  connection within milliseconds, so a flood of idle connections pushes out only its own.
+  at once. Past that, :data:`TRIM_AFTER` seconds later (time for the newest to be read), the
+  ones that have waited longest are closed, those that never sent a byte (and have none
+  arriving) first. A phone's request follows its connection within milliseconds and is then
+  no longer waiting, so a flood of idle or slow connections pushes out only its own.
 - **Open connections are bounded.** At most ``max_open`` (from the process's file limit, raised
   where the system allows) are open; when full, a waiting connection is closed first, then a
   wrong-token answer being slowed down (:meth:`Connection.expendable`); a new connection is
@@ -28,11 +30,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import select
 from collections import OrderedDict
 
 REQUEST_TIMEOUT = 5.0  # seconds to deliver one whole request (a phone needs milliseconds)
 RESPONSE_TIMEOUT = 30.0  # seconds for a client to take a page (a slowed 404 waits 5 s at most)
 MAX_WAITING = 256  # connections waiting for their request at once
+TRIM_AFTER = 0.02  # seconds between going over MAX_WAITING and closing the excess
 MAX_OPEN = 4096  # at most, whatever the file limit allows
 HEAD_LIMIT = 8192  # bytes of a request's head (h11's own default is 16 KiB; phones send < 2 KiB)
 SCOPE_KEY = "companion.connection"
@@ -63,13 +67,30 @@ def max_open_for(files: int) -> int:
 class Connection:
     """What the guard knows of one connection (also what the application sees of it)."""
 
-    __slots__ = ("protocol", "state", "timer", "kind")
+    __slots__ = ("protocol", "state", "timer", "kind", "spoke")
 
     def __init__(self, protocol) -> None:
         self.protocol = protocol
         self.state = "new"  # "waiting" (for its request) | "serving" | "closed"
         self.timer: asyncio.TimerHandle | None = None
         self.kind = "page"  # "page" | "stream" (a live page) | "expendable" (a slowed wrong guess)
+        self.spoke = False  # has it sent a byte yet?
+
+    def silent(self) -> bool:
+        """Has this connection sent nothing, and is nothing arriving? (A phone's request may be
+        in the system's buffer before the server reads it: such a one is not silent.)"""
+        if self.spoke:
+            return False
+        transport = getattr(self.protocol, "transport", None)
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if sock is None or not hasattr(select, "poll"):
+            return True
+        try:
+            poller = select.poll()
+            poller.register(sock.fileno(), select.POLLIN)
+            return not poller.poll(0)
+        except (OSError, ValueError):
+            return True
 
     def stream(self) -> None:
         """This response is a live page's stream: long by design, bounded by the live channel."""
@@ -108,6 +129,7 @@ class Guard:
         self.counts = {"opened": 0, "timed out": 0, "pushed out": 0, "refused": 0, "cut off": 0}
         self.on_shutdown: list = []  # called once when the server stops (the live channel ends its streams)
         self._shut = False
+        self._trim: asyncio.TimerHandle | None = None
 
     # -- the protocol's hooks --------------------------------------------------------------------
     def opened(self, protocol) -> Connection | None:
@@ -136,7 +158,7 @@ class Guard:
 
         if their_state in (h11.IDLE, h11.SEND_BODY):
             if conn.state != "waiting" and our_state in (h11.IDLE, h11.DONE):
-                conn.kind = "page"
+                conn.kind, conn.spoke = "page", False  # a keep-alive connection, waiting for its next request
                 self._wait(conn)
         elif conn.state == "waiting":
             self._leave(conn)
@@ -158,11 +180,30 @@ class Guard:
         self._leave(conn)
         conn.state = "waiting"
         self.waiting[conn] = None
-        conn.timer = asyncio.get_running_loop().call_later(self.request_timeout, self._time_out, conn)
+        loop = asyncio.get_running_loop()
+        conn.timer = loop.call_later(self.request_timeout, self._time_out, conn)
+        if len(self.waiting) > self.max_waiting and self._trim is None:
+            self._trim = loop.call_later(TRIM_AFTER, self._trim_waiting)
+
+    def _trim_waiting(self) -> None:
+        self._trim = None
         while len(self.waiting) > self.max_waiting:
-            oldest, _ = self.waiting.popitem(last=False)
-            self.counts["pushed out"] += 1
-            self._drop(oldest)
+            self._push_out()
+
+    def _push_out(self) -> None:
+        """Close the waiting connection that has waited longest, a silent one first (looking
+        at the 64 oldest: past that, a flood of talkers, and the oldest goes)."""
+        chosen = None
+        for n, conn in enumerate(self.waiting):
+            if n == 64:
+                break
+            if conn.silent():
+                chosen = conn
+                break
+        if chosen is None:
+            chosen = next(iter(self.waiting))
+        self.counts["pushed out"] += 1
+        self._drop(chosen)
 
     def _leave(self, conn: Connection) -> None:
         self.waiting.pop(conn, None)
@@ -188,9 +229,7 @@ class Guard:
 
     def _make_room(self) -> bool:
         if self.waiting:
-            oldest, _ = self.waiting.popitem(last=False)
-            self.counts["pushed out"] += 1
-            self._drop(oldest)
+            self._push_out()
             return True
         for conn in self.open.values():
             if conn.kind == "expendable":
@@ -215,6 +254,11 @@ def protocol_class(guard: Guard):
         def connection_lost(self, exc) -> None:
             guard.closed(self)
             super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._conn_record is not None:
+                self._conn_record.spoke = True
+            super().data_received(data)
 
         def handle_events(self) -> None:
             super().handle_events()

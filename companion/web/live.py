@@ -5,14 +5,16 @@ Each page holds one server-sent-events stream (``GET /p/TOKEN/live?v=VERSION``, 
 any stream is open, the server looks at the session file's signature (its inode, size and time:
 one ``stat``) every :data:`POLL` seconds, and at once when this process recorded something (a
 phone's move: :meth:`Live.poke`). On a change it draws the page of every viewer with a stream
-open, and tells each stream its page's new version when it differs from the one that page
-shows. The page then fetches itself (the page is already drawn: a cache hit) and swaps its
-body in place, keeping the scroll and the zoom. Without JavaScript a page is complete as it is,
-and a reload brings it up to date.
+open (one trip to a worker thread for all of them), and sends each stream its page, the very
+bytes a reload would get, when the page's version differs from the one that page shows
+(``event: page``). The page swaps its body in place, keeping the scroll and the zoom; sending
+the page rather than a signal to fetch it saves the round trip. A quiet stream hears
+``event: ping`` with the version it showed last. Without JavaScript a page is complete as it
+is, and a reload brings it up to date.
 
 A page's version is a keyed hash of the page itself (:meth:`companion.web.site.Site.render`),
-so a stream says only "your page changed", and never anything the page does not show: not the
-session file's size nor anything drawn from another player's secret (issue 22, S1).
+so a stream says nothing but what its page shows: not the session file's size nor anything
+drawn from another player's secret (issue 22, S1).
 
 Why a poll and not inotify: a ``stat`` costs about 2 µs and a wake-up every 50 ms well under
 1% of a core, while the longest wait it adds (50 ms, 25 ms on average) is small beside the
@@ -112,38 +114,47 @@ class Live:
                 await self._refresh()
 
     async def _refresh(self) -> None:
+        """Draw the page of every viewer with a stream open, in one worker thread, and send
+        each page to its streams as soon as it is drawn."""
         from starlette.concurrency import run_in_threadpool
 
-        for viewer in list(self.streams):
-            if not self.streams.get(viewer):
-                continue
-            try:
-                version = await run_in_threadpool(self.site.version_of, viewer)
-            except Exception:  # noqa: BLE001 - a page that cannot be drawn must not stop the others
-                self.site.log_error()
-                continue
-            for s in list(self.streams.get(viewer, ())):
-                if self.site.whose(s.token) != viewer:  # `serve --new-links`: this page is gone
-                    s.end()
-                else:
-                    s.tell(version)
+        loop = asyncio.get_running_loop()
+        viewers = list(self.streams)
+
+        def draw() -> None:
+            for viewer in viewers:
+                try:
+                    html, version = self.site.render(viewer)
+                except Exception:  # noqa: BLE001 - a page that cannot be drawn must not stop the others
+                    self.site.log_error()
+                    continue
+                loop.call_soon_threadsafe(self._tell, viewer, html, version)
+
+        await run_in_threadpool(draw)
+
+    def _tell(self, viewer: str, html: str, version: str) -> None:
+        for s in list(self.streams.get(viewer, ())):
+            if self.site.whose(s.token) != viewer:  # `serve --new-links`: this page is gone
+                s.end()
+            else:
+                s.tell(version, html)
 
 
 class Stream:
-    """One page's stream: ``data: VERSION`` whenever that page's version changes."""
+    """One page's stream: the page (``event: page``) whenever its version changes."""
 
     def __init__(self, live: Live, viewer: str, token: str, since: str):
         self.live = live
         self.viewer = viewer
         self.token = token
         self.sent = since
-        self.pending: str | None = None
+        self.pending: tuple[str, str] | None = None
         self.ended = False
         self._wake: asyncio.Event | None = None
 
-    def tell(self, version: str) -> None:
+    def tell(self, version: str, html: str) -> None:
         if version != self.sent and not self.ended:
-            self.pending = version
+            self.pending = (version, html)
             if self._wake is not None:
                 self._wake.set()
 
@@ -165,14 +176,15 @@ class Stream:
         self.live._add(self)
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
-            self.tell(await run_in_threadpool(self.live.site.version_of, self.viewer))
+            html, version = await run_in_threadpool(self.live.site.render, self.viewer)
+            self.tell(version, html)
             until = loop.time() + self.live.lifetime
             while not self.ended and not gone.done():
                 if self.pending is not None:
-                    self.sent, self.pending = self.pending, None
+                    (self.sent, html), self.pending = self.pending, None
                     self.live.pushed += 1
-                    await send({"type": "http.response.body", "body": f"data: {self.sent}\n\n".encode(),
-                                "more_body": True})
+                    await send({"type": "http.response.body", "more_body": True,
+                                "body": event("page", self.live.site.for_token(html, self.token))})
                     continue
                 left = until - loop.time()
                 if left <= 0:
@@ -183,15 +195,20 @@ class Stream:
                 waiter.cancel()
                 self._wake.clear()
                 if not done and self.pending is None and not self.ended:
-                    # the version again: the page sees the stream is alive and changes nothing
-                    await send({"type": "http.response.body", "body": f"data: {self.sent}\n\n".encode(),
-                                "more_body": True})
+                    # the page sees the stream is alive, and that it is current
+                    await send({"type": "http.response.body", "body": event("ping", self.sent), "more_body": True})
         finally:
             self.ended = True
             self.live._remove(self)
             gone.cancel()
             with contextlib.suppress(Exception):
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def event(name: str, data: str) -> bytes:
+    """One server-sent event: its name, and its data one ``data:`` line per line."""
+    lines = "".join(f"data: {line}\n" for line in data.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return f"event: {name}\n{lines}\n".encode("utf-8")
 
 
 async def _disconnected(receive) -> None:

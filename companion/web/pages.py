@@ -56,22 +56,24 @@ footer{padding:10px 16px;color:var(--muted);font-size:.85em}
     + "".join(f".c-{name}{{color:{c}}}" for name, c in COLOURS.items())
 
 # The live page (issue 21, item 4; companion.web.live). The page opens a stream of server-sent
-# events at /p/TOKEN/live (or /t/TOKEN/live) with the version it shows; whenever the server says
-# its version is another, it fetches itself and swaps the new body in place: the scroll and a
-# pinch zoom stay, nothing is added to the history, and what a player had started to fill in or
-# tick in a form is carried over to the same form of the new page (never the form token). Not
-# while a finger is on the screen (up to 3 s), a text field has the focus or a form is being
-# sent: then just after. A stream that drops (the Wi-Fi gone, the laptop asleep, the server
-# restarted) is opened again after 1 s, then longer, up to 15 s, and at once when the phone is
-# back online or the page is looked at again; each time the page first fetches itself, so it
-# shows the current state. A stream silent for 40 s (the server speaks every 15 s) counts as
-# dropped. A page whose link was replaced answers 404, and the page then shows that. Without
-# JavaScript none of this runs, and the page is complete as it is.
+# events at /p/TOKEN/live (or /t/TOKEN/live) with the version it shows; whenever its page
+# changes, the server sends the new page on it (`event: page`), and the script swaps the new
+# body in place: the scroll and a pinch zoom stay, nothing is added to the history, and what a
+# player had started to fill in or tick in a form is carried over to the same form of the new
+# page (never the form token). Not while a finger is on the screen (up to 3 s), a text field
+# has the focus or a form is being sent: then just after. A stream that drops (the Wi-Fi gone,
+# the laptop asleep, the server restarted) is opened again after 1 s, then longer, up to 15 s,
+# and at once when the phone is back online or the page is looked at again; each time the page
+# also fetches itself (a page whose link was replaced answers 404, and the page then shows
+# that), and the new stream sends the current page if the one shown is old. A stream silent
+# for 40 s (the server pings every 15 s) counts as dropped. Without JavaScript none of this
+# runs, and the page is complete as it is.
 SCRIPT = "".join((
     "(function(){",
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
-    "var page=m[0],es=null,busy=false,seq=0,gap=1000,downAt=0,leftAt=0,owed=false,heard=0,retry=null;",
+    "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
+    "pending=null,timer=null;",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
@@ -92,24 +94,26 @@ SCRIPT = "".join((
     "var keep=[].filter.call(n.body.childNodes,function(c){return c.nodeName!=='SCRIPT'});",
     "var mine=[].filter.call(d.body.childNodes,function(c){return c.nodeName==='SCRIPT'});",
     "d.body.replaceChildren.apply(d.body,keep.concat(mine))}",
-    "function update(){if(busy||wait()){owed=true;if(!busy)setTimeout(update,500);return}",
-    "owed=false;busy=true;var at=seq;",
+    "function show(){if(pending===null)return;if(wait()){if(!timer)timer=setTimeout(function(){timer=null;show()},300);",
+    "return}var x=pending;pending=null;if(x.indexOf(' data-v=\"'+v()+'\"')<0)apply(x)}",  # (not the page shown)
+    # the page fetched (after a drop): kept only if the stream has said nothing newer meanwhile
+    "function update(){if(busy)return;busy=true;var at=said;",
     "fetch(page,{cache:'no-store',credentials:'omit'}).then(function(r){",
     "if(r.status===404){location.replace(page);return null}if(!r.ok)throw r.status;return r.text()})",
-    ".then(function(x){busy=false;if(x===null)return;if(wait()){owed=true;setTimeout(update,500);return}",
-    "apply(x);if(seq!==at||owed)update()})",
-    ".catch(function(){busy=false;owed=true;later()})}",
+    ".then(function(x){busy=false;if(x!==null&&said===at){pending=x;show()}})",
+    ".catch(function(){busy=false;later()})}",
     "function later(){if(retry)return;retry=setTimeout(function(){retry=null;update();open()},gap);",
     "gap=Math.min(gap*2,15000)}",
     "function open(){if(es)es.close();heard=Date.now();",
     "es=new EventSource(page+'/live?v='+encodeURIComponent(v()));",
-    "es.onmessage=function(e){heard=Date.now();gap=1000;if(e.data!==v()){seq++;update()}};",
+    "es.addEventListener('page',function(e){heard=Date.now();said++;gap=1000;pending=e.data;show()});",
+    "es.addEventListener('ping',function(e){heard=Date.now();gap=1000;if(e.data!==v()&&pending===null)update()});",
     "es.onerror=function(){if(es)es.close();es=null;later()}}",
-    "function now(){gap=1000;if(retry){clearTimeout(retry);retry=null}seq++;update();open()}",
+    "function now(){gap=1000;if(retry){clearTimeout(retry);retry=null}update();open()}",
     "d.addEventListener('pointerdown',function(){downAt=Date.now()},true);",
-    "function up(){downAt=0;if(owed)setTimeout(update,250)}",
+    "function up(){downAt=0;setTimeout(show,250)}",
     "d.addEventListener('pointerup',up,true);d.addEventListener('pointercancel',up,true);",
-    "d.addEventListener('focusout',function(){if(owed)setTimeout(update,250)});",
+    "d.addEventListener('focusout',function(){setTimeout(show,250)});",
     "d.addEventListener('submit',function(){leftAt=Date.now()});",
     "d.addEventListener('visibilitychange',function(){if(!d.hidden)now()});",
     "window.addEventListener('online',now);",

@@ -206,6 +206,11 @@ class Site:
             html = self._scrub(self._render(who, VERSION_SLOT, extra)).replace(VERSION_SLOT, escape(version), 1)
         return html, version
 
+    @staticmethod
+    def for_token(html: str, token: str) -> str:
+        """A player's page as its own link serves it (its forms post to that link)."""
+        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+
     def _versioned(self, html: str) -> tuple[str, str]:
         """The page with its version in place: a keyed hash of the page drawn (its form token
         included), so two pages are the same version only when they are the same bytes."""

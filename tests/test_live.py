@@ -16,6 +16,8 @@ import pytest
 from live_support import PLAYERS, Served, Stream, companion, get, new_trans
 from serve_support import hands
 
+from companion.web import tokens
+
 
 def version(srv: Served, who) -> str:
     status, _, body = get(srv.host, srv.port, srv.path(who) + "/v")
@@ -174,16 +176,8 @@ def test_stopping_the_server_ends_its_streams_at_once(home):
 
 def test_a_quiet_stream_hears_a_heartbeat_and_ends_after_its_lifetime(home, run):
     """In this process: the server's own loop on a thread, its live channel made quick."""
-    from companion.web import server, tokens
-    from companion.web.site import Site
-
-    sid = json_session(run)
-    links = tokens.links(home, sid, PLAYERS)
-    site = Site(home, sid)
+    site, links, port, running = in_process_server(home, run)
     site.live.heartbeat, site.live.lifetime = 0.3, 1.5
-    sock = server.bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = server.start_background(site, sock, f"http://127.0.0.1:{port}")
     try:
         s = Stream("127.0.0.1", port, f"/p/{links['Ann']}")
         told = s.data()
@@ -212,3 +206,37 @@ def test_the_pages_stream_route_is_logged_by_its_name(home):
         time.sleep(0.3)
     log = (home / "web" / "access.log").read_text()
     assert "GET player live 200" in log and srv.token("Ann") not in log
+
+
+def in_process_server(home, run):
+    from companion.web import server, tokens
+    from companion.web.site import Site
+
+    sid = json_session(run)
+    links = tokens.links(home, sid, PLAYERS)
+    site = Site(home, sid)
+    sock = server.bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    return site, links, port, server.start_background(site, sock, f"http://127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "poll"])
+def test_another_process_is_noticed_with_inotify_and_without(home, run, monkeypatch, inotify):
+    import sys
+
+    from companion.web import watch
+
+    if inotify and not sys.platform.startswith("linux"):
+        pytest.skip("inotify is Linux's")
+    if not inotify:
+        monkeypatch.setattr(watch, "watch", lambda files: None)  # a system without it: the poll does the work
+    site, links, port, running = in_process_server(home, run)
+    try:
+        s = Stream("127.0.0.1", port, f"/t/{links[tokens.TABLE]}")
+        first = s.data()
+        assert site.live.watching == ("inotify" if inotify else "poll")
+        companion(home, "start", "Ann", "E6")
+        assert s.data() != first
+        s.close()
+    finally:
+        running.stop()

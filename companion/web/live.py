@@ -3,8 +3,10 @@
 Each page holds one server-sent-events stream (``GET /p/TOKEN/live?v=VERSION``, or
 ``/t/TOKEN/live``), opened by the page's script (:data:`companion.web.pages.SCRIPT`). While
 any stream is open, the server looks at the session file's signature (its inode, size and time:
-one ``stat``) every :data:`POLL` seconds, and at once when this process recorded something (a
-phone's move: :meth:`Live.poke`). On a change it draws the page of every viewer with a stream
+one ``stat``) whenever it may have changed: at once when inotify reports the file replaced
+(Linux, :mod:`companion.web.watch`) or this process recorded something (a phone's move:
+:meth:`Live.poke`), and every :data:`POLL` seconds where there is no inotify (every
+:data:`SAFETY_POLL` seconds beside it). On a change it draws the page of every viewer with a stream
 open (one trip to a worker thread for all of them), and sends each stream its page, the very
 bytes a reload would get, when the page's version differs from the one that page shows
 (``event: page``). The page swaps its body in place, keeping the scroll and the zoom; sending
@@ -16,11 +18,10 @@ A page's version is a keyed hash of the page itself (:meth:`companion.web.site.S
 so a stream says nothing but what its page shows: not the session file's size nor anything
 drawn from another player's secret (issue 22, S1).
 
-Why a poll and not inotify: a ``stat`` costs about 2 µs and a wake-up every 50 ms well under
-1% of a core, while the longest wait it adds (50 ms, 25 ms on average) is small beside the
-300 ms a change may take to reach every page; it works the same on every system and every
-file system, with nothing to install. BENCHMARKS.md ("Live pages") has the measurements beside
-inotify's.
+Why inotify first and a poll always: measured (BENCHMARKS.md, "Live pages"), inotify noticed
+a rename after 0.3 ms (median) at no cost while idle; a 50 ms stat poll after 30 ms, at 0.6 % of
+a core. The poll works on every system and every file system, with nothing to install, so it is
+the fallback, and a slow one stays beside inotify for a file system that does not report.
 
 Bounds: at most :data:`PER_VIEWER` streams per page (a new one ends that page's oldest, so a
 phone coming back from a lost Wi-Fi is never refused), each ended after :data:`LIFETIME`
@@ -34,9 +35,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from companion.web import connections
+from companion.web import connections, watch
 
-POLL = 0.05  # seconds between two looks at the session file while pages are open
+POLL = 0.05  # seconds between two looks at the session file while pages are open, without inotify
+SAFETY_POLL = 1.0  # seconds between two looks beside inotify
 HEARTBEAT = 15.0  # seconds between two messages on a quiet stream
 LIFETIME = 300.0  # seconds a stream lasts; the page then opens a new one
 PER_VIEWER = 4  # streams one page (one token) may hold at once: tabs, a second device
@@ -56,7 +58,8 @@ class Live:
         self.lifetime = lifetime
         self.per_viewer = per_viewer
         self.streams: dict[str, list[Stream]] = {}
-        self.pushed = 0  # versions sent, for tests and benchmarks
+        self.pushed = 0  # pages sent, for tests and benchmarks
+        self.watching = ""  # "inotify" or "poll" while a watcher runs
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
@@ -102,16 +105,29 @@ class Live:
             self.streams.pop(stream.viewer, None)
 
     async def _watch(self) -> None:
-        seen = self.site.signature()
+        loop = asyncio.get_running_loop()
         wake = self._wake
-        while self.streams:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(wake.wait(), self.poll)
-            wake.clear()
-            now = self.site.signature()
-            if now != seen:
-                seen = now
-                await self._refresh()
+        notify = watch.watch([self.site.session_file(), self.site.tokens_file()])
+        if notify is not None:
+            loop.add_reader(notify.fd, lambda: notify.hit() and wake.set())
+        interval = self.poll if notify is None else SAFETY_POLL
+        self.watching = "poll" if notify is None else "inotify"
+        seen = self.site.signature()
+        try:
+            while self.streams:
+                timer = loop.call_later(interval, wake.set)
+                await wake.wait()
+                timer.cancel()
+                wake.clear()
+                now = self.site.signature()
+                if now != seen:
+                    seen = now
+                    await self._refresh()
+        finally:
+            self.watching = ""
+            if notify is not None:
+                loop.remove_reader(notify.fd)
+                notify.close()
 
     async def _refresh(self) -> None:
         """Draw the page of every viewer with a stream open, in one worker thread, and send

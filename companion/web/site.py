@@ -140,6 +140,9 @@ class Site:
     def session_file(self) -> Path:
         return self.data_dir / "sessions" / f"{self.sid}.json"
 
+    def tokens_file(self) -> Path:
+        return tokens.tokens_path(self.root)
+
     def signature(self) -> tuple:
         """What tells one state of the served files from the next: the session file's and the
         links file's (inode, size, time). Internal: never sent (it carries the file's size)."""

@@ -201,10 +201,13 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class TapTable:
-    """One tree's server and 7 windows of one headless Chromium (six phones and the table)."""
+    """One tree's server, and its 7 pages (six phones' and the table's), each in a headless
+    Chromium of its own, as on 7 devices (a browser keeps at most 6 connections to one server,
+    and a live page holds one; and one window per browser, so that no window is ever switched
+    to, which can wake a page's timers early)."""
 
-    def __init__(self, tree: str | None, web):
-        self.tree, self.web = tree, web
+    def __init__(self, tree: str | None, browsers: list):
+        self.tree = tree
         self.home = Path(tempfile.mkdtemp(prefix="bench-tap-"))
         env = tree_env(tree, self.home)
         companion = [sys.executable, "-m", "companion"]
@@ -213,52 +216,63 @@ class TapTable:
         subprocess.run(companion + ["round", "start", "--special", "pass-three"], env=env, check=True,
                        capture_output=True)
         self.proc, links = serve_tree(tree, self.home, PLAYERS)
-        self.windows = {}
-        for who in ["table", *PLAYERS]:
-            web.switch_to.new_window("window")
-            web.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCHER})
-            web.get(links[who])
-            self.windows[who] = web.current_window_handle
+        self.pages = {}  # who -> (browser, window)
         self.visible = set()
-        for who, handle in self.windows.items():
-            web.switch_to.window(handle)
-            self.visible.add(web.execute_script("return document.visibilityState"))
+        try:
+            for who, web in zip(["table", *PLAYERS], browsers):
+                web.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCHER})
+                web.get(links[who])
+                self.pages[who] = (web, web.current_window_handle)
+                self.visible.add(web.execute_script("return document.visibilityState"))
+        except BaseException:
+            stop(self.proc)
+            raise
+        self.live = {"EventSource" in web.page_source for web, _ in self.pages.values()}  # which tree runs
+
+    def _in(self, who: str):
+        web, window = self.pages[who]
+        if web.current_window_handle != window:
+            web.switch_to.window(window)
+        return web
 
     def arm(self, text: str) -> None:
-        for handle in self.windows.values():
-            self.web.switch_to.window(handle)
-            self.web.execute_script("sessionStorage.setItem('want', arguments[0]); sessionStorage.removeItem('seen')",
-                                    text)
+        for who in self.pages:
+            self._in(who).execute_script(
+                "sessionStorage.setItem('want', arguments[0]); sessionStorage.removeItem('seen')", text)
 
     def collect(self, since_ms: float, timeout: float = 10.0) -> float:
         """Milliseconds from ``since_ms`` until the last of the 7 pages showed what was armed."""
         end = time.monotonic() + timeout
         seen = {}
-        while len(seen) < len(self.windows) and time.monotonic() < end:
-            for who, handle in self.windows.items():
+        while len(seen) < len(self.pages) and time.monotonic() < end:
+            time.sleep(0.05)
+            for who in self.pages:
                 if who in seen:
                     continue
-                self.web.switch_to.window(handle)
                 try:
-                    value = self.web.execute_script("return sessionStorage.getItem('seen')")
+                    value = self._in(who).execute_script("return sessionStorage.getItem('seen')")
                 except Exception:  # noqa: BLE001 - the page is being replaced by its own reload
                     value = None
                 if value:
                     seen[who] = float(value)
-            time.sleep(0.05)
-        if len(seen) < len(self.windows):
-            raise SystemExit(f"{self.tree or 'this tree'}: pages never showed it: {set(self.windows) - set(seen)}")
+        if len(seen) < len(self.pages):
+            raise SystemExit(f"{self.tree or 'this tree'}: pages never showed it: {set(self.pages) - set(seen)}")
+        self.last = {who: round(t - since_ms) for who, t in seen.items()}
+        if os.environ.get("BENCH_VERBOSE"):
+            loaded = {who: round(self._in(who).execute_script("return performance.timeOrigin") - since_ms)
+                      for who in self.pages}
+            print(self.tree or "this tree", "seen", self.last, "document loaded", loaded, flush=True)
         return max(seen.values()) - since_ms
 
     def tap(self) -> float:
         """Ann taps her first pass button: ms until every page shows it."""
-        self.arm("Waiting for Bob")
-        self.web.switch_to.window(self.windows["Ann"])
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(self.web, 10, poll_frequency=0.02).until(
+        self.arm("Waiting for Bob")
+        web = self._in("Ann")
+        WebDriverWait(web, 10, poll_frequency=0.02).until(
             lambda w: w.find_elements("css selector", "form button[name=choice]"))
-        tapped = self.web.execute_script(
+        tapped = web.execute_script(
             "var t = Date.now(); document.querySelector('form button[name=choice]').click(); return t;")
         return self.collect(tapped)
 
@@ -272,9 +286,6 @@ class TapTable:
         return self.collect(written)
 
     def close(self) -> None:
-        for handle in self.windows.values():
-            self.web.switch_to.window(handle)
-            self.web.close()
         stop(self.proc)
 
 
@@ -292,30 +303,37 @@ def bench_tap(runs: int, base: str | None) -> None:
     if isinstance(find_browser(), str):
         print(f"tap: skipped ({find_browser()})")
         return
-    web = chrome(390, 844)
-    first = web.current_window_handle
     trees = [("this tree (server-sent events)", None)] + ([("base (polling)", base)] if base else [])
-    tables = {name: TapTable(tree, web) for name, tree in trees}
-    taps = {name: [] for name in tables}
-    undos = {name: [] for name in tables}
+    browsers = []
+    tables = {}
+    taps = {name: [] for name, _ in trees}
+    undos = {name: [] for name, _ in trees}
     try:
+        for name, tree in trees:
+            mine = [chrome(390, 844) for _ in range(1 + len(PLAYERS))]
+            browsers += mine
+            tables[name] = TapTable(tree, mine)
+        import random
+
+        pause = random.Random(21)  # the same pauses every time the benchmark runs
         for n in range(runs):
             for name, table in tables.items():  # alternating, so the machine's load falls on both
-                time.sleep(0.3 + (n % 4) * 0.1)  # land at different points of a poll
+                time.sleep(pause.uniform(0.3, 1.5))  # a player acts at any moment of a page's poll
                 taps[name].append(table.tap())
-                time.sleep(0.2)
+                time.sleep(pause.uniform(0.3, 1.5))
                 undos[name].append(table.undo())
     finally:
         for table in tables.values():
             table.close()
-        web.switch_to.window(first)
-        quit_chrome(web)
+        for web in browsers:
+            quit_chrome(web)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     for name in tables:
         for what, values in (("a tap until all 7 pages show it", taps[name]),
                              ("an undo by another process until all 7 pages show it", undos[name])):
             print(f"{name}: {what}: median {statistics.median(values):.0f} ms, p95 {percentile(values, 0.95):.0f} ms, "
-                  f"max {max(values):.0f} ms ({len(values)} runs; pages {sorted(tables[name].visible)})")
+                  f"max {max(values):.0f} ms ({len(values)} runs; pages {sorted(tables[name].visible)}, "
+                  f"live script {sorted(tables[name].live)})")
     print(f"load average at the end: {load:.1f}")
 
 
@@ -514,8 +532,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--only", help="comma-separated: pages,tap,watch,memory,flood,version")
-    parser.add_argument("--base", help="a copy of the tree before the web pages, for --version side by side")
+    parser.add_argument("--base", help="a copy of another tree (e.g. `git archive main | tar -x -C DIR`), run side "
+                                       "by side with this one for tap, flood and version")
     args = parser.parse_args()
+    # `python -m companion` puts the working folder first on the path: from the repository's
+    # root it would run this tree's companion even with PYTHONPATH=BASE. So the benchmark's
+    # processes start elsewhere.
+    os.chdir(tempfile.gettempdir())
     only = set(args.only.split(",")) if args.only else {"pages", "tap", "watch", "memory", "flood", "version"}
     if "pages" in only:
         bench_pages(args.runs)

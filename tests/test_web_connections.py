@@ -70,6 +70,8 @@ def test_a_thousand_idle_connections_do_not_shut_the_phones_out_and_are_closed(h
             while time.monotonic() < deadline and not all(closed_by_server(s) for s in idle):
                 time.sleep(0.25)
             assert sum(closed_by_server(s) for s in idle) == 1000  # none kept: after 5 s, or pushed out sooner
+            print(f"1,000 idle: {len(answers)} pages asked, slowest {max(t for _, t in answers) * 1000:.0f} ms; "
+                  f"all closed {time.monotonic() - opened:.1f} s after they opened")
         finally:
             for s in idle:
                 s.close()
@@ -113,6 +115,8 @@ def test_slow_connections_are_closed_after_a_few_seconds_and_phones_are_served_m
             closed_at = time.monotonic() - opened
             assert all(closed_by_server(s) for s in slow), f"{sum(closed_by_server(s) for s in slow)} closed"
             assert closed_at >= REQUEST_TIMEOUT - 0.5  # however much they trickled, not before their time
+            print(f"250 slow + 1 slow post: pages {[round(t * 1000) for _, t in answers]} ms; all closed at "
+                  f"{closed_at:.1f} s")
         finally:
             stop.set()
             for s in slow:
@@ -280,3 +284,4 @@ def test_a_flood_of_wrong_guesses_does_not_hold_the_server(home):
                     dropped += 1
             s.close()
         assert dropped >= 20  # those past the 64 waiting were closed unanswered
+        print(f"{len(held)} wrong guesses at once: {dropped} closed unanswered; the right token took {took * 1000:.0f} ms")

@@ -66,8 +66,10 @@ footer{padding:10px 16px;color:var(--muted);font-size:.85em}
 # and at once when the phone is back online or the page is looked at again; each time the page
 # also fetches itself (a page whose link was replaced answers 404, and the page then shows
 # that), and the new stream sends the current page if the one shown is old. A stream silent
-# for 40 s (the server pings every 15 s) counts as dropped. Without JavaScript none of this
-# runs, and the page is complete as it is.
+# for 40 s (the server pings every 15 s) counts as dropped. A hidden page (a tab in the
+# background, a phone's locked screen) lets its stream go, and catches up when looked at
+# again: a browser keeps only 6 connections to one server, and a stream holds one. Without
+# JavaScript none of this runs, and the page is complete as it is.
 SCRIPT = "".join((
     "(function(){",
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
@@ -104,7 +106,7 @@ SCRIPT = "".join((
     ".catch(function(){busy=false;later()})}",
     "function later(){if(retry)return;retry=setTimeout(function(){retry=null;update();open()},gap);",
     "gap=Math.min(gap*2,15000)}",
-    "function open(){if(es)es.close();heard=Date.now();",
+    "function open(){if(es)es.close();es=null;if(d.hidden)return;heard=Date.now();",
     "es=new EventSource(page+'/live?v='+encodeURIComponent(v()));",
     "es.addEventListener('page',function(e){heard=Date.now();said++;gap=1000;pending=e.data;show()});",
     "es.addEventListener('ping',function(e){heard=Date.now();gap=1000;if(e.data!==v()&&pending===null)update()});",
@@ -115,7 +117,7 @@ SCRIPT = "".join((
     "d.addEventListener('pointerup',up,true);d.addEventListener('pointercancel',up,true);",
     "d.addEventListener('focusout',function(){setTimeout(show,250)});",
     "d.addEventListener('submit',function(){leftAt=Date.now()});",
-    "d.addEventListener('visibilitychange',function(){if(!d.hidden)now()});",
+    "d.addEventListener('visibilitychange',function(){if(!d.hidden)now();else if(es){es.close();es=null}});",
     "window.addEventListener('online',now);",
     "window.addEventListener('pageshow',function(e){leftAt=0;if(e.persisted)now()});",
     "setInterval(function(){if(es&&Date.now()-heard>40000)now()},5000);open()})();",

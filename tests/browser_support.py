@@ -76,6 +76,9 @@ def link_line(line: str) -> tuple[str, str | None, str]:
     kind, rest = line.rstrip("\n").split(" ", 1)
     if kind == "table":
         return kind, None, rest
+    if kind != "player":  # the form before issue 22 (W3): `NAME URL`
+        name, url = line.rstrip("\n").rsplit(" ", 1)
+        return "player", name, url
     name, url = rest.rsplit(" ", 1)
     return kind, name, url
 

@@ -29,7 +29,6 @@ PARTS (comma-separated, default all): pages, tap, watch, memory, flood, version.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess

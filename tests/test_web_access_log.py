@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from live_support import Served, get, new_trans, parse, raw
+from live_support import Served, get, new_trans, raw
 
 ROUTES = {"table page", "table version", "table live", "player page", "player version", "player live",
           "player move", "unknown"}

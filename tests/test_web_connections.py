@@ -162,7 +162,7 @@ def test_a_request_for_another_host_gets_400_even_with_the_right_token(home):
     with Served(home) as srv:
         port = srv.port
         for host in ("evil.example", f"evil.example:{port}", f"127.0.0.1.evil.example:{port}",
-                     f"localhost.evil.example", "127.0.0.2", "", f"127.0.0.1:{port}x"):
+                     "localhost.evil.example", "127.0.0.2", "", f"127.0.0.1:{port}x"):
             for path in (srv.path("Ann"), srv.path(None), srv.path("Ann") + "/live", srv.path("Ann") + "/v",
                          "/nothing"):
                 status, headers, body = get(srv.host, port, path, headers={"Host": host})

@@ -241,7 +241,6 @@ class Guard:
 
 def protocol_class(guard: Guard):
     """uvicorn's h11 protocol, reporting every connection's events to ``guard``."""
-    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GuardedH11(H11Protocol):

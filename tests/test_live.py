@@ -240,3 +240,21 @@ def test_another_process_is_noticed_with_inotify_and_without(home, run, monkeypa
         s.close()
     finally:
         running.stop()
+
+
+def test_a_move_typed_in_the_shell_that_serves_reaches_the_pages(home, run):
+    """The shell runs the server on a thread of its own process (`serve` typed at the prompt);
+    a line typed there afterwards reaches the open pages the same way."""
+    from companion.core.app import App
+    from companion.terminal.cli import run_line
+
+    site, links, port, running = in_process_server(home, run)
+    try:
+        streams = [Stream("127.0.0.1", port, f"/t/{links[tokens.TABLE]}"), Stream("127.0.0.1", port, f"/p/{links['Bob']}")]
+        first = [s.data() for s in streams]
+        assert run_line(App(home), "start Ann E6") == (0, None)  # in the server's own process
+        assert all(s.data() != before for s, before in zip(streams, first))
+        for s in streams:
+            s.close()
+    finally:
+        running.stop()

@@ -71,8 +71,21 @@ def body_text(web) -> str:
         return ""
 
 
+def link_line(line: str) -> tuple[str, str | None, str]:
+    """One line of piped `serve`: ("table", None, URL) or ("player", NAME, URL)."""
+    kind, rest = line.rstrip("\n").split(" ", 1)
+    if kind == "table":
+        return kind, None, rest
+    if kind != "player":  # the form before issue 22 (W3): `NAME URL`
+        name, url = line.rstrip("\n").rsplit(" ", 1)
+        return "player", name, url
+    name, url = rest.rsplit(" ", 1)
+    return kind, name, url
+
+
 def serve(home, players):
-    """`companion serve --port 0` in its own process: (process, {who: url})."""
+    """`companion serve --port 0` in its own process: (process, {who: url}), the table's link
+    under "table" (a test with a player called "table" reads :func:`link_line` itself)."""
     env = dict(os.environ, COMPANION_HOME=str(home))
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -81,8 +94,8 @@ def serve(home, players):
         line = proc.stdout.readline()
         if not line:
             raise AssertionError(proc.stderr.read())
-        who, url = line.split()
-        links[who] = url
+        kind, name, url = link_line(line)
+        links["table" if kind == "table" else name] = url
     return proc, links
 
 

@@ -37,6 +37,7 @@ def site_and_client(home: Path, sid: str, players=PLAYERS):
     from companion.web import tokens
     from companion.web.site import Site
 
-    links = tokens.links(home, sid, list(players))
+    made = tokens.links(home, sid, list(players))
+    links = {"table": made[tokens.TABLE], **{p: made[p] for p in players}}  # no player here is called "table"
     site = Site(home, sid)
-    return site, TestClient(site.app), links
+    return site, TestClient(site.app, base_url="http://127.0.0.1"), links

@@ -30,12 +30,14 @@ def start_serve(home, *extra):
     env = dict(os.environ, COMPANION_HOME=str(home))
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    from browser_support import link_line
+
     links = {}
     for _ in range(1 + len(PLAYERS)):
         line = proc.stdout.readline()
         assert line, proc.stderr.read()
-        who, url = line.split()
-        links[who] = url
+        kind, name, url = link_line(line)
+        links["table" if kind == "table" else name] = url
     return proc, links
 
 
@@ -59,7 +61,7 @@ def test_piped_serve_prints_one_line_per_link_and_stops(run, home):
         assert fetch(links["table"])[0] == 200
         assert fetch(links["Ann"] + "x")[0] == 404
         again = run(["serve", "--links"], expect=0).stdout.split("\n")
-        assert again[:5] == [f"{who} {url}" for who, url in links.items()]
+        assert again[:5] == [f"table {links['table']}"] + [f"player {p} {links[p]}" for p in PLAYERS]
     finally:
         err = stop(home, proc)
     assert proc.returncode == 0 and "The server is stopped." in err
@@ -71,7 +73,7 @@ def test_new_links_replace_the_running_servers_links(run, home):
     proc, links = start_serve(home)
     try:
         result = run(["serve", "--new-links"], expect=0).stdout
-        fresh = dict(line.split() for line in result.splitlines() if line.split()[0] in ["table", *PLAYERS])
+        fresh = {line.split()[-2]: line.split()[-1] for line in result.splitlines() if line.startswith("player ")}
         assert fetch(links["Ann"])[0] == 404 and fetch(fresh["Ann"])[0] == 200
     finally:
         stop(home, proc)

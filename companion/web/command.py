@@ -1,9 +1,11 @@
 """`serve`: the phones' pages for the session at hand (see docs/phones.md).
 
 On a terminal it draws the table link's QR code, then each player's on a private screen, one
-player at a time. Piped, it prints `table URL` and one `NAME URL` line per player, so scripts
-and tests can read them. In the shell the server runs on a thread and the prompt stays usable;
-elsewhere it runs until Ctrl-C (or `serve --stop` from another window).
+player at a time. Piped, it prints `table URL`, then one `player NAME URL` line per player, so
+scripts and tests can read them (the first word says whose link it is, the URL is the last:
+a player may be called "table", or have a space in their name). In the shell the server runs
+on a thread and the prompt stays usable; elsewhere it runs until Ctrl-C (or `serve --stop`
+from another window).
 """
 
 from __future__ import annotations
@@ -62,11 +64,13 @@ def shell_notifier():
 
 
 def show_links(app, base: str, names: list[str], links: dict[str, str]) -> None:
-    table = f"{base}/t/{links['table']}"
+    from companion.web import tokens
+
+    table = f"{base}/t/{links[tokens.TABLE]}"
     if not on_terminal() and not app.interactive:
         click.echo(f"table {table}")
         for name in names:
-            click.echo(f"{name} {base}/p/{links[name]}")
+            click.echo(f"player {name} {base}/p/{links[name]}")
         sys.stdout.flush()
         return
     click.echo("The table page, for a screen everyone sees:")

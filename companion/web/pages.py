@@ -55,17 +55,73 @@ footer{padding:10px 16px;color:var(--muted);font-size:.85em}
 """.strip() + "\n" + "".join(f".p{i}{{color:{c}}}" for i, c in enumerate(PLAYER_COLOURS)) \
     + "".join(f".c-{name}{{color:{c}}}" for name, c in COLOURS.items())
 
-# Polls the page's version (the session file's mtime) and reloads when it changed: within
-# about half a second of an action recorded by any process. A page replaced by
-# `serve --new-links` answers 404, and the reload shows that.
-SCRIPT = (
-    "(function(){var v=document.documentElement.getAttribute('data-v');"
-    "var u=location.pathname.replace(/\\/+$/,'')+'/v';"
-    "function tick(){fetch(u,{cache:'no-store',credentials:'omit'}).then(function(r){"
-    "if(r.status===404){location.replace(location.pathname);return null}return r.text()})"
-    ".then(function(x){if(x===null)return;if(x!==v){location.replace(location.pathname)}else{setTimeout(tick,400)}})"
-    ".catch(function(){setTimeout(tick,2000)})}setTimeout(tick,400)})();"
-)
+# The live page (issue 21, item 4; companion.web.live). The page opens a stream of server-sent
+# events at /p/TOKEN/live (or /t/TOKEN/live) with the version it shows; whenever its page
+# changes, the server sends the new page on it (`event: page`), and the script swaps the new
+# body in place: the scroll and a pinch zoom stay, nothing is added to the history, and what a
+# player had started to fill in or tick in a form is carried over to the same form of the new
+# page (never the form token). Not while a finger is on the screen (up to 3 s), a text field
+# has the focus or a form is being sent: then just after. A stream that drops (the Wi-Fi gone,
+# the laptop asleep, the server restarted) is opened again after 1 s, then longer, up to 15 s,
+# and at once when the phone is back online or the page is looked at again; each time the page
+# also fetches itself (a page whose link was replaced answers 404, and the page then shows
+# that), and the new stream sends the current page if the one shown is old. A stream silent
+# for 40 s (the server pings every 15 s) counts as dropped. A hidden page (a tab in the
+# background, a phone's locked screen) lets its stream go, and catches up when looked at
+# again: a browser keeps only 6 connections to one server, and a stream holds one. Without
+# JavaScript none of this runs, and the page is complete as it is.
+SCRIPT = "".join((
+    "(function(){",
+    "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
+    "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
+    "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
+    "pending=null,timer=null;",
+    "function v(){return h.getAttribute('data-v')||''}",
+    "function wait(){var a=d.activeElement;",
+    "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
+    "||(!!a&&(a.tagName==='TEXTAREA'||(a.tagName==='INPUT'",
+    "&&/^(text|number|search|tel|email|url|password)$/.test(a.type))))}",
+    # a form's fields as the player left them, by the move the form makes
+    "function key(f){var k=f.querySelector('input[name=move]');return f.getAttribute('action')+'|'+(k?k.value:'')}",
+    "function carry(n){var was={};[].forEach.call(d.forms,function(f){was[key(f)]=f});",
+    "[].forEach.call(n.forms,function(f){var o=was[key(f)];if(!o)return;",
+    "[].forEach.call(f.elements,function(e){if(!e.name||e.type==='hidden'||e.type==='submit'||e.type==='button')return;",
+    "var same=[].filter.call(o.elements,function(x){return x.name===e.name&&x.type===e.type",
+    "&&(e.type!=='checkbox'&&e.type!=='radio'||x.value===e.value)})[0];if(!same)return;",
+    "if(e.type==='checkbox'||e.type==='radio'){if(same.checked!==same.defaultChecked)e.checked=same.checked}",
+    "else if(e.tagName==='SELECT'){if(same.value&&[].some.call(e.options,function(p){return p.value===same.value}))",
+    "e.value=same.value}else if(same.value!==same.defaultValue)e.value=same.value})})}",
+    "function apply(x){var n=new DOMParser().parseFromString(x,'text/html');if(!n.body)return;carry(n);",
+    "d.title=n.title;h.setAttribute('data-v',n.documentElement.getAttribute('data-v')||'');",
+    "var keep=[].filter.call(n.body.childNodes,function(c){return c.nodeName!=='SCRIPT'});",
+    "var mine=[].filter.call(d.body.childNodes,function(c){return c.nodeName==='SCRIPT'});",
+    "d.body.replaceChildren.apply(d.body,keep.concat(mine))}",
+    "function show(){if(pending===null)return;if(wait()){if(!timer)timer=setTimeout(function(){timer=null;show()},300);",
+    "return}var x=pending;pending=null;if(x.indexOf(' data-v=\"'+v()+'\"')<0)apply(x)}",  # (not the page shown)
+    # the page fetched (after a drop): kept only if the stream has said nothing newer meanwhile
+    "function update(){if(busy)return;busy=true;var at=said;",
+    "fetch(page,{cache:'no-store',credentials:'omit'}).then(function(r){",
+    "if(r.status===404){location.replace(page);return null}if(!r.ok)throw r.status;return r.text()})",
+    ".then(function(x){busy=false;if(x!==null&&said===at){pending=x;show()}})",
+    ".catch(function(){busy=false;later()})}",
+    "function later(){if(retry)return;retry=setTimeout(function(){retry=null;update();open()},gap);",
+    "gap=Math.min(gap*2,15000)}",
+    "function open(){if(es)es.close();es=null;if(d.hidden)return;heard=Date.now();",
+    "es=new EventSource(page+'/live?v='+encodeURIComponent(v()));",
+    "es.addEventListener('page',function(e){heard=Date.now();said++;gap=1000;pending=e.data;show()});",
+    "es.addEventListener('ping',function(e){heard=Date.now();gap=1000;if(e.data!==v()&&pending===null)update()});",
+    "es.onerror=function(){if(es)es.close();es=null;later()}}",
+    "function now(){gap=1000;if(retry){clearTimeout(retry);retry=null}update();open()}",
+    "d.addEventListener('pointerdown',function(){downAt=Date.now()},true);",
+    "function up(){downAt=0;setTimeout(show,250)}",
+    "d.addEventListener('pointerup',up,true);d.addEventListener('pointercancel',up,true);",
+    "d.addEventListener('focusout',function(){setTimeout(show,250)});",
+    "d.addEventListener('submit',function(){leftAt=Date.now()});",
+    "d.addEventListener('visibilitychange',function(){if(!d.hidden)now();else if(es){es.close();es=null}});",
+    "window.addEventListener('online',now);",
+    "window.addEventListener('pageshow',function(e){leftAt=0;if(e.persisted)now()});",
+    "setInterval(function(){if(es&&Date.now()-heard>40000)now()},5000);open()})();",
+))
 
 
 def _hash(text: str) -> str:

@@ -2,6 +2,10 @@
 
 The socket is bound here (not by uvicorn) so that `--port 0` works and the links printed name
 the port really used. One server per process at most: the shell's `serve --stop` ends it.
+
+uvicorn's settings are chosen, not left to their defaults (issue 22, S2), see
+:func:`make_server`; how long a connection may take and how many may wait is
+:mod:`companion.web.connections`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from companion.core.errors import CompanionError
 from companion.web import tokens
 
 DEFAULT_PORT = 8765
+BACKLOG = 1024  # connections the system holds before the server accepts them (a flood must not drop a phone's)
 
 
 def lan_address() -> str:
@@ -47,16 +52,53 @@ def bind(host: str, port: int) -> socket.socket:
             raise CompanionError(f"Port {port} is in use on {host}: choose another with --port N "
                                  "(or stop the other server with `serve --stop`).") from None
         raise CompanionError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}.") from None
-    sock.listen(64)
+    sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
 
 
+def own_names(address: str) -> set[str]:
+    """The names a request may give as its Host (issue 22, S6): the address listened on and
+    this computer's own names; on 127.0.0.1, also ``localhost``."""
+    names = {address}
+    if address.startswith("127."):
+        names.add("localhost")
+    else:
+        with contextlib.suppress(OSError):
+            host = socket.gethostname().lower()
+            if host:
+                names |= {host, host.split(".")[0], host.split(".")[0] + ".local"}
+    return {n.lower().rstrip(".") for n in names if n}
+
+
 def make_server(site, sock: socket.socket):
+    """uvicorn for ``site`` on ``sock``, its settings chosen (issue 22, S2):
+
+    - the h11 protocol, with :mod:`companion.web.connections`' rules (a request due within
+      5 s of opening or of the previous response, at most 256 connections waiting, the oldest
+      pushed out first, open connections bounded by the file limit, raised where allowed);
+    - ``limit_concurrency`` off: uvicorn counts every open connection against it, idle ones
+      included, and answers every request 503 past it (200 idle sockets shut every phone out);
+      the live pages' streams are bounded by the live channel instead;
+    - ``timeout_keep_alive`` 5 s, the same as a new connection's;
+    - ``h11_max_incomplete_event_size`` 8 KiB: a request head larger than that is refused (a
+      phone's is under 2 KiB: the pages set no cookies);
+    - ``backlog`` 1,024, no WebSocket (``ws="none"``), no lifespan, no server or date header,
+      uvicorn's own access log off (the site writes its own, without paths);
+    - ``timeout_graceful_shutdown`` 2 s: the live streams are ended first, so stopping is quick.
+    """
     import uvicorn
 
-    config = uvicorn.Config(site.app, log_level="warning", access_log=False, lifespan="off",
-                            server_header=False, date_header=False, limit_concurrency=200,
+    from companion.web import connections
+
+    site.hosts = own_names(sock.getsockname()[0])
+    guard = connections.Guard(max_open=connections.max_open_for(connections.open_files_limit()))
+    guard.on_shutdown.append(site.live.close_all)
+    site.guard = guard
+    config = uvicorn.Config(site.app, http=connections.protocol_class(guard), ws="none", lifespan="off",
+                            log_level="warning", access_log=False, server_header=False, date_header=False,
+                            limit_concurrency=None, timeout_keep_alive=int(connections.REQUEST_TIMEOUT),
+                            h11_max_incomplete_event_size=connections.HEAD_LIMIT, backlog=BACKLOG,
                             timeout_graceful_shutdown=2)
     return uvicorn.Server(config)
 

@@ -3,13 +3,21 @@
 Routes (TOKEN is a link's secret, see :mod:`companion.web.tokens`):
 
 - ``GET /t/TOKEN``: the table page; ``GET /p/TOKEN``: a player's page;
-- ``GET /t/TOKEN/v``, ``GET /p/TOKEN/v``: the page's version (the session file's mtime),
-  which the page's script polls to reload itself within a second of any recorded action;
-- ``POST /p/TOKEN/choose``: the choice a special card asks of that player (the only write).
+- ``GET /t/TOKEN/live``, ``GET /p/TOKEN/live``: the page's stream of server-sent events, which
+  tells the page its new version whenever what it shows changed (:mod:`companion.web.live`);
+- ``GET /t/TOKEN/v``, ``GET /p/TOKEN/v``: the page's version now (the same value, asked once);
+- ``POST /p/TOKEN/choose``: a move made on that player's page (the only write).
 
-Anything else, and any wrong, missing or replaced token, gets the same 404, slowed down for
-an address that keeps guessing. Every response carries the strict headers of :data:`HEADERS`.
-Pages are rendered once per version of the session file and kept until it changes.
+A page's version is a keyed hash of the page itself: it changes when, and only when, what that
+page shows changes, and it says nothing else (issue 22, S1). Pages are drawn once per version of
+the session file and kept until it changes.
+
+Before any route, the front door (:meth:`Site._front`) refuses a request whose Host is not the
+server's own address or name (400: DNS rebinding, S6), limits how often a player may post, adds
+the strict :data:`HEADERS` to every response, and writes the access log: the route's name
+(``player page``, ``table live``, ``unknown``...) and the status, never a path, so no spelling of
+an address can carry a token into it (S3). Anything else, and any wrong, missing or replaced
+token, gets the same 404, slowed down for an address that keeps guessing.
 """
 
 from __future__ import annotations
@@ -20,24 +28,27 @@ import os
 import re
 import threading
 import time
+from html import escape
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from companion.core.app import App
 from companion.core.errors import CompanionError
-from companion.web import pages, tokens
+from companion.core.store import file_signature
+from companion.web import connections, limits, live, pages, tokens
 
 MAX_BODY = 2048  # bytes: a choice is one city name and a form token
 FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed down
 GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
 MAX_DELAY = 5.0
+MAX_DELAYED = 64  # slowed 404s waiting at once; past that a new wrong guess's connection is closed unanswered
 HEADERS = {
     "Content-Security-Policy": pages.CSP,
     "Referrer-Policy": "no-referrer",
@@ -51,13 +62,25 @@ HEADERS = {
 # Every route takes every method and answers a wrong one itself, after the token check: a
 # wrong method on a wrong token is the same 404 as anything else.
 ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
-TOKEN_IN_PATH = re.compile(r"^/([pt])/[^/]*")
 TOKEN_ANYWHERE = re.compile(r"/([pt])/[A-Za-z0-9_-]{16,}")
+METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"}  # any other is logged as "other"
+LOCAL_NAMES = ("127.0.0.1", "localhost")
+VERSION_SLOT = "{version}"  # where a page's own version goes, once the page is drawn
+BAD_HOST = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Bad request</title></head>"
+            "<body><p>This server answers only at its own address: open the link `serve` showed.</p></body></html>")
 
 
-def redact_path(path: str) -> str:
-    """The path as the access log writes it: the token left out."""
-    return TOKEN_IN_PATH.sub(lambda m: f"/{m.group(1)}/~", path)
+def host_name(value: str) -> str | None:
+    """The name in a Host header, lower case, without its port (None when it is not one)."""
+    value = value.strip().lower()
+    if value.startswith("["):  # an IPv6 literal
+        name, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else rest
+    else:
+        name, _, port = value.partition(":")
+    if not name or (port and not port.isdigit()):
+        return None
+    return name.rstrip(".")
 
 
 class _Stale(CompanionError):
@@ -90,18 +113,23 @@ class Site:
     """One session served: reads the data folder on each request, renders per file version."""
 
     def __init__(self, data_dir: Path, sid: str, notify: Callable[[str], None] | None = None,
-                 access_log: Path | None = None):
+                 access_log: Path | None = None, hosts: Iterable[str] = LOCAL_NAMES):
         self.data_dir = Path(data_dir)
         self.sid = sid
         self.notify = notify
         self.guesses = Guesses()
+        self.delayed = 0  # slowed 404s waiting now
+        self.posts = limits.Rate()
+        self.hosts = {h.lower().rstrip(".") for h in hosts}  # the names a request may use (S6)
+        self.live = live.Live(self)
+        self.guard = None  # the server's connections.Guard, once a server runs this site
         self.root = self.data_dir
         self.secret = tokens.server_secret(self.root)
         self.log_path = access_log if access_log is not None else tokens.web_dir(self.root) / "access.log"
         self._log_lock = threading.Lock()
-        self._known: tuple[int, dict[str, str]] = (-1, {})
-        self._cache: dict[tuple[str, str], str] = {}
-        self._cache_version = ""
+        self._known: tuple[object, dict[str, str]] = (-1, {})
+        self._cache: dict[tuple[object, str], tuple[str, str]] = {}
+        self._cache_key: object = None
         self._render_lock = threading.Lock()
         self._flights: dict[tuple[str, str], threading.Lock] = {}
         self._load_lock = threading.Lock()
@@ -112,29 +140,30 @@ class Site:
     def session_file(self) -> Path:
         return self.data_dir / "sessions" / f"{self.sid}.json"
 
-    def version(self) -> str:
-        """Changes whenever the session file is replaced (every recorded action, undo, redo)
-        or the links are replaced."""
-        try:
-            st = self.session_file().stat()
-            file_v = f"{st.st_mtime_ns:x}.{st.st_size:x}"
-        except OSError:
-            file_v = "gone"
-        return f"{file_v}.{self._tokens_stamp():x}"
+    def tokens_file(self) -> Path:
+        return tokens.tokens_path(self.root)
 
-    def _tokens_stamp(self) -> int:
-        try:
-            return tokens.tokens_path(self.root).stat().st_mtime_ns
-        except OSError:
-            return 0
+    def signature(self) -> tuple:
+        """What tells one state of the served files from the next: the session file's and the
+        links file's (inode, size, time). Internal: never sent (it carries the file's size)."""
+        return file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root))
+
+    def version_of(self, who: str) -> str:
+        """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of
+        that page as it is drawn now, so it changes exactly when the page does."""
+        return self.render(who)[1]
+
+    def version(self, who: str = tokens.TABLE) -> str:
+        return self.version_of(who)
+
+    def _tokens_stamp(self):
+        return file_signature(tokens.tokens_path(self.root))
 
     def known(self) -> dict[str, str]:
         """This session's tokens (re-read when `serve --new-links` replaced them)."""
         stamp = self._tokens_stamp()
         if stamp != self._known[0]:
-            data = tokens._read(self.root)
-            entry = ((data.get("sessions") or {}).get(self.sid)) or {}
-            self._known = (stamp, {k: v for k, v in entry.items() if isinstance(v, str)})
+            self._known = (stamp, tokens.known(self.root, self.sid))
         return self._known[1]
 
     def whose(self, token: str) -> str | None:
@@ -154,42 +183,68 @@ class Site:
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, who: str, extra: str = "") -> tuple[str, str]:
-        """(html, version) of ``who``'s page ("table" or a player); rendered once per version of
-        the session file, however many phones ask at the same moment."""
-        version = self.version()
-        if extra:  # a refusal shown on the page: never kept
-            return self._render(who, version, extra), version
-        key = (version, who)
+        """(html, version) of ``who``'s page (:data:`tokens.TABLE` or a player); drawn once per
+        state of the session file, however many phones ask at the same moment. A refusal shown
+        on the page (``extra``) is never kept, and carries the page's own version, so that the
+        live channel does not replace it before anything changed."""
+        key = self.signature()
         with self._render_lock:
-            if self._cache_version != version:
+            if self._cache_key != key:
                 self._cache.clear()
                 self._flights.clear()
-                self._cache_version = version
-            html = self._cache.get(key)
-            flight = self._flights.setdefault(key, threading.Lock())
-        if html is not None:
-            return html, version
-        with flight:  # the first asker renders; the others wait for it and take its page
-            with self._render_lock:
-                html = self._cache.get(key)
-            if html is None:
-                html = self._render(who, version, extra)
+                self._cache_key = key
+            kept = self._cache.get((key, who))
+            flight = self._flights.setdefault((key, who), threading.Lock())
+        if kept is None:
+            with flight:  # the first asker draws; the others wait for it and take its page
                 with self._render_lock:
-                    if self._cache_version == version:
-                        self._cache[key] = html
+                    kept = self._cache.get((key, who))
+                if kept is None:
+                    kept = self._versioned(self._render(who, VERSION_SLOT, ""))
+                    with self._render_lock:
+                        if self._cache_key == key:
+                            self._cache[(key, who)] = kept
+        html, version = kept
+        if extra:
+            html = self._scrub(self._render(who, VERSION_SLOT, extra)).replace(VERSION_SLOT, escape(version), 1)
         return html, version
 
-    def snapshot(self, version: str):
-        """(session, replay) for the pages of ``version`` (see :meth:`load`)."""
+    @staticmethod
+    def for_token(html: str, token: str) -> str:
+        """A player's page as its own link serves it (its forms post to that link)."""
+        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+
+    def _versioned(self, html: str) -> tuple[str, str]:
+        """The page with its version in place: a keyed hash of the page drawn (its form token
+        included), so two pages are the same version only when they are the same bytes."""
+        html = self._scrub(html)
+        version = hmac.new(self.secret, b"page\0" + html.encode("utf-8"), "sha256").hexdigest()[:24]
+        return html.replace(VERSION_SLOT, version, 1), version
+
+    def _scrub(self, html: str) -> str:
+        """No page names where the data folder is on the laptop (its path holds the user's
+        name, issue 22, S5): the session's file is named as the session, any other file of
+        the folder by its name inside it."""
+        for path, said in ((self.session_file(), f"session {self.sid}'s file"), (self.data_dir, "the data folder")):
+            for spelling in {str(path), os.path.realpath(path)}:
+                html = html.replace(escape(spelling), said).replace(spelling, said)
+        return html
+
+    def snapshot(self, version: str | None = None):
+        """(session, replay) for the pages (see :meth:`load`)."""
         return self.load()
+
+    def unreadable(self) -> str:
+        return (f"Session {self.sid} cannot be read just now: its file is damaged or was moved. "
+                "The laptop says what to do: type `status` there.")
 
     def _render(self, who: str, version: str, extra: str) -> str:
         from companion.web import views
 
         try:
             s, replay = self.snapshot(version)
-        except CompanionError as exc:
-            return pages.page(title="Tabletop Companion", heading="Tabletop Companion", lines=[exc.message],
+        except CompanionError:
+            return pages.page(title="Tabletop Companion", heading="Tabletop Companion", lines=[self.unreadable()],
                               version=version, sections=[])
         if who == tokens.TABLE:
             return views.table_page(s, replay, version)
@@ -197,10 +252,14 @@ class Site:
         return views.player_page(s, replay, who, version, form, "/p/{token}/choose", extra)
 
     # -- the log -------------------------------------------------------------------------------
-    def log(self, request: Request, status: int, started: float) -> None:
-        client = request.client.host if request.client else "-"
-        line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {client} {request.method} "
-                f"{redact_path(request.url.path)} {status} {1000 * (time.perf_counter() - started):.1f}ms\n")
+    def log(self, scope, route: str, status: int, started: float) -> None:
+        """One line per request: time, address, method, the route's name and the status. Never
+        a path or a query: whatever a client sends as its address, nothing of it is written."""
+        client = scope.get("client")
+        address = client[0] if client else "-"
+        method = scope.get("method", "")
+        line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {address} {method if method in METHODS else 'other'} "
+                f"{route} {status} {1000 * (time.perf_counter() - started):.1f}ms\n")
         try:
             with self._log_lock:
                 fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -231,7 +290,17 @@ class Site:
             client = request.client.host if request.client else "-"
             wait = site.guesses.delay(client)
             if wait:
-                await asyncio.sleep(wait)
+                conn = connections.of(request.scope)
+                if site.delayed >= MAX_DELAYED and conn is not None:
+                    conn.close()  # a flood of guesses: this one gets no answer at all
+                    return Response(status_code=404)
+                if conn is not None:
+                    conn.expendable()
+                site.delayed += 1
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    site.delayed -= 1
             return HTMLResponse(pages.NOT_FOUND, status_code=404)
 
         def page_for(who: str, token: str, html: str) -> str:
@@ -256,15 +325,29 @@ class Site:
             html, _ = await run_in_threadpool(site.render, who)
             return HTMLResponse(page_for(who, token, html))
 
+        def viewer(request: Request) -> str | None:
+            """Whose page the address names (TABLE or a player), or None: a player's token on a
+            /t/ address, or the table's on a /p/ one, opens nothing."""
+            who = site.whose(request.path_params["token"])
+            if who is None or (request.url.path.startswith("/t/")) != (who == tokens.TABLE):
+                return None
+            return who
+
         async def version(request: Request) -> Response:
-            token = request.path_params["token"]
-            who = site.whose(token)
-            kind = request.url.path[1]
-            if who is None or (kind == "t") != (who == tokens.TABLE):
+            who = viewer(request)
+            if who is None:
                 return await not_found(request)
             if request.method not in ("GET", "HEAD"):
                 return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
-            return PlainTextResponse(site.version())
+            return PlainTextResponse(await run_in_threadpool(site.version_of, who))
+
+        async def stream(request: Request) -> Response:
+            who = viewer(request)
+            if who is None:
+                return await not_found(request)
+            if request.method != "GET":
+                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET"})
+            return site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64])
 
         async def choose(request: Request) -> Response:
             token = request.path_params["token"]
@@ -304,48 +387,92 @@ class Site:
             return HTMLResponse(page_for(who, token, html), status_code=status)
 
         routes = [
-            Route("/t/{token}", table, methods=ANY),
-            Route("/t/{token}/v", version, methods=ANY),
-            Route("/p/{token}", player, methods=ANY),
-            Route("/p/{token}/v", version, methods=ANY),
-            Route("/p/{token}/choose", choose, methods=ANY),
+            Route("/t/{token}", table, methods=ANY, name="table page"),
+            Route("/t/{token}/v", version, methods=ANY, name="table version"),
+            Route("/t/{token}/live", stream, methods=ANY, name="table live"),
+            Route("/p/{token}", player, methods=ANY, name="player page"),
+            Route("/p/{token}/v", version, methods=ANY, name="player version"),
+            Route("/p/{token}/live", stream, methods=ANY, name="player live"),
+            Route("/p/{token}/choose", choose, methods=ANY, name="player move"),
         ]
         async def server_error(request: Request, exc: Exception) -> Response:
             return PlainTextResponse("Something went wrong inside companion.", status_code=500)
 
         app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, Exception: server_error})
 
+        async def too_many(who: str, token: str) -> Response:
+            html, _ = await run_in_threadpool(site.render, who, pages.message(limits.TOO_MANY, "error"))
+            return HTMLResponse(page_for(who, token, html), status_code=429, headers={"Retry-After": "1"})
+
+        return self._front(app, too_many)
+
+    def route_of(self, app: Starlette, scope) -> tuple[str, dict]:
+        """(the route's name, its path parameters) for a request: the name is one of the
+        routes' own, or "unknown"; it is all the access log says of the address."""
+        for route in app.routes:
+            match, child = route.matches(scope)
+            if match in (Match.FULL, Match.PARTIAL):
+                return route.name, child.get("path_params", {})
+        return "unknown", {}
+
+    def host_allowed(self, scope) -> bool:
+        """Is the request addressed to this server by its own address or name? (A page served
+        to another name would let a web site the phone visits read it: DNS rebinding.)"""
+        for key, value in scope.get("headers") or ():
+            if key == b"host":
+                name = host_name(value.decode("latin-1"))
+                return name is not None and name in self.hosts
+        return False
+
+    def _front(self, app: Starlette, too_many):
+        """The ASGI application the server runs: the Host check, the posts' rate, the strict
+        headers, the access log, a bug kept off the screen, and the live channel told at once
+        of a move recorded here."""
+        site = self
+        ours = {h.lower() for h in HEADERS}
+        extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+
         async def asgi(scope, receive, send):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
             started = time.perf_counter()
-            seen = {"status": 500}
-
-            started_response: dict = {}
+            seen: dict = {}
 
             async def send_with_headers(message):
                 if message["type"] == "http.response.start":
                     seen["status"] = message["status"]
-                    started_response["status"] = message["status"]
-                    headers = [(k, v) for k, v in message.get("headers", [])
-                               if k.decode().lower() not in {h.lower() for h in HEADERS}]
-                    headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
-                    message = dict(message, headers=headers)
+                    headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in ours]
+                    message = dict(message, headers=headers + extra)
                 await send(message)
 
+            async def answer(response: Response) -> None:
+                await response(scope, receive, send_with_headers)
+
+            route, params = site.route_of(app, scope)
             try:
+                if not site.host_allowed(scope):
+                    await answer(HTMLResponse(BAD_HOST, status_code=400, headers={"Connection": "close"}))
+                    return
+                if route == "player move" and scope.get("method") == "POST":
+                    who = site.whose(params.get("token", ""))
+                    if who is not None and who != tokens.TABLE and not site.posts.allow(who):
+                        await answer(await too_many(who, params["token"]))
+                        return
                 await app(scope, receive, send_with_headers)
-            except Exception:  # noqa: BLE001 - a bug of ours: logged, never printed over the shell
-                site.log_error()
-                if "status" not in started_response:
+            except Exception as exc:  # noqa: BLE001 - a bug of ours: logged, never printed over the shell
+                from starlette.requests import ClientDisconnect
+
+                if not isinstance(exc, ClientDisconnect):
+                    site.log_error()
+                if "status" not in seen:
                     await send_with_headers({"type": "http.response.start", "status": 500,
                                              "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
                     await send_with_headers({"type": "http.response.body",
                                              "body": b"Something went wrong inside companion."})
             finally:
-                # every page, choice and refusal; not the pages' twice-a-second version polls
-                if not (seen["status"] == 200 and scope.get("path", "").endswith("/v")):
-                    site.log(Request(scope), seen["status"], started)
+                if route == "player move":
+                    site.live.poke()  # a move recorded (or refused) here: the pages need not wait for the poll
+                site.log(scope, route, seen.get("status", 500), started)
 
         return asgi
 

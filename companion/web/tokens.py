@@ -4,6 +4,10 @@ Why a file: the links printed (or drawn as QR codes) must keep working when the 
 restarted, and `serve --new-links` must be able to replace them all. The file lives in the
 data folder, readable by its owner only, and is the one place tokens are written: never the
 session file (so `export`, `log` and reports cannot carry them), never a log.
+
+The table's token is kept apart from the players' (``{"table": T, "players": {name: t}}`` per
+session), so a player may be called "table" (issue 22, W3). In memory the table is the key
+:data:`TABLE`, which no player's name can be (a name never holds ``=``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import secrets
 from pathlib import Path
 
 TOKEN_BYTES = 18  # 144 bits from `secrets`, 24 URL-safe characters
-TABLE = "table"
+TABLE = "=table"  # the table page's key among a session's links: `=` is refused in every name
 
 
 def web_dir(root: Path) -> Path:
@@ -72,27 +76,52 @@ def server_secret(root: Path) -> bytes:
     return bytes.fromhex(data["secret"])
 
 
+def _entry(data: dict, sid: str) -> tuple[str | None, dict[str, str]]:
+    """(table token, {player: token}) of ``sid`` as the file holds them. The file of issue 14
+    kept both in one table, the table's under "table": that token stays the table's, and a
+    player who was called "table" gets a token of their own on first use."""
+    entry = (data.get("sessions") or {}).get(sid)
+    if not isinstance(entry, dict):
+        return None, {}
+    table = entry.get("table") if isinstance(entry.get("table"), str) else None
+    if isinstance(entry.get("players"), dict):
+        players = entry["players"]
+    else:  # the older flat form
+        players = {k: v for k, v in entry.items() if k != "table"}
+    return table, {k: v for k, v in players.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def known(root: Path, sid: str) -> dict[str, str]:
+    """{TABLE: token, player: token, ...} of session ``sid`` as the file holds them now."""
+    table, players = _entry(_read(root), sid)
+    return ({TABLE: table} if table else {}) | players
+
+
 def links(root: Path, sid: str, players: list[str], renew: bool = False) -> dict[str, str]:
-    """{"table": token, player: token, ...} for session ``sid``: made on first use, replaced
+    """{TABLE: token, player: token, ...} for session ``sid``: made on first use, replaced
     all at once with ``renew`` (`serve --new-links`), and completed for players added since."""
     data = _read(root)
     if not isinstance(data.get("secret"), str):
         data["secret"] = secrets.token_hex(32)
     sessions = data.setdefault("sessions", {})
-    entry = {} if renew else dict(sessions.get(sid) or {})
-    changed = renew or sid not in sessions
-    for who in [TABLE, *players]:
-        if not isinstance(entry.get(who), str):
-            entry[who] = new_token()
+    old = sessions.get(sid)
+    table, mine = (None, {}) if renew else _entry(data, sid)
+    changed = renew or not isinstance(old, dict) or not isinstance(old.get("players"), dict)
+    if table is None:
+        table, changed = new_token(), True
+    mine = dict(mine)
+    for who in players:
+        if who not in mine:
+            mine[who] = new_token()
             changed = True
     if changed:
-        sessions[sid] = entry
+        sessions[sid] = {"table": table, "players": mine}
         _write(root, data)
-    return {who: entry[who] for who in [TABLE, *players]}
+    return {TABLE: table} | {who: mine[who] for who in players}
 
 
 def find(known: dict[str, str], given: str) -> str | None:
-    """Whose token ``given`` is ("table" or a player), or None.
+    """Whose token ``given`` is (:data:`TABLE` or a player's name), or None.
 
     Every known token is compared, in constant time each, so the time taken does not say how
     much of a guess was right nor which entry it came close to.

@@ -1,0 +1,221 @@
+"""Live pages in a real browser (issue 21, items 4 and 9): headless Chromium at 390x844, every
+page of a game open at once, the server a real `companion serve` in its own process.
+
+The one timed promise here is the issue's own (item 9): `undo` typed in the shell, taking back
+a move made on a phone, shows on every page within 300 ms. It is measured in the pages: each
+page notes the moment (the system clock) its text shows the undo, against the moment the
+session file was written (its modification time). The medians and spreads are in
+BENCHMARKS.md ("Live pages")."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from browser_support import body_text, chrome, quit_chrome
+from live_support import PLAYERS, Served, companion, new_trans
+from serve_support import hands
+
+WITHIN = 0.300  # seconds: the issue's promise, from the write to every page showing it
+
+# Notes, in the page, the system clock's time when the page's text first contains `arguments[0]`
+# (checked at every change of the document, so also when the live script swaps the body in).
+WATCH = """
+window.__seen = null;
+var wanted = arguments[0];
+function check() {
+  if (window.__seen === null && document.body && document.body.innerText.indexOf(wanted) >= 0) {
+    window.__seen = Date.now();
+  }
+}
+new MutationObserver(check).observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+check();
+"""
+
+
+@pytest.fixture
+def web():
+    browser = chrome(390, 844)
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    yield browser
+    quit_chrome(browser)
+
+
+def wait_for(web, test, timeout: float = 10.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(web, timeout, poll_frequency=0.02).until(lambda w: test(w))
+
+
+def open_every_page(web, srv: Served) -> dict:
+    """One window per page (the table's and each player's): {who: window handle}."""
+    windows = {}
+    for n, who in enumerate([None, *PLAYERS]):
+        if n:
+            web.switch_to.new_window("window")
+        web.get(srv.table if who is None else srv.players[who])
+        windows[who] = web.current_window_handle
+    return windows
+
+
+def test_undo_in_the_shell_taking_back_a_phones_move_shows_on_every_page_within_300_ms(web, home):
+    """Ann taps her move on her phone, every page shows it; then `undo` is typed in the shell
+    (this process, the shell's own path). The machine is shared with other work, so a try
+    that comes late is tried again, up to three times: one try with every page in time passes,
+    and a failure lists them all."""
+    from companion.core.app import App
+    from companion.terminal.cli import run_line
+
+    sid = new_trans(home, special="pass-three")
+    tries = []
+    with Served(home) as srv:
+        windows = open_every_page(web, srv)
+        for _ in range(3):
+            web.switch_to.window(windows["Ann"])
+            wait_for(web, lambda w: w.find_elements("css selector", "form button[name=choice]"))
+            web.find_elements("css selector", "form button[name=choice]")[0].click()  # Ann's move, on her phone
+            for handle in windows.values():
+                web.switch_to.window(handle)
+                wait_for(web, lambda w: "Waiting for Bob" in body_text(w))
+                web.execute_script(WATCH, "Waiting for Ann")
+            time.sleep(0.3)
+            status, error = run_line(App(home), "undo")  # as typed at the shell's prompt
+            assert status == 0 and error is None
+            written = (home / "sessions" / f"{sid}.json").stat().st_mtime_ns / 1e6  # ms, the system clock
+            time.sleep(1.0)
+            late = {}
+            for who, handle in windows.items():
+                web.switch_to.window(handle)
+                seen = web.execute_script("return window.__seen")
+                assert seen is not None, f"{who or 'the table'}'s page never showed the undo"
+                late[who or "table"] = round(seen - written)
+            tries.append(late)
+            assert "Ann" in json.loads(companion(home, "status", "--json").stdout)["waiting_for"]
+            if max(late.values()) <= WITHIN * 1000:
+                break
+    print("undo seen on every page after (ms from the write):", tries)
+    assert max(tries[-1].values()) <= WITHIN * 1000, tries
+
+
+def test_a_page_changes_in_place_keeping_its_scroll(web, home):
+    new_trans(home)
+    with Served(home) as srv:
+        web.get(srv.table)
+        web.execute_script("window.__same = 'this document'; window.scrollTo(0, 400)")
+        scrolled = web.execute_script("return window.scrollY")
+        assert scrolled > 0
+        companion(home, "start", "Ann", "E6")  # another process
+        wait_for(web, lambda w: "E6" in body_text(w))
+        assert web.execute_script("return window.__same") == "this document"  # no reload
+        assert web.execute_script("return window.scrollY") == scrolled
+        assert web.execute_script("return performance.getEntriesByType('navigation').length") == 1
+
+
+def test_a_phone_back_from_a_lost_wifi_shows_the_current_state_and_records_once(web, home):
+    from live_support import Wifi
+
+    sid = new_trans(home, special="pass-three")
+    with Served(home) as srv:
+        wifi = Wifi(srv.host, srv.port)
+        try:
+            web.get(wifi.url(srv.players["Bob"]))
+            shown = web.execute_script("return document.documentElement.getAttribute('data-v')")
+            web.execute_cdp_cmd("Network.enable", {})
+            offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+            wifi.cut()  # the phone's connections die, and nothing gets through
+            web.execute_cdp_cmd("Network.emulateNetworkConditions", offline)  # the phone knows it is offline
+            companion(home, "pass", "Ann", hands(home, sid)["Ann"][0])  # while Bob's phone is away
+            time.sleep(2)
+            assert "Waiting for Ann" in body_text(web)  # it could not know
+            wifi.restore()
+            web.execute_cdp_cmd("Network.emulateNetworkConditions", dict(offline, offline=False))  # 'online'
+            wait_for(web, lambda w: "Waiting for Bob" in body_text(w))  # back: the current state
+            assert web.execute_script("return document.documentElement.getAttribute('data-v')") != shown
+            before = len(json.loads(companion(home, "log", "--json").stdout))
+            web.find_elements("css selector", "form button[name=choice]")[0].click()
+            wait_for(web, lambda w: "Chosen to pass left" in body_text(w))
+            log = json.loads(companion(home, "log", "--json").stdout)
+            assert len(log) == before + 1 and log[-1]["event"]["player"] == "Bob"
+        finally:
+            wifi.close()
+
+
+def test_a_phone_whose_wifi_comes_back_unannounced_catches_up_by_itself(web, home):
+    """No 'online' event this time (the network dropped and returned under the browser): the
+    page's stream fails, and the page tries again, 1 s, then 2 s, 4 s ... later."""
+    from live_support import Wifi
+
+    new_trans(home)
+    with Served(home) as srv:
+        wifi = Wifi(srv.host, srv.port)
+        try:
+            web.get(wifi.url(srv.table))
+            wifi.cut()
+            companion(home, "start", "Ann", "E6")
+            time.sleep(1.5)
+            assert "E6" not in body_text(web)
+            wifi.restore()
+            wait_for(web, lambda w: "E6" in body_text(w), timeout=20)
+        finally:
+            wifi.close()
+
+
+def test_a_page_catches_up_when_the_server_comes_back(web, home):
+    """The laptop went to sleep (the server stopped), moves were typed meanwhile, the server is
+    started again on the same port: the open page reconnects by itself and shows them."""
+    new_trans(home)
+    srv = Served(home)
+    try:
+        web.get(srv.table)
+        port = srv.port
+        srv.stop()
+        companion(home, "start", "Ann", "E6")
+        env = dict(os.environ, COMPANION_HOME=str(home))
+        import subprocess
+        import sys
+
+        again = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            again.stdout.readline()
+            wait_for(web, lambda w: "E6" in body_text(w), timeout=20)  # reconnecting waits 1 s, 2 s, 4 s ...
+            assert web.execute_script("return performance.getEntriesByType('navigation').length") == 1
+        finally:
+            again.terminate()
+            again.wait(timeout=15)
+            again.stdout.close()
+            again.stderr.close()
+    finally:
+        srv.stop()
+
+
+def test_pages_are_complete_and_their_forms_work_without_javascript(web, home):
+    sid = new_trans(home, special="pass-three")
+    with Served(home) as srv:
+        web.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        web.get(srv.players["Ann"])
+        text = body_text(web)
+        assert all(city in web.page_source for city in hands(home, sid)["Ann"])
+        assert "Waiting for Ann" in text
+        web.find_elements("css selector", "form button[name=choice]")[0].click()  # a plain HTML post
+        wait_for(web, lambda w: "Chosen to pass left" in w.page_source)
+        companion(home, "pass", "Bob", hands(home, sid)["Bob"][0])
+        web.refresh()  # without JavaScript, a reload brings the page up to date
+        assert "Waiting for Cy" in web.page_source
+    log = (home / "web" / "access.log").read_text()
+    assert "POST player move 303" in log and "player live" not in log  # no script ran, no stream
+
+
+def test_a_refused_choice_shows_why_and_the_page_still_follows_the_game(web, home):
+    sid = new_trans(home, special="pass-three")
+    with Served(home) as srv:
+        web.get(srv.players["Ann"])
+        web.execute_script("var b = document.querySelector('form button[name=choice]');"
+                           "b.value = 'Atlantis'; b.click()")  # a city the page did not offer
+        wait_for(web, lambda w: "/choose" in w.current_url
+                 and w.execute_script("return document.querySelector('section.error') !== null"))
+        companion(home, "pass", "Ann", hands(home, sid)["Ann"][0])  # typed on the laptop meanwhile
+        wait_for(web, lambda w: "Waiting for Bob" in body_text(w))  # the refusal's page went live as well

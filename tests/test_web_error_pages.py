@@ -1,0 +1,42 @@
+"""Error pages on the phones name the session, never where the data folder is (issue 22, S5).
+
+Before: with the session file damaged, every page said "/home/ann/.local/share/companion/
+sessions/ID.json is not valid JSON (line 2): restore it ...": the laptop's user name on every
+phone."""
+
+from __future__ import annotations
+
+import re
+
+from serve_support import PLAYERS, new_trans, site_and_client
+
+
+def damage(home, sid) -> None:
+    (home / "sessions" / f"{sid}.json").write_text('{"_default": {"1": \n', encoding="utf-8")
+
+
+def paths_in(text: str, home) -> list[str]:
+    return [p for p in (str(home), str(home.resolve()), "/sessions/", ".json", str(home.parent)) if p in text]
+
+
+def test_a_damaged_session_file_is_named_as_the_session_on_every_page(run, home):
+    sid = new_trans(run, special="pass-three")
+    site, client, links = site_and_client(home, sid)
+    form = re.search(r'name="form" value="([0-9a-f]+)"', client.get(f"/p/{links['Ann']}").text).group(1)
+    damage(home, sid)
+    for path in [f"/t/{links['table']}"] + [f"/p/{links[p]}" for p in PLAYERS]:
+        page = client.get(path)
+        assert page.status_code == 200
+        assert f"Session {sid} cannot be read just now" in page.text, path
+        assert not paths_in(page.text, home), (path, paths_in(page.text, home))
+    refused = client.post(f"/p/{links['Ann']}/choose", data={"form": form, "choice": "Berlin"})
+    assert refused.status_code >= 400 and not paths_in(refused.text, home)
+    assert not paths_in(client.get(f"/p/{links['Ann']}/v").text, home)
+
+
+def test_any_message_naming_a_file_of_the_folder_is_cut_to_what_is_inside(run, home):
+    sid = new_trans(run)
+    site, _client, _links = site_and_client(home, sid)
+    said = site._scrub(f"<p>Could not write {home}/sessions/{sid}.json: no space; see {home}/errors.log</p>")
+    assert str(home) not in said
+    assert f"session {sid}'s file" in said and "the data folder/errors.log" in said

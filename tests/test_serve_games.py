@@ -40,7 +40,7 @@ def test_trans_return_card_offers_the_whole_hand(run, home):
     _table, mine = pages(home, run, PLAYERS)
     assert "Put one city back" in mine["Bob"]
     for city in hands(home, sid)["Bob"]:
-        assert f'name="choice" value="{city}"' in mine["Bob"]
+        assert f'name="city" value="{city}"' in mine["Bob"]
 
 
 def test_trans_end_of_game_shows_the_result_and_every_hand_on_every_page(run, home):

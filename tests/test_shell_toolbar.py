@@ -54,7 +54,9 @@ def test_trans_says_whose_turn_it_is_while_the_rails_go_down(home, script):
         from tests.test_trans_rails_script import setup
     code, _, err = script(setup())
     assert code == 0, err
-    assert "Dee's turn" in bar(home)  # Dee built last, in turn 4
+    # Dee built last, a double line (2 of 2 rails' worth) in turn 4: the turn has passed to Ann
+    # (issue 21: the toolbar named Dee until Ann built)
+    assert "Ann's turn" in bar(home)
 
 
 def test_a_finished_game_names_its_winners(home, run):

@@ -123,6 +123,30 @@ class Kind:
         hint = f" ({', '.join(v for v, _ in choices[:8])}{', ...' if len(choices) > 8 else ''})" if choices else ""
         return f"{param.label[:1].upper()}{param.label[1:]}{hint}: "
 
+    # -- on a page (companion.web): the same kind, asked for on a phone ---------------------------
+    most: int | None = None  # a parameter taking several values: at most this many on a page
+
+    def offered(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """What a player's page offers here now ([(value, note)]: its buttons or its list, the
+        note beside each, a price or a cost); None: a field to fill. By default the options; a
+        kind whose completion follows what is typed (a path after `Madrid-`) offers every whole
+        value instead."""
+        return self.options(at, param)
+
+    def fields(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """Several number fields a page asks for in place of one ([(key, label)]: a round's
+        points per player, a sheet's VPs per flag), posted as ``NAME.key``; None: one field."""
+        return None
+
+    def from_fields(self, values: dict[str, str], at: At, param: "Param") -> Any:
+        """The value of the fields :meth:`fields` named, as posted (blank ones left out)."""
+        return self.read_words([f"{k}={v.strip()}" for k, v in values.items() if v.strip()], at, param)
+
+    def tap(self, at: At, param: "Param", offered: list[tuple[str, str]]) -> Any:
+        """A drawing a page lets its player tap to choose the value (companion.games.view.Tap:
+        the board, with the values ``offered`` drawn as what may be tapped), or None."""
+        return None
+
 
 class Player(Kind):
     """A seated player: read case-insensitively (and by a name `player rename` gave the seat),
@@ -375,7 +399,15 @@ class Move:
     - ``done(outcome) -> View``: what is said once it is recorded;
     - ``private_view(at, player) -> View``: what ``player`` sees on the private screen while
       choosing a private parameter (their hand);
-    - ``phone``: offered on the players' phones; ``help``: its first line is the short help;
+    - ``phone``: offered on the players' phones (True, or the title of its form on a page);
+      a move the table makes (no ``actor``) is offered on the pages ``allowed`` names;
+      ``help``: its first line is the short help;
+    - ``why_not(at, player) -> str``: what a page says when ``player`` may not make it now
+      (default: whose turn it is);
+    - ``then``: ``(Move, args(outcome) -> dict | None)``: the move a page records right after
+      this one when ``args`` gives its arguments (a round the board ended scores itself); a
+      player taking their move back takes that one back with it;
+    - ``verb``: the label of its button on a page;
     - ``records``: the type of the event it records (default: its name, dashes for spaces):
       `log --json` hides that event's private parameters while the game is on.
     """
@@ -384,13 +416,15 @@ class Move:
                  actor: str | None = "player", allowed: Callable[[At, str], bool] | None = None,
                  prepare: Callable[[At], None] | None = None, before: Callable[[dict], dict] | None = None,
                  done: Callable[[Outcome], list] | None = None, private_view: Callable[[At, str], list] | None = None,
-                 phone: bool = False, hidden: bool = False, examples: Sequence[str] = (),
-                 records: str | None = None):
+                 phone: bool | str = False, hidden: bool = False, examples: Sequence[str] = (),
+                 records: str | None = None, why_not: Callable[[At, str], str] | None = None,
+                 then: tuple | None = None, verb: str = "Record"):
         self.name, self.params, self.event, self.help = name, tuple(params), event, help
         self.records = records or name.replace(" ", "-")  # the type of the event it records
         self.actor, self.allowed, self.prepare, self.before = actor, allowed, prepare, before
         self.done, self.private_view, self.phone, self.hidden = done, private_view, phone, hidden
         self.examples = tuple(examples)
+        self.why_not, self.then, self.verb = why_not, then, verb
 
     @property
     def private(self) -> bool:
@@ -425,12 +459,18 @@ def short_help(text: str) -> str:
 
 # -- making a move, from any surface ---------------------------------------------------------------
 
-def record_move(host: Any, move: Move, args: dict) -> Outcome:
+def record_move(host: Any, move: Move, args: dict, check: Callable[[At], None] | None = None) -> Outcome:
     """Record ``move`` with ``args`` (read by their kinds already) through the host's write
     path (``App.record``: the session's lock, the rules, the journal, undo): the one way a
-    move is made, typed or tapped."""
+    move is made, typed or tapped. ``check(at)``, when given, runs under the lock on the state
+    as it is there, before the event is built, and refuses by raising: a page checks there that
+    its player may still make the move (two phones tapping at once: one wins, the other is
+    told why)."""
     def build(session, replay):
-        return move.event(At(session, replay, None, args, host))
+        at = At(session, replay, None, args, host)
+        if check is not None:
+            check(at)
+        return move.event(at)
 
     done = host.record(build, before=move.before)
     return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before)
@@ -438,34 +478,110 @@ def record_move(host: Any, move: Move, args: dict) -> Outcome:
 
 def may_make(move: Move, at: At, player: str) -> bool:
     """Whether ``player`` may make ``move`` now, as a phone asks before offering it: the move's
-    own rule, else whether the game names ``player`` among those to act (or names nobody)."""
-    if move.actor is None:
-        return False
+    own rule, else whether the game names ``player`` among those to act (or names nobody). A
+    move the table makes (no actor) is offered only where its own rule says so."""
     if at.replay.over:
         return False
     if move.allowed is not None:
         return bool(move.allowed(at, player))
+    if move.actor is None:
+        return False
     turn = at.game.turn(at.full)
     return not turn or player in turn
 
 
+def refusal(move: Move, at: At, player: str) -> str | None:
+    """Why ``player`` may not make ``move`` now, in one line for their page (None: they may):
+    the move's own words, else whose turn it is."""
+    if may_make(move, at, player):
+        return None
+    if at.replay.over:
+        return "The game is over: only `undo` (on the laptop) can change it now."
+    if move.why_not is not None:
+        return move.why_not(at, player)
+    turn = [p for p in at.game.turn(at.full) if p != player]
+    if turn:
+        who = ", ".join(turn[:-1]) + " and " + turn[-1] if len(turn) > 1 else turn[0]
+        return f"It is {who}'s turn, not {player}'s."
+    return f"{player} cannot {move.name} now."
+
+
 def offers(moves: Iterable[Move], at: At, player: str) -> list[tuple[Move, dict[str, list[tuple[str, str]]]]]:
-    """The moves ``player`` may make now on their phone, each with the options of each of its
-    parameters other than the actor, from the player's own view (``at.viewer`` is the player):
-    a phone shows only these."""
+    """The moves ``player`` may make now on their phone, each with what its page offers for
+    each of its parameters other than the actor (``Kind.offered``), from the player's own view
+    (``at.viewer`` is the player): a phone shows only these."""
     out = []
     for move in moves:
         if not move.phone or not may_make(move, at, player):
             continue
-        at.args = {move.actor: player}
-        choices: dict[str, list[tuple[str, str]]] = {}
-        for p in move.params:
-            if p.name == move.actor:
-                continue
-            try:
-                found = p.kind.options(at, p)
-            except CompanionError:
-                found = None
-            choices[p.name] = list(found or [])
-        out.append((move, choices))
+        out.append((move, offered(move, at, player)))
     return out
+
+
+def offered(move: Move, at: At, player: str) -> dict[str, list[tuple[str, str]]]:
+    """What ``player``'s page offers for each parameter of ``move`` but the actor, now."""
+    at.args = {move.actor: player} if move.actor else {}
+    choices: dict[str, list[tuple[str, str]]] = {}
+    for p in move.params:
+        if p.name == move.actor:
+            continue
+        try:
+            found = p.kind.offered(at, p)
+        except CompanionError:
+            found = None
+        choices[p.name] = list(found or [])
+    return choices
+
+
+# -- whose moves the journal holds (a page's own moves, taking one back) -------------------------
+
+def actor_of(moves: Iterable[Move], event: dict) -> str | None:
+    """The player who made ``event`` (its move's actor), or None for a move of the table."""
+    for move in moves:
+        if move.records == event.get("type"):
+            return event.get(move.actor) if move.actor else None
+    return None
+
+
+def own_moves(moves: Sequence[Move], journal: Iterable[dict], player: str) -> int:
+    """How many entries of the journal are ``player``'s moves or an undo or redo of one: a
+    page's form is good until that count changes (the player moved, or their move was taken
+    back: a form sent twice records once, and a move the table undid is not made again by a
+    phone sending its old page), whatever anyone else records meanwhile."""
+    done: list[dict] = []
+    undone: list[dict] = []
+    count = 0
+    for entry in journal:
+        kind = entry.get("kind")
+        if kind == "do":
+            moved = entry
+            done.append(entry)
+            undone.clear()
+        elif kind == "undo" and done:
+            moved = done.pop()
+            undone.append(moved)
+        elif kind == "redo" and undone:
+            moved = undone.pop()
+            done.append(moved)
+        else:
+            continue
+        if actor_of(moves, moved.get("event") or {}) == player:
+            count += 1
+    return count
+
+
+def last_own(moves: Sequence[Move], events: Sequence[dict], player: str) -> int:
+    """How many events at the end of the journal are ``player``'s last move with what followed
+    it by itself (its ``then``): what `take back` undoes; 0 when someone else moved since."""
+    if not events:
+        return 0
+    n = 1
+    last = events[-1]["event"]
+    if actor_of(moves, last) != player and len(events) > 1:
+        before = events[-2]["event"]
+        made = next((m for m in moves if m.records == before.get("type")), None)
+        if (made is not None and made.then is not None and made.then[0].records == last.get("type")
+                and actor_of(moves, before) == player):
+            return 2
+        return 0
+    return n if actor_of(moves, last) == player else 0

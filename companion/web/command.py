@@ -36,17 +36,17 @@ def on_terminal() -> bool:
 
 
 def shell_notifier():
-    """How the server thread tells the shell "Ann has chosen" without breaking the prompt line:
-    through the prompt's own event loop (prompt_toolkit's run_in_terminal) when a prompt is up."""
+    """How the server thread tells the shell what a phone recorded ("Ann has chosen", "From
+    Bob's phone: Bob built Paris-F6") without breaking the prompt line: through the prompt's
+    own event loop (prompt_toolkit's run_in_terminal) when a prompt is up."""
     try:
         from prompt_toolkit.application import run_in_terminal
         from prompt_toolkit.application.current import get_app_session, set_app
     except ImportError:  # pragma: no cover - prompt_toolkit is a dependency
-        return lambda player: click.echo(f"{player} has chosen.")
+        return lambda text: click.echo(text)
     session = get_app_session()
 
-    def notify(player: str) -> None:
-        text = f"{player} has chosen."
+    def notify(text: str) -> None:
         app = getattr(session, "app", None)
         if app is None or not app.is_running or app.loop is None:
             click.echo(text)
@@ -158,7 +158,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
     base = f"http://{host}:{sock.getsockname()[1]}"
     from companion.web.site import Site
 
-    notify = shell_notifier() if app.interactive else (lambda player: click.echo(f"{player} has chosen.", err=not on_terminal()))
+    notify = shell_notifier() if app.interactive else (lambda text: click.echo(text, err=not on_terminal()))
     site = Site(app.store.root, sid, notify=notify)
     where = (f"on the local network at {host}: phones on the same Wi-Fi can open the links" if lan
              else "on this computer only (add --lan for the phones)")

@@ -126,6 +126,11 @@ class Kind:
     # -- on a page (companion.web): the same kind, asked for on a phone ---------------------------
     most: int | None = None  # a parameter taking several values: at most this many on a page
 
+    def limit(self, at: At, param: "Param") -> int | None:
+        """How many values a page lets its player give a parameter taking several, now (1: one,
+        a button each; None: any)."""
+        return self.most
+
     def offered(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
         """What a player's page offers here now ([(value, note)]: its buttons or its list, the
         note beside each, a price or a cost); None: a field to fill. By default the options; a
@@ -313,6 +318,10 @@ class Pairs(Kind):
             out[key] = value
         return out
 
+    def fields(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """On a page: a number field per player."""
+        return [(p, p) for p in at.players] if self.players else None
+
     def options(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
         """``NAME=`` for every player not yet given on the line."""
         if not self.players:
@@ -408,6 +417,8 @@ class Move:
       this one when ``args`` gives its arguments (a round the board ended scores itself); a
       player taking their move back takes that one back with it;
     - ``verb``: the label of its button on a page;
+    - ``more``: a page offers it under "More" (a move rarely made: a ship scrapped, points
+      scored during play), below the moves of the turn;
     - ``records``: the type of the event it records (default: its name, dashes for spaces):
       `log --json` hides that event's private parameters while the game is on.
     """
@@ -418,13 +429,13 @@ class Move:
                  done: Callable[[Outcome], list] | None = None, private_view: Callable[[At, str], list] | None = None,
                  phone: bool | str = False, hidden: bool = False, examples: Sequence[str] = (),
                  records: str | None = None, why_not: Callable[[At, str], str] | None = None,
-                 then: tuple | None = None, verb: str = "Record"):
+                 then: tuple | None = None, verb: str = "Record", more: bool = False):
         self.name, self.params, self.event, self.help = name, tuple(params), event, help
         self.records = records or name.replace(" ", "-")  # the type of the event it records
         self.actor, self.allowed, self.prepare, self.before = actor, allowed, prepare, before
         self.done, self.private_view, self.phone, self.hidden = done, private_view, phone, hidden
         self.examples = tuple(examples)
-        self.why_not, self.then, self.verb = why_not, then, verb
+        self.why_not, self.then, self.verb, self.more = why_not, then, verb, more
 
     @property
     def private(self) -> bool:

@@ -173,17 +173,40 @@ def move_form(at, move, choices: dict, token: str, action: str, view: PageView |
         if tap is not None:
             return (f'<section class="wide notice move">{_heading(title)}{sub}'
                     f'{tap_form(tap, p, move, offered, hidden, action, view)}</section>')
-    if len(params) == 1 and not params[0].many and choices.get(params[0].name) and not params[0].kind.fields(
-            at, params[0]):
-        p = params[0]
+    chooser = _one_choice(at, params, choices)
+    if chooser is not None:  # one button per option of the move's one choice, the other fields above them
+        p = chooser
+        others = "".join(_field(at, q, choices.get(q.name) or []) for q in params if q is not p)
         buttons = "".join(f'<button type="submit" name="{_q(p.name)}" value="{_q(v)}">{_option_text(v, n)}</button>'
                           for v, n in choices[p.name])
-        body = f'<p>{_label(p)}</p><div class="choices">{buttons}</div>'
+        body = f'{others}<p>{_label(p)}</p><div class="choices">{buttons}</div>'
     else:
         body = "".join(_field(at, p, choices.get(p.name) or []) for p in params)
         body += f'<button type="submit" class="go">{escape(move.verb)}</button>'
     return (f'<section class="wide notice move">{_heading(title)}{sub}'
             f'<form method="post" action="{_q(action)}">{hidden}{body}</form></section>')
+
+
+BUTTONS = 12  # a choice of more options than this is a list to pick from, not buttons
+
+
+def single(p, at) -> bool:
+    """A parameter a page asks one value of (a parameter taking several, one at a time on a page:
+    its kind's ``limit`` 1)."""
+    return not p.many or p.kind.limit(at, p) == 1
+
+
+def _one_choice(at, params, choices):
+    """The parameter asked for with one button per option: the move's one required choice
+    from a short list, the others (if any) optional fields."""
+    listed = [p for p in params if choices.get(p.name) and single(p, at) and not p.kind.fields(at, p)
+              and not isinstance(p.kind, Flag)]
+    if len(listed) != 1 or len(choices[listed[0].name]) > BUTTONS:
+        return None
+    chosen = listed[0]
+    if any(q.required for q in params if q is not chosen):
+        return None
+    return chosen
 
 
 def _heading(title: str) -> str:
@@ -201,8 +224,8 @@ def _field(at, p, offered: list[tuple[str, str]]) -> str:
         return f'<fieldset><legend>{label}</legend>{inputs}</fieldset>'
     if isinstance(p.kind, Flag):
         return f'<label class="tick"><input type="checkbox" name="{name}" value="yes"> {label}</label>'
-    if offered and p.many:
-        most = p.kind.most
+    if offered and not single(p, at):
+        most = p.kind.limit(at, p)
         limit = f" (at most {most})" if most else ""
         boxes = "".join(f'<label class="tick"><input type="checkbox" name="{name}" value="{_q(v)}"> '
                         f'{_option_text(v, n)}</label>' for v, n in offered)
@@ -261,7 +284,7 @@ def tap_form(tap, p, move, offered, hidden: str, action: str, view: PageView) ->
                  f'<div class="choices">{buttons}</div></form>')
     listing = "".join(f'<option value="{_q(v)}">{_option_text(v, n)}</option>' for v, n in offered)
     every = (f'<form method="post" action="{_q(action)}" class="every">{hidden}{hidden_view}'
-             f'<label>{_label(p)} <select name="{_q(p.name)}" required>{listing}</select></label>'
+             f'<label>Or pick it from the list: <select name="{_q(p.name)}" required>{listing}</select></label>'
              f'<button type="submit" class="go">{escape(move.verb)}</button></form>')
     return title + picker + zoom_links(tap, view, (vx, vy, vw, vh, z)) + board + quick + every
 
@@ -284,7 +307,7 @@ def zoom_links(tap, view: PageView, shown) -> str:
             ny = min(max(cy + dy, vh / 2), tap.height - vh / 2)
             if (round(nx, 1), round(ny, 1)) != (round(cx, 1), round(cy, 1)):
                 links.append((view.query(z=z, c=(nx, ny), pick=None), name, mark))
-    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(name)}">{mark}<span> {escape(name)}</span></a>'
+    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(name)}">{mark}<span>{escape(name)}</span></a>'
                     for href, name, mark in links)
     return f'<nav class="zoom" aria-label="Zoom and move the board">{items}</nav>'
 
@@ -353,8 +376,11 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
                 raise Unreadable(f"Give {p.label}: fill in the form and send it again.")
             args[p.name] = p.default if not p.many else list(p.default or [])
             continue
-        if p.many and p.kind.most is not None and len(values) > p.kind.most:
-            raise Unreadable(f"Choose at most {p.kind.most}: {p.label}.")
+        if offered and any(v not in {str(o) for o, _ in offered} for v in values):
+            raise Unreadable("That is not one of the choices this page offers you now: use its buttons.")
+        most = p.kind.limit(at, p) if p.many else None
+        if most is not None and len(values) > most:
+            raise Unreadable(f"Choose at most {most}: {p.label}.")
         if p.kind.joins:
             args[p.name] = p.kind.read_words(values, at, p)
         elif p.many:

@@ -63,18 +63,22 @@ input,select{font:inherit;min-height:44px;padding:4px 8px;border:1px solid #7676
 input[type=checkbox]{min-height:0}
 svg{max-width:100%;height:auto}
 section svg.board{display:block;width:100%;max-width:1100px;margin:auto}
-.tapboard{position:relative;width:336px;max-width:none;margin:6px 0;border:1px solid #b08a10;border-radius:6px;background:var(--card);color:var(--fg);overflow:hidden}
+.tapboard{position:relative;width:338px;max-width:none;margin:6px 0;border:1px solid #b08a10;border-radius:6px;background:var(--card);color:var(--fg);overflow:hidden}
 .tapboard svg.tapboard-svg{display:block;max-width:none}
-.tapboard input[type=image]{position:absolute;left:0;top:0;margin:0;padding:0;border:0;min-height:0;background:none}
+.tapboard input[type=image]{position:absolute;left:0;top:0;margin:0;padding:0;border:0;min-height:0;max-width:none;background:none}
 .zoom{display:flex;flex-wrap:wrap;align-items:center}
 .zoom a{display:inline-flex;align-items:center;justify-content:center;text-decoration:none;padding:6px 10px}
-.zoom a span{font-size:.85em}
+.zoom a span{font-size:.85em;margin-left:.3em}
 .sw{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.3em;vertical-align:-.05em;border:1px solid #555}
 .dot{display:inline-block;vertical-align:middle}
-.scores td{white-space:nowrap}
+.scores td,.scores th{white-space:nowrap}
+.scores th{color:var(--fg);font-weight:600}
 .scores td.bar{width:45%}
 .scores svg.bar{width:100%;height:.8em;display:block}
 .now{font-size:1.05em}
+details.more{grid-column:1/-1}
+details.more>summary{min-height:44px;display:flex;align-items:center;padding:0 10px;border:1px solid var(--line);border-radius:10px;background:var(--card);cursor:pointer;font-weight:600}
+details.more>section{margin-top:10px}
 footer{padding:10px 12px;color:var(--muted);font-size:.85em}
 @media (min-width:900px) and (min-height:500px){
 body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
@@ -83,7 +87,8 @@ body.tv main{grid-template-columns:minmax(14em,26vw) 1fr 1fr;gap:1vw;padding:1vw
 body.tv main>section.scores{grid-column:1;grid-row:1/span 40;align-self:start}
 body.tv main>section:not(.scores){grid-column:2/-1}
 body.tv main>section:not(.scores):not(.wide){grid-column:auto}
-body.tv .scores td{font-size:max(4.4vh,1em);line-height:1.15;padding:.15em .3em}
+body.tv h1{font-size:1.6em}
+body.tv .scores td,body.tv .scores th{font-size:max(4.4vh,1em);line-height:1.15;padding:.15em .3em}
 body.tv .scores .sub{font-size:.8em}
 body.tv section svg.board{max-width:none;max-height:78vh}
 }
@@ -261,6 +266,12 @@ def score_bars(status: dict, goal: float | None, seats=None, big: bool = False) 
     aim = f"The bars fill up toward {goal:g}." if goal else "The bars compare with the leader."
     return (f'<section class="scores"><h2>Scores</h2><table><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="sub">{escape(aim)}</p></section>')
+
+
+def more(forms: list[str]) -> str:
+    """Moves rarely made, folded away under "More" (opens without a script: details)."""
+    return (f'<details class="more wide"><summary>More moves ({len(forms)})</summary>'
+            f'{"".join(forms)}</details>')
 
 
 def waiting(turn: list[str], player: str) -> str:

@@ -3,6 +3,11 @@
 Rounds of points per player; optionally the lowest total wins, and optionally the game ends
 by itself after the round in which someone reaches a target (with lowest-wins: exceeds it, as
 in Hearts). Equal best totals all win.
+
+A round is recorded whole (`add Ann=12 Bob=7`), or each player enters their own points, from
+their phone or as `score NAME N` (issue 21): the round is complete, and counts, once everyone
+has entered theirs; until then the others' entries are theirs alone (``view``). A session
+started with `--scorekeeper NAME` has that player enter every round on their phone instead.
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ class ScoreSheet(Game):
         target = setup.options.get("target")
         if target is not None and not isinstance(target, int):
             raise RuleError("The target must be a whole number, e.g. --target 100")
+        keeper = setup.options.get("scorekeeper")
+        if keeper is not None:
+            keeper = player_name(list(setup.players), str(keeper))
         return {
             "players_order": list(setup.players),
             "lowest_wins": bool(setup.options.get("lowest_wins")),
@@ -34,9 +42,33 @@ class ScoreSheet(Game):
             "totals": {p: 0 for p in setup.players},
             "finished": False,
             "winners": [],
+            "scorekeeper": keeper,  # who enters every round on their phone (None: each their own)
+            "entered": {},  # the round being entered player by player: {player: points}
         }
 
+    def _entering(self, s: State) -> list[str]:
+        return [p for p in s["players_order"] if p in (s.get("entered") or {})]
+
+    def on_score(self, s: State, event: dict, data: dict) -> None:
+        """One player's own points for the round being entered; the round counts once everyone
+        has entered theirs."""
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        points = event.get("points")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise RuleError(f"{player}'s score must be a whole number, not {points!r}.")
+        entered = s.setdefault("entered", {})
+        if player in entered:
+            raise RuleError(f"{player} has entered {entered[player]} for round {len(s['rounds']) + 1} already: "
+                            "`undo` takes it back.")
+        entered[player] = points
+        if len(entered) == len(s["players_order"]):
+            s["entered"] = {}
+            self.on_add(s, {"scores": entered}, data)
+
     def on_add(self, s: State, event: dict, data: dict) -> None:
+        if s.get("entered"):
+            raise RuleError(self._half_entered(s) + ": enter the others' with `score NAME POINTS`, or `undo` "
+                            "the entries.")
         given = event.get("scores") or {}
         if not given:
             raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
@@ -59,7 +91,14 @@ class ScoreSheet(Game):
             if (max(totals) > target) if s["lowest_wins"] else (max(totals) >= target):
                 self._finish(s)
 
+    def _half_entered(self, s: State) -> str:
+        who = self._entering(s)
+        names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
+        return f"Round {len(s['rounds']) + 1} is being entered player by player ({names} so far)"
+
     def on_finish(self, s: State, event: dict, data: dict) -> None:
+        if s.get("entered"):
+            raise RuleError(self._half_entered(s) + ": enter the others' first, or `undo` the entries.")
         if not s["rounds"]:
             raise RuleError("No round is recorded yet: record one with `add NAME=POINTS ...` first.")
         self._finish(s)
@@ -72,7 +111,18 @@ class ScoreSheet(Game):
         return {"winners": list(s["winners"])} if s["finished"] else None
 
     def turn(self, s: State) -> list[str]:
-        return []  # a round is typed for everyone at once
+        """Nobody in particular: a round is typed for everyone at once, or entered by each."""
+        return []
+
+    def view(self, s: State, player: str | None) -> State:
+        """A round being entered: each player sees their own entry, nobody another's (the table
+        sees who has entered, not what)."""
+        entered = s.get("entered") or {}
+        if not entered:
+            return s
+        out = dict(s)
+        out["entered"] = {p: (v if p == player else None) for p, v in entered.items()}
+        return out
 
     def summary(self, s: State) -> dict:
         return {
@@ -85,6 +135,8 @@ class ScoreSheet(Game):
             "winners": list(s["winners"]),
             "lowest_wins": s["lowest_wins"],
             "target": s["target"],
+            "scorekeeper": s.get("scorekeeper"),
+            "entered": self._entering(s),  # who has entered their points for the round being entered
         }
 
     def describe(self, event: dict) -> str:
@@ -93,4 +145,6 @@ class ScoreSheet(Game):
             return f"round scored: {parts}"
         if event.get("type") == "finish":
             return "game finished"
+        if event.get("type") == "score":
+            return f"{event.get('player')} entered their points"
         return super().describe(event)

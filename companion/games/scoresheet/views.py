@@ -5,7 +5,7 @@ The same view is `status` in the terminal, the table page on a TV and every play
 
 from __future__ import annotations
 
-from companion.games.view import Cmd, Line, Section, Table, winners
+from companion.games.view import Cmd, Line, Name, Private, Section, Table, names, winners
 
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 
@@ -32,8 +32,19 @@ def status_view(at) -> list:
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
+    entered = status.get("entered") or []
+    if entered and not status["finished"]:
+        waiting = [p["name"] for p in players if p["name"] not in entered]
+        out.append(Line(f"Round {rounds + 1} is being entered: ", *names(entered, last=" and "),
+                        " entered their points; waiting for ", *names(waiting, last=" and "), "."))
+        mine = (at.state.get("entered") or {}).get(at.viewer) if at.viewer else None
+        if mine is not None:
+            out.append(Private(at.viewer, [Section([Line(f"You entered {mine} for round {rounds + 1}.")],
+                                                   title="Your points", where="page")]))
+    keeper = status.get("scorekeeper")
+    on_phones = [Line(Name(keeper), " keeps the score on the phones.")] if keeper and not status["finished"] else []
     out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
-                                    " ends the game.")]
+                                    " ends the game.")] + on_phones
     return out
 
 

@@ -40,3 +40,70 @@ def site_and_client(home: Path, sid: str, players=PLAYERS):
     links = tokens.links(home, sid, list(players))
     site = Site(home, sid)
     return site, TestClient(site.app), links
+
+
+# -- the moves on a player's page, as a phone would see and send them ---------------------------------
+
+def forms_on(html: str) -> list[dict]:
+    """Every form of a page: {"action", "hidden": {name: value}, "buttons": [(name, value)],
+    "fields": [name, ...], "options": {select name: [values]}, "boxes": {name: [values]}},
+    read with the standard library's HTML parser, as a browser reads them."""
+    from html.parser import HTMLParser
+
+    found: list[dict] = []
+
+    class Reader(HTMLParser):
+        select: str | None = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "form":
+                found.append({"action": a.get("action"), "hidden": {}, "buttons": [], "fields": [], "options": {},
+                              "boxes": {}, "image": False})
+            elif not found:
+                return
+            elif tag == "input" and a.get("type") == "hidden":
+                found[-1]["hidden"][a["name"]] = a.get("value", "")
+            elif tag == "input" and a.get("type") == "image":
+                found[-1]["image"] = True
+            elif tag == "input" and a.get("type") == "checkbox":
+                found[-1]["boxes"].setdefault(a["name"], []).append(a.get("value", "on"))
+            elif tag == "input":
+                found[-1]["fields"].append(a.get("name"))
+            elif tag == "button" and a.get("name"):
+                found[-1]["buttons"].append((a["name"], a.get("value", "")))
+            elif tag == "select":
+                self.select = a.get("name")
+                found[-1]["options"][self.select] = []
+            elif tag == "option" and self.select:
+                found[-1]["options"][self.select].append(a.get("value", ""))
+
+        def handle_endtag(self, tag):
+            if tag == "select":
+                self.select = None
+
+    Reader().feed(html)
+    return found
+
+
+def moves_on(html: str) -> list[str]:
+    """The moves a page offers (each form's hidden move name, once)."""
+    out = []
+    for f in forms_on(html):
+        name = f["hidden"].get("move")
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def post_move(client, token: str, move: str, fields: dict | None = None, query: str = "", follow: bool = False):
+    """Send ``move``'s form from the player page of ``token`` as it is now, with ``fields``
+    (a value each, or a list): what a phone's tap does. Fails the test if the page offers no
+    such form."""
+    html = client.get(f"/p/{token}{query}").text
+    chosen = [f for f in forms_on(html) if f["hidden"].get("move") == move]
+    assert chosen, f"the page offers no {move!r}: it offers {moves_on(html)}"
+    form = chosen[0]
+    data = dict(form["hidden"])
+    data.update(fields or {})
+    return client.post(form["action"].replace("{token}", token), data=data, follow_redirects=follow)

@@ -136,7 +136,7 @@ def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
             assert fetch(table)[0] == 200  # the prompt came back and the server still answers
             assert '"session"' in out  # `status --json` ran after `serve`
             ann_url = next(re.search(r"http://\S+/p/\S+", line).group(0) for line in out.splitlines() if "/p/" in line)
-            form = re.search(r'name="form" value="([0-9]+\.[0-9a-f]+)"', fetch(ann_url)[1]).group(1)
+            form = re.search(r'name="form" value="([0-9]+\.[0-9a-f]+\.[0-9a-f]+)"', fetch(ann_url)[1]).group(1)
             city = hands(home, sid)["Ann"][0]
             body = urllib.parse.urlencode({"form": form, "choice": city}).encode()
             with urllib.request.urlopen(urllib.request.Request(ann_url + "/choose", data=body), timeout=5) as r:

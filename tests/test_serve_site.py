@@ -18,7 +18,7 @@ def served(run, home):
 
 
 def form_of(html: str) -> str:
-    return re.search(r'name="form" value="([0-9]+\.[0-9a-f]+)"', html).group(1)
+    return re.search(r'name="form" value="([0-9]+\.[0-9a-f]+\.[0-9a-f]+)"', html).group(1)
 
 
 def journal_length(run) -> int:

@@ -345,12 +345,13 @@ class Param:
     (then ``--name-with-dashes``, or ``flags``). ``many``: several values (an argument taking
     the rest of the line, or an option given again); ``private``: the value is secret (a city
     of a hand): it is asked on the owner's private screen, never offered, never kept in the
-    shell's history, and a refusal naming it says nothing of it."""
+    shell's history, and a refusal naming it says nothing of it. ``page``: asked on a player's
+    page (False: a page leaves it at its default, an option of the laptop's only)."""
 
     def __init__(self, name: str, kind: Kind | None = None, help: str = "", *, option: bool = False,
                  flags: Sequence[str] = (), required: bool = True, many: bool = False, default: Any = None,
                  metavar: str | None = None, private: bool = False, ask: bool = True, label: str | None = None,
-                 missing: str | None = None):
+                 missing: str | None = None, page: bool = True):
         self.name, self.kind, self.help = name, kind or Kind(), help
         self.option = option or bool(flags) or isinstance(self.kind, Flag)
         self.flags = tuple(flags) or ((f"--{name.replace('_', '-')}",) if self.option else ())
@@ -359,6 +360,7 @@ class Param:
         self.metavar = metavar if metavar is not None else self.kind.metavar
         self.label = label or name.replace("_", " ")
         self.missing = missing  # what a command line without it is told (else Click's own words)
+        self.page = page
 
     def __repr__(self) -> str:
         return f"Param({self.name!r})"
@@ -534,7 +536,7 @@ def offered(move: Move, at: At, player: str) -> dict[str, list[tuple[str, str]]]
     at.args = {move.actor: player} if move.actor else {}
     choices: dict[str, list[tuple[str, str]]] = {}
     for p in move.params:
-        if p.name == move.actor:
+        if p.name == move.actor or not p.page:
             continue
         try:
             found = p.kind.offered(at, p)
@@ -554,11 +556,13 @@ def actor_of(moves: Iterable[Move], event: dict) -> str | None:
     return None
 
 
-def own_moves(moves: Sequence[Move], journal: Iterable[dict], player: str) -> int:
-    """How many entries of the journal are ``player``'s moves or an undo or redo of one: a
-    page's form is good until that count changes (the player moved, or their move was taken
-    back: a form sent twice records once, and a move the table undid is not made again by a
-    phone sending its old page), whatever anyone else records meanwhile."""
+def own_moves(moves: Sequence[Move], journal: Iterable[dict], player: str, move: Move | None = None) -> int:
+    """How many entries of the journal are ``player``'s moves or an undo or redo of one (for
+    ``move`` made by the table, entries of that move by anyone): a page's form is good until
+    that count changes (the player moved, or their move was taken back: a form sent twice
+    records once, and a move the table undid is not made again by a phone sending its old
+    page), whatever anyone else records meanwhile."""
+    table = move is not None and move.actor is None
     done: list[dict] = []
     undone: list[dict] = []
     count = 0
@@ -576,7 +580,8 @@ def own_moves(moves: Sequence[Move], journal: Iterable[dict], player: str) -> in
             done.append(moved)
         else:
             continue
-        if actor_of(moves, moved.get("event") or {}) == player:
+        event = moved.get("event") or {}
+        if (event.get("type") == move.records) if table else (actor_of(moves, event) == player):
             count += 1
     return count
 

@@ -157,7 +157,9 @@ def _option_text(value: str, note: str) -> str:
 
 
 def open_params(move) -> list:
-    return [p for p in move.params if p.name != move.actor]
+    """The parameters a page asks for: not the actor (the page's own player), not those left
+    to the laptop (``Param.page`` False)."""
+    return [p for p in move.params if p.name != move.actor and p.page]
 
 
 def move_form(at, move, choices: dict, token: str, action: str, view: PageView | None = None) -> str:
@@ -336,7 +338,8 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
     are, the actor left to the caller: a dict, or a page address to go to instead (a tap that
     needs picking from, as ``?...``). Refuses with :class:`Unreadable` (a private value the
     page did not offer) or the kind's own CompanionError (what the shell would say)."""
-    args: dict = {}
+    args: dict = {p.name: (p.default if not p.many else list(p.default or []))
+                  for p in move.params if not p.page and p.name != move.actor}
     params = open_params(move)
     for p in params:
         offered = choices.get(p.name) or []

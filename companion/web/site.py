@@ -15,6 +15,7 @@ Pages are rendered once per version of the session file and kept until it change
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import os
 import re
@@ -36,6 +37,7 @@ from companion.web import pages, tokens
 
 MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
 MAX_FIELDS = 40  # fields of one form at most (six players' points, five flags of a sheet, the tokens)
+SEEN_KEPT = 2048  # forms whose offers are kept to judge a late post against (a few per page and version)
 FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed down
 GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
 MAX_DELAY = 5.0
@@ -110,6 +112,10 @@ class Site:
         self._render_lock = threading.Lock()
         self._flights: dict[tuple[str, str], threading.Lock] = {}
         self._load_lock = threading.Lock()
+        from collections import OrderedDict
+
+        self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
+        self._seen_lock = threading.Lock()
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -153,18 +159,62 @@ class Site:
             return self.reader.loaded(self.sid)
 
     def move_token(self, player: str, move: str, own: int, choices: dict) -> str:
-        """The form token of ``move`` on ``player``'s page: good while the player has made no
-        move since (``own``: how many of the session's moves are theirs, so a form sent twice
-        records once) and while what the form offered for that move is what it offers now
-        (``choices``: a market that moved on changes the prices shown). Whatever else is
-        recorded meanwhile leaves it good (issue 22: a phone's choice is not starved by
-        unrelated writes). Written ``OWN.MAC``: the count only says, in a refusal, which of the
-        two changed; the MAC (HMAC-SHA-256 with the server's secret) is what is checked."""
+        """The form token of ``move`` on ``player``'s page, written ``OWN.SEEN.MAC``: ``own`` is
+        how many of the journal's entries are the player's moves (or undo one: see
+        ``declare.own_moves``), ``seen`` a digest of what the form offered (each option with its
+        note: a price, a cost), and the MAC (HMAC-SHA-256 with the server's secret) binds both
+        to the session, the player and the move. What the form offered is kept here a while,
+        so that a post can be judged against the page it came from (:meth:`_stale`)."""
+        seen = self._digest(choices)
+        with self._seen_lock:
+            self._seen[(player, move, seen)] = choices
+            self._seen.move_to_end((player, move, seen))
+            while len(self._seen) > SEEN_KEPT:
+                self._seen.popitem(last=False)
+        return f"{own}.{seen}.{self._mac(player, move, own, seen)}"
+
+    @staticmethod
+    def _digest(choices: dict) -> str:
         import json
 
-        offered = json.dumps(choices, sort_keys=True, ensure_ascii=False, default=str)
-        msg = f"{self.sid}|{player}|{move}|{own}|{offered}".encode()
-        return f"{own}.{hmac.new(self.secret, msg, 'sha256').hexdigest()[:32]}"
+        return hashlib.sha256(json.dumps(choices, sort_keys=True, ensure_ascii=False, default=str)
+                              .encode()).hexdigest()[:16]
+
+    def _mac(self, player: str, move: str, own: int, seen: str) -> str:
+        msg = f"{self.sid}|{player}|{move}|{own}|{seen}".encode()
+        return hmac.new(self.secret, msg, "sha256").hexdigest()[:32]
+
+    def _stale(self, form: str, player: str, move: str, own: int, choices: dict, posted: dict) -> str:
+        """Why a post of ``move``'s form (token ``form``, values ``posted`` per parameter) from
+        ``player``'s page may not be recorded now ('': it may).
+
+        The token must be one this server drew for this player and move. It is stale when the
+        player has moved since (or had a move taken back: a form sent twice records once), or
+        when what the player chose changed since the page showed it (a ship the market moved to
+        another price, a line built meanwhile). Anything else recorded meanwhile, a note, another
+        player's move, a change to options the player did not choose, leaves it good (issue 22:
+        a phone's choice is not starved by unrelated writes)."""
+        said, seen, mac = (form.split(".") + ["", "", ""])[:3]
+        if not said.isdigit() or not hmac.compare_digest(mac.encode(), self._mac(player, move, int(said), seen).encode()):
+            return "This page's form is not one this laptop drew for you: reload the page and choose again."
+        if int(said) != own:
+            return ("This page was out of date (that move was made, or taken back, since it was drawn): "
+                    "nothing more was recorded. Here is the page as it is now.")
+        if seen == self._digest(choices):
+            return ""
+        with self._seen_lock:
+            shown = self._seen.get((player, move, seen))
+        if shown is None:
+            return "This page was out of date (something was recorded since): look again and choose."
+        for name, values in posted.items():
+            then, now = dict(shown.get(name) or []), dict(choices.get(name) or [])
+            for value in values:
+                if value in then and value not in now:
+                    return f"{value} is no longer there to choose (it changed since this page was drawn): look again."
+                if value in then and then[value] != now[value]:
+                    return (f"{value} has changed since this page was drawn ({then[value]}, now {now[value]}): look "
+                            "again and choose.")
+        return ""
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, who: str, extra: str = "", view=None) -> tuple[str, str]:
@@ -420,7 +470,9 @@ class Site:
         if why is not None:
             return why, 409, ""
         choices = offered(move, at, player)
-        stale = self._stale(form, player, move.name, own_moves(moves, s.journal, player), choices)
+        posted = {p.name: [v.strip() for v in given.get(p.name) or given.get("choice") or []]
+                  for p in forms.open_params(move)}
+        stale = self._stale(form, player, move.name, own_moves(moves, s.journal, player, move), choices, posted)
         if stale:
             return stale, 403, ""
         try:
@@ -450,8 +502,8 @@ class Site:
             said = refusal(move, mine, player)
             if said is not None:
                 raise _Refused(said)
-            later = self._stale(form, player, move.name, own_moves(moves, locked.session.journal, player),
-                                offered(move, mine, player))
+            later = self._stale(form, player, move.name, own_moves(moves, locked.session.journal, player, move),
+                                offered(move, mine, player), posted)
             if later:
                 raise _Stale(later)
 
@@ -467,19 +519,6 @@ class Site:
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
-
-    def _stale(self, form: str, player: str, move: str, own: int, choices: dict) -> str:
-        """Why ``form`` is not good now for ``move`` on ``player``'s page ('' : it is)."""
-        if hmac.compare_digest(form.encode(), self.move_token(player, move, own, choices).encode()):
-            return ""
-        said, _, _mac = form.partition(".")
-        if said.isdigit() and int(said) < own:
-            return ("This page was out of date (from before your last move, or before it was taken back): "
-                    "nothing more was recorded. Here is the page as it is now.")
-        if said.isdigit() and int(said) == own:
-            return ("This page was out of date (what it offered for that move has changed since): look again "
-                    "and choose.")
-        return "This page was out of date (something was recorded since): look again and choose."
 
     def _follow(self, host, move, outcome) -> None:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
@@ -519,8 +558,12 @@ class Site:
             if not n:
                 return ("Someone has moved since your last move: only the laptop can take it back now "
                         "(`undo`)."), 409, ""
-            expected = self.move_token(player, forms.TAKE_BACK, replay.count, {})
-            if not hmac.compare_digest(form.encode(), expected.encode()):
+            said, seen, mac = (form.split(".") + ["", "", ""])[:3]
+            good = said.isdigit() and hmac.compare_digest(mac.encode(), self._mac(player, forms.TAKE_BACK, int(said),
+                                                                                  seen).encode())
+            if not good:
+                return "This page's form is not one this laptop drew for you: reload the page.", 403, ""
+            if int(said) != replay.count:
                 return "This page was out of date (something was recorded since): look again.", 403, ""
             said = describe_event(s.game, replay.events[-n]["event"])
             for _ in range(n):

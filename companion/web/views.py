@@ -60,14 +60,18 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections = [extra] if extra else []
     moves = list(_views(session).get("MOVES") or [])
     at = At(session, replay, player, host=host)
-    own = own_moves(moves, session.journal, player)
     mine = offers(moves, at, player)
+
+    def form(move, choices) -> str:
+        own = own_moves(moves, session.journal, player, move)
+        return forms.move_form(at, move, choices, token(move.name, own, choices), action, view)
+
     now = [(m, c) for m, c in mine if not m.more]
     for move, choices in now:
-        sections.append(forms.move_form(at, move, choices, token(move.name, own, choices), action, view))
+        sections.append(form(move, choices))
     if not now and not replay.over and any(m.phone for m in moves):
         sections.append(pages.waiting(game.turn(replay.state), player))
-    more = [forms.move_form(at, m, c, token(m.name, own, c), action, view) for m, c in mine if m.more]
+    more = [form(m, c) for m, c in mine if m.more]
     if more:
         sections.append(pages.more(more))
     back = last_own(moves, replay.events, player)

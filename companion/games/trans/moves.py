@@ -745,17 +745,35 @@ ROUND_END = Move(
     actor=None, prepare=_round_end_asks, before=lambda state: {"state": json_copy(state)}, done=_round_ended,
     examples=["round end --auto"])
 
+def _may_deal(at, player: str) -> bool:
+    """A round dealt from a phone: the start player's, between rounds, by the app (its seed not
+    shown: `verify --reveal` leaves the dealing to the table)."""
+    state = at.full
+    return (not state["round_open"] and not state["finished"] and not at.session.revealed
+            and at.game.start_player(state) == player)
+
+
+def _deal_why(at, player: str) -> str:
+    state = at.full
+    if state["round_open"]:
+        return f"Round {state['round']} is being played."
+    if at.session.revealed:
+        return "The deal seed was shown: the table deals its own cards (`round start --physical` on the laptop)."
+    return f"{at.game.start_player(state)} starts the next round: the deal is on {at.game.start_player(state)}'s phone."
+
+
 MOVES = [
     Move("round start",
-         [Param("physical", Flag(), "The cities are dealt at the table, not by the app."),
+         [Param("physical", Flag(), "The cities are dealt at the table, not by the app.", page=False),
           Param("specials", SpecialCard(), "The special card you turned over at the table; repeat it for several "
                 "cards played together (one of: " + ", ".join(SPECIAL_IDS) + ").", flags=("--special",),
-                many=True, required=False, metavar="CARD"),
+                many=True, required=False, metavar="CARD", page=False),
           Param("unbalanced", Flag(), "With --deal balanced=K: deal this round once, plainly (when no balanced "
-                "deal is found).")],
+                "deal is found).", page=False)],
          _round_start_event,
          help="Deal the next round: one city of each colour to everyone, and the special card(s) if any.",
-         actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"]),
+         actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"],
+         phone="Deal the next round", allowed=_may_deal, why_not=_deal_why, verb="Deal the cities"),
     ROUND_END,
     PASS,
     HAND_SET,

@@ -278,7 +278,8 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
         for (a, b), cost in offered:
             (x1, y1), (x2, y2) = pts[a], pts[b]
             out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-opacity=".45" '
-                       f'stroke-width="7" stroke-linecap="round" stroke-dasharray="3 2"/>')
+                       f'stroke-width="7" stroke-linecap="round" stroke-dasharray="3 2" '
+                       f'data-v="{escape(board.edge_name((a, b)), quote=True)}"/>')
         for (a, b), cost in offered:
             (x1, y1), (x2, y2) = pts[a], pts[b]
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -306,7 +307,8 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
             where = f'x="{x + 7}"'
         out.append(f'<text {where} y="{y - 5}" font-size="{size}"{weight} fill="currentColor">{escape(label)}</text>')
         if own:
-            out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="{seat(mine)}" stroke-width="3"/>')
+            out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="{seat(mine)}" stroke-width="3" '
+                       f'data-v="{escape(city.name, quote=True)}"/>')
     for p, (node, _name) in track["markers"].items():
         x, y = pts[node]
         out.append(f'<rect x="{x - 6}" y="{y - 6}" width="12" height="12" transform="rotate(45 {x} {y})" '

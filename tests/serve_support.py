@@ -87,11 +87,11 @@ def forms_on(html: str) -> list[dict]:
 
 
 def moves_on(html: str) -> list[str]:
-    """The moves a page offers (each form's hidden move name, once)."""
+    """The moves a page offers (each form's hidden move name, once; not its take-back)."""
     out = []
     for f in forms_on(html):
         name = f["hidden"].get("move")
-        if name and name not in out:
+        if name and name not in out and name != "(take back)":
             out.append(name)
     return out
 
@@ -107,3 +107,58 @@ def post_move(client, token: str, move: str, fields: dict | None = None, query: 
     data = dict(form["hidden"])
     data.update(fields or {})
     return client.post(form["action"].replace("{token}", token), data=data, follow_redirects=follow)
+
+
+# -- a Trans round played from the phones --------------------------------------------------------------
+
+def trans_state(home: Path, sid: str):
+    """(game, state, data) of a session as the rules hold it (the tests' own view)."""
+    from companion.core import session as sessions
+    from companion.core.store import Store
+
+    s = sessions.load(Store(home), sid)
+    replay = s.replay()
+    return s.game, replay.state, replay.data
+
+
+def next_rail(home: Path, sid: str, player: str) -> str | None:
+    """The line ``player`` builds next, along one of their shortest routes (a line touching
+    their network that the turn's rails' worth left still pays for), or None: end the turn."""
+    from companion.games.trans import screens
+
+    game, state, data = trans_state(home, sid)
+    board = game.board_of(data)
+    route = set(game.missing_tree(state, data, player).edges)
+    left = game.rails_worth_left(state, player)
+    for e, cost in screens.buildable(game, board, state, player):
+        if e in route and cost <= left:
+            return board.edge_name(e)
+    return None
+
+
+def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[str]]:
+    """Play a dealt Trans round to its end from the phones: each start marker on the player's
+    first city, then every turn's rails along the builder's shortest route, ``act(player, move,
+    value)`` making each move (a phone's tap). Returns the moves as typed commands, in order,
+    for the same round typed at the laptop."""
+    typed = []
+    for _ in range(len(players)):
+        game, state, _data = trans_state(home, sid)
+        due = game.marker_due(state)
+        city = game.hand_of(state, due)[0]
+        act(due, "start", city)
+        typed.append(["start", due, city])
+    for _ in range(400):
+        game, state, _data = trans_state(home, sid)
+        if not state["round_open"]:
+            return typed
+        who = game.builder(state)
+        assert who is not None, "the round is over on the board but was not scored"
+        line = next_rail(home, sid, who)
+        if line is None:
+            act(who, "end-turn", None)
+            typed.append(["end-turn", who])
+        else:
+            act(who, "build", line)
+            typed.append(["build", who, line])
+    raise AssertionError("the round never ended")

@@ -57,9 +57,10 @@ def chrome(width: int = 412, height: int = 915):
 PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
 
 
-def phone(width: int = PHONE[0], height: int = PHONE[1]):
+def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True):
     """A headless Chromium emulating a touch phone of ``width`` x ``height`` CSS pixels (a
-    phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip."""
+    phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip. Without
+    ``scripts`` it runs no JavaScript: a page stays as it was drawn."""
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -77,6 +78,8 @@ def phone(width: int = PHONE[0], height: int = PHONE[1]):
         "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": True},
         "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                       "Chrome/126.0 Mobile Safari/537.36")})
+    if not scripts:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
     web._companion_profile = profile
     return web

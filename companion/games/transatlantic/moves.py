@@ -333,8 +333,9 @@ def _turn_why(at, player: str) -> str:
 
 
 def _may_own(at, player: str) -> bool:
-    """A starting ship from a phone: before the player has a ship."""
-    return _not_over(at) and not at.full["owned"][player] and bool(_unmet_noted(at, ("sail", "steam")))
+    """A starting sailing ship from a phone: before the player has a ship (a card typed with
+    `ship add`)."""
+    return _not_over(at) and not at.full["owned"][player] and bool(_unmet_noted(at, ("sail",)))
 
 
 def _may_reveal(at, player: str) -> bool:
@@ -372,7 +373,7 @@ def _final_why(at, player: str) -> str:
 
 MOVES = [
     Move("own", [Param("player", Player(), metavar=PLAYER),
-                 Param("ship", _Ship(_unmet, lambda at: _unmet_noted(at, ("sail", "steam"))),
+                 Param("ship", _Ship(_unmet, lambda at: _unmet_noted(at, ("sail",))),
                        "The ship card in front of you (typed once with `ship add`).")], _own_event,
          help="Give a player a ship without buying it.\n\nFor the sailing ship each player starts with.",
          prepare=lambda at: at.args.update(values=catalogue.ship_values(at, at.args["ship"])),

@@ -88,7 +88,10 @@ body.tv main>section.scores{grid-column:1;grid-row:1/span 40;align-self:start}
 body.tv main>section:not(.scores){grid-column:2/-1}
 body.tv main>section:not(.scores):not(.wide){grid-column:auto}
 body.tv h1{font-size:1.6em}
-body.tv .scores td,body.tv .scores th{font-size:max(4.4vh,1em);line-height:1.15;padding:.15em .3em}
+body.tv .scores tr{display:grid;grid-template-columns:1fr auto;border-bottom:1px solid var(--line)}
+body.tv .scores td,body.tv .scores th{font-size:max(4.4vh,1em);line-height:1.15;padding:.1em .3em 0;border:0}
+body.tv .scores td.bar{grid-column:1/-1;font-size:max(2vh,.6em);padding-bottom:.3em}
+body.tv .scores svg.dot{width:.7em;height:.7em}
 body.tv .scores .sub{font-size:.8em}
 body.tv section svg.board{max-width:none;max-height:78vh}
 }
@@ -211,9 +214,12 @@ def _inner(b, viewer) -> str:
     if kind == "table":
         if not b.rows:
             return title + f'<p class="sub">{escape(str(b.empty or "Nothing yet."))}</p>'
-        head = "".join(f"<th scope=\"col\">{part(h)}</th>" for h in b.head)
+        # an empty heading (a column of positions, of row names) is a plain cell: a screen reader's
+        # heading must say something
+        head = "".join(f"<th scope=\"col\">{part(h)}</th>" if str(h) else "<td></td>" for h in b.head)
         rows = "".join("<tr>" + "".join(f"<td>{part(c)}</td>" for c in row) + "</tr>" for row in b.rows)
-        return title + f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+        return title + (f'<div class="scroll" tabindex="0"><table><thead><tr>{head}</tr></thead><tbody>{rows}'
+                        "</tbody></table></div>")
     if kind == "items":
         if not b.items:
             return title + f'<p class="sub">{escape(str(b.empty or "None."))}</p>'

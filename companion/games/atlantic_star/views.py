@@ -77,6 +77,16 @@ def _pages(at, status: dict) -> list:
             Table(["Sea", "Class", "Place", "Value", "Loan", "VP"], places, title="Your places",
                   empty="No plaque on the board yet."),
         ]))
+    if status.get("finished"):
+        vp = effective_vp(at)
+        rows = []
+        for p in status["players"]:
+            for x in p["places"]:
+                rows.append([p["name"], x["sea"].title(), place_text(x["place"]),
+                             "?" if x["points"] is None else x["points"]])
+            rows.append([p["name"], "Total", "", p["score"] if p["score"] is not None else points_of(vp, p["places"])])
+        out.append(Section([Table(["Player", "Sea", "Place", "VP"], rows, title="The final score, place by place")],
+                           where="page", wide=True))
     agency = [[_marks(a.get("price")), a.get("card") or "-"] for a in status.get("agency") or []]
     seas = []
     for sea, info in (status.get("seas") or {}).items():

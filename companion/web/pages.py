@@ -41,7 +41,9 @@ section.wide{grid-column:1/-1}
 table{border-collapse:collapse;width:100%}
 .scroll{overflow-x:auto;max-width:100%}
 code{font-family:ui-monospace,monospace;font-size:.95em;overflow-wrap:anywhere}
-td,th{text-align:left;padding:3px 5px;border-bottom:1px solid var(--line);vertical-align:top}
+td,th{text-align:left;padding:3px 4px;border-bottom:1px solid var(--line);vertical-align:top}
+td,th{overflow-wrap:normal}
+table{font-variant-numeric:tabular-nums}
 th{font-weight:600;color:var(--muted)}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:2px 10px}
 dt{color:var(--muted)}dd{margin:0}

@@ -24,11 +24,11 @@ def status_view(at) -> list:
         rule += f", ends at {status['target']}"
     players = status["players"]
     # a page is narrow and tall (a phone): the rounds go down, the players across
-    sheet = [[f"Round {n + 1}", *(p["rounds"][n] for p in players)] for n in range(rounds)]
+    sheet = [[n + 1, *(p["rounds"][n] for p in players)] for n in range(rounds)]
     out = [Line(f"Session {at.session.id} · Score sheet · {rule} · {rounds} round{'s' if rounds != 1 else ''}"),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
-           Section([Table(["", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+           Section([Table(["Round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))

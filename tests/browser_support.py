@@ -57,10 +57,11 @@ def chrome(width: int = 412, height: int = 915):
 PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
 
 
-def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True):
+def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, ratio: float = 3.0):
     """A headless Chromium emulating a touch phone of ``width`` x ``height`` CSS pixels (a
     phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip. Without
-    ``scripts`` it runs no JavaScript: a page stays as it was drawn."""
+    ``scripts`` it runs no JavaScript: a page stays as it was drawn. ``ratio``: device pixels
+    per CSS pixel (a TV: 1)."""
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -75,7 +76,7 @@ def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
     options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": True},
+        "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
         "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                       "Chrome/126.0 Mobile Safari/537.36")})
     if not scripts:

@@ -309,7 +309,9 @@ def zoom_links(tap, view: PageView, shown) -> str:
             ny = min(max(cy + dy, vh / 2), tap.height - vh / 2)
             if (round(nx, 1), round(ny, 1)) != (round(cx, 1), round(cy, 1)):
                 links.append((view.query(z=z, c=(nx, ny), pick=None), name, mark))
-    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(name)}">{mark}<span>{escape(name)}</span></a>'
+    steps = {"West", "North", "South", "East"}  # a pan is its arrow (its name is said, not shown)
+    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(name)}">{mark}'
+                    f'{"" if name in steps else f"<span>{escape(name)}</span>"}</a>'
                     for href, name, mark in links)
     return f'<nav class="zoom" aria-label="Zoom and move the board">{items}</nav>'
 

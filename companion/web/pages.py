@@ -92,10 +92,10 @@ body.tv main>section:not(.scores):not(.wide){grid-column:auto}
 body.tv h1{font-size:1.6em}
 body.tv .scores tr{display:grid;grid-template-columns:1fr auto;border-bottom:1px solid var(--line)}
 body.tv .scores td,body.tv .scores th{font-size:max(4.4vh,1em);line-height:1.15;padding:.1em .3em 0;border:0}
-body.tv .scores td.bar{grid-column:1/-1;font-size:max(2vh,.6em);padding-bottom:.3em}
+body.tv .scores td.bar{grid-column:1/-1;width:auto;font-size:max(2vh,.6em);padding-bottom:.3em}
 body.tv .scores svg.dot{width:.7em;height:.7em}
 body.tv .scores .sub{font-size:.8em}
-body.tv section svg.board{max-width:none;max-height:78vh}
+body.tv section svg.board{max-width:none;max-height:calc(100vh - 10em)}
 }
 """.strip() + "\n" + "".join(f".p{i}{{background:{c}}}" for i, c in enumerate(PLAYER_COLOURS)) \
     + "".join(f".c-{name}{{background:{c}}}" for name, c in COLOURS.items())

@@ -112,6 +112,8 @@ def test_a_marker_and_a_rail_are_tapped_on_the_board(run, home):
                            follow_redirects=False)
     assert response.status_code == 303 and "z=4" in response.headers["location"]  # the board stays as it was
     assert status_of(run)["rails"][-1] == {"line": line, "player": "Ann"}
+    drawn = run(["board"], expect=0).output.replace("\n  ", " ")  # the laptop's board shows the same state
+    assert f"Ann: start {city}; 1 rail built" in drawn
 
 
 def _on_image(html: str, selector: str) -> tuple[int, int]:

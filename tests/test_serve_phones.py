@@ -15,7 +15,7 @@ import pytest
 from browser_support import body_text, phone, quit_chrome, serve, stop, tap
 from serve_support import PLAYERS, hands, play_trans_round, trans_state
 
-WAIT = 10.0  # seconds a page may take to come back after a tap (a few hundred ms here)
+WAIT = 30.0  # seconds a page may take to come back after a tap (a few hundred ms, more on a busy CI)
 
 
 @pytest.fixture

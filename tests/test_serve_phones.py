@@ -48,10 +48,15 @@ class Phones:
         """``who``'s tab once its page shows ``css`` (it reloads itself as the game moves)."""
         from selenium.webdriver.support.ui import WebDriverWait
 
+        from selenium.common.exceptions import TimeoutException
+
         web = self.on(who)
-        return WebDriverWait(web, WAIT, poll_frequency=0.05).until(
-            lambda w: w.execute_script("return document.readyState") == "complete" and w.find_elements(
-                "css selector", css) and w.find_elements("css selector", css)[0])
+        try:
+            return WebDriverWait(web, WAIT, poll_frequency=0.05).until(
+                lambda w: w.execute_script("return document.readyState") == "complete" and w.find_elements(
+                    "css selector", css) and w.find_elements("css selector", css)[0])
+        except TimeoutException:
+            raise AssertionError(f"{who}'s page never showed {css}; it shows:\n{body_text(web)[:1500]}") from None
 
     def after(self, who: str, action) -> None:
         """Do ``action`` on ``who``'s page and wait for the page the post leads to."""
@@ -122,10 +127,21 @@ def tap_button(phones: Phones, who: str, css: str, done=None) -> None:
             phones.after(who, lambda w: tap(w, button))
         except StaleElementReferenceException:
             continue
-        if done is None or done():
+        if done is None or settled(done):
             return
-        time.sleep(0.3)
     raise AssertionError(f"could not tap {css} on {who}'s page")
+
+
+def settled(done, within: float = 5.0) -> bool:
+    """Whether ``done()`` comes true soon: a tap's post may still be on its way when the page
+    reloads itself under the finger."""
+    deadline = time.monotonic() + within
+    while True:
+        if done():
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
 
 
 def move_button(move: str, verb_css: str = "button") -> str:
@@ -142,13 +158,20 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
                    lambda: status_of(run)["round_open"])
         assert status_of(run)["round_open"]
 
+        def board_now():
+            _game, state, _data = trans_state(home, sid)
+            track = state["track"]
+            return len(track["markers"]), len(track["rails"]), json.dumps(track["turn"]), state["round_open"]
+
         def act(player, move, value):
+            before = board_now()
             if move == "start":
                 tap_on_board(phones, player, value, "junction")
             elif move == "build":
                 tap_on_board(phones, player, value, "path")
             else:
                 tap_button(phones, player, move_button(move))
+            settled(lambda: board_now() != before)  # (else the round's next step taps it again)
 
         dealt = hands(home, sid)
         typed = play_trans_round(home, sid, act)

@@ -494,9 +494,20 @@ def mine_blocks(at, player: str) -> list:
         blocks.append(Table(["Colour", "City"], [[coloured(c), c] for c in _by_colour(passed, colours, order)],
                             title=f"The cities you handed to {left} (you know them too)"))
     blocks.append(Facts(items, title="You"))
-    blocks.append(Svg(LazySvg(lambda: board_svg(game, state, data, at.players, player)),
-                      title="Your cities on the board"))
+    if not tapping(game, state, player):  # the board to tap on the page shows them already
+        blocks.append(Svg(LazySvg(lambda: board_svg(game, state, data, at.players, player)),
+                          title="Your cities on the board"))
     return blocks
+
+
+def tapping(game, state: dict, player: str) -> bool:
+    """Whether ``player``'s page has the board to tap now (their marker or their rails)."""
+    track = state["track"]
+    if not state["round_open"] or state.get("pending"):
+        return False
+    if player not in track["markers"] and not track["rails"]:
+        return not state.get("rulebook_order") or game.marker_due(state) == player
+    return game.builder(state) == player
 
 
 def missing_words(game, state: dict, data: dict, player: str) -> str:

@@ -54,6 +54,55 @@ def chrome(width: int = 412, height: int = 915):
     return web
 
 
+PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
+
+
+def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, ratio: float = 3.0):
+    """A headless Chromium emulating a touch phone of ``width`` x ``height`` CSS pixels (a
+    phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip. Without
+    ``scripts`` it runs no JavaScript: a page stays as it was drawn. ``ratio``: device pixels
+    per CSS pixel (a TV: 1)."""
+    found = find_browser()
+    if isinstance(found, str):
+        pytest.skip(f"browser tests skipped: {found}")
+    browser, driver = found
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="companion-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
+        "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                      "Chrome/126.0 Mobile Safari/537.36")})
+    if not scripts:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+    web._companion_profile = profile
+    return web
+
+
+def tap(web, element, x: float | None = None, y: float | None = None) -> None:
+    """A finger's tap on ``element`` at (x, y) CSS pixels from its top-left corner (its middle
+    when not given), as a touch screen sends it."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    web.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    box = web.execute_script("var r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]",
+                             element)
+    px = box[0] + (box[2] / 2 if x is None else x)
+    py = box[1] + (box[3] / 2 if y is None else y)
+    actions = ActionBuilder(web, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to_location(int(round(px)), int(round(py))).pointer_down().pause(0.05).pointer_up()
+    actions.perform()
+
+
 def quit_chrome(web) -> None:
     try:
         web.quit()

@@ -41,3 +41,125 @@ def site_and_client(home: Path, sid: str, players=PLAYERS):
     links = {"table": made[tokens.TABLE], **{p: made[p] for p in players}}  # no player here is called "table"
     site = Site(home, sid)
     return site, TestClient(site.app, base_url="http://127.0.0.1"), links
+
+
+# -- the moves on a player's page, as a phone would see and send them ---------------------------------
+
+def forms_on(html: str) -> list[dict]:
+    """Every form of a page: {"action", "hidden": {name: value}, "buttons": [(name, value)],
+    "fields": [name, ...], "options": {select name: [values]}, "boxes": {name: [values]}},
+    read with the standard library's HTML parser, as a browser reads them."""
+    from html.parser import HTMLParser
+
+    found: list[dict] = []
+
+    class Reader(HTMLParser):
+        select: str | None = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "form":
+                found.append({"action": a.get("action"), "hidden": {}, "buttons": [], "fields": [], "options": {},
+                              "boxes": {}, "image": False})
+            elif not found:
+                return
+            elif tag == "input" and a.get("type") == "hidden":
+                found[-1]["hidden"][a["name"]] = a.get("value", "")
+            elif tag == "input" and a.get("type") == "image":
+                found[-1]["image"] = True
+            elif tag == "input" and a.get("type") == "checkbox":
+                found[-1]["boxes"].setdefault(a["name"], []).append(a.get("value", "on"))
+            elif tag == "input":
+                found[-1]["fields"].append(a.get("name"))
+            elif tag == "button" and a.get("name"):
+                found[-1]["buttons"].append((a["name"], a.get("value", "")))
+            elif tag == "select":
+                self.select = a.get("name")
+                found[-1]["options"][self.select] = []
+            elif tag == "option" and self.select:
+                found[-1]["options"][self.select].append(a.get("value", ""))
+
+        def handle_endtag(self, tag):
+            if tag == "select":
+                self.select = None
+
+    Reader().feed(html)
+    return found
+
+
+def moves_on(html: str) -> list[str]:
+    """The moves a page offers (each form's hidden move name, once; not its take-back)."""
+    out = []
+    for f in forms_on(html):
+        name = f["hidden"].get("move")
+        if name and name not in out and name != "(take back)":
+            out.append(name)
+    return out
+
+
+def post_move(client, token: str, move: str, fields: dict | None = None, query: str = "", follow: bool = False):
+    """Send ``move``'s form from the player page of ``token`` as it is now, with ``fields``
+    (a value each, or a list): what a phone's tap does. Fails the test if the page offers no
+    such form."""
+    html = client.get(f"/p/{token}{query}").text
+    chosen = [f for f in forms_on(html) if f["hidden"].get("move") == move]
+    assert chosen, f"the page offers no {move!r}: it offers {moves_on(html)}"
+    form = chosen[0]
+    data = dict(form["hidden"])
+    data.update(fields or {})
+    return client.post(form["action"].replace("{token}", token), data=data, follow_redirects=follow)
+
+
+# -- a Trans round played from the phones --------------------------------------------------------------
+
+def trans_state(home: Path, sid: str):
+    """(game, state, data) of a session as the rules hold it (the tests' own view)."""
+    from companion.core import session as sessions
+    from companion.core.store import Store
+
+    s = sessions.load(Store(home), sid)
+    replay = s.replay()
+    return s.game, replay.state, replay.data
+
+
+def next_rail(home: Path, sid: str, player: str) -> str | None:
+    """The line ``player`` builds next, along one of their shortest routes (a line touching
+    their network that the turn's rails' worth left still pays for), or None: end the turn."""
+    from companion.games.trans import screens
+
+    game, state, data = trans_state(home, sid)
+    board = game.board_of(data)
+    route = set(game.missing_tree(state, data, player).edges)
+    left = game.rails_worth_left(state, player)
+    for e, cost in screens.buildable(game, board, state, player):
+        if e in route and cost <= left:
+            return board.edge_name(e)
+    return None
+
+
+def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[str]]:
+    """Play a dealt Trans round to its end from the phones: each start marker on the player's
+    first city, then every turn's rails along the builder's shortest route, ``act(player, move,
+    value)`` making each move (a phone's tap). Returns the moves as typed commands, in order,
+    for the same round typed at the laptop."""
+    typed = []
+    for _ in range(len(players)):
+        game, state, _data = trans_state(home, sid)
+        due = game.marker_due(state)
+        city = game.hand_of(state, due)[0]
+        act(due, "start", city)
+        typed.append(["start", due, city])
+    for _ in range(400):
+        game, state, _data = trans_state(home, sid)
+        if not state["round_open"]:
+            return typed
+        who = game.builder(state)
+        assert who is not None, "the round is over on the board but was not scored"
+        line = next_rail(home, sid, who)
+        if line is None:
+            act(who, "end-turn", None)
+            typed.append(["end-turn", who])
+        else:
+            act(who, "build", line)
+            typed.append(["build", who, line])
+    raise AssertionError("the round never ended")

@@ -83,7 +83,7 @@ def test_a_pass_chosen_on_the_page_is_recorded_and_undo_in_the_shell_takes_it_ba
     sid, links = served
     ann = hands(home, sid)["Ann"]
     browser.get(links["Ann"])
-    buttons = browser.find_elements("css selector", "form button[name=choice]")
+    buttons = browser.find_elements("css selector", "form button[name=city]")
     assert sorted(b.text for b in buttons) == sorted(ann)
     chosen = buttons[0].text
     buttons[0].click()
@@ -97,5 +97,5 @@ def test_a_pass_chosen_on_the_page_is_recorded_and_undo_in_the_shell_takes_it_ba
         with create_app_session(input=pipe, output=DummyOutput()):
             run_shell(App(home), input=pipe, output=DummyOutput())
     assert "Ann" in json.loads(run(["status", "--json"], expect=0).stdout)["waiting_for"]
-    WebDriverWait(browser, 5).until(lambda w: w.find_elements("css selector", "form button[name=choice]"))
+    WebDriverWait(browser, 5).until(lambda w: w.find_elements("css selector", "form button[name=city]"))
     assert "Chosen to pass left" not in text_of(browser)

@@ -18,7 +18,7 @@ def served(run, home):
 
 
 def form_of(html: str) -> str:
-    return re.search(r'name="form" value="([0-9a-f]+)"', html).group(1)
+    return re.search(r'name="form" value="([0-9]+\.[0-9a-f]+\.[0-9a-f]+)"', html).group(1)
 
 
 def journal_length(run) -> int:
@@ -106,11 +106,11 @@ def test_a_pass_chosen_on_the_page_is_recorded_and_undo_takes_it_back(served, ru
     status = json.loads(run(["status", "--json"], expect=0).stdout)
     assert "Ann" not in status["waiting_for"]
     after = client.get(f"/p/{links['Ann']}").text
-    assert f"Chosen to pass left" in after and 'name="choice"' not in after
+    assert f"Chosen to pass left" in after and 'name="city"' not in after
     run(["undo"], expect=0)
     status = json.loads(run(["status", "--json"], expect=0).stdout)
     assert "Ann" in status["waiting_for"]
-    assert 'name="choice"' in client.get(f"/p/{links['Ann']}").text
+    assert 'name="city"' in client.get(f"/p/{links['Ann']}").text
 
 
 def test_a_missing_or_replayed_form_token_is_refused(served, run, home):
@@ -141,12 +141,11 @@ def test_a_choice_when_none_is_pending_is_refused(run, home):
     sid = new_trans(run, special="three-rails")
     _site, client, links = site_and_client(home, sid)
     html = client.get(f"/p/{links['Ann']}").text
-    assert 'name="choice"' not in html
-    from companion.core import session as sessions
-
-    form = _site.form_token("Ann", len(sessions.load(_site_store(home), sid).journal))  # a valid page's
-    response = client.post(f"/p/{links['Ann']}/choose", data={"form": form, "choice": hands(home, sid)["Ann"][0]})
-    assert response.status_code == 409 and "No choice is waiting for you" in response.text
+    assert 'name="city"' not in html
+    form = _site.move_token("Ann", "pass", 0, {"city": []})  # what a page would carry, were it offered
+    response = client.post(f"/p/{links['Ann']}/choose", data={"form": form, "move": "pass",
+                                                              "choice": hands(home, sid)["Ann"][0]})
+    assert response.status_code == 409 and "Ann has nothing to choose now" in response.text
 
 
 def _site_store(home):

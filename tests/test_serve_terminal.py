@@ -61,7 +61,7 @@ def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):
             shown = screen[cleared:] if cleared >= 0 else screen
             assert shown.count("\n") + 1 <= 24, shown.count("\n") + 1  # fits an 80x24 terminal
             if i + 1 < len(PLAYERS):
-                assert f"Next: {PLAYERS[i + 1]}." in screen
+                assert f"(next: {PLAYERS[i + 1]})" in screen
             os.write(main, b"\r")
             after = read_until(main, "Pass the laptop to" if i + 1 < len(PLAYERS) else "Ctrl-C")
             assert "\x1b[?1049l" in after  # the private screen is left: the code is gone

@@ -127,6 +127,35 @@ class Kind:
         hint = f" ({', '.join(v for v, _ in choices[:8])}{', ...' if len(choices) > 8 else ''})" if choices else ""
         return f"{param.label[:1].upper()}{param.label[1:]}{hint}: "
 
+    # -- on a page (companion.web): the same kind, asked for on a phone ---------------------------
+    most: int | None = None  # a parameter taking several values: at most this many on a page
+
+    def limit(self, at: At, param: "Param") -> int | None:
+        """How many values a page lets its player give a parameter taking several, now (1: one,
+        a button each; None: any)."""
+        return self.most
+
+    def offered(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """What a player's page offers here now ([(value, note)]: its buttons or its list, the
+        note beside each, a price or a cost); None: a field to fill. By default the options; a
+        kind whose completion follows what is typed (a path after `Madrid-`) offers every whole
+        value instead."""
+        return self.options(at, param)
+
+    def fields(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """Several number fields a page asks for in place of one ([(key, label)]: a round's
+        points per player, a sheet's VPs per flag), posted as ``NAME.key``; None: one field."""
+        return None
+
+    def from_fields(self, values: dict[str, str], at: At, param: "Param") -> Any:
+        """The value of the fields :meth:`fields` named, as posted (blank ones left out)."""
+        return self.read_words([f"{k}={v.strip()}" for k, v in values.items() if v.strip()], at, param)
+
+    def tap(self, at: At, param: "Param", offered: list[tuple[str, str]]) -> Any:
+        """A drawing a page lets its player tap to choose the value (companion.games.view.Tap:
+        the board, with the values ``offered`` drawn as what may be tapped), or None."""
+        return None
+
 
 class Player(Kind):
     """A seated player: read case-insensitively (and by a name `player rename` gave the seat),
@@ -157,8 +186,11 @@ class Number(Kind):
     number = True
 
     def __init__(self, low: int | None = None, high: int | Callable[[At], int | None] | None = None,
-                 what: str = "a whole number"):
+                 what: str = "a whole number", decimals: bool = False):
         self.low, self.high, self.what = low, high, what
+        self.decimals = decimals  # 2.5 too (a score sheet's points, issue 23)
+        if decimals:
+            self.number = False  # typed as text: Click's whole-number type would refuse 2.5
 
     def bounds(self, at: At) -> tuple[int | None, int | None]:
         high = self.high(at) if callable(self.high) else self.high
@@ -170,10 +202,15 @@ class Number(Kind):
             value, text = text, str(text)
         else:
             text = str(text).strip()
-            try:
-                value = int(text)
-            except ValueError:
-                value = None
+            if self.decimals:
+                from companion.core.numbers import parse_points
+
+                value = parse_points(text, True)
+            else:
+                try:
+                    value = int(text)
+                except ValueError:
+                    value = None
         if value is None or (low is not None and value < low) or (high is not None and value > high):
             span = (f" from {low} to {high}" if low is not None and high is not None
                     else f" of {low} or more" if low is not None else f" up to {high}" if high is not None else "")
@@ -296,6 +333,10 @@ class Pairs(Kind):
             out[key] = value
         return out
 
+    def fields(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
+        """On a page: a number field per player."""
+        return [(p, p) for p in at.players] if self.players else None
+
     def options(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
         """``NAME=`` for every player not yet given on the line."""
         if not self.players:
@@ -319,12 +360,13 @@ class Param:
     (then ``--name-with-dashes``, or ``flags``). ``many``: several values (an argument taking
     the rest of the line, or an option given again); ``private``: the value is secret (a city
     of a hand): it is asked on the owner's private screen, never offered, never kept in the
-    shell's history, and a refusal naming it says nothing of it."""
+    shell's history, and a refusal naming it says nothing of it. ``page``: asked on a player's
+    page (False: a page leaves it at its default, an option of the laptop's only)."""
 
     def __init__(self, name: str, kind: Kind | None = None, help: str = "", *, option: bool = False,
                  flags: Sequence[str] = (), required: bool = True, many: bool = False, default: Any = None,
                  metavar: str | None = None, private: bool = False, ask: bool = True, label: str | None = None,
-                 missing: str | None = None):
+                 missing: str | None = None, page: bool = True):
         self.name, self.kind, self.help = name, kind or Kind(), help
         self.option = option or bool(flags) or isinstance(self.kind, Flag)
         self.flags = tuple(flags) or ((f"--{name.replace('_', '-')}",) if self.option else ())
@@ -333,6 +375,7 @@ class Param:
         self.metavar = metavar if metavar is not None else self.kind.metavar
         self.label = label or name.replace("_", " ")
         self.missing = missing  # what a command line without it is told (else Click's own words)
+        self.page = page
 
     def __repr__(self) -> str:
         return f"Param({self.name!r})"
@@ -382,7 +425,17 @@ class Move:
     - ``done(outcome) -> View``: what is said once it is recorded;
     - ``private_view(at, player) -> View``: what ``player`` sees on the private screen while
       choosing a private parameter (their hand);
-    - ``phone``: offered on the players' phones; ``help``: its first line is the short help;
+    - ``phone``: offered on the players' phones (True, or the title of its form on a page);
+      a move the table makes (no ``actor``) is offered on the pages ``allowed`` names;
+      ``help``: its first line is the short help;
+    - ``why_not(at, player) -> str``: what a page says when ``player`` may not make it now
+      (default: whose turn it is);
+    - ``then``: ``(Move, args(outcome) -> dict | None)``: the move a page records right after
+      this one when ``args`` gives its arguments (a round the board ended scores itself); a
+      player taking their move back takes that one back with it;
+    - ``verb``: the label of its button on a page;
+    - ``more``: a page offers it under "More" (a move rarely made: a ship scrapped, points
+      scored during play), below the moves of the turn;
     - ``records``: the type of the event it records (default: its name, dashes for spaces):
       `log --json` hides that event's private parameters while the game is on.
     """
@@ -391,13 +444,15 @@ class Move:
                  actor: str | None = "player", allowed: Callable[[At, str], bool] | None = None,
                  prepare: Callable[[At], None] | None = None, before: Callable[[dict], dict] | None = None,
                  done: Callable[[Outcome], list] | None = None, private_view: Callable[[At, str], list] | None = None,
-                 phone: bool = False, hidden: bool = False, examples: Sequence[str] = (),
-                 records: str | None = None):
+                 phone: bool | str = False, hidden: bool = False, examples: Sequence[str] = (),
+                 records: str | None = None, why_not: Callable[[At, str], str] | None = None,
+                 then: tuple | None = None, verb: str = "Record", more: bool = False):
         self.name, self.params, self.event, self.help = name, tuple(params), event, help
         self.records = records or name.replace(" ", "-")  # the type of the event it records
         self.actor, self.allowed, self.prepare, self.before = actor, allowed, prepare, before
         self.done, self.private_view, self.phone, self.hidden = done, private_view, phone, hidden
         self.examples = tuple(examples)
+        self.why_not, self.then, self.verb, self.more = why_not, then, verb, more
 
     @property
     def private(self) -> bool:
@@ -432,12 +487,18 @@ def short_help(text: str) -> str:
 
 # -- making a move, from any surface ---------------------------------------------------------------
 
-def record_move(host: Any, move: Move, args: dict) -> Outcome:
+def record_move(host: Any, move: Move, args: dict, check: Callable[[At], None] | None = None) -> Outcome:
     """Record ``move`` with ``args`` (read by their kinds already) through the host's write
     path (``App.record``: the session's lock, the rules, the journal, undo): the one way a
-    move is made, typed or tapped."""
+    move is made, typed or tapped. ``check(at)``, when given, runs under the lock on the state
+    as it is there, before the event is built, and refuses by raising: a page checks there that
+    its player may still make the move (two phones tapping at once: one wins, the other is
+    told why)."""
     def build(session, replay):
-        return move.event(At(session, replay, None, args, host))
+        at = At(session, replay, None, args, host)
+        if check is not None:
+            check(at)
+        return move.event(at)
 
     done = host.record(build, before=move.before)
     return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before)
@@ -445,34 +506,113 @@ def record_move(host: Any, move: Move, args: dict) -> Outcome:
 
 def may_make(move: Move, at: At, player: str) -> bool:
     """Whether ``player`` may make ``move`` now, as a phone asks before offering it: the move's
-    own rule, else whether the game names ``player`` among those to act (or names nobody)."""
-    if move.actor is None:
-        return False
+    own rule, else whether the game names ``player`` among those to act (or names nobody). A
+    move the table makes (no actor) is offered only where its own rule says so."""
     if at.replay.over:
         return False
     if move.allowed is not None:
         return bool(move.allowed(at, player))
+    if move.actor is None:
+        return False
     turn = at.game.turn(at.full)
     return not turn or player in turn
 
 
+def refusal(move: Move, at: At, player: str) -> str | None:
+    """Why ``player`` may not make ``move`` now, in one line for their page (None: they may):
+    the move's own words, else whose turn it is."""
+    if may_make(move, at, player):
+        return None
+    if at.replay.over:
+        return "The game is over: only `undo` (on the laptop) can change it now."
+    if move.why_not is not None:
+        return move.why_not(at, player)
+    turn = [p for p in at.game.turn(at.full) if p != player]
+    if turn:
+        who = ", ".join(turn[:-1]) + " and " + turn[-1] if len(turn) > 1 else turn[0]
+        return f"It is {who}'s turn, not {player}'s."
+    return f"{player} cannot {move.name} now."
+
+
 def offers(moves: Iterable[Move], at: At, player: str) -> list[tuple[Move, dict[str, list[tuple[str, str]]]]]:
-    """The moves ``player`` may make now on their phone, each with the options of each of its
-    parameters other than the actor, from the player's own view (``at.viewer`` is the player):
-    a phone shows only these."""
+    """The moves ``player`` may make now on their phone, each with what its page offers for
+    each of its parameters other than the actor (``Kind.offered``), from the player's own view
+    (``at.viewer`` is the player): a phone shows only these."""
     out = []
     for move in moves:
         if not move.phone or not may_make(move, at, player):
             continue
-        at.args = {move.actor: player}
-        choices: dict[str, list[tuple[str, str]]] = {}
-        for p in move.params:
-            if p.name == move.actor:
-                continue
-            try:
-                found = p.kind.options(at, p)
-            except CompanionError:
-                found = None
-            choices[p.name] = list(found or [])
-        out.append((move, choices))
+        out.append((move, offered(move, at, player)))
     return out
+
+
+def offered(move: Move, at: At, player: str) -> dict[str, list[tuple[str, str]]]:
+    """What ``player``'s page offers for each parameter of ``move`` but the actor, now."""
+    at.args = {move.actor: player} if move.actor else {}
+    choices: dict[str, list[tuple[str, str]]] = {}
+    for p in move.params:
+        if p.name == move.actor or not p.page:
+            continue
+        try:
+            found = p.kind.offered(at, p)
+        except CompanionError:
+            found = None
+        choices[p.name] = list(found or [])
+    return choices
+
+
+# -- whose moves the journal holds (a page's own moves, taking one back) -------------------------
+
+def actor_of(moves: Iterable[Move], event: dict) -> str | None:
+    """The player who made ``event`` (its move's actor), or None for a move of the table."""
+    for move in moves:
+        if move.records == event.get("type"):
+            return event.get(move.actor) if move.actor else None
+    return None
+
+
+def own_moves(moves: Sequence[Move], journal: Iterable[dict], player: str, move: Move | None = None) -> int:
+    """How many entries of the journal are ``player``'s moves or an undo or redo of one (for
+    ``move`` made by the table, entries of that move by anyone): a page's form is good until
+    that count changes (the player moved, or their move was taken back: a form sent twice
+    records once, and a move the table undid is not made again by a phone sending its old
+    page), whatever anyone else records meanwhile."""
+    table = move is not None and move.actor is None
+    done: list[dict] = []
+    undone: list[dict] = []
+    count = 0
+    for entry in journal:
+        kind = entry.get("kind")
+        if kind == "do":
+            moved = entry
+            done.append(entry)
+            undone.clear()
+        elif kind == "undo" and done:
+            moved = done.pop()
+            undone.append(moved)
+        elif kind == "redo" and undone:
+            moved = undone.pop()
+            done.append(moved)
+        else:
+            continue
+        event = moved.get("event") or {}
+        if (event.get("type") == move.records) if table else (actor_of(moves, event) == player):
+            count += 1
+    return count
+
+
+def last_own(moves: Sequence[Move], events: Sequence[dict], player: str) -> int:
+    """How many events at the end of the journal are ``player``'s last move with what followed
+    it by itself (its ``then``): what `take back` undoes; 0 when someone else moved since."""
+    if not events:
+        return 0
+    n = 1
+    last = events[-1]["event"]
+    if actor_of(moves, last) != player and len(events) > 1:
+        before = events[-2]["event"]
+        made = next((m for m in moves if m.records == before.get("type")), None)
+        if (made is not None and made.then is not None and made.then[0].records == last.get("type")
+                and actor_of(moves, before) == player):
+            return 2
+        return 0
+    return n if actor_of(moves, last) == player else 0

@@ -16,6 +16,7 @@ Blocks:
 - :class:`Facts`: label and value pairs; :class:`Items`: a list;
 - :class:`Art`: a drawing, rows of (text, style) runs (the Trans board);
 - :class:`Svg`: a drawing for pages only (trusted markup the game built from its board);
+- :class:`Tap`: a drawing a page lets its viewer tap to choose a move's value (a board);
 - :class:`Section`: blocks under a title (a card on a page);
 - :class:`Private`: blocks only ``owner`` may see: a page that is not the owner's leaves them
   out, and the terminal shows them on the private screen.
@@ -159,6 +160,31 @@ class Svg:
         self.markup, self.title = markup, title
 
 
+class Tap:
+    """A drawing a page lets its viewer tap to choose a value of a move (the Trans board): pages
+    only, made by the parameter's kind (``Kind.tap``).
+
+    ``markup`` is the drawing's SVG elements (trusted: the game escaped it) in its own units, 0
+    to ``width`` by 0 to ``height``; ``targets`` are what may be tapped: ``(value, note, where)``
+    with ``where`` a point ``(x, y)`` (a junction) or a segment ``(x1, y1, x2, y2)`` (a line);
+    ``quick`` are values worth a button of their own beside it (a player's own cities for the
+    start marker). The page fits the drawing to a phone, zooms and pans it (``focus``: the
+    point to zoom around first, ``zoom``: how close to start), and posts the point tapped: the
+    one target within reach is the value chosen, else the nearest few are offered to pick
+    from. ``label`` says what is drawn, for those who cannot see it. Pages draw it; a terminal
+    never does."""
+
+    __slots__ = ("markup", "width", "height", "targets", "focus", "zoom", "title", "label", "quick")
+    kind = "tap"
+
+    def __init__(self, markup: Any, width: float, height: float, targets: Sequence[tuple[str, str, tuple]],
+                 focus: tuple[float, float] | None = None, zoom: int = 1, title: str | None = None,
+                 label: str = "the board", quick: Sequence[str] = ()):
+        self.markup, self.width, self.height = markup, width, height
+        self.targets, self.focus, self.zoom, self.title, self.label = list(targets), focus, zoom, title, label
+        self.quick = list(quick)
+
+
 class Section:
     """Blocks under a title: a paragraph group on a terminal, a card on a page. ``where``:
     ``both``, ``page`` (pages only) or ``terminal``; ``wide``: the whole width of a page."""
@@ -183,7 +209,7 @@ class Private:
 
 
 View = list  # a list of blocks
-BLOCKS = (Line, Table, Facts, Items, Art, Svg, Section, Private)
+BLOCKS = (Line, Table, Facts, Items, Art, Svg, Tap, Section, Private)
 
 
 def lines(*texts: Any) -> list[Line]:

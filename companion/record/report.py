@@ -19,7 +19,8 @@ from companion.record import stats as history
 from companion.record.players import Roster
 from companion.core.session import describe_event
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+# The players' colours by seat, the pages' and the terminal's (issue 21: Ann was blue here, red there)
+from companion.games.view import PLAYER_COLOURS as PALETTE  # noqa: E402
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; background: #fff;
@@ -44,6 +45,12 @@ def esc(value: Any) -> str:
 
 def colour(n: int) -> str:
     return PALETTE[n % len(PALETTE)]
+
+
+def seat_colour(seats: Sequence[str], name: str) -> str:
+    """A player's colour: by their seat in the session, the same as on the pages."""
+    seats = list(seats)
+    return colour(seats.index(name)) if name in seats else "#888888"
 
 
 def page(title: str, body: str) -> str:
@@ -91,8 +98,10 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 
 def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], title: str,
-               x_title: str = "", y_title: str = "score", width: int = 720, height: int = 340) -> str:
-    """An inline SVG line chart: one polyline per series, None leaves a gap."""
+               x_title: str = "", y_title: str = "score", width: int = 720, height: int = 340,
+               colours: Sequence[str] | None = None) -> str:
+    """An inline SVG line chart: one polyline per series (``colours``: each one's, by default
+    in turn from the palette), None leaves a gap."""
     left, right, top, bottom = 56, 130, 28, 46
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for _, vs in series for v in vs if history.is_number(v)]
@@ -126,7 +135,7 @@ def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float
         parts.append(f'<text x="14" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
                      f'transform="rotate(-90 14 {top + plot_h / 2:.1f})">{esc(y_title)}</text>')
     for k, (name, vs) in enumerate(series):
-        c = colour(k)
+        c = colours[k] if colours is not None and k < len(colours) else colour(k)
         runs: list[list[str]] = [[]]
         for i, v in enumerate(vs):
             if history.is_number(v):
@@ -266,6 +275,8 @@ def session_facts(session, replay, roster: Roster) -> dict:
         "ranks": ranks, "round": status.get("round"), "started": _when(status.get("created")),
         "ended": _when(status.get("finished_at")) if finished_ else None, "minutes": minutes,
         "labels": labels, "series": [(shown.get(n, n), vs) for n, vs in zip(names, series)], "axis": axis,
+        # each player in their seat's colour (the session's order, as on the pages and the board)
+        "names": list(names), "colours": {n: seat_colour(session.players, n) for n in [*seats, *names]},
         "log": log, "played_on": status.get("played_on"), "location": status.get("location"),
         "abandoned": status.get("abandon_reason") if status.get("abandoned") else None,
         "teams": [[shown.get(p, p) for p in t] for t in status.get("teams") or []] or None,
@@ -336,10 +347,10 @@ def session_html(facts: dict) -> str:
         if extra:
             label += f" <small>({esc(', '.join(extra))})</small>"
         cls = ' class="win"' if name in facts["winners"] else ""
-        rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{colour(seat - 1)}\"></span>"
+        rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{facts['colours'][name]}\"></span>"
                            f"{label}</span>", facts["scores"].get(name), facts["ranks"].get(name, ""), mark])
     chart = line_chart(facts["labels"], facts["series"], f"Score by {facts['axis']}: {facts['title']}",
-                       x_title=facts["axis"])
+                       x_title=facts["axis"], colours=[facts["colours"].get(n) for n in facts["names"]])
     log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
     body = [
         f"<h1>{esc(facts['title'])}</h1>",

@@ -21,13 +21,136 @@ from companion.core.errors import CompanionError
 from companion.games.kit import pass_app, session_option
 
 
-def qr_text(url: str) -> str:
-    """A QR code drawn with half blocks: a link of ~60 characters fits 80x24 and scans at arm's length."""
+QUIET = 4  # modules of light around a code, as the QR standard asks (ISO/IEC 18004)
+DARK, LIGHT = 16, 231  # xterm's 256 colours: black and white, fixed (a theme remaps only the first 16)
+HALF = "\u2580"  # ▀: the upper half of a cell in the foreground colour, the lower in the background's
+
+
+ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+
+
+def qr_content(url: str):
+    """What a code holds for ``url``: its scheme, host and port in capitals, in the QR code's
+    alphanumeric mode (5.5 bits a character; scheme and host are case-insensitive, as the QR
+    standard's own examples write them), the path and its token as they are (byte mode). A LAN
+    link then fits a smaller code."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    head = f"{scheme}{sep}{host}".upper()
+    if not sep or not slash or not set(head) <= ALPHANUMERIC:
+        return url
+    return [head, slash + path]  # two segments, each in the mode segno finds for it
+
+
+def qr_matrix(url: str):
+    """The code's modules (rows of 1 = dark), its quiet zone included. Error correction L: a
+    screen shows it crisply, and a LAN link (up to `http://192.168.100.200:65535/p/` and its
+    token) then fits version 3: 37 modules with the quiet zone, 19 rows of half blocks, which
+    an 80x24 private screen holds with its link and its prompt."""
     import segno
 
-    buf = io.StringIO()
-    segno.make(url, error="m", boost_error=False).terminal(out=buf, compact=True, border=2)
-    return buf.getvalue().rstrip("\n")
+    code = segno.make(qr_content(url), error="l", boost_error=False, micro=False)
+    return [list(row) for row in code.matrix_iter(scale=1, border=QUIET)]
+
+
+def qr_text(url: str, colour: bool | None = None) -> str:
+    """A QR code for a terminal, in half blocks, two modules a cell: dark on light in explicit
+    colours (black and white of the 256-colour palette, which no theme changes), so it reads
+    the same on a light and on a dark terminal, with its 4-module quiet zone. Under NO_COLOR
+    (``colour`` False) it is drawn in the terminal's own colours, dark modules as glyphs: right
+    on a light background only (`serve --links --qr-dir DIR` writes images instead)."""
+    rows = qr_matrix(url)
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    if colour is None:
+        colour = not os.environ.get("NO_COLOR")
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2]):
+        if not colour:
+            lines.append("".join(" ▀▄█"[(t and 1) + (b and 2)] for t, b in zip(top, bottom)))
+            continue
+        out, last = [], None
+        for t, b in zip(top, bottom):
+            pair = (DARK if t else LIGHT, DARK if b else LIGHT)
+            if pair != last:
+                out.append(f"\x1b[38;5;{pair[0]};48;5;{pair[1]}m")
+                last = pair
+            out.append(HALF)
+        lines.append("".join(out) + "\x1b[0m")
+    return "\n".join(lines)
+
+
+def echo_code(text: str) -> None:
+    """Print a code with its colours (the command's output stream would show them as escapes)."""
+    stream = sys.stdout
+    write = getattr(stream, "write_drawn", None)
+    if write is None:
+        stream.write(text + "\n")
+    else:
+        write(text + "\n")
+    stream.flush()
+
+
+def file_name(sid: str, who: str, taken: set[str], fmt: str) -> str:
+    """`SID-NAME.svg`, the name kept to letters, digits, dash and underscore (and made unique)."""
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", who).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", plain).strip("_") or "player"
+    name, n = f"{sid}-{stem}.{fmt}", 2
+    while name.lower() in taken:
+        name, n = f"{sid}-{stem}-{n}.{fmt}", n + 1
+    taken.add(name.lower())
+    return name
+
+
+def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, names: list[str],
+                links: dict[str, str]) -> list[str]:
+    """Each link's QR code as a PNG or SVG file in ``folder`` (dark on light, with its quiet
+    zone), for a printer or a second screen: written owner-only, since each holds its player's
+    link; never inside the data folder, never over a file without --force."""
+    import contextlib
+    import tempfile
+    from pathlib import Path
+
+    import segno
+
+    from companion.core.errors import StoreError
+    from companion.record.commands import check_output
+
+    where = Path(folder).expanduser()
+    if not where.is_dir():
+        raise CompanionError(f"{folder} is not a folder: create it first, or give another with --qr-dir DIR.")
+    taken: set[str] = set()
+    from companion.web import tokens
+
+    wanted = [("table", f"{base}/t/{links[tokens.TABLE]}")] + [(n, f"{base}/p/{links[n]}") for n in names]
+    targets = [(who, url, check_output(app, where / file_name(sid, who, taken, fmt), force)) for who, url in wanted]
+    written = []
+    for who, url, target in targets:
+        buf = io.BytesIO()
+        segno.make(qr_content(url), error="m", boost_error=False).save(buf, kind=fmt, scale=10 if fmt == "png" else 8,
+                                                           border=QUIET, dark="#000", light="#fff")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(buf.getvalue())
+                fh.flush()
+                os.fsync(fh.fileno())
+            if force:
+                os.replace(tmp, target)
+            else:
+                os.link(tmp, target)  # never over a file made meanwhile
+        except FileExistsError:
+            raise CompanionError(f"{target} exists already: add --force to replace it.") from None
+        except OSError as exc:
+            raise StoreError(f"Could not write {target}: {exc.strerror or exc}.") from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        written.append(str(target))
+    return written
 
 
 def on_terminal() -> bool:
@@ -38,17 +161,17 @@ def on_terminal() -> bool:
 
 
 def shell_notifier():
-    """How the server thread tells the shell "Ann has chosen" without breaking the prompt line:
-    through the prompt's own event loop (prompt_toolkit's run_in_terminal) when a prompt is up."""
+    """How the server thread tells the shell what a phone recorded ("Ann has chosen", "From
+    Bob's phone: Bob built Paris-F6") without breaking the prompt line: through the prompt's
+    own event loop (prompt_toolkit's run_in_terminal) when a prompt is up."""
     try:
         from prompt_toolkit.application import run_in_terminal
         from prompt_toolkit.application.current import get_app_session, set_app
     except ImportError:  # pragma: no cover - prompt_toolkit is a dependency
-        return lambda player: click.echo(f"{player} has chosen.")
+        return lambda text: click.echo(text)
     session = get_app_session()
 
-    def notify(player: str) -> None:
-        text = f"{player} has chosen."
+    def notify(text: str) -> None:
         app = getattr(session, "app", None)
         if app is None or not app.is_running or app.loop is None:
             click.echo(text)
@@ -63,10 +186,18 @@ def shell_notifier():
     return notify
 
 
-def show_links(app, base: str, names: list[str], links: dict[str, str]) -> None:
+def show_links(app, base: str, names: list[str], links: dict[str, str], codes: dict | None = None) -> None:
     from companion.web import tokens
 
     table = f"{base}/t/{links[tokens.TABLE]}"
+    if codes is not None:  # --qr-dir: each code in a file, none on the screen
+        written = write_codes(app, links=links, base=base, names=names, **codes)
+        click.echo(f"The table page: {table}" if on_terminal() or app.interactive else f"table {table}")
+        click.echo(f"Wrote {len(written)} QR codes (the table's, then each player's), owner-only: each holds "
+                   "a private link, so give each player only their own.")
+        for path in written:
+            click.echo(f"  {path}")
+        return
     if not on_terminal() and not app.interactive:
         click.echo(f"table {table}")
         for name in names:
@@ -74,13 +205,13 @@ def show_links(app, base: str, names: list[str], links: dict[str, str]) -> None:
         sys.stdout.flush()
         return
     click.echo("The table page, for a screen everyone sees:")
-    click.echo(qr_text(table))
+    echo_code(qr_text(table))
     click.echo(table)
     for i, name in enumerate(names):
-        after = f" Next: {names[i + 1]}." if i + 1 < len(names) else ""
+        after = f" (next: {names[i + 1]})" if i + 1 < len(names) else ""
         # 24 rows at most: "Only Ann looks." and a blank line (the private screen writes them),
-        # the code (19 rows), the link with who is next, a blank line and the prompt
-        text = f"{qr_text(base + '/p/' + links[name])}\nYour private page: {base}/p/{links[name]}{after}"
+        # the code (19 rows with its quiet zone), the link with who is next, a blank line and the prompt
+        text = f"{qr_text(base + '/p/' + links[name])}\n{name}'s page: {base}/p/{links[name]}{after}"
         if app.show_private is not None:
             app.show_private(name, text)
         else:
@@ -110,14 +241,25 @@ def private_screen(owner: str, text: str) -> None:
 @click.option("--stop", is_flag=True, help="Stop the server.")
 @click.option("--links", "again", is_flag=True, help="Show the links and QR codes again.")
 @click.option("--new-links", is_flag=True, help="Replace every link (the old ones stop working at once).")
+@click.option("--qr-dir", metavar="DIR", help="Write each link's QR code into the folder DIR as a file (for a "
+                                              "printer or a second screen) instead of showing the codes here.")
+@click.option("--qr-format", type=click.Choice(["svg", "png"]), default="svg", show_default=True,
+              help="With --qr-dir: the files' format.")
+@click.option("--force", is_flag=True, help="With --qr-dir: replace files of the same names.")
 @session_option
 @pass_app
-def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: bool) -> None:
+def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: bool, qr_dir: str | None,
+          qr_format: str, force: bool) -> None:
     """Every player's private page and a live table page, on the group's phones."""
     from companion.web import server, tokens
 
-    if sum((stop, again)) > 1 or (stop and (new_links or lan or port is not None)):
+    def codes(sid: str) -> dict | None:
+        return None if qr_dir is None else {"folder": qr_dir, "fmt": qr_format, "force": force, "sid": sid}
+
+    if sum((stop, again)) > 1 or (stop and (new_links or lan or port is not None or qr_dir)):
         raise click.UsageError("Give --stop alone, or --links / --new-links.")
+    if qr_dir is None and (force or qr_format != "svg"):
+        raise click.UsageError("--qr-format and --force go with --qr-dir DIR.")
     here = server.running(app.data_dir)
     if stop:
         if here is not None:
@@ -152,7 +294,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
             click.echo("Every link is new: the old pages now show 'Not found'.")
         elif not again:
             click.echo(f"The server already runs for session {sid}: here are its links.")
-        show_links(app, base, s.players, links)
+        show_links(app, base, s.players, links, codes(sid))
         return
     s = app.session()
     sid = s.id
@@ -162,14 +304,14 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
     base = f"http://{host}:{sock.getsockname()[1]}"
     from companion.web.site import Site
 
-    notify = shell_notifier() if app.interactive else (lambda player: click.echo(f"{player} has chosen.", err=not on_terminal()))
+    notify = shell_notifier() if app.interactive else (lambda text: click.echo(text, err=not on_terminal()))
     site = Site(app.store.root, sid, notify=notify)
     where = (f"on the local network at {host}: phones on the same Wi-Fi can open the links" if lan
              else "on this computer only (add --lan for the phones)")
     say = (lambda text: click.echo(text)) if (on_terminal() or app.interactive) else (lambda text: click.echo(text, err=True))
     say(f"Serving session {sid} ({s.game.title}) {where}.")
     server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
-    show_links(app, base, s.players, links)
+    show_links(app, base, s.players, links, codes(sid))
     if app.interactive:
         server.start_background(site, sock, base)
         say("The server runs in the background: keep playing here; `serve --stop` ends it.")

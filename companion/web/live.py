@@ -64,9 +64,10 @@ class Live:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
 
-    def stream(self, viewer: str, token: str, since: str) -> "Stream":
-        """The ASGI response of a stream for ``viewer``'s page, which shows version ``since``."""
-        return Stream(self, viewer, token, since)
+    def stream(self, viewer: str, token: str, since: str, view=None) -> "Stream":
+        """The ASGI response of a stream for ``viewer``'s page, which shows version ``since`` and
+        the part of the board ``view`` asks for (its zoom and centre: kept by every page sent)."""
+        return Stream(self, viewer, token, since, view)
 
     def open_count(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -137,32 +138,36 @@ class Live:
         loop = asyncio.get_running_loop()
         viewers = list(self.streams)
 
+        wanted = {(viewer, s.part): s.view for viewer in viewers for s in list(self.streams.get(viewer, ()))}
+
         def draw() -> None:
-            for viewer in viewers:
+            for (viewer, part), view in wanted.items():
                 try:
-                    html, version = self.site.render(viewer)
+                    html, version = self.site.render(viewer, "", view)
                 except Exception:  # noqa: BLE001 - a page that cannot be drawn must not stop the others
                     self.site.log_error()
                     continue
-                loop.call_soon_threadsafe(self._tell, viewer, html, version)
+                loop.call_soon_threadsafe(self._tell, viewer, part, html, version)
 
         await run_in_threadpool(draw)
 
-    def _tell(self, viewer: str, html: str, version: str) -> None:
+    def _tell(self, viewer: str, part: str, html: str, version: str) -> None:
         for s in list(self.streams.get(viewer, ())):
             if self.site.whose(s.token) != viewer:  # `serve --new-links`: this page is gone
                 s.end()
-            else:
+            elif s.part == part:
                 s.tell(version, html)
 
 
 class Stream:
     """One page's stream: the page (``event: page``) whenever its version changes."""
 
-    def __init__(self, live: Live, viewer: str, token: str, since: str):
+    def __init__(self, live: Live, viewer: str, token: str, since: str, view=None):
         self.live = live
         self.viewer = viewer
         self.token = token
+        self.view = view  # the part of the board the page shows (forms.PageView), or None
+        self.part = view.key() if view is not None else ""
         self.sent = since
         self.pending: tuple[str, str] | None = None
         self.ended = False
@@ -192,7 +197,7 @@ class Stream:
         self.live._add(self)
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
-            html, version = await run_in_threadpool(self.live.site.render, self.viewer)
+            html, version = await run_in_threadpool(self.live.site.render, self.viewer, "", self.view)
             self.tell(version, html)
             until = loop.time() + self.live.lifetime
             while not self.ended and not gone.done():

@@ -27,33 +27,78 @@ from html import escape
 from companion.games.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
 
 STYLE = """
-:root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#666;--card:#fff;--line:#ddd}
-@media (prefers-color-scheme:dark){:root{--fg:#eee;--bg:#161616;--muted:#aaa;--card:#222;--line:#444}}
+:root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#595959;--card:#fff;--line:#ddd}
+@media (prefers-color-scheme:dark){:root{--fg:#eee;--bg:#161616;--muted:#b5b5b5;--card:#222;--line:#444}}
 *{box-sizing:border-box}
-body{margin:0;font:17px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-header{padding:12px 16px;border-bottom:1px solid var(--line)}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;font:17px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
+header{padding:10px 12px;border-bottom:4px solid var(--me,var(--line))}
 h1{font-size:1.3em;margin:0}
 h2{font-size:1.05em;margin:0 0 6px}
-main{padding:8px 12px;display:grid;gap:12px;grid-template-columns:repeat(auto-fit,minmax(300px,1fr))}
-section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px}
+main{padding:8px;display:grid;gap:10px;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr))}
+section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px;min-width:0}
 section.wide{grid-column:1/-1}
 table{border-collapse:collapse;width:100%}
-.scroll{overflow-x:auto}
-code{font-family:ui-monospace,monospace;font-size:.95em}
-td,th{text-align:left;padding:3px 6px;border-bottom:1px solid var(--line)}
+.scroll{overflow-x:auto;max-width:100%}
+code{font-family:ui-monospace,monospace;font-size:.95em;overflow-wrap:anywhere}
+td,th{text-align:left;padding:3px 4px;border-bottom:1px solid var(--line);vertical-align:top}
+td,th{overflow-wrap:normal}
+table{font-variant-numeric:tabular-nums}
 th{font-weight:600;color:var(--muted)}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:2px 10px}
 dt{color:var(--muted)}dd{margin:0}
 .sub{color:var(--muted);margin:4px 0 0}
-.notice{background:#fff3c4;color:#111;border-color:#e0c060}
+.notice{background:#fff3c4;color:#111;border-color:#b08a10}
+.notice .sub{color:#4a4a4a}
 .error{background:#ffd9d4;color:#111;border-color:#d07060}
-button{font:inherit;padding:10px 14px;margin:4px 6px 4px 0;border-radius:8px;border:1px solid #888;background:#f0f0f0;color:#111}
+.warn{font-weight:600}
+button,.zoom a{font:inherit;min-height:44px;min-width:44px;padding:8px 14px;margin:4px 6px 4px 0;border-radius:8px;border:1px solid #767676;background:#f0f0f0;color:#111;cursor:pointer}
+button.go{background:#1f5fbf;color:#fff;border-color:#1f5fbf;font-weight:600}
+.choices{display:flex;flex-wrap:wrap}
+fieldset{border:1px solid #b08a10;border-radius:8px;margin:6px 0;padding:6px 8px;min-width:0}
+label{display:block;margin:6px 0}
+label.num{display:inline-block;margin:4px 10px 4px 0}
+label.num input{width:5.5em}
+label.tick{display:flex;gap:8px;align-items:center;min-height:44px;margin:0}
+label.tick input{width:22px;height:22px}
+input,select{font:inherit;min-height:44px;padding:4px 8px;border:1px solid #767676;border-radius:6px;max-width:100%;background:#fff;color:#111}
+input[type=checkbox]{min-height:0}
 svg{max-width:100%;height:auto}
 section svg.board{display:block;width:100%;max-width:1100px;margin:auto}
+.tapboard{position:relative;width:338px;max-width:none;margin:6px 0;border:1px solid #b08a10;border-radius:6px;background:var(--card);color:var(--fg);overflow:hidden}
+.tapboard svg.tapboard-svg{display:block;max-width:none}
+.tapboard input[type=image]{position:absolute;left:0;top:0;margin:0;padding:0;border:0;min-height:0;max-width:none;background:none}
+.zoom{display:flex;flex-wrap:wrap;align-items:center}
+.zoom a{display:inline-flex;align-items:center;justify-content:center;text-decoration:none;padding:6px 10px}
+.zoom a span{font-size:.85em;margin-left:.3em}
+.sw{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.3em;vertical-align:-.05em;border:1px solid #555}
 .dot{display:inline-block;vertical-align:middle}
-footer{padding:10px 16px;color:var(--muted);font-size:.85em}
-""".strip() + "\n" + "".join(f".p{i}{{color:{c}}}" for i, c in enumerate(PLAYER_COLOURS)) \
-    + "".join(f".c-{name}{{color:{c}}}" for name, c in COLOURS.items())
+.scores td,.scores th{white-space:nowrap}
+.scores th{color:var(--fg);font-weight:600}
+.scores td.bar{width:45%}
+.scores svg.bar{width:100%;height:.8em;display:block}
+.now{font-size:1.05em}
+details.more{grid-column:1/-1}
+details.more>summary{min-height:44px;display:flex;align-items:center;padding:0 10px;border:1px solid var(--line);border-radius:10px;background:var(--card);cursor:pointer;font-weight:600}
+details.more>section{margin-top:10px}
+footer{padding:10px 12px;color:var(--muted);font-size:.85em}
+@media (min-width:900px) and (min-height:500px){
+body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
+body.tv header{padding:.4em 1em}
+body.tv main{grid-template-columns:minmax(14em,26vw) 1fr 1fr;gap:1vw;padding:1vw}
+body.tv main>section.scores{grid-column:1;grid-row:1/span 40;align-self:start}
+body.tv main>section:not(.scores){grid-column:2/-1}
+body.tv main>section:not(.scores):not(.wide){grid-column:auto}
+body.tv h1{font-size:1.6em}
+body.tv .scores tr{display:grid;grid-template-columns:1fr auto;border-bottom:1px solid var(--line)}
+body.tv .scores td,body.tv .scores th{font-size:max(4.4vh,1em);line-height:1.15;padding:.1em .3em 0;border:0}
+body.tv .scores td.bar{grid-column:1/-1;width:auto;font-size:max(2vh,.6em);padding-bottom:.3em}
+body.tv .scores svg.dot{width:.7em;height:.7em}
+body.tv .scores .sub{font-size:.8em}
+body.tv section svg.board{max-width:none;max-height:calc(100vh - 10em)}
+}
+""".strip() + "\n" + "".join(f".p{i}{{background:{c}}}" for i, c in enumerate(PLAYER_COLOURS)) \
+    + "".join(f".c-{name}{{background:{c}}}" for name, c in COLOURS.items())
 
 # The live page (issue 21, item 4; companion.web.live). The page opens a stream of server-sent
 # events at /p/TOKEN/live (or /t/TOKEN/live) with the version it shows; whenever its page
@@ -75,7 +120,9 @@ SCRIPT = "".join((
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
     "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
-    "pending=null,timer=null;",
+    "pending=null,timer=null,sp=new URLSearchParams(location.search),bv='';",
+    # the part of the board this page shows (its zoom and centre) is kept by every page pushed
+    "['z','c'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
@@ -100,14 +147,14 @@ SCRIPT = "".join((
     "return}var x=pending;pending=null;if(x.indexOf(' data-v=\"'+v()+'\"')<0)apply(x)}",  # (not the page shown)
     # the page fetched (after a drop): kept only if the stream has said nothing newer meanwhile
     "function update(){if(busy)return;busy=true;var at=said;",
-    "fetch(page,{cache:'no-store',credentials:'omit'}).then(function(r){",
+    "fetch(page+(bv?'?'+bv.slice(1):''),{cache:'no-store',credentials:'omit'}).then(function(r){",
     "if(r.status===404){location.replace(page);return null}if(!r.ok)throw r.status;return r.text()})",
     ".then(function(x){busy=false;if(x!==null&&said===at){pending=x;show()}})",
     ".catch(function(){busy=false;later()})}",
     "function later(){if(retry)return;retry=setTimeout(function(){retry=null;update();open()},gap);",
     "gap=Math.min(gap*2,15000)}",
     "function open(){if(es)es.close();es=null;if(d.hidden)return;heard=Date.now();",
-    "es=new EventSource(page+'/live?v='+encodeURIComponent(v()));",
+    "es=new EventSource(page+'/live?v='+encodeURIComponent(v())+bv);",
     "es.addEventListener('page',function(e){heard=Date.now();said++;gap=1000;pending=e.data;show()});",
     "es.addEventListener('ping',function(e){heard=Date.now();gap=1000;if(e.data!==v()&&pending===null)update()});",
     "es.onerror=function(){if(es)es.close();es=null;later()}}",
@@ -142,15 +189,16 @@ def dot(colour: str, size: int = 14) -> str:
             f'<circle cx="{r}" cy="{r}" r="{r - 1}" fill="{escape(fill)}" stroke="#555"/></svg> ')
 
 
-def _style_attr(style: str) -> str:
-    """A view's style names (companion.games.view) as a class: a player's seat (``p0``..), a
-    city's or a flag's colour (``c-red``); the classes are in the page's one style sheet."""
+def _swatch(style: str) -> str:
+    """A view's colour style names (companion.games.view) as a swatch before the text: a
+    player's seat (``p0``..), a city's or a flag's colour (``c-red``), from the page's one
+    style sheet. The text itself keeps the page's colour, so it reads whatever the colour."""
     for piece in style.split("+"):
         kind, _, value = piece.partition(":")
         if kind == "player" and value.isdigit():
-            return f' class="p{int(value) % len(PLAYER_COLOURS)}"'
+            return f'<span class="sw p{int(value) % len(PLAYER_COLOURS)}" aria-hidden="true"></span>'
         if kind == "colour" and value in COLOURS:
-            return f' class="c-{value}"'
+            return f'<span class="sw c-{value}" aria-hidden="true"></span>'
     return ""
 
 
@@ -160,7 +208,7 @@ def part(value) -> str:
         return f"<code>{escape(value)}</code>"
     if isinstance(value, Em):
         tag = "strong" if "strong" in value.style or "warn" in value.style or "error" in value.style else "span"
-        return f"<{tag}{_style_attr(value.style)}>{escape(value)}</{tag}>"
+        return f"{_swatch(value.style)}<{tag}>{escape(value)}</{tag}>"
     if isinstance(value, Bar):
         return escape(f"{value.value:g}")
     if isinstance(value, dict):  # {"text", "colour"}: a coloured dot before the text
@@ -226,9 +274,12 @@ def _inner(b, viewer) -> str:
     if kind == "table":
         if not b.rows:
             return title + f'<p class="sub">{escape(str(b.empty or "Nothing yet."))}</p>'
-        head = "".join(f"<th scope=\"col\">{part(h)}</th>" for h in b.head)
+        # an empty heading (a column of positions, of row names) is a plain cell: a screen reader's
+        # heading must say something
+        head = "".join(f"<th scope=\"col\">{part(h)}</th>" if str(h) else "<td></td>" for h in b.head)
         rows = "".join("<tr>" + "".join(f"<td>{part(c)}</td>" for c in row) + "</tr>" for row in b.rows)
-        return title + f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+        return title + (f'<div class="scroll" tabindex="0"><table><thead><tr>{head}</tr></thead><tbody>{rows}'
+                        "</tbody></table></div>")
     if kind == "items":
         if not b.items:
             return title + f'<p class="sub">{escape(str(b.empty or "None."))}</p>'
@@ -252,29 +303,62 @@ def _value(v) -> str:
     return part(v)
 
 
-def score_bars(status: dict, goal: float | None) -> str:
-    """The scores, each with a bar toward the end condition (``goal``), else toward the leader."""
+def seat_colour(seats, name: str) -> str:
+    """A player's colour: by their seat in the session (the order `new` was given), the same on
+    every page, in the terminal and in reports, whatever order the game plays in."""
+    seats = list(seats)
+    return PLAYER_COLOURS[seats.index(name) % len(PLAYER_COLOURS)] if name in seats else "#888888"
+
+
+def score_bars(status: dict, goal: float | None, seats=None, big: bool = False) -> str:
+    """The scores, each with a bar toward the end condition (``goal``), else toward the leader;
+    each player in their seat's colour (``seats``: the session's players)."""
     players = status.get("players") or []
+    seats = list(seats) if seats is not None else [p.get("name") for p in players]
     scores = [p.get("score") if isinstance(p.get("score"), (int, float)) else 0 for p in players]
     top = goal if goal else max([abs(s) for s in scores] + [1])
     width = 160
     rows = []
-    for i, (p, score) in enumerate(zip(players, scores)):
-        colour = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+    for p, score in zip(players, scores):
+        colour = seat_colour(seats, p.get("name"))
         frac = max(0.0, min(1.0, score / top)) if top else 0.0
-        bar = (f'<svg width="{width}" height="16" viewBox="0 0 {width} 16" aria-hidden="true">'
-               f'<rect x="0" y="2" width="{width}" height="12" fill="#8883" rx="4"/>'
+        bar = (f'<svg class="bar" width="{width}" height="16" viewBox="0 0 {width} 16" preserveAspectRatio="none" '
+               f'aria-hidden="true"><rect x="0" y="2" width="{width}" height="12" fill="#8883" rx="4"/>'
                f'<rect x="0" y="2" width="{frac * width:.1f}" height="12" fill="{colour}" rx="4"/></svg>')
-        winner = " ★" if p.get("name") in (status.get("winners") or []) else ""
-        rows.append(f"<tr><td>{dot(colour)}{escape(str(p.get('name')))}{winner}</td>"
-                    f"<td>{escape(str(p.get('score')))}</td><td>{bar}</td></tr>")
+        winner = "\u00a0★" if p.get("name") in (status.get("winners") or []) else ""
+        shown = "?" if p.get("score") is None else p.get("score")
+        rows.append(f"<tr><th scope=\"row\">{dot(colour)}{escape(str(p.get('name')))}{winner}</th>"
+                    f"<td>{escape(str(shown))}</td><td class=\"bar\">{bar}</td></tr>")
     aim = f"The bars fill up toward {goal:g}." if goal else "The bars compare with the leader."
-    return (f'<section><h2>Scores</h2><table><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<section class="scores"><h2>Scores</h2><table><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="sub">{escape(aim)}</p></section>')
 
 
-def page(*, title: str, heading: str, lines: list[str], version: str, sections: list[str]) -> str:
+def more(forms: list[str]) -> str:
+    """Moves rarely made, folded away under "More" (opens without a script: details)."""
+    return (f'<details class="more wide"><summary>More moves ({len(forms)})</summary>'
+            f'{"".join(forms)}</details>')
+
+
+def waiting(turn: list[str], player: str) -> str:
+    """What a player's page says when it offers them nothing to do now."""
+    others = [p for p in turn if p != player]
+    if others:
+        who = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        text = f"Nothing for you to do now: it is {who}'s turn."
+    else:
+        text = "Nothing for you to do on this page now: the game goes on at the table."
+    return f'<section class="wide now"><p>{escape(text)}</p></section>'
+
+
+def page(*, title: str, heading: str, lines: list[str], version: str, sections: list[str], tv: bool = False,
+         colour: str | None = None) -> str:
+    """A whole page: ``tv`` for the table page (on a wide screen its type grows with the screen
+    and the scores take a column of their own); ``colour`` is the page's player's (the line
+    under its heading)."""
     sub = "".join(f'<p class="sub">{escape(line)}</p>' for line in lines if line)
+    mark = f'{dot(colour, 18)}' if colour else ""
+    body = ' class="tv"' if tv else ""
     return (
         "<!doctype html>\n"
         f'<html lang="en" data-v="{escape(version)}"><head><meta charset="utf-8">'
@@ -282,44 +366,12 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
         '<meta name="referrer" content="no-referrer">'
         '<link rel="icon" href="data:,">'  # no /favicon.ico request: it would count as a wrong guess
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body><header><h1>{escape(heading)}</h1>{sub}</header>"
+        f"<body{body}><header><h1>{mark}{escape(heading)}</h1>{sub}</header>"
         f"<main>{''.join(sections)}</main>"
         "<footer>This page follows the game by itself. "
         "<noscript>Reload it to see the latest moves.</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
-
-
-def move_form(action: str, form_token: str, move, choices: dict) -> str:
-    """A move this player may make now, as a form that works without JavaScript: one button
-    per option of its one open parameter (a city to pass), else a field per parameter."""
-    from companion.games.declare import short_help
-
-    title = escape(short_help(move.help).split(":")[0].rstrip(".") if move.help else move.name)
-    hidden = (f'<input type="hidden" name="form" value="{escape(form_token, quote=True)}">'
-              f'<input type="hidden" name="move" value="{escape(move.name, quote=True)}">')
-    open_params = [p for p in move.params if p.name != move.actor]
-    if len(open_params) == 1 and choices.get(open_params[0].name):
-        p = open_params[0]
-        buttons = "".join(  # posted as `choice` (Site.choose reads it as this parameter)
-            f'<button type="submit" name="choice" value="{escape(str(v), quote=True)}">'
-            f"{escape(str(v))}</button>" for v, _note in choices[p.name])
-        body = f"<p>{escape(p.help or p.label)}</p>{buttons}"
-    else:
-        fields = []
-        for p in open_params:
-            options = choices.get(p.name) or []
-            label = escape(p.help or p.label)
-            if options:
-                opts = "".join(f'<option value="{escape(str(v), quote=True)}">{escape(str(v))}</option>'
-                               for v, _ in options)
-                fields.append(f'<label>{label} <select name="{escape(p.name, quote=True)}">{opts}</select></label>')
-            else:
-                kind = "number" if p.kind.number else "text"
-                fields.append(f'<label>{label} <input type="{kind}" name="{escape(p.name, quote=True)}"></label>')
-        body = "".join(fields) + '<button type="submit">Record</button>'
-    return (f'<section class="wide notice"><h2>{title}</h2>'
-            f'<form method="post" action="{escape(action, quote=True)}">{hidden}{body}</form></section>')
 
 
 def message(text: str, kind: str = "notice") -> str:

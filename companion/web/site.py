@@ -23,6 +23,7 @@ token, gets the same 404, slowed down for an address that keeps guessing.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import os
 import re
@@ -44,7 +45,9 @@ from companion.core.errors import CompanionError
 from companion.core.store import file_signature
 from companion.web import connections, limits, live, pages, tokens
 
-MAX_BODY = 2048  # bytes: a choice is one city name and a form token
+MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
+MAX_FIELDS = 40  # fields of one form at most (six players' points, five flags of a sheet, the tokens)
+SEEN_KEPT = 2048  # forms whose offers are kept to judge a late post against (a few per page and version)
 FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed down
 GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
 MAX_DELAY = 5.0
@@ -85,6 +88,10 @@ def host_name(value: str) -> str | None:
 
 class _Stale(CompanionError):
     """The session changed between the page's reading and the locked write."""
+
+
+class _Refused(CompanionError):
+    """Under the lock, the player may no longer make the move (another phone was first)."""
 
 
 class Guesses:
@@ -133,6 +140,10 @@ class Site:
         self._render_lock = threading.Lock()
         self._flights: dict[tuple[str, str], threading.Lock] = {}
         self._load_lock = threading.Lock()
+        from collections import OrderedDict
+
+        self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
+        self._seen_lock = threading.Lock()
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -176,37 +187,92 @@ class Site:
         with self._load_lock:
             return self.reader.loaded(self.sid)
 
-    def form_token(self, player: str, journal_length: int) -> str:
-        """Valid for one page: any recorded action (a choice, an undo) changes the length."""
-        msg = f"{self.sid}|{player}|{journal_length}".encode()
+    def move_token(self, player: str, move: str, own: int, choices: dict) -> str:
+        """The form token of ``move`` on ``player``'s page, written ``OWN.SEEN.MAC``: ``own`` is
+        how many of the journal's entries are the player's moves (or undo one: see
+        ``declare.own_moves``), ``seen`` a digest of what the form offered (each option with its
+        note: a price, a cost), and the MAC (HMAC-SHA-256 with the server's secret) binds both
+        to the session, the player and the move. What the form offered is kept here a while,
+        so that a post can be judged against the page it came from (:meth:`_stale`)."""
+        seen = self._digest(choices)
+        with self._seen_lock:
+            self._seen[(player, move, seen)] = choices
+            self._seen.move_to_end((player, move, seen))
+            while len(self._seen) > SEEN_KEPT:
+                self._seen.popitem(last=False)
+        return f"{own}.{seen}.{self._mac(player, move, own, seen)}"
+
+    @staticmethod
+    def _digest(choices: dict) -> str:
+        import json
+
+        return hashlib.sha256(json.dumps(choices, sort_keys=True, ensure_ascii=False, default=str)
+                              .encode()).hexdigest()[:16]
+
+    def _mac(self, player: str, move: str, own: int, seen: str) -> str:
+        msg = f"{self.sid}|{player}|{move}|{own}|{seen}".encode()
         return hmac.new(self.secret, msg, "sha256").hexdigest()[:32]
 
+    def _stale(self, form: str, player: str, move: str, own: int, choices: dict, posted: dict) -> str:
+        """Why a post of ``move``'s form (token ``form``, values ``posted`` per parameter) from
+        ``player``'s page may not be recorded now ('': it may).
+
+        The token must be one this server drew for this player and move. It is stale when the
+        player has moved since (or had a move taken back: a form sent twice records once), or
+        when what the player chose changed since the page showed it (a ship the market moved to
+        another price, a line built meanwhile). Anything else recorded meanwhile, a note, another
+        player's move, a change to options the player did not choose, leaves it good (issue 22:
+        a phone's choice is not starved by unrelated writes)."""
+        said, seen, mac = (form.split(".") + ["", "", ""])[:3]
+        if not said.isdigit() or not hmac.compare_digest(mac.encode(), self._mac(player, move, int(said), seen).encode()):
+            return "This page's form is not one this laptop drew for you: reload the page and choose again."
+        if int(said) != own:
+            return ("This page was out of date (that move was made, or taken back, since it was drawn): "
+                    "nothing more was recorded. Here is the page as it is now.")
+        if seen == self._digest(choices):
+            return ""
+        with self._seen_lock:
+            shown = self._seen.get((player, move, seen))
+        if shown is None:
+            return "This page was out of date (something was recorded since): look again and choose."
+        for name, values in posted.items():
+            then, now = dict(shown.get(name) or []), dict(choices.get(name) or [])
+            for value in values:
+                if value in then and value not in now:
+                    return f"{value} is no longer there to choose (it changed since this page was drawn): look again."
+                if value in then and then[value] != now[value]:
+                    return (f"{value} has changed since this page was drawn ({then[value]}, now {now[value]}): look "
+                            "again and choose.")
+        return ""
+
     # -- rendering ------------------------------------------------------------------------------
-    def render(self, who: str, extra: str = "") -> tuple[str, str]:
-        """(html, version) of ``who``'s page (:data:`tokens.TABLE` or a player); drawn once per
-        state of the session file, however many phones ask at the same moment. A refusal shown
-        on the page (``extra``) is never kept, and carries the page's own version, so that the
-        live channel does not replace it before anything changed."""
+    def render(self, who: str, extra: str = "", view=None) -> tuple[str, str]:
+        """(html, version) of ``who``'s page (:data:`tokens.TABLE` or a player), showing the part
+        of the board ``view`` asks for (its zoom and centre); drawn once per state of the session
+        file and view, however many phones ask at the same moment. A refusal shown on the page
+        (``extra``) is never kept, and carries the page's own version, so that the live channel
+        does not replace it before anything changed."""
         key = self.signature()
+        part = view.key() if view is not None else ""
         with self._render_lock:
             if self._cache_key != key:
                 self._cache.clear()
                 self._flights.clear()
                 self._cache_key = key
-            kept = self._cache.get((key, who))
-            flight = self._flights.setdefault((key, who), threading.Lock())
+            kept = self._cache.get((key, who, part))
+            flight = self._flights.setdefault((key, who, part), threading.Lock())
         if kept is None:
             with flight:  # the first asker draws; the others wait for it and take its page
                 with self._render_lock:
-                    kept = self._cache.get((key, who))
+                    kept = self._cache.get((key, who, part))
                 if kept is None:
-                    kept = self._versioned(self._render(who, VERSION_SLOT, ""))
+                    kept = self._versioned(self._render(who, VERSION_SLOT, "", view))
                     with self._render_lock:
                         if self._cache_key == key:
-                            self._cache[(key, who)] = kept
+                            self._cache[(key, who, part)] = kept
         html, version = kept
         if extra:
-            html = self._scrub(self._render(who, VERSION_SLOT, extra)).replace(VERSION_SLOT, escape(version), 1)
+            html = self._scrub(self._render(who, VERSION_SLOT, extra, view)).replace(VERSION_SLOT, escape(version), 1)
         return html, version
 
     @staticmethod
@@ -238,7 +304,7 @@ class Site:
         return (f"Session {self.sid} cannot be read just now: its file is damaged or was moved. "
                 "The laptop says what to do: type `status` there.")
 
-    def _render(self, who: str, version: str, extra: str) -> str:
+    def _render(self, who: str, version: str, extra: str, view=None) -> str:
         from companion.web import views
 
         try:
@@ -247,9 +313,13 @@ class Site:
             return pages.page(title="Tabletop Companion", heading="Tabletop Companion", lines=[self.unreadable()],
                               version=version, sections=[])
         if who == tokens.TABLE:
-            return views.table_page(s, replay, version)
-        form = self.form_token(who, s.length)
-        return views.player_page(s, replay, who, version, form, "/p/{token}/choose", extra)
+            return views.table_page(s, replay, version, host=self.reader)
+
+        def token(move: str, own: int, choices: dict) -> str:
+            return self.move_token(who, move, own, choices)
+
+        return views.player_page(s, replay, who, version, token, "/p/{token}/choose", extra, view=view,
+                                 host=self.reader)
 
     # -- the log -------------------------------------------------------------------------------
     def log(self, scope, route: str, status: int, started: float) -> None:
@@ -322,7 +392,9 @@ class Site:
                 return await not_found(request)
             if request.method not in ("GET", "HEAD"):
                 return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
-            html, _ = await run_in_threadpool(site.render, who)
+            from companion.web.forms import PageView
+
+            html, _ = await run_in_threadpool(site.render, who, "", PageView.from_query(request.query_params))
             return HTMLResponse(page_for(who, token, html))
 
         def viewer(request: Request) -> str | None:
@@ -347,7 +419,10 @@ class Site:
                 return await not_found(request)
             if request.method != "GET":
                 return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET"})
-            return site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64])
+            from companion.web.forms import PageView
+
+            return site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64],
+                                    PageView.from_query(request.query_params))
 
         async def choose(request: Request) -> Response:
             token = request.path_params["token"]
@@ -368,19 +443,22 @@ class Site:
             if ctype != "application/x-www-form-urlencoded":
                 return await refusal(who, token, "Choose with the buttons on this page.", 400)
             try:
-                fields = parse_qs(body.decode("utf-8"), max_num_fields=8, strict_parsing=False)
+                fields = parse_qs(body.decode("utf-8"), max_num_fields=MAX_FIELDS, strict_parsing=False)
             except (UnicodeDecodeError, ValueError):
                 return await refusal(who, token, "Choose with the buttons on this page.", 400)
-            given = {k: v[0].strip() for k, v in fields.items() if v}
-            outcome, status = await run_in_threadpool(site.choose, who, given.pop("form", ""), given)
+            given = {k: [v.strip() for v in vs] for k, vs in fields.items() if vs}
+            outcome, status, then = await run_in_threadpool(site.choose, who, given)
+            if status == 200:  # shown on the page, nothing recorded (a preview)
+                html, _ = await run_in_threadpool(site.render, who, outcome)
+                return HTMLResponse(page_for(who, token, html))
             if status != 303:
                 return await refusal(who, token, outcome, status)
-            if site.notify is not None:
+            if site.notify is not None and outcome:
                 try:
-                    site.notify(who)
+                    site.notify(outcome)
                 except Exception:  # noqa: BLE001 - telling the shell must never lose a recorded choice
                     pass
-            return RedirectResponse(f"/p/{token}", status_code=303)
+            return RedirectResponse(f"/p/{token}{then}", status_code=303)
 
         async def refusal(who: str, token: str, text: str, status: int) -> Response:
             html, _ = await run_in_threadpool(site.render, who, pages.message(text, "error"))
@@ -476,67 +554,149 @@ class Site:
 
         return asgi
 
-    def choose(self, player: str, form: str, given: dict | str) -> tuple[str, int]:
-        """Record a move made on ``player``'s page as a typed command would: (message, HTTP
-        status). The move is one the game declared and offers this player now (its form was on
-        the page); each value is one its parameter offers, read by its kind; it is recorded
-        through ``App.record`` (the write lock, the rules, the journal, so `undo` takes it
-        back). The form token is checked under the lock against the journal as it is then."""
-        from companion.games.declare import At, offers, record_move
+    def choose(self, player: str, given: dict) -> tuple[str, int, str]:
+        """Record a move made on ``player``'s page as a typed command would: (what the laptop is
+        told, or a refusal; HTTP status; the page's address to go back to, ``?z=...`` to keep
+        the board as it was shown). 303: recorded; 200: shown, nothing recorded (a preview).
 
-        if isinstance(given, str):  # (the old call: the value of the one choice)
-            given = {"choice": given}
+        The move is one the game declared for the phones and offers this player now; the actor
+        is the page's own player, never a posted value; each value is read by its kind (a
+        private one must be one the page offered). It is recorded through ``App.record`` (the
+        write lock, the rules, the journal, so `undo` takes it back), and under the lock, on
+        the state as it is there, the player must still be allowed to make it (else the page
+        says why: whose turn it is) and the form's token must still be good
+        (:meth:`move_token`: not made stale by the player's own moves nor by a change to what
+        the form offered; anything else recorded meanwhile leaves it good)."""
+        import click
+
+        from companion.core import registry
+        from companion.core.session import describe_event
+        from companion.games.declare import At, offered, offers, own_moves, record_move, refusal
+        from companion.web import forms
+
+        form = (given.get("form") or [""])[0]
+        wanted = (given.get("move") or [""])[0]
         if not form:
-            return "This page had no form token: reload it and choose again.", 403
+            return "This page had no form token: reload it and choose again.", 403, ""
         try:
             s, replay = self.load()
         except CompanionError as exc:
-            return exc.message, 409
-        if not hmac.compare_digest(form.encode(), self.form_token(player, s.length).encode()):
-            return "This page was out of date (something was recorded since): look again and choose.", 403
-        from companion.core import registry
+            return exc.message, 409, ""
+        moves = list(registry.parts(s.meta["game"]).get("MOVES") or [])
+        if wanted == forms.TAKE_BACK:
+            return self.take_back(player, form, moves)
+        host = App(self.data_dir, session_override=self.sid)  # records as a command does; nobody is asked
+        at = At(s, replay, player, host=host)
+        phone = [m for m in moves if m.phone]
+        move = next((m for m in phone if m.name == wanted), None)
+        if move is None and not wanted:  # a form naming no move: the one its page offers now
+            now = [m for m, _ in offers(phone, at, player)]
+            if not now:
+                return "Nothing is waiting for you now: look at the page again.", 409, ""
+            move = now[0] if len(now) == 1 else None
+        if move is None:
+            return "That is not a move you can make on this page: use its buttons.", 400, ""
+        view = forms.PageView.from_query({k: v[0] for k, v in given.items() if k in ("z", "c")})
+        why = refusal(move, at, player)
+        if why is not None:
+            return why, 409, ""
+        choices = offered(move, at, player)
+        posted = {p.name: [v.strip() for v in given.get(p.name) or given.get("choice") or []]
+                  for p in forms.open_params(move)}
+        stale = self._stale(form, player, move.name, own_moves(moves, s.journal, player, move), choices, posted)
+        if stale:
+            return stale, 403, ""
+        try:
+            read = forms.read_post(at, move, choices, given, view)
+        except forms.Unreadable as exc:
+            return exc.message, exc.status, ""
+        except CompanionError as exc:
+            return exc.message, 400, ""
+        if isinstance(read, str):  # a tap between several choices: the page offers them
+            return "", 303, read
+        args = {**read, **({move.actor: player} if move.actor else {})}
+        try:
+            if move.prepare is not None:
+                preview = move.prepare(At(s, replay, None, args, host))
+                if preview is not None:
+                    from companion.games.view import plain
 
-        offered = offers(registry.parts(s.meta["game"]).get("MOVES") or [], At(s, replay, player), player)
-        wanted = given.get("move")
-        found = [(m, c) for m, c in offered if wanted in (None, m.name)]
-        if not found:
-            return "No choice is waiting for you now.", 409
-        move, choices = found[0]
-        at = At(s, replay, player)
-        args = {move.actor: player}
-        for p in move.params:
-            if p.name == move.actor:
-                continue
-            value = given.get(p.name, given.get("choice", "")) if len([q for q in move.params
-                                                                        if q.name != move.actor]) == 1 \
-                else given.get(p.name, "")
-            allowed = [str(v) for v, _ in choices.get(p.name) or []]
-            if allowed and value not in allowed:
-                return "That is not one of the cities you may choose: use a button on this page.", 400
-            try:
-                args[p.name] = p.kind.read(value, at, p)
-            except CompanionError as exc:
-                return exc.message, 400
+                    return plain(preview), 200, ""
+        except CompanionError as exc:
+            return exc.message, 409, ""
+        except click.ClickException as exc:
+            return exc.format_message(), 400, ""
 
-        length = s.length
-        recorder = App(self.data_dir, session_override=self.sid)
-
-        class Checked:
-            """App.record, refusing under the lock if anything was recorded since the page."""
-
-            def record(self, build, before=None):
-                def checked(locked, locked_replay):
-                    if locked.length != length:
-                        raise _Stale("This page was out of date (something was recorded since): look again and "
-                                     "choose.")
-                    return build(locked, locked_replay)
-
-                return recorder.record(checked, before=before)
+        def check(locked):
+            """Under the lock: still this player's to make, and the form still good."""
+            mine = At(locked.session, locked.replay, player, host=host)
+            said = refusal(move, mine, player)
+            if said is not None:
+                raise _Refused(said)
+            later = self._stale(form, player, move.name, own_moves(moves, locked.session.journal, player, move),
+                                offered(move, mine, player), posted)
+            if later:
+                raise _Stale(later)
 
         try:
-            record_move(Checked(), move, args)
+            outcome = record_move(host, move, args, check=check)
         except _Stale as exc:
-            return exc.message, 403
+            return exc.message, 403, ""
         except CompanionError as exc:
-            return exc.message, 409
-        return "", 303
+            return exc.message, 409, ""
+        self._follow(host, move, outcome)
+        said = describe_event(s.game, outcome.event)
+        told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
+        keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
+                                            for p in forms.open_params(move) if choices.get(p.name)) else ""
+        return told, 303, keep
+
+    def _follow(self, host, move, outcome) -> None:
+        """The move that follows ``move`` by itself on a page (a round the board ended scores
+        itself): recorded through the same path; refused, it is left to the table (its page
+        says what is next)."""
+        from companion.games.declare import At, record_move
+
+        if move.then is None:
+            return
+        then, args_of = move.then
+        args = args_of(outcome)
+        if args is None:
+            return
+        try:
+            if then.prepare is not None:
+                then.prepare(At(outcome.session, outcome.replay, None, args, host))
+            record_move(host, then, args)
+        except CompanionError:
+            pass
+        except Exception as exc:  # noqa: BLE001 - a click usage error from a question nobody can answer
+            if not hasattr(exc, "format_message"):
+                raise
+
+    def take_back(self, player: str, form: str, moves: list) -> tuple[str, int, str]:
+        """Undo ``player``'s last move (and what followed it by itself) while nobody has moved
+        since: checked under the session's lock, where the undo is recorded (`redo` brings it
+        back); the laptop's `undo` can take back anything."""
+        from companion.core.session import describe_event
+        from companion.games.declare import last_own
+        from companion.web import forms
+
+        host = App(self.data_dir, session_override=self.sid)
+        store = host.store
+        with store.writing_session(self.sid):  # the lock is the session's own: step takes it again
+            s, replay = host.loaded(self.sid)
+            n = last_own(moves, replay.events, player)
+            if not n:
+                return ("Someone has moved since your last move: only the laptop can take it back now "
+                        "(`undo`)."), 409, ""
+            said, seen, mac = (form.split(".") + ["", "", ""])[:3]
+            good = said.isdigit() and hmac.compare_digest(mac.encode(), self._mac(player, forms.TAKE_BACK, int(said),
+                                                                                  seen).encode())
+            if not good:
+                return "This page's form is not one this laptop drew for you: reload the page.", 403, ""
+            if int(said) != replay.count:
+                return "This page was out of date (something was recorded since): look again.", 403, ""
+            said = describe_event(s.game, replay.events[-n]["event"])
+            for _ in range(n):
+                host.step("undo")
+        return f"From {player}'s phone: took back: {said}.", 303, ""

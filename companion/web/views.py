@@ -1,10 +1,11 @@
 """The two pages, made from the game's own views: the table page and each player's page.
 
-The table page: the scores with bars, and the game's ``status_view`` for the table (viewer
-None: the game's ``view(state, None)`` holds nothing private). A player's page: the moves that
-player may make now (their forms, from the game's declared moves), the same status view for
-that player (their own private blocks included), and the scores. The pages are the terminal's
-screens drawn as HTML: a game writes neither.
+The table page (a TV): the scores, large, with bars, and the game's ``status_view`` for the
+table (viewer None: the game's ``view(state, None)`` holds nothing private). A player's page:
+what that player may do now (the forms of the moves the game declared for the phones and
+offers them now, or whose turn it is), their last move to take back while nobody has moved
+since, the same status view for that player (their own private blocks included), and the
+scores. The pages are the terminal's screens drawn as HTML: a game writes neither.
 """
 
 from __future__ import annotations
@@ -57,28 +58,49 @@ def status_blocks(session, replay, viewer: str | None, host=None) -> list[str]:
     return pages.blocks(view, viewer)
 
 
-def table_page(session, replay, version: str) -> str:
+def table_page(session, replay, version: str, host=None) -> str:
     status = session.status(replay)
     game = session.game
-    sections = [pages.score_bars(status, goal(session, status))]
-    sections += status_blocks(session, replay, None)
+    sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
+    sections += status_blocks(session, replay, None, host)
     sections += bgstats_section(session, replay, qr=True)
     return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
-                      lines=result_lines(status), version=version, sections=sections)
+                      lines=result_lines(status), version=version, sections=sections, tv=True)
 
 
-def player_page(session, replay, player: str, version: str, form_token: str, action: str,
-                extra: str = "") -> str:
-    from companion.games.declare import At, offers
+def player_page(session, replay, player: str, version: str, token, action: str, extra: str = "",
+                view=None, host=None) -> str:
+    """``token(move, own, choices)`` is the form token of each move's form (Site.move_token)."""
+    from companion.core.session import describe_event
+    from companion.games.declare import At, last_own, offers, own_moves
+    from companion.web import forms
 
     status = session.status(replay)
     game = session.game
     sections = [extra] if extra else []
-    moves = _views(session).get("MOVES") or []
-    for move, choices in offers(moves, At(session, replay, player), player):
-        sections.append(pages.move_form(action, form_token, move, choices))
-    sections += status_blocks(session, replay, player)
-    sections.append(pages.score_bars(status, goal(session, status)))
+    moves = list(_views(session).get("MOVES") or [])
+    at = At(session, replay, player, host=host)
+    mine = offers(moves, at, player)
+
+    def form(move, choices) -> str:
+        own = own_moves(moves, session.journal, player, move)
+        return forms.move_form(at, move, choices, token(move.name, own, choices), action, view)
+
+    now = [(m, c) for m, c in mine if not m.more]
+    for move, choices in now:
+        sections.append(form(move, choices))
+    if not now and not replay.over and any(m.phone for m in moves):
+        sections.append(pages.waiting(game.turn(replay.state), player))
+    more = [form(m, c) for m, c in mine if m.more]
+    if more:
+        sections.append(pages.more(more))
+    back = last_own(moves, replay.events, player)
+    if back:
+        said = describe_event(game, replay.events[-back]["event"])
+        sections.append(forms.take_back_form(said, token(forms.TAKE_BACK, replay.count, {}), action))
+    sections += status_blocks(session, replay, player, host)
+    sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False)
     return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
-                      lines=result_lines(status), version=version, sections=sections)
+                      lines=result_lines(status), version=version, sections=sections,
+                      colour=pages.seat_colour(session.players, player))

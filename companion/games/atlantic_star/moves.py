@@ -18,7 +18,7 @@ from companion.core import datapack
 from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
 from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, AtlanticStar, a_voyage, completed_vp,
                                                 marks, place_text, sea_name, unusual)
-from companion.games.declare import Flag, Kind, Move, Number, Param, Player, Screen
+from companion.games.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
 from companion.games.kit import new_command, split_names
 from companion.games.view import Cmd, Line, Name, Table, joined
 
@@ -227,12 +227,47 @@ class Space(Kind):
 
 class Sea(Kind):
     """A sea, or the first letters of one (the event names it whole; the rules refuse a sea
-    there is not, after checking whose turn it is)."""
+    there is not, after checking whose turn it is). A page offers the seas ``phone`` says
+    (where the player still has a plaque, where they have a voyage to borrow on)."""
 
     metavar = "SEA"
 
+    def __init__(self, phone=None):
+        self.phone = phone
+
     def options(self, at, param):
         return [(sea, "") for sea in at.state["seas"]]
+
+    def offered(self, at, param):
+        return self.phone(at) if self.phone is not None else self.options(at, param)
+
+
+def _seas_to_sail(at) -> list[tuple[str, str]]:
+    """The seas where the player still has a plaque and holds the cards for (one per leg, at
+    most the rules' number left in hand after), with the class each sails in and its legs."""
+    player = at.args.get("player") or at.viewer
+    state = at.state
+    hand, limit = (state["hand"].get(player, 0) if player else 0), at.data.get("hand_after_voyage")
+    out = []
+    for sea, info in state["seas"].items():
+        legs = (at.data.get("seas") or {}).get(sea, {}).get("legs")
+        fits = legs is None or limit is None or (hand >= legs and hand - legs <= limit)
+        if player and state["plaques"][player].get(sea) and fits:
+            said = f"{info['class']}-star" if info["class"] else "not sailed yet"
+            out.append((sea, f"{said}, {legs} legs" if legs else said))
+    return out
+
+
+def _seas_with_voyage(at) -> list[tuple[str, str]]:
+    """The seas where the player has a voyage to borrow on, and room for a loan."""
+    player = at.args.get("player") or at.viewer
+    state = at.state
+    out = []
+    for sea, info in state["seas"].items():
+        mine = [x for x in info["ranking"] if x["owner"] == player and not x["loan"]]
+        if mine and len(info["ranking"]) < state["places"]:
+            out.append((sea, f"voyage worth {mine[0]['value']}"))
+    return out
 
 
 class Marks(Kind):
@@ -276,6 +311,31 @@ class ShipName(Kind):
 
 def _player_param() -> Param:
     return Param("player", Player(), "Who acts (their turn).", metavar="NAME")
+
+
+# -- from the phones: the player whose turn it is -----------------------------------------------------
+
+def _turn(check=None):
+    """Offered on the page of the player whose turn it is (and, with ``check``, when it fits)."""
+    def allowed(at, player: str) -> bool:
+        turn = at.full.get("turn")
+        return bool(turn and turn["player"] == player and (check is None or check(at, player)))
+    return allowed
+
+
+def _loan_room(at, player: str) -> bool:
+    """A loan first thing in the turn, on a voyage in a sea with room left."""
+    return "loan" in AtlanticStar.may(at.full) and bool(_seas_with_voyage(At(at.session, at.replay, player,
+                                                                              {"player": player}, at.host)))
+
+
+def _turn_why(at, player: str) -> str:
+    turn = at.full.get("turn")
+    if turn and turn["player"] != player:
+        return f"It is {turn['player']}'s turn, not {player}'s."
+    if turn and "loan" not in AtlanticStar.may(at.full):
+        return f"A loan comes first in a turn: {player} has taken one or refreshed the agency already."
+    return f"{player} cannot do that now."
 
 
 # -- the moves ----------------------------------------------------------------------------------------
@@ -331,13 +391,17 @@ MOVES = [
                      Param("new", ShipName(), "The name of the ship drawn onto the 3,000 space.", option=True,
                            required=False)],
          _charter_event, done=_chartered, examples=["charter Ann 1000"],
-         help="Charter the ship on SPACE (3000, 2000, 1000 or 0): NAME pays its price; the turn ends."),
+         help="Charter the ship on SPACE (3000, 2000, 1000 or 0): NAME pays its price; the turn ends.",
+         phone="Charter a ship from the agency", allowed=_turn(), why_not=_turn_why),
     Move("refresh", [_player_param(),
                      Param("cards", Ships(), "The names of the four new ships, from the 3,000 space down.",
                            option=True, required=False)],
          _refresh_event, done=_refreshed, examples=["refresh Ann"],
-         help="NAME pays 2,000 marks to replace all four agency ships (repeatable while money lasts)."),
-    Move("voyage", [_player_param(), Param("sea", Sea(), "The sea: baltic, mediterranean, atlantic or pacific."),
+         help="NAME pays 2,000 marks to replace all four agency ships (repeatable while money lasts).",
+         phone="Replace the agency's four ships", allowed=_turn(), why_not=_turn_why, verb="Pay and replace",
+         more=True),
+    Move("voyage", [_player_param(), Param("sea", Sea(_seas_to_sail), "The sea: baltic, mediterranean, atlantic or "
+                                                                       "pacific."),
                     Param("stars", Number(), "1 to 5: needed by a sea's first voyage (a class no other sea has).",
                           flags=["--class"], required=False, metavar="STARS"),
                     Param("value", Number(), "The voyage's value: the points plus any bonus.", option=True,
@@ -345,14 +409,18 @@ MOVES = [
                     Param("cards", Legs(), "One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), "
                                            "X = no points (no bonus).", option=True, required=False)],
          _voyage_event, prepare=_voyage_prepare, done=_staged, examples=["voyage Ann baltic --value 12 --class 1"],
-         help="NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends."),
-    Move("loan", [_player_param(), Param("sea", Sea(), "The sea of the voyage."),
+         help="NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends.",
+         phone="Stage a voyage", allowed=_turn(lambda at, player: bool(_seas_to_sail(
+             At(at.session, at.replay, player, {"player": player}, at.host)))), why_not=_turn_why),
+    Move("loan", [_player_param(), Param("sea", Sea(_seas_with_voyage), "The sea of the voyage."),
                   Param("amount", Marks(), "Whole thousands of marks."),
                   Param("which", Number(), "Which of NAME's two voyages in SEA (1 or 2).", flags=["--voyage"],
                         required=False, metavar="N"),
                   Param("preview", Flag(), "Show the place and victory points before and after; record nothing.")],
          _loan_event, prepare=_loan_prepare, done=_borrowed, examples=["loan Ann baltic 5000"],
-         help="Borrow AMOUNT (whole thousands) against NAME's voyage in SEA, first thing in the turn."),
+         help="Borrow AMOUNT (whole thousands) against NAME's voyage in SEA, first thing in the turn.",
+         phone="Take a loan on a voyage (first thing in your turn)", allowed=_turn(_loan_room), why_not=_turn_why,
+         verb="Borrow", more=True),
 ]
 
 

@@ -67,12 +67,28 @@ def _pages(at, status: dict) -> list:
     if me is not None:
         places = [[p["sea"].title(), p["class"], p["place"], p["value"], "yes" if p.get("loan") else "", p["points"]]
                   for p in me.get("places") or []]
+        vp = points_of(effective_vp(at), me.get("places") or [])
+        unknown = sorted({x["class"] for x in me.get("places") or [] if points(effective_vp(at), x["class"], 1) is None})
+        said = (vp if vp is not None else
+                "not known yet (the " + ", ".join(f"{c}-star" for c in unknown) + " points are not typed)")
         out.append(Private(me["name"], [
             Facts([("Money", _marks(me.get("money"))), ("Cards in hand", me.get("hand")),
-                   ("Plaques left", me.get("plaques_left"))], title="You"),
-            Table(["Sea", "Class", "Place", "Value", "Loan", "Points"], places, title="Your places",
+                   ("Plaques left", me.get("plaques_left")),
+                   ("Your victory points" if status.get("finished") else "Your victory points now", said)],
+                  title="You"),
+            Table(["Sea", "Class", "Place", "Value", "Loan", "VP"], places, title="Your places",
                   empty="No plaque on the board yet."),
         ]))
+    if status.get("finished"):
+        vp = effective_vp(at)
+        rows = []
+        for p in status["players"]:
+            for x in p["places"]:
+                rows.append([p["name"], x["sea"].title(), place_text(x["place"]),
+                             "?" if x["points"] is None else x["points"]])
+            rows.append([p["name"], "Total", "", p["score"] if p["score"] is not None else points_of(vp, p["places"])])
+        out.append(Section([Table(["Player", "Sea", "Place", "VP"], rows, title="The final score, place by place")],
+                           where="page", wide=True))
     agency = [[_marks(a.get("price")), a.get("card") or "-"] for a in status.get("agency") or []]
     seas = []
     for sea, info in (status.get("seas") or {}).items():

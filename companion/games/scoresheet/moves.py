@@ -1,4 +1,4 @@
-"""What can be done on a score sheet, declared once: `new scoresheet`, `add`, `finish`.
+"""What can be done on a score sheet, declared once: `new scoresheet`, `add`, `score`, `finish`.
 
 The model for a game's moves: each Move names its parameters by kind, builds the event the
 rules check, and says what is said once it is recorded, as a view. The terminal makes the
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import click
 
-from companion.games.declare import Flag, Pairs, Param, Player
-from companion.games.declare import Move
+from companion.games.declare import Flag, Move, Number, Pairs, Param, Player
 from companion.games.kit import new_command, sheet_options
 from companion.games.scoresheet.rules import ScoreSheet
 from companion.games.view import Line, Name, joined, winners
@@ -19,7 +18,9 @@ from companion.games.view import Line, Name, joined, winners
 @new_command(ScoreSheet)
 @sheet_options
 @click.option("--target", metavar="N", help="The game ends after the round in which someone reaches N.")
-def new(target: str | None, **named) -> dict:
+@click.option("--scorekeeper", metavar="NAME",
+              help="On the phones (`serve`), NAME enters every round's points (default: each player their own).")
+def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
     """Rounds of points, totals and winners, for any game: `--title NAME` names it, and the
     title is remembered with its options."""
     from companion.core.numbers import parse_points
@@ -33,6 +34,8 @@ def new(target: str | None, **named) -> dict:
         options["target"] = value
     else:
         options["target"] = None
+    if scorekeeper is not None:
+        options["scorekeeper"] = scorekeeper.strip()
     return options
 
 
@@ -47,6 +50,47 @@ def _added(outcome) -> list:
         out.append(Line(f"{' and '.join(status['tied'])} tie past the target: the rules settle it by "
                         f"{status.get('tie_rule')}; `finish --winner NAME` says who won."))
     return out + winners(status)
+
+
+def _entered(outcome) -> list:
+    status = outcome.status
+    if status["entered"]:  # the round is still being entered
+        waiting = [p["name"] for p in status["players"] if p["name"] not in status["entered"]]
+        return [Line(Name(outcome.event["player"]), f"'s points for round {status['round'] + 1} are in; waiting for ",
+                     *joined((Name(w) for w in waiting), ", ", " and "), ".")]
+    return _added(outcome)
+
+
+def _keeper(at, player: str) -> bool:
+    """The scorekeeper's phone enters every round."""
+    return at.full.get("scorekeeper") == player and not at.full.get("entered")
+
+
+def _keeper_why(at, player: str) -> str:
+    keeper = at.full.get("scorekeeper")
+    if keeper is None:
+        return "Each player enters their own points on their phone."
+    return f"{keeper} keeps the score: {keeper}'s phone enters every round."
+
+
+def _own_entry(at, player: str) -> bool:
+    """Each phone enters its own player's points, once a round (no scorekeeper)."""
+    state = at.full
+    return state.get("scorekeeper") is None and player not in (state.get("entered") or {})
+
+
+def _entry_why(at, player: str) -> str:
+    state = at.full
+    keeper = state.get("scorekeeper")
+    if keeper is not None:
+        return f"{keeper} keeps the score: {keeper}'s phone enters every round."
+    waiting = [p for p in state["players_order"] if p not in (state.get("entered") or {})]
+    return (f"Your points for round {len(state['rounds']) + 1} are in: waiting for {', '.join(waiting)} "
+            "(the round counts once everyone's are in).")
+
+
+_POINTS = Number(what="a number of points", decimals=True)
+_POINTS.signed = True  # `score Ann -3`: a number, not an option
 
 
 def _finish_event(at) -> dict:
@@ -66,7 +110,16 @@ MOVES = [
                        missing="Give the round's points, e.g. add Ann=12 Bob=7")],
          lambda at: {"type": "add", "scores": at.args["scores"]},
          help="Record a round: `add Ann=12 Bob=7.5 Cy=-2` (players left out score 0).",
-         actor=None, done=_added, examples=["add Ann=12 Bob=7"]),
+         actor=None, done=_added, examples=["add Ann=12 Bob=7"],
+         phone="The round's points", allowed=_keeper, why_not=_keeper_why, verb="Record the round"),
+    Move("score", [Param("player", Player(), "Whose points.", metavar="NAME"),
+                   Param("points", _POINTS, "Your points this round.",
+                         metavar="POINTS", label="the points")],
+         lambda at: {"type": "score", "player": at.args["player"], "points": at.args["points"]},
+         help="Enter one player's own points for the round: `score Ann 12`; the round counts once every "
+              "player has entered theirs.",
+         done=_entered, examples=["score Ann 12"],
+         phone="Your points this round", allowed=_own_entry, why_not=_entry_why, verb="Enter my points"),
     Move("finish", [Param("winner", Player(), "Who won: a tie the rules settle, or a game without points "
                                               "(repeat for a shared win).", option=True, required=False, many=True,
                           ask=False),

@@ -9,6 +9,11 @@ Since issue 23 a sheet may carry the game's name (``title``: "Carcassonne"), dec
 negative points, teams (the members' points add up to the team's total, and a team wins or
 loses together), a co-operative game (everyone wins or loses together: `finish --won` or
 `finish --lost`) and a game without points (the winners are named: `finish --winner NAME`).
+
+A round is recorded whole (`add Ann=12 Bob=7`), or each player enters their own points, from
+their phone or as `score NAME N` (issue 21): the round is complete, and counts, once everyone
+has entered theirs; until then the others' entries are theirs alone (``view``). A session
+started with `--scorekeeper NAME` has that player enter every round on their phone instead.
 """
 
 from __future__ import annotations
@@ -53,6 +58,9 @@ class ScoreSheet(Game):
         tie = options.get("tie_break") or ""
         if not isinstance(tie, str) or len(tie) > TIE_BREAK_MAX or not tie.isprintable():
             raise RuleError(f"The tie-breaker is one line of at most {TIE_BREAK_MAX} characters.")
+        keeper = options.get("scorekeeper")
+        if keeper is not None:
+            keeper = player_name(players, str(keeper))
         return {
             "players_order": players,
             "lowest_wins": bool(options.get("lowest_wins")),
@@ -69,6 +77,9 @@ class ScoreSheet(Game):
             "tie_break": tie,
             "won": None,
             "tie_settled": None,
+            # issue 21 (likewise)
+            "scorekeeper": keeper,  # who enters every round on their phone (None: each their own)
+            "entered": {},  # the round being entered player by player: {player: points}
         }
 
     @staticmethod
@@ -86,9 +97,38 @@ class ScoreSheet(Game):
         return seated
 
     # -- the rules -------------------------------------------------------------------------
+    def _entering(self, s: State) -> list[str]:
+        return [p for p in s["players_order"] if p in (s.get("entered") or {})]
+
+    def _half_entered(self, s: State) -> str:
+        who = self._entering(s)
+        names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
+        return f"Round {len(s['rounds']) + 1} is being entered player by player ({names} so far)"
+
+    def on_score(self, s: State, event: dict, data: dict) -> None:
+        """One player's own points for the round being entered; the round counts once everyone
+        has entered theirs."""
+        if s.get("no_points"):
+            raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        points = event.get("points")
+        if not is_points(points):
+            raise RuleError(f"{player}'s score must be a number, not {points!r}.")
+        entered = s.setdefault("entered", {})
+        if player in entered:
+            raise RuleError(f"{player} has entered {entered[player]} for round {len(s['rounds']) + 1} already: "
+                            "`undo` takes it back.")
+        entered[player] = points
+        if len(entered) == len(s["players_order"]):
+            s["entered"] = {}
+            self.on_add(s, {"scores": entered}, data)
+
     def on_add(self, s: State, event: dict, data: dict) -> None:
         if s.get("no_points"):
             raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+        if s.get("entered"):
+            raise RuleError(self._half_entered(s) + ": enter the others' with `score NAME POINTS`, or `undo` "
+                            "the entries.")
         given = event.get("scores") or {}
         if not given:
             raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
@@ -115,6 +155,8 @@ class ScoreSheet(Game):
                 self._finish(s, top)
 
     def on_finish(self, s: State, event: dict, data: dict) -> None:
+        if s.get("entered"):
+            raise RuleError(self._half_entered(s) + ": enter the others' first, or `undo` the entries.")
         named = event.get("winners") or []
         if s.get("coop"):
             won = event.get("won")
@@ -190,7 +232,18 @@ class ScoreSheet(Game):
         return {"winners": list(s["winners"])} if s["finished"] else None
 
     def turn(self, s: State) -> list[str]:
-        return []  # a round is typed for everyone at once
+        """Nobody in particular: a round is typed for everyone at once, or entered by each."""
+        return []
+
+    def view(self, s: State, player: str | None) -> State:
+        """A round being entered: each player sees their own entry, nobody another's (the table
+        sees who has entered, not what)."""
+        entered = s.get("entered") or {}
+        if not entered:
+            return s
+        out = dict(s)
+        out["entered"] = {p: (v if p == player else None) for p, v in entered.items()}
+        return out
 
     def summary(self, s: State) -> dict:
         out = {
@@ -204,6 +257,8 @@ class ScoreSheet(Game):
             "winners": list(s["winners"]),
             "lowest_wins": s["lowest_wins"],
             "target": s["target"],
+            "scorekeeper": s.get("scorekeeper"),
+            "entered": self._entering(s),  # who has entered their points for the round being entered
         }
         # issue 23: only what a sheet uses, so the keys of a plain sheet stay as they were
         if s.get("teams"):
@@ -232,6 +287,8 @@ class ScoreSheet(Game):
             parts = ", ".join(f"{p} {pts:+g}" if isinstance(pts, float) else f"{p} {pts:+d}"
                               for p, pts in (event.get("scores") or {}).items())
             return f"round scored: {parts}"
+        if event.get("type") == "score":
+            return f"{event.get('player')} entered their points"
         if event.get("type") == "finish":
             if "won" in event:
                 return "game finished: won together" if event["won"] else "game finished: lost together"

@@ -5,7 +5,7 @@ The same view is `status` in the terminal, the table page on a TV and every play
 
 from __future__ import annotations
 
-from companion.games.view import Cmd, Line, Section, Table, winners
+from companion.games.view import Cmd, Line, Name, Private, Section, Table, names, winners
 
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 
@@ -30,15 +30,26 @@ def status_view(at) -> list:
         rule += f", ties settled by {status['tie_rule']}"
     players = status["players"]
     # a page is narrow and tall (a phone): the rounds go down, the players across
-    sheet = [[f"Round {n + 1}", *(p["rounds"][n] for p in players)] for n in range(rounds)]
+    sheet = [[n + 1, *(p["rounds"][n] for p in players)] for n in range(rounds)]
     out = [Line(f"Session {at.session.id} · {status.get('title') or 'Score sheet'} · {rule} · "
                 f"{rounds} round{'s' if rounds != 1 else ''}"),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
-           Section([Table(["round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
+           Section([Table(["Round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
                           title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
         out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
+    entered = status.get("entered") or []
+    if entered and not status["finished"]:
+        waiting = [p["name"] for p in players if p["name"] not in entered]
+        out.append(Line(f"Round {rounds + 1} is being entered: ", *names(entered, last=" and "),
+                        " entered their points; waiting for ", *names(waiting, last=" and "), "."))
+        mine = (at.state.get("entered") or {}).get(at.viewer) if at.viewer else None
+        if mine is not None:
+            out.append(Private(at.viewer, [Section([Line(f"You entered {mine} for round {rounds + 1}.")],
+                                                   title="Your points", where="page")]))
+    keeper = status.get("scorekeeper")
+    on_phones = [Line(Name(keeper), " keeps the score on the phones.")] if keeper and not status["finished"] else []
     if status.get("teams"):
         out.append(Line("Teams: " + ", ".join(f"{'+'.join(t)} {v}"
                                               for t, v in zip(status["teams"], status["team_scores"]))))
@@ -50,7 +61,7 @@ def status_view(at) -> list:
             out.append(Line("Won together." if status.get("won") else "Lost together."))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
             out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
-                                            Cmd("finish"), " ends the game.")]
+                                            Cmd("finish"), " ends the game.")] + on_phones
         elif status.get("coop"):
             out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
                             Cmd("finish --lost"), " ends the game."))

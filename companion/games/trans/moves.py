@@ -108,6 +108,11 @@ class Junction(Kind):
         taken = {m[0] for m in at.state["track"]["markers"].values()}
         return [(board.name(n), "") for n in range(len(board.xy)) if n not in taken]
 
+    def tap(self, at, param, offered):
+        """On a player's page: the board, every free junction a target, their cities ringed."""
+        player = at.args.get("player") or at.viewer
+        return screens.marker_tap(at, player, offered) if player else None
+
 
 class Path(Kind):
     """Rails as junctions joined by '-' (commas or spaces between paths); the words are kept as
@@ -134,6 +139,19 @@ class Path(Kind):
         typed = list(getattr(at, "typed", ()) or ())
         return build_choices(at.game, at.game.board_of(at.data), at.state, player, getattr(at, "current", "") or "",
                              typed[-1] if typed else "")
+
+    def offered(self, at, param):
+        """On a player's page: every line they may build now, with its cost (``A-B``, one a tap)."""
+        player = at.args.get("player") or at.viewer
+        if not player:
+            return []
+        board = at.game.board_of(at.data)
+        return [(board.edge_name(e), screens.rails_word(cost))
+                for e, cost in screens.buildable(at.game, board, at.state, player)]
+
+    def tap(self, at, param, offered):
+        player = at.args.get("player") or at.viewer
+        return screens.build_tap(at, player) if player else None
 
 
 def build_choices(game, board, state: dict, player: str, current: str, before: str = "") -> list[tuple[str, str]]:
@@ -497,6 +515,18 @@ def _may_choose(kinds: tuple[str, ...]):
     return allowed
 
 
+def _choice_why(etype: str):
+    """What a page says when a player has no city to choose now: the rules' words, as the
+    shell says them (`pass Ann` with nothing to pass)."""
+    def why(at, player: str) -> str:
+        try:
+            at.game.apply(at.full, {"type": etype, "player": player, "city": ""}, at.data)
+        except CompanionError as exc:
+            return f"{player} has nothing to choose now: {exc.message}"
+        return f"{player} has nothing to choose now."
+    return why
+
+
 def _hand_while_choosing(at, player: str) -> list:
     """What the chooser sees on their private screen: their own hand (the question says what
     is due)."""
@@ -655,6 +685,7 @@ PASS = Move(
     help="Pass a city to the left neighbour, as a pass special card asks: in the shell `pass Ann` "
          "asks Ann on the private screen; in a script `pass Ann Dallas`.",
     phone=True, allowed=_may_choose(_DUE["pass"]), private_view=_hand_while_choosing, done=_passed,
+    why_not=_choice_why("pass"), verb="Pass it",
     examples=["pass Ann"],
 )
 HAND_RETURN = Move(
@@ -664,6 +695,7 @@ HAND_RETURN = Move(
     lambda at: {"type": "hand-return", "player": at.args["player"], "city": at.args["city"]},
     help="Put one city back: the return-any special card (typed as `hand NAME --return [CITY]`).",
     phone=True, allowed=_may_choose(_DUE["hand-return"]), private_view=_hand_while_choosing, done=_returned,
+    why_not=_choice_why("hand-return"), verb="Put it back",
     hidden=True,
 )
 HAND_SET = Move(
@@ -674,40 +706,136 @@ HAND_SET = Move(
     done=_hand_recorded, hidden=True,
 )
 
+def _may_start(at, player: str) -> bool:
+    """A start marker from a phone: the round dealt, no rail built, the player's marker not
+    down, and (in the rulebook's order) the player's turn to place it."""
+    state = at.full
+    track = state["track"]
+    if not state["round_open"] or state.get("pending") or track["rails"] or player in track["markers"]:
+        return False
+    return not state.get("rulebook_order") or at.game.marker_due(state) == player
+
+
+def _dry_refusal(at, event: dict) -> str | None:
+    """What the rules say of ``event`` now, as the shell would say it (None: accepted)."""
+    try:
+        at.game.apply(at.full, event, at.data)
+    except CompanionError as exc:
+        return exc.message
+    return None
+
+
+def _start_why(at, player: str) -> str:
+    board = at.game.board_of(at.data)
+    taken = {m[0] for m in at.full["track"]["markers"].values()}
+    free = next((board.name(n) for n in range(len(board.xy)) if n not in taken), "")
+    said = _dry_refusal(at, {"type": "marker", "player": player, "junction": free})
+    return said or f"{player} cannot place a start marker now."
+
+
+def _may_build(at, player: str) -> bool:
+    """Rails from a phone: the player's turn to build, as the rules infer the turns."""
+    return at.game.builder(at.full) == player
+
+
+def _build_why(at, player: str) -> str:
+    state, game = at.full, at.game
+    said = _dry_refusal(at, {"type": "build", "player": player, "paths": []})
+    if said and not said.startswith("Say which rails"):
+        return said
+    if game.round_over(state):
+        return "The round is over on the board: it is scored (`round end --auto`)."
+    due = game.builder(state)
+    if due:
+        return f"It is {due}'s turn to build, not {player}'s."
+    return f"{player} cannot build now."
+
+
+def _may_end_turn(at, player: str) -> bool:
+    state = at.full
+    turn = state["track"]["turn"]
+    return bool(at.game.builder(state) == player and turn and turn["player"] == player and turn["used"] > 0
+                and not at.game.turn_spent(turn))
+
+
+def _ended_turn(outcome) -> list:
+    status = outcome.status
+    who = outcome.event["player"]
+    nxt = outcome.session.game.builder(outcome.state)
+    return [Line(Name(who), " ended their turn.", *([" ", Name(nxt), " builds next."] if nxt else []))]
+
+
+def _score_the_round(outcome) -> dict | None:
+    """After a build on a phone: the round the board ended scores itself (`round end --auto`)."""
+    if outcome.session.game.round_over(outcome.state):
+        return {"winners": [], "rails_out": False, "missing": {}, "auto": True}
+    return None
+
+
+ROUND_END = Move(
+    "round end",
+    [Param("winners", Player(), "A player who connected all their cities (twice for two winners).",
+           flags=("--winner",), many=True, required=False, metavar="NAME"),
+     Param("rails_out", Flag(), "The rails ran out and nobody connected."),
+     Param("missing", Pairs("N", note="missing rails"), "Rails a player still needed (a double line counts 2); "
+           "one for every non-winner.", option=True, many=True, required=False, metavar="NAME=N"),
+     Param("auto", Flag(), "Count everyone's missing rails exactly on the recorded board (`start` and "
+           "`build`).")],
+    _round_end_event,
+    help="Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`.",
+    actor=None, prepare=_round_end_asks, before=lambda state: {"state": json_copy(state)}, done=_round_ended,
+    examples=["round end --auto"])
+
+def _may_deal(at, player: str) -> bool:
+    """A round dealt from a phone: the start player's, between rounds, by the app (its seed not
+    shown: `verify --reveal` leaves the dealing to the table)."""
+    state = at.full
+    return (not state["round_open"] and not state["finished"] and not at.session.revealed
+            and at.game.start_player(state) == player)
+
+
+def _deal_why(at, player: str) -> str:
+    state = at.full
+    if state["round_open"]:
+        return f"Round {state['round']} is being played."
+    if at.session.revealed:
+        return "The deal seed was shown: the table deals its own cards (`round start --physical` on the laptop)."
+    return f"{at.game.start_player(state)} starts the next round: the deal is on {at.game.start_player(state)}'s phone."
+
+
 MOVES = [
     Move("round start",
-         [Param("physical", Flag(), "The cities are dealt at the table, not by the app."),
+         [Param("physical", Flag(), "The cities are dealt at the table, not by the app.", page=False),
           Param("specials", SpecialCard(), "The special card you turned over at the table; repeat it for several "
                 "cards played together (one of: " + ", ".join(SPECIAL_IDS) + ").", flags=("--special",),
-                many=True, required=False, metavar="CARD"),
+                many=True, required=False, metavar="CARD", page=False),
           Param("unbalanced", Flag(), "With --deal balanced=K: deal this round once, plainly (when no balanced "
-                "deal is found).")],
+                "deal is found).", page=False)],
          _round_start_event,
          help="Deal the next round: one city of each colour to everyone, and the special card(s) if any.",
-         actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"]),
-    Move("round end",
-         [Param("winners", Player(), "A player who connected all their cities (twice for two winners).",
-                flags=("--winner",), many=True, required=False, metavar="NAME"),
-          Param("rails_out", Flag(), "The rails ran out and nobody connected."),
-          Param("missing", Pairs("N", note="missing rails"), "Rails a player still needed (a double line counts 2); "
-                "one for every non-winner.", option=True, many=True, required=False, metavar="NAME=N"),
-          Param("auto", Flag(), "Count everyone's missing rails exactly on the recorded board (`start` and "
-                "`build`).")],
-         _round_end_event,
-         help="Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`.",
-         actor=None, prepare=_round_end_asks, before=lambda state: {"state": json_copy(state)}, done=_round_ended,
-         examples=["round end --auto"]),
+         actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"],
+         phone="Deal the next round", allowed=_may_deal, why_not=_deal_why, verb="Deal the cities"),
+    ROUND_END,
     PASS,
     HAND_SET,
     HAND_RETURN,
     Move("start", [_PLAYER, Param("junction", Junction(), "A free junction: a city, its abbreviation or E6.")],
          lambda at: {"type": "marker", "player": at.args["player"], "junction": at.args["junction"]},
          help="Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`.",
-         records="marker", done=_placed, examples=["start Ann E6"]),
+         records="marker", done=_placed, examples=["start Ann E6"],
+         phone="Your start marker", allowed=_may_start, why_not=_start_why, verb="Place it here"),
     Move("build", [_PLAYER, Param("path", Path(), "Junctions joined by '-', paths separated by commas.")],
          _build_event,
          help="Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more).",
-         before=_before_build, done=_built, examples=["build Ann E6-E7"]),
+         before=_before_build, done=_built, examples=["build Ann E6-E7"],
+         phone="Your rails", allowed=_may_build, why_not=_build_why, verb="Build it",
+         then=(ROUND_END, _score_the_round)),
+    Move("end-turn", [_PLAYER],
+         lambda at: {"type": "turn-end", "player": at.args["player"]},
+         help="End NAME's turn of rails before its whole allowance is placed (2 rails' worth a turn): "
+              "the next player builds.",
+         records="turn-end", done=_ended_turn, examples=["end-turn Ann"],
+         phone="End your turn now", allowed=_may_end_turn, verb="End my turn"),
 ]
 GROUPS = {"round": "Start a round (the deal) or end it (the scoring): `round start`, `round end ...`."}
 

@@ -1094,6 +1094,8 @@ class TransGame(TrackMixin, Game):
         if etype == "build":
             paths = event.get("paths") or []
             return f"{event.get('player')} built {', '.join(paths) if isinstance(paths, list) else paths}"
+        if etype == "turn-end":
+            return f"{event.get('player')} ended their turn"
         if etype == "hand-set":
             return f"{event.get('player')}'s hand recorded"
         if etype == "hand-return":
@@ -1116,20 +1118,21 @@ class TransGame(TrackMixin, Game):
 
     def turn(self, s: State) -> list[str]:
         """Who is to act: the players whose choice the deal waits for, else whoever places the
-        next start marker, else the player whose turn of rails is in progress; nobody between
-        rounds or once the board says the round is over."""
+        next start marker, else who builds now (``builder``: the player whose turn of rails is
+        in progress until it has placed its rails' worth, then the next player clockwise);
+        nobody between rounds or once the board says the round is over."""
         if not s["round_open"] or self.round_over(s):
             return []
         waiting = self.waiting(s)
         if waiting:
             return waiting
         track = s["track"]
-        if track["turn"]:
-            return [self.builder(s)]
         if s.get("rulebook_order") and not track["rails"]:
             due = self.marker_due(s)
-            return [due] if due else []
-        return []
+            if due:
+                return [due]
+        builder = self.builder(s)
+        return [builder] if builder else []
 
     def view(self, s: State, player: str | None) -> State:
         """What ``player`` may see (None: the table). While a round is open every hand is

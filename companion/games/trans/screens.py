@@ -237,59 +237,183 @@ class LazySvg:
         return self._text
 
 
-def board_svg(game, state: dict, data: dict, players: list[str], mine: str | None = None) -> str:
-    """The board: lines, cities (dots and marks), rails and markers in the players' colours.
-
-    With ``mine`` (a player's page, ``state`` that player's view) that player's cities are
-    ringed and named and their network is drawn wider. Without, no city is named: cities are
-    drawn as the printed board shows them (a dot and a three-letter mark)."""
-    from html import escape
-
-    board = game.board_of(data)
-    track = state["track"]
+def geometry(board) -> tuple[list[tuple[float, float]], float, float]:
+    """Where each junction is drawn (in the drawing's units) and the drawing's width and
+    height: rows offset by half a junction, as on the printed board, with room around."""
     xs = [(2 * x - y) * STEP_X for x, y in board.xy]
     ys = [y * STEP_Y for _, y in board.xy]
     left, top = min(xs) - PAD, min(ys) - PAD
     width, height = max(xs) - left + PAD, max(ys) - top + PAD
+    return [(x - left, y - top) for x, y in zip(xs, ys)], width, height
+
+
+LABEL_EM = 0.62  # a label's width per character, in font sizes (to keep every label inside the drawing)
+
+
+def board_elements(game, state: dict, data: dict, players: list[str], mine: str | None = None,
+                   offered: Iterable[tuple[tuple[int, int], int]] = ()) -> str:
+    """The board's SVG elements: lines (a double line drawn doubled), cities (a dot and a
+    mark), rails and markers in the players' colours, and ``offered`` lines (what ``mine`` may
+    build now) highlighted in their colour with their cost.
+
+    With ``mine`` (a player's page, ``state`` that player's view) that player's cities are
+    ringed and named and their network is drawn wider. Without, no city is named: cities are
+    drawn as the printed board shows them (a dot and a three-letter mark). A label near the
+    east edge is written leftwards of its city, so none is ever cut off."""
+    from html import escape
+
+    from companion.games.view import COLOURS
+
+    board = game.board_of(data)
+    track = state["track"]
+    pts, width, _height = geometry(board)
 
     def seat(p: str) -> str:
         return player_colour(players.index(p))
 
-    def at(n: int) -> tuple[float, float]:
-        return xs[n] - left, ys[n] - top
-
-    out = [f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-           f'aria-label="the board">']
+    out = []
     for (a, b), cost in board.cost.items():
-        (x1, y1), (x2, y2) = at(a), at(b)
-        w = 2.2 if cost == 2 else 1
-        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9995" stroke-width="{w}"/>')
+        (x1, y1), (x2, y2) = pts[a], pts[b]
+        if cost == 2:  # a double line: two strokes, as printed, easy to tell from a single one
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" stroke-width="4"/>'
+                       f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f4f4f4" stroke-width="1.4"/>')
+        else:
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9999" stroke-width="1.2"/>')
+    offered = list(offered)
+    if offered and mine:
+        colour = seat(mine)
+        for (a, b), cost in offered:
+            (x1, y1), (x2, y2) = pts[a], pts[b]
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-opacity=".45" '
+                       f'stroke-width="7" stroke-linecap="round" stroke-dasharray="3 2" '
+                       f'data-v="{escape(board.edge_name((a, b)), quote=True)}"/>')
+        for (a, b), cost in offered:
+            (x1, y1), (x2, y2) = pts[a], pts[b]
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            out.append(f'<circle cx="{mx}" cy="{my}" r="4.2" fill="#fff" stroke="{colour}" stroke-width="1.2"/>'
+                       f'<text x="{mx}" y="{my + 2.6}" font-size="7" text-anchor="middle" fill="#111">{cost}</text>')
     network = set(game.network(state, board, mine)) if mine else set()
     for r in track["rails"]:
         a, b = r["line"]
-        (x1, y1), (x2, y2) = at(a), at(b)
+        (x1, y1), (x2, y2) = pts[a], pts[b]
         w = 6 if a in network and b in network else 4
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{seat(r["by"])}" '
                    f'stroke-width="{w}" stroke-linecap="round"/>')
     hand = set(game.hand_of(state, mine)) if mine and has_hand(game, state, mine) else set()
-    from companion.games.view import COLOURS
-
     for city in board.cities:
-        x, y = at(city.node)
+        x, y = pts[city.node]
         fill = COLOURS.get(city.colour, "#888")
         out.append(f'<circle cx="{x}" cy="{y}" r="5" fill="{fill}" stroke="#333" stroke-width="1"/>')
-        label = city.name if city.name in hand else city.abbr
-        weight = ' font-weight="700"' if city.name in hand else ""
-        out.append(f'<text x="{x + 7}" y="{y - 5}" font-size="{11 if city.name in hand else 8}"{weight} '
-                   f'fill="currentColor">{escape(label)}</text>')
-        if city.name in hand:
-            out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="{seat(mine)}" stroke-width="3"/>')
+        own = city.name in hand
+        label = city.name if own else city.abbr
+        size = 11 if own else 8
+        weight = ' font-weight="700"' if own else ""
+        if x + 7 + LABEL_EM * size * len(label) > width - 2:  # it would run off the east edge
+            where = f'x="{x - 7}" text-anchor="end"'
+        else:
+            where = f'x="{x + 7}"'
+        out.append(f'<text {where} y="{y - 5}" font-size="{size}"{weight} fill="currentColor">{escape(label)}</text>')
+        if own:
+            out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="{seat(mine)}" stroke-width="3" '
+                       f'data-v="{escape(city.name, quote=True)}"/>')
     for p, (node, _name) in track["markers"].items():
-        x, y = at(node)
+        x, y = pts[node]
         out.append(f'<rect x="{x - 6}" y="{y - 6}" width="12" height="12" transform="rotate(45 {x} {y})" '
                    f'fill="{seat(p)}" stroke="#000" stroke-width="1.5"/>')
-    out.append("</svg>")
     return "".join(out)
+
+
+def board_svg(game, state: dict, data: dict, players: list[str], mine: str | None = None) -> str:
+    """The board as one SVG (see :func:`board_elements`), fitted to the width of its page."""
+    _pts, width, height = geometry(game.board_of(data))
+    label = f"the board, {escape_text(mine)}'s cities ringed" if mine else "the board"
+    return (f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+            f'aria-label="{label}">{board_elements(game, state, data, players, mine)}</svg>')
+
+
+def escape_text(text: str) -> str:
+    from html import escape
+
+    return escape(text, quote=True)
+
+
+# -- the board to tap (a player's page) --------------------------------------------------------------
+
+CLOSE = 4  # how close a page zooms in to build: lines then 50 px apart on a phone, easy to hit
+
+
+def buildable(game, board, state: dict, player: str) -> list[tuple[tuple[int, int], int]]:
+    """The lines ``player`` may build now with what each takes of the turn ([(line, cost)]):
+    free lines touching their network (anywhere under the build-anywhere card), costing no
+    more than the rails' worth left in their turn. From ``state``, the player's own view."""
+    from companion.games.trans.specials import in_force
+
+    track = state["track"]
+    if player not in track["markers"]:
+        return []
+    built = {tuple(r["line"]) for r in track["rails"]}
+    costs = game._turn_costs(state, board)
+    left = game.rails_worth_left(state, player)
+    anywhere = "build-anywhere" in in_force(state)
+    network = set(game.network(state, board, player))
+    out = []
+    for e, cost in sorted(costs.items(), key=lambda item: (board.name(item[0][0]), board.name(item[0][1]))):
+        if e in built or cost > left:
+            continue
+        if anywhere or e[0] in network or e[1] in network:
+            out.append((e, cost))
+    return out
+
+
+def rails_word(cost: int) -> str:
+    return f"{cost} rail{'s' if cost != 1 else ''}"
+
+
+def worth(n: int) -> str:
+    """`2 rails' worth`, `1 rail's worth`."""
+    return f"{n} rails' worth" if n != 1 else "1 rail's worth"
+
+
+def marker_tap(at, player: str, offered: list[tuple[str, str]]):
+    """The board to tap for ``player``'s start marker: every free junction may be tapped, and
+    their own cities (ringed, and as buttons of their own) are the usual choice."""
+    from companion.games.view import Tap
+
+    game, state, data = at.game, at.state, at.data
+    board = game.board_of(data)
+    pts, width, height = geometry(board)
+    free = {v for v, _ in offered}
+    targets = [(board.name(n), "", pts[n]) for n in range(len(board.xy)) if board.name(n) in free]
+    mine = game.hand_of(state, player) if has_hand(game, state, player) else []
+    quick = [c for c in _by_colour(mine, city_colours(data), list(data.get("colours") or [])) if c in free]
+    markup = LazySvg(lambda: board_elements(game, state, data, at.players, player))
+    return Tap(markup, width, height, targets, title="Tap a junction for your start marker",
+               label=f"the board with {player}'s cities ringed: tap a free junction", quick=quick)
+
+
+def build_tap(at, player: str):
+    """The board to tap for ``player``'s rails: the lines they may build now highlighted in
+    their colour with their cost, zoomed close to their network."""
+    from companion.games.view import Tap
+
+    game, state, data = at.game, at.state, at.data
+    board = game.board_of(data)
+    pts, width, height = geometry(board)
+    lines = buildable(game, board, state, player)
+    targets = [(board.edge_name(e), rails_word(cost), (*pts[e[0]], *pts[e[1]])) for e, cost in lines]
+    network = game.network(state, board, player)
+    mine = [r["line"] for r in state["track"]["rails"] if r["line"][0] in set(network)]
+    around = mine[-1] if mine else ([network[0]] if network else [])
+    focus = None
+    if around:
+        xs = [pts[n][0] for n in around]
+        ys = [pts[n][1] for n in around]
+        focus = (sum(xs) / len(xs), sum(ys) / len(ys))
+    left = game.rails_worth_left(state, player)
+    markup = LazySvg(lambda: board_elements(game, state, data, at.players, player, lines))
+    return Tap(markup, width, height, targets, focus=focus, zoom=CLOSE if focus else 1,
+               title=f"Tap a highlighted line to build ({worth(left)} left this turn)",
+               label=f"the board, the lines {player} may build highlighted with their cost")
 
 
 def has_hand(game, state: dict, player: str) -> bool:
@@ -377,9 +501,20 @@ def mine_blocks(at, player: str) -> list:
         blocks.append(Table(["Colour", "City"], [[coloured(c), c] for c in _by_colour(passed, colours, order)],
                             title=f"The cities you handed to {left} (you know them too)"))
     blocks.append(Facts(items, title="You"))
-    blocks.append(Svg(LazySvg(lambda: board_svg(game, state, data, at.players, player)),
-                      title="Your cities on the board"))
+    if not tapping(game, state, player):  # the board to tap on the page shows them already
+        blocks.append(Svg(LazySvg(lambda: board_svg(game, state, data, at.players, player)),
+                          title="Your cities on the board"))
     return blocks
+
+
+def tapping(game, state: dict, player: str) -> bool:
+    """Whether ``player``'s page has the board to tap now (their marker or their rails)."""
+    track = state["track"]
+    if not state["round_open"] or state.get("pending"):
+        return False
+    if player not in track["markers"] and not track["rails"]:
+        return not state.get("rulebook_order") or game.marker_due(state) == player
+    return game.builder(state) == player
 
 
 def missing_words(game, state: dict, data: dict, player: str) -> str:

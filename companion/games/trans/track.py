@@ -370,18 +370,6 @@ class TrackMixin:
                 raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
         track["markers"][player] = [node, board.name(node)]
 
-    def builder(self, s: State) -> str | None:
-        """Who builds now: the player of the turn in progress while it allows more rails (or
-        while they finish the turn in which someone connected), else the next seat clockwise
-        (a full turn: two rails' worth, the three-rails card's three, the 3-2-1 card's lap)."""
-        turn = s["track"]["turn"]
-        if turn is None:
-            return None
-        if turn["used"] < turn["allowed"] or self.finishing(s) == turn["player"]:
-            return turn["player"]
-        players = s["players_order"]
-        return players[(players.index(turn["player"]) + 1) % len(players)]
-
     def marker_due(self, s: State) -> str | None:
         """Who places the next start marker: the round's start player, then clockwise."""
         players = s["players_order"]
@@ -391,6 +379,55 @@ class TrackMixin:
             if p not in s["track"]["markers"]:
                 return p
         return None
+
+    def builder(self, s: State) -> str | None:
+        """Who builds now, as the rules infer the turns: the player whose turn is in progress
+        until it has placed its rails' worth (or they ended it), then the next player
+        clockwise; the start player once every marker is down and no rail is built; the player
+        finishing the turn in which someone connected (the rulebook's special case); nobody
+        while markers are still to go down, once the round is over on the board, or between
+        rounds."""
+        track = s["track"]
+        if not s["round_open"] or s.get("pending") or self.round_over(s):
+            return None
+        players = s["players_order"]
+        if any(p not in track["markers"] for p in players):
+            return None
+        turn = track["turn"]
+        if turn is None:
+            return self.start_player(s)
+        finishing = self.finishing(s)
+        if finishing is not None:
+            return finishing if turn["player"] == finishing and not self.turn_spent(turn) else None
+        if not self.turn_spent(turn):
+            return turn["player"]
+        return players[(players.index(turn["player"]) + 1) % len(players)]
+
+    @staticmethod
+    def turn_spent(turn: dict) -> bool:
+        """The turn has placed all the rails' worth it allows, or its player ended it."""
+        return bool(turn.get("ended")) or turn["used"] >= turn["allowed"]
+
+    def rails_worth_left(self, s: State, player: str) -> int:
+        """Rails' worth ``player`` may still place in the turn they build now (a new turn's
+        whole allowance when theirs is not in progress)."""
+        turn = s["track"]["turn"]
+        if turn is not None and turn["player"] == player and not self.turn_spent(turn):
+            return max(turn["allowed"] - turn["used"], 0)
+        return self._next_turn(s, player)["allowed"]
+
+    def on_turn_end(self, s: State, event: Event, data: dict) -> None:
+        """A player ends their turn before placing its whole allowance (the phones' "End my
+        turn"): the next player builds."""
+        self._need_dealt(s, "ending a turn")
+        track = s["track"]
+        player = player_name(s["players_order"], str(event.get("player", "")))
+        turn = track["turn"]
+        if turn is None or turn["player"] != player or self.turn_spent(turn):
+            due = self.builder(s)
+            said = f"it is {due}'s turn to build" if due else "no turn is in progress"
+            raise RuleError(f"{player} has no turn of rails to end: {said}.")
+        turn["ended"] = True
 
     def on_build(self, s: State, event: Event, data: dict) -> None:
         """Rails on free lines, joined to the builder's network (or anywhere, under that card)."""
@@ -426,7 +463,7 @@ class TrackMixin:
             left = box - len(track["rails"])
             raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
         order = edges if "build-anywhere" in in_force(s) else self._grow(s, board, player, edges)
-        if turn is None or turn["player"] != player:
+        if turn is None or turn["player"] != player or turn.get("ended"):
             turn = track["turn"] = self._next_turn(s, player)
         costs = self._turn_costs(s, board)
         root = track.get("root")

@@ -22,6 +22,8 @@ def status_view(at) -> list:
     status = at.status
     out: list = [Section(_terminal(at, status), where="terminal")]
     out.append(Section(screens.headline(status), where="page", wide=True))
+    if status["history"]:
+        out.append(Section([rounds_table(status)], where="page", wide=status["finished"]))
     if status["finished"]:
         out.append(Section(screens.revealed_blocks(at.game, at.state), where="page", wide=True))
     if at.viewer is None:
@@ -30,6 +32,22 @@ def status_view(at) -> list:
         out.append(Private(at.viewer, screens.mine_blocks(at, at.viewer)))
     out.append(Section(screens.public_blocks(at), where="page"))
     return out
+
+
+def rounds_table(status: dict) -> Table:
+    """Each round's points on the pages (the final breakdown once the game is over): a row per
+    round, a column per player, each cell the points and why (connected, or the rails missing)."""
+    players = [p["name"] for p in status["players"]]
+    rows = []
+    for h in status["history"]:
+        cells = []
+        for p in players:
+            why = "connected" if p in h["winners"] else f"{h['missing'].get(p, '?')} missing"
+            cells.append(f"{h['points'][p]:+d} ({why})")
+        rows.append([f"Round {h['round']}", *cells])
+    rows.append(["Total", *(p["score"] for p in status["players"])])
+    title = "The score, round by round" if status["finished"] else "The rounds so far"
+    return Table(["", *players], rows, title=title)
 
 
 def _terminal(at, status: dict) -> list:

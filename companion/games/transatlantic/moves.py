@@ -21,43 +21,97 @@ from companion.games import kit
 from companion.games.declare import Kind, Move, Number, Param, Player, Screen
 from companion.games.transatlantic import catalogue, views
 from companion.games.view import Line, Name
-from companion.games.transatlantic.rules import KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
+from companion.games.transatlantic.rules import END_LINE, KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
 
 
 # -- the kinds of the parameters ------------------------------------------------------------------
 
 class _Ship(Kind):
     """A ship's name as typed (any case: the rules and the catalogue read it by its key);
-    completion offers the ships that may go here now."""
+    completion offers the ships that may go here now; a page offers ``phone``'s (the market
+    with its prices, the player's own fleet), ``most`` at a time."""
 
     metavar = "SHIP"
 
-    def __init__(self, offered):
-        self.offered = offered
+    def __init__(self, offered, phone=None, most: int | None = None):
+        self.offered_by, self.phone, self.most = offered, phone, most
 
     def read(self, text: str, at, param) -> Any:
         return text  # an empty or unknown name is refused with the move's own words
 
     def options(self, at, param):
-        return self.offered(at)
+        return self.offered_by(at)
+
+    def offered(self, at, param):
+        return (self.phone or self.offered_by)(at)
+
+    def limit(self, at, param):
+        return self.most(at) if callable(self.most) else self.most
+
+
+def _buy_most(at) -> int:
+    """Ships a purchase takes on a page: the opening's one steamship, else 1 or 2."""
+    return 1 if Transatlantic.opening_due(at.full) is not None else 2
 
 
 def _on_market(at) -> list[tuple[str, str]]:
     return [(n, f"market {i}") for i, n in enumerate(at.state["market"], 1) if n]
 
 
+def _priced(at) -> list[tuple[str, str]]:
+    """On a page: the market's ships, each with its price now (basic price plus its position's
+    surcharge), as the market shows it."""
+    out = []
+    for r in views.market_rows(at):
+        if r["ship"]:
+            price = f"£{r['total']}" if r.get("total") is not None else "price not known yet"
+            out.append((r["ship"], f"{price} (position {r['position']})"))
+    return out
+
+
 def _owned(at) -> list[tuple[str, str]]:
     return [(n, f"{p}'s") for p in at.players for n in Transatlantic.fleet(at.state, p)]
+
+
+def _own_fleet(at) -> list[tuple[str, str]]:
+    """On a player's page: their own ships that can be scrapped (not a headquarters)."""
+    player = at.viewer
+    return [(n, at.state["ships"][n].get("flag") or "no flag") for n in Transatlantic.fleet(at.state, player)
+            if at.state["ships"][n]["kind"] != "hq"] if player else []
+
+
+def _known(at) -> dict:
+    """Every ship the session, its pack or the players' catalogue knows (a card typed after
+    `new` too)."""
+    known = dict(at.data.get("ships") or {})
+    store = getattr(at.host, "store", None)
+    if store is not None:
+        try:
+            known.update(catalogue.ships(store))
+        except CompanionError:
+            pass
+    known.update(at.state["ships"])
+    return known
 
 
 def _unmet(at) -> list[tuple[str, str]]:
     """Ships the session or its catalogue knows that are not in play (market, docks, a fleet,
     scrapped): what may be revealed or owned now."""
     state = at.state
-    known = set(state["ships"]) | set(at.data.get("ships") or {})
+    known = _known(at)
     busy = ({n for p in at.players for n in Transatlantic.fleet(state, p)} | {n for n in state["market"] if n}
             | set(state["docks"]) | set(state["scrapped"]))
-    return [(n, "") for n in sorted(known - busy)]
+    return [(n, "") for n in sorted(set(known) - busy)]
+
+
+def _unmet_noted(at, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    known = _known(at)
+    out = []
+    for name, _ in _unmet(at):
+        ship = known.get(name) or {}
+        if ship.get("kind", "steam") in kinds:
+            out.append((name, f"{ship.get('kind', '?')}, {ship.get('flag') or 'no flag'}, {ship.get('year') or '?'}"))
+    return out
 
 
 class _Points(Kind):
@@ -125,7 +179,8 @@ def parse_sheet(text: str) -> dict[str, int]:
 
 
 class _Sheet(Kind):
-    """The VPs per ship of each flag, read off a player sheet; completion offers the flags."""
+    """The VPs per ship of each flag, read off a player sheet; completion offers the flags; a
+    page asks one number per flag the player's ships fly."""
 
     metavar = "FLAG=VP,..."
 
@@ -134,6 +189,13 @@ class _Sheet(Kind):
 
     def options(self, at, param):
         return [(f, "flag") for f in Transatlantic.flags(at.state, at.data) or []]
+
+    def fields(self, at, param):
+        player = at.args.get("player") or at.viewer
+        return [(f, f"{f} flag") for f in Transatlantic.owned_flags(at.state, player)] if player else None
+
+    def from_fields(self, values, at, param) -> Any:
+        return parse_sheet(",".join(f"{k}={v.strip()}" for k, v in values.items() if v.strip()))
 
 
 # -- what each move records and says --------------------------------------------------------------
@@ -239,49 +301,128 @@ def _count(name: str, option: str, asked: str, help: str, metavar: str, high=Non
 
 PLAYER = "PLAYER"
 
+
+# -- from the phones: who may make which move now -------------------------------------------------
+
+def _acting(at, player: str) -> bool:
+    """The player the record names to act (the opening buyer, then whose turn `next` counts),
+    or anyone while the record names nobody (before the start player is known, or while the
+    table does not count turns with `next`)."""
+    turn = at.game.turn(at.full)
+    return not turn or player in turn
+
+
+def _not_over(at) -> bool:
+    state = at.full
+    end = state["end"]
+    return not state["finished"] and not (end is not None and Transatlantic.turn_info(state)["turns_left"] <= 0)
+
+
+def _turn_why(at, player: str) -> str:
+    state = at.full
+    due = Transatlantic.opening_due(state)
+    if due is not None and due != player:
+        return f"It is {due}'s opening purchase, not {player}'s."
+    turn = at.game.turn(state)
+    if turn and player not in turn:
+        return f"It is {turn[0]}'s turn, not {player}'s."
+    if not _not_over(at):
+        return ("The last turn has been played: each player enters their final scoring sheet "
+                "(`final NAME ...`).")
+    return f"{player} cannot do that now."
+
+
+def _may_own(at, player: str) -> bool:
+    """A starting sailing ship from a phone: before the player has a ship (a card typed with
+    `ship add`)."""
+    return _not_over(at) and not at.full["owned"][player] and bool(_unmet_noted(at, ("sail",)))
+
+
+def _may_reveal(at, player: str) -> bool:
+    state = at.full
+    return (_not_over(at) and _acting(at, player) and not state["stack_empty"] and None in state["market"]
+            and bool(_unmet_noted(at, ("steam", "hq", "sail"))))
+
+
+def _may_buy(at, player: str) -> bool:
+    return _not_over(at) and _acting(at, player) and any(at.full["market"])
+
+
+def _may_end_turn(at, player: str) -> bool:
+    state = at.full
+    started = state["start_by"] != "first named" or all(state["owned"][p] for p in state["players_order"])
+    return (_not_over(at) and started and Transatlantic.opening_due(state) is None
+            and Transatlantic.turn_info(state)["current"] == player)
+
+
+def _may_scrap(at, player: str) -> bool:
+    return _not_over(at) and any(state_kind != "hq" for state_kind in
+                                 (at.full["ships"][n]["kind"] for n in Transatlantic.fleet(at.full, player)))
+
+
+def _may_final(at, player: str) -> bool:
+    state = at.full
+    return not state["finished"] and state["end"] is not None and player not in state["finals"]
+
+
+def _final_why(at, player: str) -> str:
+    state = at.full
+    if player in state["finals"]:
+        return f"{player}'s final scoring is entered: `undo` on the laptop takes it back."
+    return f"The game ends only after the last steamship is bought (seed 002: \"{END_LINE}\")."
+
 MOVES = [
-    Move("own", [Param("player", Player(), metavar=PLAYER), Param("ship", _Ship(_unmet))], _own_event,
+    Move("own", [Param("player", Player(), metavar=PLAYER),
+                 Param("ship", _Ship(_unmet, lambda at: _unmet_noted(at, ("sail",))),
+                       "The ship card in front of you (typed once with `ship add`).")], _own_event,
          help="Give a player a ship without buying it.\n\nFor the sailing ship each player starts with.",
          prepare=lambda at: at.args.update(values=catalogue.ship_values(at, at.args["ship"])),
          before=lambda state: {"settled": state.get("start_by") == "oldest ship"}, done=_owned_now,
-         examples=["own Ann ARIEL"]),
-    Move("reveal", [Param("ships", _Ship(_unmet), many=True, ask=False,
+         examples=["own Ann ARIEL"], phone="Your starting ship", allowed=_may_own, verb="It is mine"),
+    Move("reveal", [Param("ships", _Ship(_unmet, lambda at: _unmet_noted(at, ("steam", "hq", "sail")), most=1),
+                          "The card turned over from the stack", many=True, ask=False,
                           missing="Name the cards turned over, e.g. reveal NUBIAN HAMMONIA")],
          lambda at: {"type": "reveal", "ships": at.args.get("values") or list(at.args["ships"])},
          help="Put cards turned over from the stack on the market.\n\nThey fill the empty positions from the left. "
               "Revealing a headquarters means no steamship is left in the stack.",
          actor=None, prepare=lambda at: at.args.update(values=[catalogue.ship_values(at, n) for n in at.args["ships"]]),
-         before=_ended, done=_revealed, examples=["reveal NUBIAN HAMMONIA"]),
+         before=_ended, done=_revealed, examples=["reveal NUBIAN HAMMONIA"],
+         phone="Turn over a card for the market", allowed=_may_reveal, why_not=_turn_why, verb="Reveal it"),
     Move("stack-empty", [], lambda at: {"type": "stack-empty"},
          help="Record that the stack ran out.\n\nEmpty market positions stay empty from now on.", actor=None,
          before=_ended, done=lambda outcome: [Line("The stack is empty: no more cards come to the market."),
                                               *views.end_news(outcome.state, outcome.before["ended"])]),
     Move("buy", [Param("player", Player(), metavar=PLAYER),
-                 Param("ships", _Ship(_on_market), many=True, ask=False,
+                 Param("ships", _Ship(_on_market, _priced, most=_buy_most), "The ships you buy", many=True,
+                       ask=False,
                        missing="Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA")],
          lambda at: {"type": "buy", "player": at.args["player"], "ships": list(at.args["ships"])},
          help="Buy 1 or 2 cards from the market (at most one headquarters).\n\nEach costs its basic price plus its "
               "position's surcharge. Then the leftmost ship goes to the docks (not when only a headquarters was "
               "bought) and the others move left.",
-         before=_before_purchase, done=_bought, examples=["buy Ann NUBIAN HAMMONIA"]),
+         before=_before_purchase, done=_bought, examples=["buy Ann NUBIAN HAMMONIA"],
+         phone="Buy from the market", allowed=_may_buy, why_not=_turn_why, verb="Buy"),
     Move("next", [], lambda at: {"type": "next"},
          help="Mark the end of a turn (optional).\n\nWith it, `status` says whose turn it is and, once the end is "
               "triggered, the turns left.",
-         actor=None, done=lambda outcome: views.turn_news(outcome.state)),
-    Move("scrap", [Param("ship", _Ship(_owned)),
+         actor=None, done=lambda outcome: views.turn_news(outcome.state),
+         phone="End your turn", allowed=_may_end_turn, why_not=_turn_why, verb="End my turn"),
+    Move("scrap", [Param("ship", _Ship(_owned, _own_fleet), "Your ship pushed out with nowhere to go"),
                    Param("sheet_vp", Number(), "The VPs per ship of its flag on the owner's player sheet.",
                          option=True, flags=("--sheet-vp",), metavar="N", label="the sheet VPs")],
          _scrap_event,
          help="Scrap a ship: it scores at once and leaves the game.\n\nFor a ship pushed out with nowhere to go: its "
               "owner scores N plus the ships of its flag in the docks; it does not go to the docks.",
          actor=None, done=lambda outcome: views.scrap_news(outcome.state, ship_key(outcome.event["ship"])),
-         examples=["scrap NUBIAN --sheet-vp 3"]),
+         examples=["scrap NUBIAN --sheet-vp 3"], phone="Scrap one of your ships", allowed=_may_scrap,
+         verb="Scrap it", more=True),
     Move("vp", [Param("player", Player(), metavar=PLAYER), Param("points", _Points(), label="points"),
                 Param("note", _Note(), "What scored them (trade houses, FLEET, ...).", option=True, required=False)],
          lambda at: {"type": "vp", "player": at.args["player"], "points": at.args["points"],
                      "note": at.args.get("note") or ""},
          help="Record victory points scored during play.\n\nTrade houses when transporting, FLEET, and so on.",
-         done=_scored, examples=['vp Ann 3 --note "trade houses"']),
+         done=_scored, examples=['vp Ann 3 --note "trade houses"'], phone="Victory points you scored",
+         allowed=lambda at, player: _not_over(at), verb="Add them", more=True),
     Move("final", [Param("player", Player(), metavar=PLAYER),
                    _count("cash", "--cash N", "Cash in £", "Cash in £ (1 VP per full £100).", "N"),
                    Param("sheet", _Sheet(), "VPs per ship of each flag, read off the player sheet.", option=True,
@@ -295,7 +436,8 @@ MOVES = [
          help="Enter a player's end-of-game scoring.\n\nCash, the VPs per flag off the sheet, complete rows and "
               "markers in the next row. When every player has an entry, the game is over.",
          prepare=_ask_sheet, done=lambda outcome: views.final_news(outcome.at, outcome.event["player"]),
-         examples=["final Ann --cash 250 --sheet white=3,blue=7 --rows 2 --next-row 2"]),
+         examples=["final Ann --cash 250 --sheet white=3,blue=7 --rows 2 --next-row 2"],
+         phone="Your final scoring sheet", allowed=_may_final, why_not=_final_why, verb="Enter my scoring"),
 ]
 
 SCREENS = [

@@ -108,6 +108,23 @@ def market_table(at, title: str | None, data: dict | None = None) -> list:
     return out
 
 
+def market_page(at) -> list:
+    """The market on a page, narrow enough for a phone: each position's ship, its flag and
+    year, and its price with how it is made (basic price + the position's surcharge)."""
+    rows = []
+    for r in market_rows(at):
+        if not r["ship"]:
+            rows.append([r["position"], "(empty)", "", ""])
+            continue
+        parts = f" ({_money(r.get('price'))} + {_money(r['surcharge'])})" if r.get("price") is not None else ""
+        rows.append([r["position"], Name(r["ship"]), f"{r.get('flag') or 'no flag'}, {r.get('year')}",
+                     f"{_money(r.get('total'))}{parts}"])
+    out: list[Any] = [Table(["", "Ship", "Flag, year", "Price"], rows, right=[0])]
+    if market_rows(at)[0]["surcharge"] is None:
+        out.append(Line("The surcharges are not known yet: type ", Cmd(SURCHARGES_COMMAND), " on the laptop."))
+    return out
+
+
 def end_parts(status: dict) -> list:
     end = status["end"]
     if status["finished"]:
@@ -194,13 +211,17 @@ def status_view(at) -> list:
     out: list[Any] = [
         Line(*head),
         Section([Line(*market_parts(state), f"  (stack: {status['stack']})")], where="terminal"),
-        Section(market_table(at, None, at.data), title="The market", where="page"),
+        Section(market_page(at), title="The market", where="page"),
         *docks_view(state),
         Section([Facts([("Left", status["stack"])])], title="The stack", where="page"),
     ]
     if state["end"] is not None:
         out += end_parts(status)
-    out.append(_players_table(status))
+    out.append(Section([_players_table(status)], where="terminal"))
+    out.append(Section([Table(["Player", "Ships", "VP in play"],
+                              [[Name(p["name"]), ", ".join(p["ships"] + [f"{s} (scrapped)" for s in p["scrapped"]])
+                                or "-", p["play_vp"]] for p in status["players"]], right=[2])],
+                       title="The fleets", where="page"))
     for p in status["players"]:
         if p["final"] is not None:
             out += final_score(p)

@@ -75,8 +75,8 @@ def test_undo_in_the_shell_taking_back_a_phones_move_shows_on_every_page_within_
         windows = open_every_page(web, srv)
         for _ in range(3):
             web.switch_to.window(windows["Ann"])
-            wait_for(web, lambda w: w.find_elements("css selector", "form button[name=choice]"))
-            web.find_elements("css selector", "form button[name=choice]")[0].click()  # Ann's move, on her phone
+            wait_for(web, lambda w: w.find_elements("css selector", "form button[name=city]"))
+            web.find_elements("css selector", "form button[name=city]")[0].click()  # Ann's move, on her phone
             for handle in windows.values():
                 web.switch_to.window(handle)
                 wait_for(web, lambda w: "Waiting for Bob" in body_text(w))
@@ -135,7 +135,7 @@ def test_a_phone_back_from_a_lost_wifi_shows_the_current_state_and_records_once(
             wait_for(web, lambda w: "Waiting for Bob" in body_text(w))  # back: the current state
             assert web.execute_script("return document.documentElement.getAttribute('data-v')") != shown
             before = len(json.loads(companion(home, "log", "--json").stdout))
-            web.find_elements("css selector", "form button[name=choice]")[0].click()
+            web.find_elements("css selector", "form button[name=city]")[0].click()
             wait_for(web, lambda w: "Chosen to pass left" in body_text(w))
             log = json.loads(companion(home, "log", "--json").stdout)
             assert len(log) == before + 1 and log[-1]["event"]["player"] == "Bob"
@@ -200,7 +200,7 @@ def test_pages_are_complete_and_their_forms_work_without_javascript(web, home):
         text = body_text(web)
         assert all(city in web.page_source for city in hands(home, sid)["Ann"])
         assert "Waiting for Ann" in text
-        web.find_elements("css selector", "form button[name=choice]")[0].click()  # a plain HTML post
+        web.find_elements("css selector", "form button[name=city]")[0].click()  # a plain HTML post
         wait_for(web, lambda w: "Chosen to pass left" in w.page_source)
         companion(home, "pass", "Bob", hands(home, sid)["Bob"][0])
         web.refresh()  # without JavaScript, a reload brings the page up to date
@@ -213,7 +213,7 @@ def test_a_refused_choice_shows_why_and_the_page_still_follows_the_game(web, hom
     sid = new_trans(home, special="pass-three")
     with Served(home) as srv:
         web.get(srv.players["Ann"])
-        web.execute_script("var b = document.querySelector('form button[name=choice]');"
+        web.execute_script("var b = document.querySelector('form button[name=city]');"
                            "b.value = 'Atlantis'; b.click()")  # a city the page did not offer
         wait_for(web, lambda w: "/choose" in w.current_url
                  and w.execute_script("return document.querySelector('section.error') !== null"))

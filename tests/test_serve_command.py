@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.parse
 import os
@@ -191,3 +192,17 @@ def test_lan_names_the_local_network_address_or_says_why_not(run, home):
             proc.stdout.readline()
         err = stop(home, proc)
     assert f"on the local network at {host}" in err
+
+
+@pytest.mark.parametrize("pid", [0, -1, 1, "-5"])
+def test_a_damaged_server_note_stops_nothing(run, home, pid):
+    """`serve --stop` signals the process the server noted; a damaged note naming 0 or a
+    negative number (a whole process group: the user's own terminal) or init is no server."""
+    from companion.web import server
+
+    new_trans(run)
+    note = server._note(home)
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text(json.dumps({"pid": pid, "base": "http://127.0.0.1:1", "session": "x"}))
+    assert "No server is running" in run(["serve", "--stop"], expect=1).stderr
+    assert "No server is running" in run(["serve", "--links"], expect=1).stderr

@@ -103,4 +103,9 @@ def test_a_version_is_the_same_for_the_same_page_and_names_nothing_of_the_file(r
     assert f"{size:x}" not in v and str(size) not in v
     run(["note", "a note the pages do not show"], expect=0)
     assert client.get(f"/t/{links['table']}/v").text == v  # the file changed; the table page did not
-    assert client.get(f"/p/{links['Ann']}/v").text != ann  # Ann's form token did (any action makes it stale)
+    # Ann's page did not change either: her form's token goes stale only with her own moves
+    # or a change to what her form offers (a note is neither), so her form stays good.
+    assert client.get(f"/p/{links['Ann']}/v").text == ann
+    hand = hands(home, sid)["Ann"]
+    run(["pass", "Ann", hand[0]], expect=0)
+    assert client.get(f"/p/{links['Ann']}/v").text != ann  # her own move: a new page, a new token

@@ -121,8 +121,8 @@ SCRIPT = "".join((
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
     "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
     "pending=null,timer=null,sp=new URLSearchParams(location.search),bv='';",
-    # the part of the board this page shows (its zoom and centre) is kept by every page pushed
-    "['z','c'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
+    # the part of the board this page shows (its zoom and centre, and a tap's picker) is kept by every page pushed
+    "['z','c','pick'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",

@@ -188,6 +188,8 @@ def noted(data_dir: Path) -> dict | None:
         pid = int(note["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    if pid <= 1 or pid == os.getpid():  # a damaged note: 0 or -1 would name a whole process group
+        return None
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -163,6 +163,8 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
             track = state["track"]
             return len(track["markers"]), len(track["rails"]), json.dumps(track["turn"]), state["round_open"]
 
+        lost = []  # taps in a row that recorded nothing
+
         def act(player, move, value):
             before = board_now()
             if move == "start":
@@ -171,7 +173,11 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
                 tap_on_board(phones, player, value, "path")
             else:
                 tap_button(phones, player, move_button(move))
-            settled(lambda: board_now() != before)  # (else the round's next step taps it again)
+            if settled(lambda: board_now() != before):
+                lost.clear()
+                return
+            lost.append(f"{player} {move} {value}")  # the round's next step taps it again, at most 3 times
+            assert len(lost) < 3, f"taps recorded nothing: {lost}; the page shows:\n{body_text(phones.web)[:1500]}"
 
         dealt = hands(home, sid)
         typed = play_trans_round(home, sid, act)

@@ -178,3 +178,22 @@ def test_printed_values_the_rules_cannot_score_are_refused(run, tmp_path):
     meta["data"]["vp"]["3"] = ["six"] * 6  # (Ann's voyage is 3rd in a class-3 sea)
     line = refusal(run, tmp_path, json.dumps(doc))
     assert f"session {meta['id']}'s printed values (meta.data)" in line and "atlantic-star" in line
+
+
+# -- U3 and U4 (issue 22): refusals that say what is wrong ---------------------------------------
+
+def test_a_short_note_with_an_escape_is_refused_for_the_escape_not_its_length(run):
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    refused = run(["note", "ab\x1bcdefgh"], expect=1).stderr
+    assert "character 3 is an escape (ESC)" in refused and "500" not in refused
+    assert "at most 500 characters: this one has 501" in run(["note", "x" * 501], expect=1).stderr
+    assert "a line break" in run(["note", "one\ntwo"], expect=1).stderr
+    assert run(["log", "--json"], expect=0).stdout.count('"note"') == 0  # nothing recorded
+
+
+def test_sessions_lists_the_folder_when_settings_json_is_damaged(run, home):
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    (home / "settings.json").write_text("{bad")
+    listed = run(["sessions"], expect=0)
+    assert "Ann, Bob" in listed.stdout and "settings.json is not valid JSON" in listed.stderr
+    assert (home / "settings.json").read_text() == "{bad"  # left as it was

@@ -181,8 +181,14 @@ def _apply_generic(seats, ctx: dict, event: Event) -> None:
         text = event.get("text")
         if not isinstance(text, str) or not text.strip():
             raise RuleError("A note needs some words: note \"Bob had to leave early\"")
-        if len(text) > NOTE_MAX or not text.isprintable():
-            raise RuleError(f"A note is one line of at most {NOTE_MAX} characters.")
+        if len(text) > NOTE_MAX:
+            raise RuleError(f"A note is one line of at most {NOTE_MAX} characters: this one has {len(text)}.")
+        if not text.isprintable():
+            at = next(i for i, c in enumerate(text) if not c.isprintable())
+            what = {"\x1b": "an escape (ESC)", "\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(
+                text[at], f"the control character U+{ord(text[at]):04X}")
+            raise RuleError(f"A note is one line of plain text: character {at + 1} is {what}. "
+                            "Type it again without it.")
         ctx["notes"] = ctx.get("notes", 0) + 1  # the journal keeps the words
         return
     if ctx.get("abandoned"):

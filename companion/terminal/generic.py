@@ -129,6 +129,16 @@ def new() -> None:
     """Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."""
 
 
+def _current_or_none(app) -> str | None:
+    """The current session, to mark it in the list; a damaged settings file marks none (the
+    list needs no current session) and says so on stderr, once."""
+    try:
+        return app.store.current()
+    except CompanionError as exc:
+        click.echo(f"Note: {exc.message} (no session is marked current below)", err=True)
+        return None
+
+
 @click.command("sessions")
 @json_option
 @click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
@@ -171,7 +181,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
     # by the day played (a game typed in later with --played-on takes its place), then as typed
     days = {e["id"]: history.played_date(e) for e in entries}
     entries = sorted(entries, key=lambda e: days[e["id"]])  # stable: the index's order within a day
-    current = app.pinned if app.pinning else app.store.current()  # a shell marks its own
+    current = app.pinned if app.pinning else _current_or_none(app)  # a shell marks its own
     if as_json:
         echo_json([dict(e, current=e["id"] == current, date=days[e["id"]], title=history.title(history.game_key(e)))
                    for e in entries], "sessions")

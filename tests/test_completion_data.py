@@ -114,3 +114,27 @@ def test_the_companions_shell_completes_from_the_same_data(run, home):
     assert "Carcassonne" in offered("sessions --game ")
     assert set(offered("new scoresheet --title C")) == {"Carcassonne"}
     assert set(offered("export ")) == set(sids)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_command_names_complete_from_a_cache_kept_while_the_games_are_the_same(run, home):
+    """A Tab on a command's name would import every game's commands (about 100 ms); the names
+    and their help are kept in cache/commands.json, used while the companion and the installed
+    games are the ones it was made from, and made again when they change."""
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    first = bash_complete(home, ["companion", "st"])
+    assert {"start", "stats", "status"} <= set(first)  # Trans's start, the record's stats, status
+    cache = home / "cache" / "commands.json"
+    doc = json.loads(cache.read_text())
+    assert ["status", next(h for n, h in doc["commands"] if n == "status")] in doc["commands"]
+    doc["commands"].append(["stroll", "a command only this cache names"])
+    cache.write_text(json.dumps(doc))
+    assert "stroll" in bash_complete(home, ["companion", "st"])  # the cache was used, no game imported
+    assert bash_complete(home, ["companion", "--da"]) == ["--data-dir"]  # options as Click completes them
+    env = {"COMPANION_GAMES": "scoresheet"}
+    out = subprocess.run(["bash", "--norc", "--noprofile", "-c",
+                          'eval "$(companion completion bash)"\nCOMP_WORDS=(companion st)\nCOMP_CWORD=1\n'
+                          '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n'],
+                         capture_output=True, text=True, env={**shell_env(home), **env}, timeout=60)
+    names = out.stdout.split()
+    assert "stroll" not in names and "stats" in names and "start" not in names  # made again: Trans left out

@@ -132,3 +132,38 @@ def games(store, incomplete: str = "") -> list[tuple[str, str]]:
 def matching(items: Iterable[tuple[str, str]], incomplete: str) -> list[tuple[str, str]]:
     low = name_key(incomplete)
     return [(v, h) for v, h in items if name_key(v).startswith(low)]
+
+
+COMMANDS_VERSION = 1
+
+
+def command_names(store, build) -> list[tuple[str, str]]:
+    """Every command's name with its one-line help, for a Tab on a command's name: from
+    ``cache/commands.json`` while the companion, the installed games (their entry points,
+    distributions and versions, as the registry's own cache holds them) and
+    ``COMPANION_GAMES`` are the ones it was made from; else ``build()`` (which imports every
+    game's commands: about 100 ms) and kept. Measured in BENCHMARKS.md ("Tab completion")."""
+    import contextlib
+    import json
+    import os
+
+    from companion import __version__
+    from companion.core import registry
+    from companion.core.store import atomic_write_text
+
+    try:
+        key = [__version__, os.environ.get(registry.ENV_GAMES, ""),
+               sorted([gid, *row] for gid, row in registry.targets().items())]
+    except Exception:  # noqa: BLE001 - no key, no cache: completion never fails
+        return build()
+    path = store.root / "cache" / "commands.json"
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("version") == COMMANDS_VERSION and doc.get("key") == key:
+            return [(str(name), str(help_)) for name, help_ in doc["commands"]]
+    items = build()
+    with contextlib.suppress(Exception):
+        atomic_write_text(path, json.dumps({"version": COMMANDS_VERSION, "key": key, "commands": items},
+                                           ensure_ascii=False, separators=(",", ":")))
+    return items
+

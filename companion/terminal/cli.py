@@ -202,6 +202,33 @@ class RootGroup(LazyGroup):
             names |= set(commands)
         return sorted(names)
 
+    def shell_complete(self, ctx, incomplete):
+        """Tab on a command's name in a login shell (Click's protocol): the names and their
+        help from a cache kept while the installed games are unchanged
+        (:func:`companion.core.completion.command_names`), so a Tab does not import every
+        game's commands; options as Click completes them."""
+        if incomplete.startswith("-"):
+            return super().shell_complete(ctx, incomplete)
+        from click.shell_completion import CompletionItem
+
+        from companion.core import completion
+
+        def build() -> list[tuple[str, str]]:
+            out = []
+            for name in self.list_commands(ctx):
+                cmd = self.get_command(ctx, name)
+                if cmd is not None and not cmd.hidden:
+                    out.append((name, cmd.get_short_help_str()))
+            return out
+
+        try:
+            store = self.app_for(ctx).store
+        except Exception:  # noqa: BLE001 - a folder that cannot be used: complete without the cache
+            items = build()
+        else:
+            items = completion.command_names(store, build)
+        return [CompletionItem(name, help=help_) for name, help_ in items if name.startswith(incomplete)]
+
     def sections(self, ctx) -> list[tuple[str, list[tuple[str, click.Command]]]]:
         """[(heading, [(name, command)])]: the game at hand's commands first, then the session
         commands, the record, and every other game's."""

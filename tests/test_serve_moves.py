@@ -418,6 +418,12 @@ def test_score_sheet_each_player_enters_their_own_points(run, home):
     assert "12" not in page(client, links, "Bob").split("Round 1 is being entered")[1].split("</p>")[0]
     assert post_move(client, links["Bob"], "score", {"points": "-3"}).status_code == 303
     assert status_of(run)["round"] == 0
+    said = run(["status"], expect=0).stdout  # the laptop says what is next: Cy's points, not `add`
+    assert "waiting for Cy" in said and "`score NAME POINTS` enters the others' points" in said
+    assert "`add NAME=POINTS ...` records a round" not in said
+    from companion.games.scoresheet.views import next_action
+
+    assert next_action(status_of(run)) == "score NAME POINTS for Cy"  # the shell's toolbar
     assert post_move(client, links["Cy"], "score", {"points": "7"}).status_code == 303
     status = status_of(run)
     assert status["round"] == 1 and [p["score"] for p in status["players"]] == [12, -3, 7]

@@ -57,7 +57,11 @@ def status_view(at) -> list:
         out.append(Line(f"{' and '.join(status['tied'])} tie past the target; the rules settle it by "
                         f"{status.get('tie_rule')}: ", Cmd("finish --winner NAME"), " says who won."))
     if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
-        if status["finished"] and status.get("coop"):
+        if entered and not status["finished"]:
+            out.append(Line("In play: ", Cmd("score NAME POINTS"), " enters the others' points (",
+                            Cmd("undo"), " takes an entry back); the round counts once everyone's are in."))
+            out += on_phones
+        elif status["finished"] and status.get("coop"):
             out.append(Line("Won together." if status.get("won") else "Lost together."))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
             out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
@@ -74,6 +78,10 @@ def next_action(status: dict) -> str:
     """The shell toolbar's "next", as `status` says it."""
     if status["finished"]:
         return ""
+    entered = status.get("entered") or []
+    if entered:  # a round half entered on the phones: the others' points come next
+        waiting = [p["name"] for p in status["players"] if p["name"] not in entered]
+        return f"score NAME POINTS for {' and '.join(waiting)}"
     if status.get("coop"):
         return "add NAME=POINTS ..., or finish --won / --lost"
     if status.get("no_points"):

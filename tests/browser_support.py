@@ -33,8 +33,9 @@ def find_browser() -> tuple[str, str] | str:
     return browser, driver
 
 
-def chrome(width: int = 412, height: int = 915):
-    """A fresh headless Chromium (its own throw-away profile), or a skip with the reason."""
+def _launch(extra) -> object:
+    """A fresh headless Chromium with its own throw-away profile, ``extra(options)`` adding
+    what the caller needs, or a skip with the reason."""
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -48,10 +49,15 @@ def chrome(width: int = 412, height: int = 915):
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument(f"--window-size={width},{height}")
+    extra(options)
     web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
     web._companion_profile = profile
     return web
+
+
+def chrome(width: int = 412, height: int = 915):
+    """A fresh headless Chromium of ``width`` x ``height`` (a desktop window), or a skip."""
+    return _launch(lambda options: options.add_argument(f"--window-size={width},{height}"))
 
 
 PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
@@ -62,28 +68,15 @@ def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, r
     phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip. Without
     ``scripts`` it runs no JavaScript: a page stays as it was drawn. ``ratio``: device pixels
     per CSS pixel (a TV: 1)."""
-    found = find_browser()
-    if isinstance(found, str):
-        pytest.skip(f"browser tests skipped: {found}")
-    browser, driver = found
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    def extra(options) -> None:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
+            "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                          "Chrome/126.0 Mobile Safari/537.36")})
+        if not scripts:
+            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
 
-    profile = tempfile.mkdtemp(prefix="companion-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
-        "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                      "Chrome/126.0 Mobile Safari/537.36")})
-    if not scripts:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    web._companion_profile = profile
-    return web
+    return _launch(extra)
 
 
 def tap(web, element, x: float | None = None, y: float | None = None) -> None:

@@ -163,3 +163,26 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[st
             act(who, "build", line)
             typed.append(["build", who, line])
     raise AssertionError("the round never ended")
+
+
+# The Transatlantic cards the phone tests play with: TEST values typed as a group would type
+# theirs (`ship add`), never the printed cards, with test surcharges.
+TEST_SHIPS = [
+    ["ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"],
+    ["SIRIUS", "--year", "1860", "--flag", "none", "--kind", "sail"],
+    ["FLYING CLOUD", "--year", "1851", "--flag", "none", "--kind", "sail"],
+    ["NUBIAN", "--year", "1875", "--flag", "white", "--price", "30"],
+    ["DEVONIA", "--year", "1877", "--flag", "red", "--price", "50"],
+    ["GERMANIC", "--year", "1874", "--flag", "white", "--price", "40"],
+    ["HAMMONIA", "--year", "1882", "--flag", "blue", "--price", "70"],
+    ["ABYSSINIA", "--year", "1870", "--flag", "red", "--price", "30"],
+    ["UMBRIA", "--year", "1884", "--flag", "red", "--price", "90"],
+]
+
+
+def transatlantic_cards(run, extra=()) -> None:
+    """`ship add` of :data:`TEST_SHIPS` (and ``extra``) and the test surcharges."""
+    for ship in [*TEST_SHIPS, *extra]:
+        run(["ship", "add", *ship], expect=0)
+    run(["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"], expect=0)  # TEST values
+

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from serve_support import (PLAYERS, forms_on, hands, moves_on, new_trans, play_trans_round, post_move,
-                           site_and_client, trans_state)
+                           site_and_client, trans_state, transatlantic_cards)
 
 
 def status_of(run, *before) -> dict:
@@ -308,20 +308,10 @@ def test_a_choice_changed_by_another_move_is_refused_and_one_still_the_same_is_r
 
 
 def _transatlantic(run, reveal=("NUBIAN", "HAMMONIA", "DEVONIA", "GERMANIC", "ABYSSINIA", "UMBRIA")):
-    for args in (["ship", "add", "ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "SIRIUS", "--year", "1860", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "FLYING CLOUD", "--year", "1851", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "DEVONIA", "--year", "1877", "--flag", "red", "--price", "50"],
-                 ["ship", "add", "NUBIAN", "--year", "1875", "--flag", "white", "--price", "30"],
-                 ["ship", "add", "GERMANIC", "--year", "1874", "--flag", "white", "--price", "40"],
-                 ["ship", "add", "HAMMONIA", "--year", "1882", "--flag", "blue", "--price", "70"],
-                 ["ship", "add", "ABYSSINIA", "--year", "1870", "--flag", "red", "--price", "30"],
-                 ["ship", "add", "UMBRIA", "--year", "1884", "--flag", "red", "--price", "90"],
-                 ["ship", "add", "SIRIUS II", "--year", "1888", "--flag", "blue", "--price", "80"],
-                 ["ship", "add", "HQ RED", "--year", "1890", "--flag", "red", "--price", "60", "--kind", "hq"],
-                 ["ship", "add", "HQ BLUE", "--year", "1891", "--flag", "blue", "--price", "60", "--kind", "hq"],
-                 ["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"],  # TEST values
-                 ["new", "transatlantic", "--players", "Ann,Bob,Cy"],
+    transatlantic_cards(run, extra=[["SIRIUS II", "--year", "1888", "--flag", "blue", "--price", "80"],
+                                    ["HQ RED", "--year", "1890", "--flag", "red", "--price", "60", "--kind", "hq"],
+                                    ["HQ BLUE", "--year", "1891", "--flag", "blue", "--price", "60", "--kind", "hq"]])
+    for args in (["new", "transatlantic", "--players", "Ann,Bob,Cy"],
                  ["own", "Ann", "ARIEL"], ["own", "Bob", "SIRIUS"], ["own", "Cy", "FLYING CLOUD"],
                  ["reveal", *reveal]):
         run(args, expect=0)
@@ -330,18 +320,8 @@ def _transatlantic(run, reveal=("NUBIAN", "HAMMONIA", "DEVONIA", "GERMANIC", "AB
 # -- Transatlantic, Atlantic Star and the score sheet -------------------------------------------------------
 
 def test_the_transatlantic_opening_from_the_phones(run, home):
-    for args in (["ship", "add", "ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "SIRIUS", "--year", "1860", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "FLYING CLOUD", "--year", "1851", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "NUBIAN", "--year", "1875", "--flag", "white", "--price", "30"],
-                 ["ship", "add", "DEVONIA", "--year", "1877", "--flag", "red", "--price", "50"],
-                 ["ship", "add", "GERMANIC", "--year", "1874", "--flag", "white", "--price", "40"],
-                 ["ship", "add", "HAMMONIA", "--year", "1882", "--flag", "blue", "--price", "70"],
-                 ["ship", "add", "ABYSSINIA", "--year", "1870", "--flag", "red", "--price", "30"],
-                 ["ship", "add", "UMBRIA", "--year", "1884", "--flag", "red", "--price", "90"],
-                 ["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"],  # TEST values
-                 ["new", "transatlantic", "--players", "Ann,Bob,Cy"]):
-        run(args, expect=0)
+    transatlantic_cards(run)
+    run(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
     sid = status_of(run)["session"]
     _site, client, links = site_and_client(home, sid, ["Ann", "Bob", "Cy"])
     for who, ship in (("Ann", "ARIEL"), ("Bob", "SIRIUS"), ("Cy", "FLYING CLOUD")):

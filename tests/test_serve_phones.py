@@ -13,7 +13,7 @@ import time
 import pytest
 
 from browser_support import body_text, phone, quit_chrome, serve, stop, tap
-from serve_support import PLAYERS, hands, play_trans_round, trans_state
+from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards
 
 WAIT = 30.0  # seconds a page may take to come back after a tap (a few hundred ms, more on a busy CI)
 
@@ -204,18 +204,8 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
 
 
 def _transatlantic(run):
-    for args in (["ship", "add", "ARIEL", "--year", "1865", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "SIRIUS", "--year", "1860", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "FLYING CLOUD", "--year", "1851", "--flag", "none", "--kind", "sail"],
-                 ["ship", "add", "NUBIAN", "--year", "1875", "--flag", "white", "--price", "30"],
-                 ["ship", "add", "DEVONIA", "--year", "1877", "--flag", "red", "--price", "50"],
-                 ["ship", "add", "GERMANIC", "--year", "1874", "--flag", "white", "--price", "40"],
-                 ["ship", "add", "HAMMONIA", "--year", "1882", "--flag", "blue", "--price", "70"],
-                 ["ship", "add", "ABYSSINIA", "--year", "1870", "--flag", "red", "--price", "30"],
-                 ["ship", "add", "UMBRIA", "--year", "1884", "--flag", "red", "--price", "90"],
-                 ["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"],  # TEST values
-                 ["new", "transatlantic", "--players", "Ann,Bob,Cy"]):
-        run(args, expect=0)
+    transatlantic_cards(run)
+    run(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
 
 
 def test_the_transatlantic_opening_purchases_from_the_phones(web, run, home):

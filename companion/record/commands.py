@@ -51,30 +51,7 @@ def check_output(app, path: Path, force: bool) -> Path:
 def write_output(app, path: Path, text: str, force: bool) -> None:
     """Write a file the user asked for, whole or not at all (checked again at the last moment:
     without --force an existing file is never replaced, even one made meanwhile)."""
-    import contextlib
-    import os
-    import tempfile
-
-    from companion.core.errors import StoreError
-
-    target = check_output(app, path, force)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if force:
-            os.replace(tmp, target)
-        else:
-            os.link(tmp, target)  # fails if the name exists: no-clobber, atomically
-    except FileExistsError:
-        raise CompanionError(f"{path} exists already: add --force to replace it, or give another name.") from None
-    except OSError as exc:
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was written.") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    write_output_stream(app, path, lambda fh: fh.write(text), force)
 
 
 force_option = click.option("--force", is_flag=True, help="Replace the output file if it exists.")
@@ -293,9 +270,11 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 # -- export and import -------------------------------------------------------------------------
 
 
-def write_output_stream(app, path: Path, write, force: bool, newline: str | None = None) -> None:
+def write_output_stream(app, path: Path, write, force: bool, newline: str | None = None,
+                        binary: bool = False) -> None:
     """:func:`write_output` for a long text written piece by piece by ``write(stream)`` (the
-    json export of 50,000 sessions is never held whole in memory)."""
+    json export of 50,000 sessions is never held whole in memory), or bytes (``binary``: a
+    player's QR code)."""
     import contextlib
     import os
     import tempfile
@@ -305,7 +284,7 @@ def write_output_stream(app, path: Path, write, force: bool, newline: str | None
     target = check_output(app, path, force)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=newline)) as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())

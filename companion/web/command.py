@@ -110,14 +110,11 @@ def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, na
     """Each link's QR code as a PNG or SVG file in ``folder`` (dark on light, with its quiet
     zone), for a printer or a second screen: written owner-only, since each holds its player's
     link; never inside the data folder, never over a file without --force."""
-    import contextlib
-    import tempfile
     from pathlib import Path
 
     import segno
 
-    from companion.core.errors import StoreError
-    from companion.record.commands import check_output
+    from companion.record.commands import check_output, write_output_stream
 
     where = Path(folder).expanduser()
     if not where.is_dir():
@@ -132,23 +129,8 @@ def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, na
         buf = io.BytesIO()
         segno.make(qr_content(url), error="m", boost_error=False).save(buf, kind=fmt, scale=10 if fmt == "png" else 8,
                                                            border=QUIET, dark="#000", light="#fff")
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(buf.getvalue())
-                fh.flush()
-                os.fsync(fh.fileno())
-            if force:
-                os.replace(tmp, target)
-            else:
-                os.link(tmp, target)  # never over a file made meanwhile
-        except FileExistsError:
-            raise CompanionError(f"{target} exists already: add --force to replace it.") from None
-        except OSError as exc:
-            raise StoreError(f"Could not write {target}: {exc.strerror or exc}.") from None
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        data = buf.getvalue()
+        write_output_stream(app, target, lambda fh, data=data: fh.write(data), force, binary=True)
         written.append(str(target))
     return written
 

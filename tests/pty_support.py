@@ -234,3 +234,25 @@ class Shell:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
+    """What a pty's ``fd`` printed until ``text`` came (decoded), or an AssertionError naming
+    the end of what came instead."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen.decode("utf-8", "replace")
+

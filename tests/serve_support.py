@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,17 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[st
         if not state["round_open"]:
             return typed
         who = game.builder(state)
-        assert who is not None, "the round is over on the board but was not scored"
+        if who is None:  # the round's scoring may still be on its way (a second write): look again
+            for _ in range(20):
+                time.sleep(0.1)
+                game, state, _data = trans_state(home, sid)
+                if not state["round_open"]:
+                    return typed
+            from companion.core import session as sessions
+            from companion.core.store import Store
+
+            last = [e["event"] for e in sessions.load(Store(home), sid).journal[-3:]]
+            raise AssertionError(f"the round is over on the board but was not scored; the last entries: {last}")
         line = next_rail(home, sid, who)
         if line is None:
             act(who, "end-turn", None)
@@ -185,4 +196,18 @@ def transatlantic_cards(run, extra=()) -> None:
     for ship in [*TEST_SHIPS, *extra]:
         run(["ship", "add", *ship], expect=0)
     run(["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 30, 40, 50]"], expect=0)  # TEST values
+
+
+def typed_round(run, folder: Path, dealt: dict[str, list[str]], typed: list[list[str]]) -> dict:
+    """The round the phones played, typed at the laptop in another data folder from the same
+    hands: ``status --json`` after `round end --auto`, to compare with the phones' round."""
+    other = ["--data-dir", str(folder)]
+    run([*other, "new", "trans-amerika", "--players", ",".join(PLAYERS)], expect=0)
+    run([*other, "round", "start", "--physical"], expect=0)
+    for p, cities in dealt.items():
+        run([*other, "hand", p, "--set", ",".join(cities)], expect=0)
+    for line in typed:
+        run([*other, *line], expect=0)
+    run([*other, "round", "end", "--auto"], expect=0)
+    return json.loads(run([*other, "status", "--json"], expect=0).stdout)
 

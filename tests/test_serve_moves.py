@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from serve_support import (PLAYERS, forms_on, hands, moves_on, new_trans, play_trans_round, post_move,
-                           site_and_client, trans_state, transatlantic_cards)
+                           site_and_client, trans_state, transatlantic_cards, typed_round)
 
 
 def status_of(run, *before) -> dict:
@@ -68,15 +68,7 @@ def test_a_whole_trans_round_from_four_phones_scores_itself_as_typed_commands(ru
     assert len(played["history"]) == 1
 
     # the same round typed at the laptop, in another data folder
-    other = ["--data-dir", str(tmp_path / "typed")]
-    run([*other, "new", "trans-amerika", "--players", ",".join(PLAYERS)], expect=0)
-    run([*other, "round", "start", "--physical"], expect=0)
-    for p, cities in dealt.items():
-        run([*other, "hand", p, "--set", ",".join(cities)], expect=0)
-    for line in typed:
-        run([*other, *line], expect=0)
-    run([*other, "round", "end", "--auto"], expect=0)
-    by_hand = status_of(run, *other)
+    by_hand = typed_round(run, tmp_path / "typed", dealt, typed)
     assert by_hand["history"][-1]["missing"] == last["missing"]
     assert by_hand["history"][-1]["winners"] == last["winners"]
     assert [p["score"] for p in by_hand["players"]] == [p["score"] for p in played["players"]]

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from browser_support import body_text, phone, quit_chrome, serve, stop, tap
-from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards
+from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards, typed_round
 
 WAIT = 30.0  # seconds a page may take to come back after a tap (a few hundred ms, more on a busy CI)
 
@@ -190,15 +190,7 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
         assert settled(lambda: "Round 1 is over" in body_text(bob))
     finally:
         stop(proc)
-    other = ["--data-dir", str(tmp_path / "typed")]
-    run([*other, "new", "trans-amerika", "--players", ",".join(PLAYERS)], expect=0)
-    run([*other, "round", "start", "--physical"], expect=0)
-    for p, cities in dealt.items():
-        run([*other, "hand", p, "--set", ",".join(cities)], expect=0)
-    for line in typed:
-        run([*other, *line], expect=0)
-    run([*other, "round", "end", "--auto"], expect=0)
-    by_hand = status_of(run, *other)
+    by_hand = typed_round(run, tmp_path / "typed", dealt, typed)
     assert by_hand["history"][-1]["missing"] == played["history"][-1]["missing"]
     assert [p["score"] for p in by_hand["players"]] == [p["score"] for p in played["players"]]
 

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from pty_support import read_until
 from serve_support import PLAYERS, new_trans
 
 pyte = pytest.importorskip("pyte")
@@ -116,27 +117,6 @@ def test_under_no_color_the_code_is_drawn_in_the_terminals_own_colours(tmp_path)
     assert decoded(tmp_path / "code.pgm") == LAN_LINK
 
 
-def _read_until(fd: int, text: str, timeout: float = 20.0) -> bytes:
-    import select
-
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while text.encode() not in seen:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"{text!r} never came; saw {seen[-600:]!r}")
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 @needs_zbar
 def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home, tmp_path):
     pty = pytest.importorskip("pty")
@@ -148,7 +128,7 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
                             stderr=child, env=env, start_new_session=True)
     os.close(child)
     try:
-        shared = _read_until(main, "Pass the laptop to Ann").decode("utf-8", "replace")
+        shared = read_until(main, "Pass the laptop to Ann")
         table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+", shared).group(0)
         screen = screen_of(shared)
         rows = code_rows(screen)
@@ -156,7 +136,7 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
             picture(screen, range(rows[0], rows[-1] + 1), range(60), theme, tmp_path / f"table-{theme}.pgm")
             assert decoded(tmp_path / f"table-{theme}.pgm") == table, theme
         os.write(main, b"\r")
-        private = _read_until(main, "Press Enter to hide").decode("utf-8", "replace")
+        private = read_until(main, "Press Enter to hide")
         shown = private[private.rfind("\x1b[2J"):]
         assert shown.count("\n") + 1 <= 24  # the code, its link and the prompt fit 80x24
         ann = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", shown).group(0)

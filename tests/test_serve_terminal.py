@@ -13,28 +13,10 @@ import time
 
 import pytest
 
+from pty_support import read_until
 from serve_support import PLAYERS, new_trans
 
 pty = pytest.importorskip("pty")
-
-
-def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while text.encode() not in seen:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen.decode("utf-8", "replace")
 
 
 def test_each_players_code_is_shown_alone_and_ctrl_c_stops(run, home):

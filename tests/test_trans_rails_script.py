@@ -151,3 +151,36 @@ def test_auto_needs_a_connection_or_says_who_connected(script, status):
     assert last["winners"] == ["Cy"] and last["auto"]
     assert last["missing"]["Ann"] == 1 and last["missing"]["Bob"] == 1  # P5-Washington, L11-Memphis
     assert last["points"]["Ann"] == 3 and last["points"]["Bob"] == 3 and last["points"]["Cy"] == 4
+
+
+def test_the_finisher_who_ends_the_turn_early_ends_the_round(script, status, run):
+    """The special case, then Ann ends the turn instead of finishing it: the round is over on
+    the board (nobody builds next) and `round end --auto` scores it, Bob alone winning. Before,
+    the round waited for a builder nobody was."""
+    code, out, err = script(setup() + "build Ann L11-Memphis\n")
+    assert code == 0, err
+    st = status()
+    assert st["connected"] == ["Bob"] and st["finishing"] == "Ann" and not st["round_over"]
+    code, out, err = script("end-turn Ann\n")
+    assert code == 0, err
+    assert "The round has ended: Bob wins it. Score it with `round end --auto`." in out.replace("\n  ", " ")
+    st = status()
+    assert st["round_over"] and st["finishing"] is None and st["turn"]["player"] == "Ann"
+    assert run(["build", "Dee", "J5-J4"], expect=1).stderr.strip().startswith("Error: The round is over: Bob connected.")
+    assert run(["build", "Ann", "O6-Washington"], expect=1).exit_code == 1  # her turn is over too
+    code, out, err = script("round end --auto\n")
+    assert code == 0, err
+    assert status()["history"][-1]["winners"] == ["Bob"]
+
+
+def test_the_finisher_who_spends_the_turn_without_connecting_ends_the_round(script, status):
+    """The special case, then Ann's second rail does not connect her: the turn's rails' worth is
+    spent, so the round is over with Bob alone connected."""
+    code, out, err = script(setup() + "build Ann L11-Memphis\nbuild Ann Dallas-I12\n")
+    assert code == 0, err
+    assert out.replace("\n  ", " ").rstrip().endswith("The round has ended: Bob wins it. Score it with `round end --auto`.")
+    st = status()
+    assert st["connected"] == ["Bob"] and st["round_over"] and st["finishing"] is None
+    code, out, err = script("round end --auto\n")
+    assert code == 0, err
+    assert status()["history"][-1]["winners"] == ["Bob"]

@@ -663,12 +663,19 @@ def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
             lines.append(f"The round ends after {who}'s turn: {who} connected them with the turn's first rail, "
                          f"so {who} may place the rest of this turn (`build {who} ...`), then `round end --auto`.")
         else:
-            winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{and_list(joined)} both win it"
-            lines.append(f"The round has ended: {winners}. Score it with `round end --auto`.")
+            lines.append(round_ended_line(status))
     elif status["rails_out"]:
         lines.append("Every rail is on the board and nobody connected: the round has ended. "
                      "Score it with `round end --auto`.")
+    elif status["round_over"] and status["connected"]:  # the turn someone connected in is spent
+        lines.append(round_ended_line(status))
     return lines
+
+
+def round_ended_line(status: dict) -> str:
+    joined = status["connected"]
+    winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{screens.and_list(joined)} both win it"
+    return f"The round has ended: {winners}. Score it with `round end --auto`."
 
 
 # -- the declarations ------------------------------------------------------------------------------
@@ -762,11 +769,15 @@ def _ended_turn(outcome) -> list:
     status = outcome.status
     who = outcome.event["player"]
     nxt = outcome.session.game.builder(outcome.state)
-    return [Line(Name(who), " ended their turn.", *([" ", Name(nxt), " builds next."] if nxt else []))]
+    out = [Line(Name(who), " ended their turn.", *([" ", Name(nxt), " builds next."] if nxt else []))]
+    if status["round_over"] and status["connected"]:  # the turn someone connected in was theirs
+        out.append(Line(round_ended_line(status)))
+    return out
 
 
 def _score_the_round(outcome) -> dict | None:
-    """After a build on a phone: the round the board ended scores itself (`round end --auto`)."""
+    """After a build or an ended turn on a phone: the round the board ended scores itself
+    (`round end --auto`)."""
     if outcome.session.game.round_over(outcome.state):
         return {"winners": [], "rails_out": False, "missing": {}, "auto": True}
     return None
@@ -835,7 +846,8 @@ MOVES = [
          help="End NAME's turn of rails before its whole allowance is placed (2 rails' worth a turn): "
               "the next player builds.",
          records="turn-end", done=_ended_turn, examples=["end-turn Ann"],
-         phone="End your turn now", allowed=_may_end_turn, verb="End my turn"),
+         phone="End your turn now", allowed=_may_end_turn, verb="End my turn",
+         then=(ROUND_END, _score_the_round)),
 ]
 GROUPS = {"round": "Start a round (the deal) or end it (the scoring): `round start`, `round end ...`."}
 

@@ -444,7 +444,7 @@ class TrackMixin:
             raise RuleError(f"All {box} rails are on the board: the round is over. Score it with `round end --auto`.")
         ended = track["ended"]
         turn = track["turn"]
-        if ended and not (ended["finishing"] and turn and turn["player"] == player):
+        if ended and self.finishing(s) != player:
             who = " and ".join(track["connected"])
             raise RuleError(f"The round is over: {who} connected. Score it with `round end --auto`.")
         board = self.board_of(data)
@@ -471,7 +471,7 @@ class TrackMixin:
             root = track["root"] = components(track, len(board.xy))  # a new list: the track's own
         for e in order:
             ended = track["ended"]
-            if ended and not ended["finishing"]:
+            if ended and self.finishing(s) is None:
                 raise RuleError(f"The round ended with {ended['rail']}, when {' and '.join(track['connected'])} "
                                 "connected: leave out the rails after it.")
             track["rails"].append({"line": list(e), "by": player, "name": board.edge_name(e)})
@@ -559,12 +559,18 @@ class TrackMixin:
         return {p: [q for q in s["players_order"] if q in root and root[q] == r] for p, r in root.items()}
 
     def round_over(self, s: State) -> bool:
-        """The board says the round has ended: someone connected (turn finished) or no rails left."""
+        """The board says the round has ended: someone connected (and the turn it happened in
+        is finished) or no rails left."""
         track = s["track"]
-        ended = track["ended"]
-        return bool(s["round_open"] and (track["rails_out"] or (ended and not ended["finishing"])))
+        return bool(s["round_open"] and (track["rails_out"] or (track["ended"] and self.finishing(s) is None)))
 
     def finishing(self, s: State) -> str | None:
-        """The player still finishing the turn in which someone else connected (the special case)."""
+        """The player still finishing the turn in which someone else connected (the special
+        case), until that turn is spent: its rails' worth placed, or its player ended it."""
         ended = s["track"]["ended"]
-        return ended["by"] if s["round_open"] and ended and ended["finishing"] else None
+        if not (s["round_open"] and ended and ended["finishing"]):
+            return None
+        turn = s["track"]["turn"]
+        if turn is not None and turn["player"] == ended["by"] and self.turn_spent(turn):
+            return None
+        return ended["by"]

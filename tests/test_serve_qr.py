@@ -84,6 +84,16 @@ def code_rows(screen) -> list[int]:
     return [y for y in range(screen.lines) if "▀" in "".join(screen.buffer[y][x].data for x in range(screen.columns))]
 
 
+def reads_in_every_theme(screen, link: str, stem) -> None:
+    """The code drawn on ``screen``, pictured as a light and as a dark terminal shows it,
+    scans as ``link`` in each (zbarimg)."""
+    rows = code_rows(screen)
+    for theme in THEMES:
+        path = stem.with_name(f"{stem.name}-{theme}.pgm")
+        picture(screen, range(rows[0], rows[-1] + 1), range(60), theme, path)
+        assert decoded(path) == link, theme
+
+
 def test_a_code_has_a_four_module_quiet_zone_and_fits_an_80x24_private_screen():
     from companion.web.command import QUIET, qr_matrix
 
@@ -130,21 +140,13 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
     try:
         shared = read_until(main, "Pass the laptop to Ann")
         table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+", shared).group(0)
-        screen = screen_of(shared)
-        rows = code_rows(screen)
-        for theme in THEMES:
-            picture(screen, range(rows[0], rows[-1] + 1), range(60), theme, tmp_path / f"table-{theme}.pgm")
-            assert decoded(tmp_path / f"table-{theme}.pgm") == table, theme
+        reads_in_every_theme(screen_of(shared), table, tmp_path / "table")
         os.write(main, b"\r")
         private = read_until(main, "Press Enter to hide")
         shown = private[private.rfind("\x1b[2J"):]
         assert shown.count("\n") + 1 <= 24  # the code, its link and the prompt fit 80x24
         ann = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", shown).group(0)
-        screen = screen_of(shown)
-        rows = code_rows(screen)
-        for theme in THEMES:
-            picture(screen, range(rows[0], rows[-1] + 1), range(60), theme, tmp_path / f"ann-{theme}.pgm")
-            assert decoded(tmp_path / f"ann-{theme}.pgm") == ann, theme
+        reads_in_every_theme(screen_of(shown), ann, tmp_path / "ann")
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -780,13 +780,18 @@ class Store:
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
 
-    def user_entries(self, game: str) -> dict[str, dict]:
+    def _user_table(self, game: str) -> tuple[dict, dict]:
+        """(the whole of userdata.json, ``game``'s table in it), or a refusal naming the damage."""
         self.check_inside(self.userdata_path)
         data = read_json_file(self.userdata_path, "userdata") or {}
         table = data.get(game) or {}
         if not isinstance(table, dict):
             raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
                              "it was not changed.")
+        return data, table
+
+    def user_entries(self, game: str) -> dict[str, dict]:
+        _data, table = self._user_table(game)
         return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and isinstance(doc.get("key"), str)
                 and "value" in doc}
 
@@ -806,12 +811,7 @@ class Store:
 
         values = values or {}
         check_numbers(values)  # the bound `import` applies too: what is set can be exported
-        self.check_inside(self.userdata_path)
-        data = read_json_file(self.userdata_path, "userdata") or {}
-        table = data.get(game) or {}
-        if not isinstance(table, dict):
-            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
-                             "it was not changed.")
+        data, table = self._user_table(game)
         gone = set(unset) - set(values)
         removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
         for n in removed:

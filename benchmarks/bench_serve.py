@@ -70,7 +70,7 @@ def six_players_eighty_rails(home: Path) -> str:
     for p, junction in zip(PLAYERS, ["E6", "H11", "K8", "N5", "F3", "J4"]):
         sessions.record(store, s.id, {"type": "marker", "player": p, "junction": junction})
     built = 0
-    from companion.core.errors import CompanionError
+    from companion.contract.errors import CompanionError
 
     for n, (a, b) in enumerate(sorted(board.cost, key=lambda e: (e[0] * 7919 + e[1] * 104729) % 1009)):
         if built == 80:
@@ -89,7 +89,7 @@ def six_players_eighty_rails(home: Path) -> str:
 def a_free_rail(home: Path, sid: str) -> dict:
     """A `build` event the recorded round accepts (it is recorded and undone once to be sure)."""
     from companion.core import session as sessions
-    from companion.core.errors import CompanionError
+    from companion.contract.errors import CompanionError
     from companion.core.store import Store
     from companion.games.trans.track import trans_board
 

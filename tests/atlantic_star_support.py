@@ -10,7 +10,7 @@ import copy
 
 from companion.core.datapack import pack
 from companion.games.atlantic_star.rules import AtlanticStar
-from companion.games.api import Setup
+from companion.contract.api import Setup
 
 GAME = AtlanticStar()
 

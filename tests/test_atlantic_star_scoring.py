@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.errors import MissingValue, RuleError
+from companion.contract.errors import MissingValue, RuleError
 
 from atlantic_star_support import TEST_VP, Table
 

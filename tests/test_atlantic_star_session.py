@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.core import session as sessions
-from companion.core.errors import MissingValue
+from companion.contract.errors import MissingValue
 from companion.core.store import Store
 
 from atlantic_star_support import TEST_VP

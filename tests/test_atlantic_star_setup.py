@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 
 from companion.core import datapack
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 from atlantic_star_support import Table
 

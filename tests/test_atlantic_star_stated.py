@@ -63,7 +63,7 @@ def test_the_shell_question_shows_the_stated_place(home, capsys, run):
     """The shell's question offers the suggested rows with the stated places filled in."""
     from companion.core.app import App
     from companion.games.atlantic_star.moves import ask_vp  # issue 20: moved from .commands; it takes an At
-    from companion.games.declare import At
+    from companion.contract.declare import At
     from companion.terminal.cli import cli, tell  # noqa: F401  (the commands registered)
 
     answers = iter(["20 15 10 6 2 1", "20 15 10 6 2 0"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.errors import RuleError
+from companion.contract.errors import RuleError
 
 from atlantic_star_support import TEST_VP, Table
 

@@ -12,7 +12,7 @@ import pytest
 from companion.games.trans import board as boards
 from companion.games.trans import boardview
 from companion.games.trans.board import Board
-from companion.core.errors import CompanionError, RuleError
+from companion.contract.errors import CompanionError, RuleError
 from companion.terminal.render import draw
 
 

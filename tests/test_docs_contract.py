@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import api, declare, view
+from companion.contract import api, declare, view
 
 GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "writing-a-game.md").read_text(encoding="utf-8")
 

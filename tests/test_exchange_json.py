@@ -58,7 +58,7 @@ SCRIPTS: dict[str, list[list[str]]] = {
 
 
 def new_command_or_skip(game: str) -> None:
-    from companion.core.errors import CompanionError
+    from companion.contract.errors import CompanionError
 
     try:
         registry.parts(game).moves.NEW[game]  # issue 20: `new` is declared in the game's moves module
@@ -212,7 +212,7 @@ def test_the_import_file_must_exist(run, tmp_path):
 
 def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path, monkeypatch):
     from companion.record import exchange
-    from companion.core.errors import StoreError
+    from companion.contract.errors import StoreError
 
     laptop = tmp_path / "laptop"
     scoresheet(run, "Ann,Bbo", "Ann=3")

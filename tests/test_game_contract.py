@@ -61,7 +61,7 @@ def plugins(tmp_path_factory):
 
 
 def strings(value, found: set) -> set:
-    from companion.core.text import strings_in
+    from companion.contract.text import strings_in
 
     strings_in(value, found)
     return found
@@ -70,7 +70,7 @@ def strings(value, found: set) -> set:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_game_loads_and_keeps_the_contract(plugins, game_id):
     from companion.core import registry
-    from companion.games.api import MOVES_PARTS, VIEWS_PARTS
+    from companion.contract.api import MOVES_PARTS, VIEWS_PARTS
 
     assert game_id in registry.available(), registry.problems()
     found = registry.parts(game_id)
@@ -113,7 +113,7 @@ def test_the_playthrough_replays_as_it_recorded_and_keeps_secrets_off_the_table(
     from companion.core import registry
     from companion.core import session as sessions
     from companion.core.app import App
-    from companion.games.declare import At
+    from companion.contract.declare import At
     from companion.terminal.cli import run_line
     from companion.terminal.render import draw
     from companion.web import views as pages
@@ -143,4 +143,4 @@ def test_the_playthrough_replays_as_it_recorded_and_keeps_secrets_off_the_table(
                 assert not re.search(rf"\b{re.escape(word)}\b", screen), (line, player, word)
                 assert not re.search(rf"\b{re.escape(word)}\b", page), (line, player, word)
     if game.deals:  # a game with a deal has something to hide at some point
-        assert seen_private or type(game).view is not __import__("companion.games.api", fromlist=["Game"]).Game.view
+        assert seen_private or type(game).view is not __import__("companion.contract.api", fromlist=["Game"]).Game.view

@@ -145,7 +145,7 @@ def _deals(node):
 
 
 def test_a_failure_while_writing_takes_back_the_continued_and_new_sessions(run, tmp_path, monkeypatch):
-    from companion.core.errors import StoreError
+    from companion.contract.errors import StoreError
     from companion.record import exchange
 
     home, laptop, f = tmp_path / "home", tmp_path / "laptop", tmp_path / "x.json"

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from companion.record import stats as history
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.record.players import Roster
 
 

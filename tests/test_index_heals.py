@@ -7,7 +7,7 @@ import errno
 import json
 import os
 
-from companion.core.errors import StoreError
+from companion.contract.errors import StoreError
 from companion.core.store import Store
 
 

@@ -122,29 +122,35 @@ def test_no_import_circles():
     assert not messages, "\n".join(messages)
 
 
-# The contract: what a game is (api), its declarations (declare), its screens as data (view),
-# and the Click pieces its hand-written commands share (kit).
-CONTRACT = {"api", "declare", "view", "kit"}
+# Inside companion/games/, what is not a game: the Click pieces hand-written commands share
+# (kit) and the old names of the contract's modules, kept for plugins written before issue 27.
+GAMES_SHARED = {"api", "declare", "view", "kit"}
+# The old names of modules that moved to the contract (the bottom floor) in issue 27: each is
+# the very same module under its new name, and nothing inside the house imports the old one.
+MOVED = {"companion.games.api": "companion.contract.api", "companion.games.declare": "companion.contract.declare",
+         "companion.games.view": "companion.contract.view", "companion.core.errors": "companion.contract.errors",
+         "companion.core.text": "companion.contract.text", "companion.core.numbers": "companion.contract.numbers"}
 
 
 def part(module: str) -> str:
     bits = module.split(".")
-    if len(bits) >= 3 and bits[1] == "games" and bits[2] not in CONTRACT:
+    if len(bits) >= 3 and bits[1] == "games" and bits[2] not in GAMES_SHARED:
         return "game:" + bits[2]
     return ".".join(bits[:2]) if len(bits) > 1 else module
 
 
-# What each part may import (besides itself). A game may also use its own package. The core
-# may read the contract (games/api.py: Setup, State), which names no game. A game never imports
-# the terminal: it builds views (games/view.py), and the terminal's renderer draws them, so no
-# game writes a terminal code or wraps a line itself.
+# What each part may import (besides itself), floor by floor. The contract (what a game is, its
+# declarations, its screens as data, the refusals meant for people) is the bottom floor and
+# imports nothing else of the house. The core builds on it and knows no game and no surface. A
+# game uses the contract, the core and the Click pieces in games/kit.py; it never imports another
+# game, the terminal or the web: it builds views, and each surface draws them.
 ALLOWED = {
-    "companion.core": {"companion.core", "companion.games.api", "companion"},
-    "companion.games": {"companion.core", "companion.games", "companion.terminal.render", "companion"},
-    "game": {"companion.core", "companion.games.api", "companion.games.declare", "companion.games.view",
-             "companion.games.kit", "companion"},
-    "companion.record": {"companion.core", "companion.record", "companion.games.kit", "companion.games.api",
-                         "companion.games.view", "companion.terminal.render", "companion"},
+    "companion.contract": {"companion"},
+    "companion.core": {"companion.contract", "companion"},
+    "companion.games": {"companion.contract", "companion.core", "companion"},
+    "game": {"companion.contract", "companion.core", "companion.games.kit", "companion"},
+    "companion.record": {"companion.contract", "companion.core", "companion.record", "companion.games.kit",
+                         "companion.terminal.render", "companion"},
 }
 
 
@@ -156,6 +162,8 @@ def allowed(source: str, target: str) -> bool:
     if rule is None:  # the terminal and the package root may import anything (but no circle)
         return not dst.startswith("game:")
     inside = any(target == r or (r != "companion" and target.startswith(r + ".")) for r in rule)
+    if target == "companion" and src != "companion":  # the package root holds only the version
+        inside = True
     return inside and not dst.startswith("game:")
 
 
@@ -165,6 +173,30 @@ def test_imports_stay_in_their_part(module):
     contract, never another game, cli.py or shell.py; nothing but a game names a game."""
     bad = [where(module, target) for target in GRAPH[module] if not allowed(module, target)]
     assert not bad, "forbidden import: " + "; ".join(bad)
+
+
+def test_contract_is_the_bottom_floor():
+    """Issue 27: the contract imports no other floor, and the core imports no game."""
+    for module, targets in GRAPH.items():
+        if module.startswith("companion.contract"):
+            assert all(t.startswith("companion.contract") or t == "companion" for t in targets), module
+        if module.startswith("companion.core"):
+            assert not any(t.startswith("companion.games") for t in targets if t not in MOVED), module
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m not in MOVED))
+def test_the_house_uses_the_contract_by_its_new_names(module):
+    old = [where(module, t) for t in GRAPH[module] if t in MOVED]
+    assert not old, "imports a moved module by its old name: " + "; ".join(old)
+
+
+@pytest.mark.parametrize("old, new", sorted(MOVED.items()))
+def test_old_names_are_the_same_modules(old, new):
+    """A plugin written before issue 27 imports companion.games.api and friends: the very same
+    module, so its classes are the contract's own (isinstance and issubclass hold)."""
+    import importlib
+
+    assert importlib.import_module(old) is importlib.import_module(new)
 
 
 def test_version_imports_no_game():

@@ -25,7 +25,7 @@ def test_the_wheel_contains_every_data_pack(tmp_path):
     assert packs, "data/ has packs"
     for pack in packs:
         assert f"companion/data/{pack}" in names
-    assert "companion/terminal/cli.py" in names and "companion/games/api.py" in names
+    assert "companion/terminal/cli.py" in names and "companion/contract/api.py" in names
 
 
 def test_the_installed_package_finds_its_packs():

@@ -42,10 +42,10 @@ boom = "typo_game:Boom"
 py-modules = ["broken_game", "odd_game", "twin_game", "typo_game", "typo_views", "typo_moves"]
 """,
     # a game whose `finish` has the same name as the score sheet's
-    "twin_game.py": """from companion.games.api import Game
-from companion.games.declare import Move
+    "twin_game.py": """from companion.contract.api import Game
+from companion.contract.declare import Move
 from companion.games.kit import new_command
-from companion.games.view import Line
+from companion.contract.view import Line
 
 
 class Twin(Game):
@@ -86,7 +86,7 @@ NEW = {"twin": new}
     id = "nocontract"
 """,
     # three mistakes a plugin author makes, each named at load; and a plugin whose code raises
-    "typo_game.py": """from companion.games.api import Game
+    "typo_game.py": """from companion.contract.api import Game
 
 
 class Base(Game):
@@ -141,7 +141,7 @@ class Boom(Base):
     def on_boom(self, s, event, data):
         return 1 / 0
 """,
-    "typo_moves.py": """from companion.games.declare import Move
+    "typo_moves.py": """from companion.contract.declare import Move
 from companion.games.kit import new_command
 from typo_game import Boom, NoSummary, Stauts, Typo
 
@@ -157,7 +157,7 @@ def _new(cls):
 MOVES = [Move("boom", [], lambda at: {"type": "boom"}, help="Raise inside the plugin.", actor=None)]
 NEW = {cls.id: _new(cls) for cls in (Boom, NoSummary, Stauts, Typo)}
 """,
-    "typo_views.py": """from companion.games.view import Line
+    "typo_views.py": """from companion.contract.view import Line
 
 
 def status_view(at):
@@ -254,7 +254,7 @@ def test_a_broken_plugin_is_one_line_naming_it_and_stops_nothing(companion):
     said = "\n".join(lines)
     assert "Not loaded: broken (companion-broken 0.0.1): its rules module broken_game does not import " \
            "(ZeroDivisionError: division by zero)" in said
-    assert "Not loaded: nocontract (companion-broken 0.0.1): odd_game:NotAGame is not a companion.games.api.Game" \
+    assert "Not loaded: nocontract (companion-broken 0.0.1): odd_game:NotAGame is not a companion.contract.api.Game" \
         in said
     assert "Not loaded: typo (companion-broken 0.0.1): its moves module typo_game.comands does not exist" in said
     assert "Not loaded: nosummary (companion-broken 0.0.1): its rules lack summary(), which every game needs" in said

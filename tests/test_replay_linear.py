@@ -7,9 +7,9 @@ import json
 import pytest
 
 from companion.core import session as sessions
-from companion.core.errors import RuleError
+from companion.contract.errors import RuleError
 from companion.core.store import Store
-from companion.games.api import Game
+from companion.contract.api import Game
 from storm_support import copying_replay
 
 

@@ -102,7 +102,7 @@ def test_score_sheet_pages_show_the_table_and_the_result(run, home):
 
 
 def test_game_palettes_match_the_score_bars():
-    # issue 20: the Trans board's SVG takes its seat colours from companion.games.view (was web.PLAYER_COLOURS)
+    # issue 20: the Trans board's SVG takes its seat colours from companion.contract.view (was web.PLAYER_COLOURS)
     from companion.games.trans import screens
     from companion.web import pages as web_pages
 

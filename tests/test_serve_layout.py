@@ -115,7 +115,7 @@ def test_no_page_overflows_a_360_px_phone_and_axe_finds_nothing(game, run, home)
 
 
 def test_each_player_has_one_colour_on_every_page_on_the_board_and_in_reports(run, home, tmp_path):
-    from companion.games.view import PLAYER_COLOURS
+    from companion.contract.view import PLAYER_COLOURS
 
     players = transatlantic(run)  # Transatlantic turns its seats: Ann (the oldest ship) plays first
     assert status_of(run)["players"][0]["name"] == "Ann"

@@ -15,7 +15,7 @@ import pytest
 from companion.core import datapack
 from companion.games.trans import steiner
 from companion.games.trans.board import Board
-from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.contract.errors import CompanionError, MissingValue, RuleError
 
 AMERIKA_ROWS = [
     "oooooooooo----------",

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from companion.core import store as store_mod
-from companion.core.errors import BusyError, StoreError
+from companion.contract.errors import BusyError, StoreError
 from companion.core.store import Store
 
 

@@ -72,9 +72,9 @@ def test_after_a_full_turn_the_next_seat_builds(home, script, status, run):
 def test_the_table_page_names_who_builds_now(script):
     """The table page draws the game's view: its heading follows the builder, not the last."""
     from companion.core import registry
-    from companion.games.declare import At
+    from companion.contract.declare import At
     from companion.games.trans.screens import headline
-    from companion.games.view import plain
+    from companion.contract.view import plain
 
     trans_round(script)
     app = App(__import__("os").environ["COMPANION_HOME"])

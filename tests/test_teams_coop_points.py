@@ -134,7 +134,7 @@ def test_played_refusals_say_what_to_type_and_record_nothing(run, args, message)
 
 
 def test_old_played_events_replay_unchanged_and_new_shapes_are_checked():
-    from companion.core.errors import RuleError
+    from companion.contract.errors import RuleError
     from companion.core.session import check_played
 
     old = {"type": "played", "scores": {"Ann": 5, "Bob": 3}, "winners": ["Ann"]}

@@ -52,7 +52,7 @@ def played(tmp_path_factory):
 
 def long_names(home) -> tuple[str, ...]:
     from companion.core.app import App
-    from companion.core.text import strings_in
+    from companion.contract.text import strings_in
 
     app = App(home)
     s, replay = app.loaded(app.store.current())

@@ -9,8 +9,8 @@ import pytest
 
 from companion.core import datapack
 from companion.core import dealing
-from companion.core.errors import MissingValue, RuleError
-from companion.games.api import Setup
+from companion.contract.errors import MissingValue, RuleError
+from companion.contract.api import Setup
 from companion.games.trans.rules import TransAmerika, TransEuropa, make_round_start
 
 SEED = "a7" * 32

@@ -12,8 +12,8 @@ import pytest
 from companion.core import datapack
 from companion.core import session as sessions
 from companion.core.store import Store
-from companion.core.text import strings_in
-from companion.games.api import Setup
+from companion.contract.text import strings_in
+from companion.contract.api import Setup
 from companion.games.trans.moves import PLAYTHROUGH
 from companion.games.trans.rules import TransAmerika, make_round_start
 from companion.games.trans.track import _board_cache, trans_board

@@ -15,8 +15,8 @@ from companion.games.trans import board as boards
 from companion.core import dealing
 from companion.core import datapack
 from companion.games.trans import steiner
-from companion.core.errors import RuleError
-from companion.games.api import Setup
+from companion.contract.errors import RuleError
+from companion.contract.api import Setup
 from companion.games.trans import rules as trans
 from companion.games.trans.rules import TransAmerika, make_round_start
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from companion.core import datapack
-from companion.core.errors import CompanionError, MissingValue
-from companion.games.api import Setup
+from companion.contract.errors import CompanionError, MissingValue
+from companion.contract.api import Setup
 from companion.games.trans.rules import TransAmerika, make_round_start
 
 GAMES = ("trans-amerika", "trans-europa")

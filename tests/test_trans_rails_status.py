@@ -4,7 +4,7 @@ they had before the board was recorded."""
 from __future__ import annotations
 
 from companion.core.app import App
-from companion.games.declare import At
+from companion.contract.declare import At
 from companion.games.trans import views  # issue 20: the screens are views (were commands.render_board/render_map)
 from companion.terminal.render import draw
 

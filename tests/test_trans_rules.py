@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.core import datapack
-from companion.core.errors import MissingValue, RuleError
-from companion.games.api import Setup
+from companion.contract.errors import MissingValue, RuleError
+from companion.contract.api import Setup
 from companion.games.trans.rules import TransAmerika, TransEuropa, chart_points, make_round_start
 
 SEED = "5e" * 32

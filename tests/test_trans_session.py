@@ -6,7 +6,7 @@ import pytest
 
 from companion.core import dealing
 from companion.core import session
-from companion.core.errors import MissingValue
+from companion.contract.errors import MissingValue
 from companion.core.store import Store
 from companion.games.trans.rules import make_round_start
 

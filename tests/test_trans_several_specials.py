@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from companion.core import datapack, dealing
-from companion.core.errors import RuleError
+from companion.contract.errors import RuleError
 from companion.core.session import load
 from companion.core.store import Store
-from companion.games.api import Setup
+from companion.contract.api import Setup
 from companion.games.trans.rules import TransAmerika, make_round_start
 from companion.games.trans.specials import CLASHES, MAX_PER_ROUND, SPECIAL_IDS, first_clash
 

@@ -126,8 +126,8 @@ def test_the_rules_say_whose_choice_it_is_before_which_city():
     """Whose turn, or a choice already made, is said before the city is checked: a wrong city
     typed out of turn is answered with whose turn it is, which names no card."""
     from companion.core import datapack
-    from companion.core.errors import RuleError
-    from companion.games.api import Setup
+    from companion.contract.errors import RuleError
+    from companion.contract.api import Setup
     from companion.games.trans.rules import TransAmerika, make_round_start
 
     g = TransAmerika()
@@ -189,7 +189,7 @@ def test_round_start_shows_the_revealed_cities(run, status):
 def test_a_junction_named_twice_says_which_coordinate_it_is(run):
     """`build Ann Wien-J9` where J9 is Wien's own junction: the refusal says so."""
     from companion.core import datapack
-    from companion.core.errors import RuleError
+    from companion.contract.errors import RuleError
     from companion.games.trans.board import Board
 
     board = Board.from_values(datapack.pack("trans-europa")["values"], "trans-europa")

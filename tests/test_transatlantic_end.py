@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.errors import RuleError
+from companion.contract.errors import RuleError
 from transatlantic_support import GAME, data
 from transatlantic_support import play as support_play
 
@@ -91,7 +91,7 @@ def test_the_start_player_never_changes():
 def test_turn_names_the_opening_buyer_then_whose_turn_the_record_says():
     """Game.turn, for the shell's toolbar and the phones: the opening purchases anti-clockwise,
     then the turns counted with `next`; nobody once the game is over (issue 20)."""
-    from companion.games.api import Setup
+    from companion.contract.api import Setup
 
     values = data()
     s = GAME.initial(Setup("transatlantic", ("Ann", "Bob", "Cy"), {"turn_order": "rulebook", "start": "Ann"}),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.errors import MissingValue, RuleError
+from companion.contract.errors import MissingValue, RuleError
 from transatlantic_support import GAME, data, play
 
 FULL_MARKET = {"type": "reveal", "ships": ["DEVONIA", "NUBIAN", "GERMANIC", "HAMMONIA", "ABYSSINIA", "UMBRIA"]}

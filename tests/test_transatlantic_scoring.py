@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.errors import RuleError
+from companion.contract.errors import RuleError
 from transatlantic_support import GAME, data
 from transatlantic_support import SHIPS as BASE_SHIPS
 from transatlantic_support import play as support_play

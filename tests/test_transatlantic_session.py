@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from companion.core import session as sessions
-from companion.core.errors import MissingValue
+from companion.contract.errors import MissingValue
 from companion.core.store import Store
 
 from transatlantic_support import SHIPS as ALL_SHIPS

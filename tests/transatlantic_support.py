@@ -4,7 +4,7 @@ TEST value (nobody here has the printed cards), except HAMMONIA's £70 from the 
 from __future__ import annotations
 
 from companion.core import datapack
-from companion.games.api import Setup
+from companion.contract.api import Setup
 from companion.games.transatlantic.rules import Transatlantic
 
 GAME = Transatlantic()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 if TYPE_CHECKING:  # imported lazily: `companion --version` must not pay for TinyDB (or pathlib)
     from pathlib import Path
@@ -65,6 +65,10 @@ class App:
         # game's command, so the command need not name its game (companion.terminal.cli)
         self.expects: tuple | None = None
         self.tell: Callable[[list], None] | None = None  # shows a view at once (the terminal)
+        # The surface that draws views (set by the terminal's root group: its renderer, with
+        # show, draw, screen_width, whole and wrap), so a game's hand-written command prints a
+        # view without importing the terminal: a game stands on the contract and the core only.
+        self.screen: Any = None
         self.one_off = False  # made by the root group for one command line (not the shell's)
         # True while an optional question is asked (Enter skips it): a command line typed there
         # skips it and runs after the command (the shell's ask)
@@ -169,8 +173,8 @@ class App:
 
     def use_seat_aliases(self, s: "sessions.Session") -> dict[str, str]:
         """Let the names `player rename` gave this session's seats name them too (issue 12)."""
-        from companion.core.text import seat_aliases
-        from companion.games.api import SEAT_ALIASES
+        from companion.contract.text import seat_aliases
+        from companion.contract.api import SEAT_ALIASES
 
         try:
             mapping = seat_aliases(s.players, self.store.aliases())
@@ -268,7 +272,7 @@ def seated_event(game, players: list[str], event: Any) -> Any:
     names), so the log and the reports name the players as the table does and the event keeps
     its meaning whatever is renamed later. A name that is no seat is left for the rules to
     refuse; nothing else in the event is touched."""
-    from companion.games.api import seated_name
+    from companion.contract.api import seated_name
 
     if not isinstance(event, dict):
         return event

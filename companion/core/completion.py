@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from companion.core.text import name_key
+from companion.contract.text import name_key
 
 MAX_ITEMS = 200  # more than a screen can show; the newest sessions first
 

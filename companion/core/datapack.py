@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion.core.errors import CompanionError, MissingValue
+from companion.contract.errors import CompanionError, MissingValue
 
 
 def _pack_dir():

@@ -18,6 +18,8 @@ import hmac
 import secrets
 from typing import Any, Iterator, Sequence, TypeVar
 
+from companion.contract.api import deals_in  # noqa: F401  (read here too, by `verify`)
+
 T = TypeVar("T")
 
 
@@ -83,14 +85,3 @@ def check(deal: dict, seed: str, entropy: str) -> bool:
     return shuffle(deal["deck"], seed, entropy, deal["context"]) == deal["order"]
 
 
-def deals_in(event: Any) -> Iterator[dict]:
-    """Every recorded deal inside an event (any dict with context, deck and order keys)."""
-    if isinstance(event, dict):
-        if {"context", "deck", "order"} <= event.keys():
-            yield event
-        else:
-            for value in event.values():
-                yield from deals_in(value)
-    elif isinstance(event, list):
-        for value in event:
-            yield from deals_in(value)

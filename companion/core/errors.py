@@ -1,65 +1,10 @@
-"""Errors meant for people.
+"""Moved to ``companion.contract.errors`` (issue 27): the contract is the bottom floor now.
 
-Rules and storage code raise these; the command layer turns each into one line on stderr
-starting with ``Error:`` and exit status 1. Nothing here imports Click, so the rules stay pure.
+This name stays so that plugins written before keep loading; it is the very same module, so
+classes and functions are identical under both names. `games --verbose` names the new place.
 """
+import sys
 
-from __future__ import annotations
+from companion.contract import errors as _moved
 
-
-class CompanionError(Exception):
-    """A refusal the user can act on: the message says what is wrong and what to type instead."""
-
-    exit_code = 1
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
-
-
-class Malformed(CompanionError):
-    """What was typed cannot be read (``Ann=three``): a usage error, exit status 2, with the
-    command's help named, as Click says of its own arguments."""
-
-    exit_code = 2
-
-
-class RuleError(CompanionError):
-    """The game's rules forbid this action; nothing was recorded."""
-
-
-class StoreError(CompanionError):
-    """A file in the data folder cannot be read or written safely; it was left untouched."""
-
-
-class BusyError(StoreError):
-    """Another companion is writing to the data folder and did not finish in time."""
-
-
-class MissingValue(CompanionError):
-    """A printed value the rules need is not known yet; the players must read it off their copy."""
-
-    # the pack's template for a key ("[1st, 2nd, ...]"), set by companion.core.datapack when it
-    # is imported (the errors import nothing of the companion)
-    template = None
-    # the pack's suggestion to confirm for a key: (game, key) -> the key `data accept` takes, or
-    # None; also set by companion.core.datapack
-    suggested = None
-
-    def __init__(self, game: str, key: str, what: str = "", example: str = "...", also: str = ""):
-        if example == "..." and MissingValue.template is not None:
-            example = MissingValue.template(game, key)
-        self.game = game
-        self.key = key
-        need = f" ({what})" if what else ""
-        accept = MissingValue.suggested(game, key) if MissingValue.suggested is not None else None
-        offer = (f"confirm the public suggestion with `companion data accept {game} {accept}` (check it against "
-                 "your board first), or " if accept and accept not in need else "")
-        super().__init__(
-            f"The printed value {key}{need} is not known yet: {offer}read it off your copy and type "
-            f"`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
-            f"`companion data setup {game}`{'; ' + also if also else ''}."
-        )
+sys.modules[__name__] = _moved

@@ -68,7 +68,7 @@ def skipping(store, sid: str, work: Callable[[], T]) -> tuple[bool, T | None]:
     try:
         return True, work()
     except Exception as exc:  # noqa: BLE001 - told apart below: a plugin's failure, or raised again
-        from companion.core.errors import CompanionError
+        from companion.contract.errors import CompanionError
 
         if isinstance(exc, CompanionError):
             raise

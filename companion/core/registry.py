@@ -1,11 +1,11 @@
 """The games the companion knows, found through the entry point group ``companion.games``.
 
 Built-in games and plugins register the same way: a distribution names, in its metadata, a
-game id and the ``module:attribute`` of a :class:`companion.games.api.Game` subclass (or
+game id and the ``module:attribute`` of a :class:`companion.contract.api.Game` subclass (or
 instance). The core never names a game; it only reads that group.
 
 Each game is checked when it is loaded, against the lists that are the contract
-(``companion.games.api``): its facts, its required rules, and the two modules it names (its
+(``companion.contract.api``): its facts, its required rules, and the two modules it names (its
 moves and its views), each imported and holding its required parts and no name that looks like
 a part but is not one (a typo: ``render_stauts``, ``COMMAND``). A game that fails is one line
 in `games`, naming the game, its distribution and the mistake, never a silent default
@@ -37,7 +37,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 GROUP = "companion.games"
 CACHE_VERSION = 3  # 2: the distribution's version too; 3: its metadata folder, to check the cache against
@@ -210,7 +210,7 @@ class Parts:
 
     def get(self, part: str, default: Any = None) -> Any:
         """A part of the contract by its name (MOVES_PARTS or VIEWS_PARTS), or ``default``."""
-        from companion.games.api import MOVES_PARTS
+        from companion.contract.api import MOVES_PARTS
 
         module = self.moves if part in MOVES_PARTS else self.views
         return getattr(module, part, default)
@@ -276,7 +276,7 @@ def _import(module: str, what: str):
 
 def _looks_like(name: str, parts: dict) -> str | None:
     """The part ``name`` was probably meant to be (a typo, or the old contract's name)."""
-    from companion.games.api import RENAMED
+    from companion.contract.api import RENAMED
 
     if name in RENAMED:
         return f"{name} is from the old contract: now {RENAMED[name]}"
@@ -333,7 +333,7 @@ def _check_module(module, parts: dict, what: str) -> None:
 
 def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Parts:
     """Load and check one game against the contract; ContractError says what is wrong."""
-    from companion.games.api import FACTS, MOVES_PARTS, REQUIRED_FACTS, REQUIRED_RULES, RULES, VIEWS_PARTS, Game
+    from companion.contract.api import FACTS, MOVES_PARTS, REQUIRED_FACTS, REQUIRED_RULES, RULES, VIEWS_PARTS, Game
 
     module, _, attr = target.partition(":")
     obj = _import(module, "rules")
@@ -344,7 +344,7 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
             raise ContractError(f"its entry point names {target}, but {module} has no {part}") from None
     cls = obj if isinstance(obj, type) else type(obj)
     if not issubclass(cls, Game):
-        raise ContractError(f"{target} is not a companion.games.api.Game")
+        raise ContractError(f"{target} is not a companion.contract.api.Game")
     missing = [m for m in REQUIRED_RULES if getattr(getattr(cls, m, None), "__isabstractmethod__", False)]
     if missing:
         raise ContractError(f"its rules lack {', '.join(m + '()' for m in missing)}, which every game needs")
@@ -362,7 +362,7 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
         raise ContractError(f"its players ({game.min_players} to {game.max_players}) make no sense")
     known = set(RULES) | set(FACTS) | set(dir(Game))
     rules = [r for r in RULES if not r.startswith("on_")]
-    from companion.games.api import RENAMED
+    from companion.contract.api import RENAMED
 
     own = {n for k in cls.__mro__ if k is not Game and issubclass(k, Game) for n in vars(k)}
     for name in sorted(own - known):  # the game's own names (its base classes' too)

@@ -16,11 +16,11 @@ from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
 from companion.core import registry as games
-from companion.core.errors import CompanionError, MissingValue, RuleError, StoreError
+from companion.contract.errors import CompanionError, MissingValue, RuleError, StoreError
 # One bound for every number on every way in (LARGEST stays importable from here).
-from companion.core.numbers import LARGEST, check_numbers  # noqa: F401
-from companion.core.text import has_unsafe_chars, name_key, normal_name, safe_text
-from companion.games.api import Event, Setup, State, json_copy
+from companion.contract.numbers import LARGEST, check_numbers  # noqa: F401
+from companion.contract.text import has_unsafe_chars, name_key, normal_name, safe_text
+from companion.contract.api import Event, Setup, State, json_copy
 from companion.core.store import Store, index_entry, now, sha256
 
 ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -109,7 +109,7 @@ def seat_from(names: list[str], start: str | None) -> list[str]:
     """Seat order starting with the start player (default: the first listed)."""
     if not start:
         return names
-    from companion.games.api import player_name
+    from companion.contract.api import player_name
 
     first = player_name(names, start)
     i = names.index(first)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 if TYPE_CHECKING:
     from tinydb import TinyDB
 
-from companion.core.errors import BusyError, CompanionError, StoreError
+from companion.contract.errors import BusyError, CompanionError, StoreError
 
 # Seconds a writer waits for another one before giving up (bounded: a writer waits rather than
 # fails while others write, issue 12; each holds a lock for one action, a few milliseconds).
@@ -807,7 +807,7 @@ class Store:
         write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
         game's table empty first, then failed on the value, and "Nothing was changed" was
         false)."""
-        from companion.core.numbers import check_numbers
+        from companion.contract.numbers import check_numbers
 
         values = values or {}
         check_numbers(values)  # the bound `import` applies too: what is set can be exported

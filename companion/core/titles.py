@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.errors import CompanionError
-from companion.core.text import name_key
+from companion.contract.errors import CompanionError
+from companion.contract.text import name_key
 
 FILE = "titles.json"
 KIND = "titles"

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import click
 
 from companion.core.app import App
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 pass_app = click.make_pass_decorator(App)
 
@@ -63,22 +63,37 @@ session_option = click.option("--session", metavar="ID", expose_value=False, hel
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
 
 
+def _screen() -> Any:
+    """The surface drawing this command's views (App.screen: the terminal's renderer, set by the
+    root group), or None outside a command line. A game never imports the terminal itself."""
+    ctx = click.get_current_context(silent=True)
+    app = ctx.find_object(App) if ctx is not None else None
+    return app.screen if app is not None else None
+
+
 def show(view: list) -> None:
-    """Print a view (companion.games.view) through the terminal's renderer: a hand-written
+    """Print a view (companion.contract.view) through the surface's renderer: a hand-written
     command's output, laid out like every other screen. Private blocks go to their owner's
     private screen in the shell and on a terminal."""
-    from companion.terminal.render import show as draw_view
+    screen = _screen()
+    if screen is None:  # no surface (a library call): the words, without layout
+        from companion.contract.view import plain
 
+        click.echo(plain(view))
+        return
     app = click.get_current_context().find_object(App)
-    draw_view(view, private=app.show_private if app is not None else None)
+    screen.show(view, private=app.show_private)
 
 
 def screen_width() -> int:
     """The columns a screen has to fit into (the renderer's: the terminal's width, else
     $COLUMNS, else 80), for a drawing that must decide whether it fits (a board)."""
-    from companion.terminal.render import screen_width as width
+    screen = _screen()
+    if screen is None:
+        import shutil
 
-    return width()
+        return shutil.get_terminal_size((80, 24)).columns
+    return screen.screen_width()
 
 
 def choose_private(owner: str, view: list, question: str, parse: Callable[[str], Any]) -> Any:
@@ -88,9 +103,7 @@ def choose_private(owner: str, view: list, question: str, parse: Callable[[str],
     app = click.get_current_context().find_object(App)
     if app is None or app.choose_private is None:
         return None
-    from companion.terminal.render import draw
-
-    return app.choose_private(owner, draw(view), question, parse)
+    return app.choose_private(owner, app.screen.draw(view), question, parse)
 
 
 def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command], click.Command]:
@@ -219,7 +232,7 @@ def ask_start(app: App, game, players: list[str]) -> str | None:
     the oldest player), asked until it names a player; Enter keeps the first named."""
     if not game.start_question or not app.can_ask():
         return None
-    from companion.games.api import player_name
+    from companion.contract.api import player_name
 
     def parse(text: str) -> str:
         return player_name(players, text) if text else players[0]
@@ -230,7 +243,7 @@ def ask_start(app: App, game, players: list[str]) -> str | None:
 
 def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
     """`--roles Ann=red,Bob=Mayor` -> {seated name: colour or role}: what each player played as."""
-    from companion.games.api import player_name
+    from companion.contract.api import player_name
 
     if text is None:
         return None
@@ -294,8 +307,7 @@ def new_command(game) -> Callable:
             app.pin(s.id)  # a shell or a script stays on the session it started itself
             when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
                            if extra[k])
-            from companion.terminal.render import whole, wrap
-
+            whole, wrap = app.screen.whole, app.screen.wrap
             # who starts, once it is known: a game whose rules decide it later says how
             starts = game.start_rule if game.start_rule and not start else f"{whole(s.players[0])} starts"
             click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
@@ -374,7 +386,7 @@ def split_teams(text: str | None) -> list[list[str]] | None:
 
 def team_points(text: str | None) -> list | None:
     """The points after each team of `Ann+Bob=52,Cy+Dee=47` ([52, 47]), None when none is given."""
-    from companion.core.numbers import parse_points
+    from companion.contract.numbers import parse_points
 
     if text is None or "=" not in text:
         return None
@@ -429,7 +441,7 @@ def sheet_setup(named: dict, game_title: bool = True) -> dict:
 def refuse_known_game(title: str) -> None:
     """A title that names a game the companion has rules for is that game, never a sheet."""
     from companion.core import registry
-    from companion.core.text import name_key
+    from companion.contract.text import name_key
 
     wanted = name_key(title)
     for gid in registry.available():

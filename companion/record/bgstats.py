@@ -24,7 +24,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 SOURCE_NAME = "Tabletop Companion"
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="

@@ -15,7 +15,7 @@ import click
 
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
 from companion.terminal.render import table, wrap
 
@@ -279,7 +279,7 @@ def write_output_stream(app, path: Path, write, force: bool, newline: str | None
     import os
     import tempfile
 
-    from companion.core.errors import StoreError
+    from companion.contract.errors import StoreError
 
     target = check_output(app, path, force)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -306,7 +306,7 @@ def to_stdout(text: str) -> None:
     are, every control character that came from data shown as an escape (as all output is)."""
     import sys
 
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     bom = text.startswith("\ufeff")
     lines = (text[1:] if bom else text).split("\r\n")
@@ -589,7 +589,7 @@ def parse_final_scores(text: str) -> dict[str, int | float | None]:
 
     A part between commas with one `=` is one pair, so a name with a space in it
     (`Bartholomew Jones=47`) is whole, as `new --players` takes it."""
-    from companion.core.numbers import parse_points
+    from companion.contract.numbers import parse_points
 
     if "=" not in text:  # names without scores
         names = [n.strip() for n in text.split(",")]
@@ -659,7 +659,7 @@ def resolve_game(app, name: str):
     """(game, title): the game `played GAME` means. A game id or a game's own title is that
     game; any other name is a score sheet with that title (issue 23)."""
     from companion.core import registry, titles
-    from companion.core.text import name_key
+    from companion.contract.text import name_key
 
     wanted = name.strip()
     if wanted.lower() in registry.known():  # an installed game, even one that fails to load (it says why)
@@ -720,7 +720,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     tie and the rule needs more than scores (money, the youngest ship ...). The current session
     is left as it was.
     """
-    from companion.games.api import player_name
+    from companion.contract.api import player_name
     from companion.games.kit import sheet_setup, split_teams, team_points
 
     game, title = resolve_game(app, game_id)
@@ -765,7 +765,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
                 for p in team:
                     scores[p] = points
         elif all(v is not None for v in scores.values()):
-            from companion.core.numbers import tidy
+            from companion.contract.numbers import tidy
 
             team_totals = [tidy(sum(scores[p] for p in t)) for t in teams]
         event["teams"] = teams

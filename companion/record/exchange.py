@@ -26,8 +26,8 @@ from xml.etree import ElementTree as ET
 
 from companion.core import session as sessions
 from companion.record import stats as history
-from companion.core.errors import BusyError, CompanionError, StoreError
-from companion.core.numbers import LARGEST
+from companion.contract.errors import BusyError, CompanionError, StoreError
+from companion.contract.numbers import LARGEST
 from companion.record.players import Roster, check_name, load_aliases, same_session_clash, save_aliases
 from companion.core.store import SCHEMA_KEY, Store, atomic_write_text, index_entry, now, open_db, schema_version
 
@@ -51,7 +51,7 @@ MAX_JOURNAL = 100_000
 MAX_SESSION_CHARS = 16 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_DEPTH = 64
-MAX_INT = LARGEST  # the one bound of companion.core.numbers: every way in agrees
+MAX_INT = LARGEST  # the one bound of companion.contract.numbers: every way in agrees
 ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
              "location", "roles"}
@@ -242,7 +242,7 @@ class BggIds:
                 from companion.core import titles
 
                 self._titles = titles.load(self.store)
-            from companion.core.text import name_key
+            from companion.contract.text import name_key
 
             found = (self._titles.get(name_key(title)) or {}).get("bgg_id")
             return found if isinstance(found, int) else None
@@ -539,7 +539,7 @@ def _path_to(root: Any, target: Any) -> tuple:
 
 def _at(where: str, path: tuple) -> str:
     """A field in words: `session ID's journal entry 3's event.scores.Ann`."""
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     parts = list(path)
     if parts[:1] == ["journal"] and len(parts) > 1 and isinstance(parts[1], int):
@@ -574,7 +574,7 @@ def _time(value: Any, what: str, name: str) -> str:
     """A time as the companion writes it: ISO 8601 with its zone. A time without a zone was
     made or changed elsewhere, and guessing its zone could move a game to another day: it is
     refused, naming the entry (issue 22: one broke `export --format csv` for the whole folder)."""
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     _type(value, str, what, name)
     shown = safe_text(repr(value[:40]))
@@ -592,7 +592,7 @@ def _played_on(value: Any, what: str, name: str) -> str:
     """`--played-on` as the companion writes it: YYYY-MM-DD or YYYY-MM-DDTHH:MM."""
     from datetime import datetime
 
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     _type(value, str, what, name)
     try:
@@ -620,7 +620,7 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     where = f"session {sid}"
     unknown = set(meta) - META_KEYS
     if unknown:
-        from companion.core.text import safe_text
+        from companion.contract.text import safe_text
 
         raise _refuse(name, f"{where} has keys this companion does not know ({safe_text(', '.join(sorted(unknown))[:80])}): "
                             f"it knows {', '.join(sorted(META_KEYS))}")
@@ -636,7 +636,7 @@ def _check_meta(meta: Any, n: int, name: str) -> dict:
     if not all(isinstance(p, str) for p in players):
         raise _refuse(name, f"{where}'s players must be names")
     from companion.core.session import NAME_MAX
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     for p in players:
         if len(p) > NAME_MAX:  # said shortened: the name itself may be thousands of characters
@@ -737,7 +737,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
         raise _refuse(name, f'it is not a companion export: it has no format (an export says "format": '
                             f'"{FORMAT}") {how}')
     if doc.get("format") != FORMAT:
-        from companion.core.text import safe_text
+        from companion.contract.text import safe_text
 
         raise _refuse(name, f"it is not a companion export: its format is {safe_text(repr(doc.get('format')))[:60]}, "
                             f"not '{FORMAT}' {how}")

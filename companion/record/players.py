@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import Iterable
 
 from companion.core import session as sessions
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.core.store import Store, now, open_db
 
 from companion.core.store import ALIAS_FILE, ALIAS_KIND as KIND  # noqa: F401 (kept importable here)

@@ -20,7 +20,7 @@ from companion.record.players import Roster
 from companion.core.session import describe_event
 
 # The players' colours by seat, the pages' and the terminal's (issue 21: Ann was blue here, red there)
-from companion.games.view import PLAYER_COLOURS as PALETTE  # noqa: E402
+from companion.contract.view import PLAYER_COLOURS as PALETTE  # noqa: E402
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; background: #fff;
@@ -191,7 +191,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     game's round never changes. Replays only this session.
     """
     from companion.core.session import apply_event, new_context, with_frozen
-    from companion.games.api import json_copy
+    from companion.contract.api import json_copy
 
     game = session.game
     ctx = new_context()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Iterable
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.core.session import parse_location, parse_played_on  # noqa: F401 (used by commands)
 from companion.record.players import Roster, shown_players
 
@@ -266,7 +266,7 @@ def check_game(game: str | None, entries: Iterable[dict]) -> str | None:
     if game is None:
         return None
     from companion.core import registry as games
-    from companion.core.text import name_key
+    from companion.contract.text import name_key
 
     known = set(games.known()) | {game_key(e) for e in entries}
     wanted = name_key(game.strip())

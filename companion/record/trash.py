@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from companion.core import session as sessions
-from companion.core.errors import CompanionError, StoreError
+from companion.contract.errors import CompanionError, StoreError
 from companion.core.store import Store, glob_escape, index_entry, read_json_file
 
 

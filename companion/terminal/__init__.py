@@ -1,2 +1,2 @@
 """The terminal: the Click command line (cli), the interactive shell, script mode and the text
-renderers. It knows games only through the contract in ``companion.games.api``."""
+renderers. It knows games only through the contract in ``companion.contract.api``."""

@@ -3,7 +3,7 @@ Click group. Commands are imported only when used, so `companion --version` star
 Errors become one line for people, never a traceback.
 
 The session commands and the group's record are named in :data:`COMMANDS`. A game's commands
-are not listed anywhere here: each game declares its own (``companion.games.api.Game``), and
+are not listed anywhere here: each game declares its own (``companion.contract.api.Game``), and
 the root group asks the game of the session at hand first, then the other games, so two games
 may use the same command name.
 """
@@ -17,7 +17,7 @@ import click
 
 from companion import __version__
 from companion.core.app import App, default_data_dir
-from companion.core.errors import CompanionError, Malformed, MissingValue
+from companion.contract.errors import CompanionError, Malformed, MissingValue
 from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -41,7 +41,7 @@ class FittedFormatter(click.HelpFormatter):
 click.Context.formatter_class = FittedFormatter
 
 # top-level command name -> "module:attribute": the commands every session shares and the
-# group's record. Games declare their own commands (companion.games.api.Game.commands).
+# group's record. Games declare their own commands (companion.contract.api.Game.commands).
 COMMANDS: dict[str, str] = {
     "games": "companion.terminal.generic:games",
     "new": "companion.terminal.generic:new",
@@ -268,12 +268,12 @@ class RootGroup(LazyGroup):
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            from companion.core.text import safe_text
+            from companion.contract.text import safe_text
 
             click.echo(on_terminal(f"Error: {safe_text(usage_line(exc))}"), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
-            from companion.core.text import safe_text
+            from companion.contract.text import safe_text
 
             click.echo(on_terminal(f"Error: {safe_text(exc.format_message())}"), err=True)
             sys.exit(exc.exit_code)
@@ -372,7 +372,7 @@ class SafeStream:
         self._stream = stream
 
     def write(self, text):
-        from companion.core.text import safe_text
+        from companion.contract.text import safe_text
 
         if isinstance(text, str):
             self._stream.write(safe_text(text, keep_newlines=True))
@@ -412,7 +412,7 @@ def show_notes(ctx) -> None:
     store = getattr(app, "_store", None) if app is not None else None
     if store is None or not store.notes:
         return
-    from companion.core.text import safe_text
+    from companion.contract.text import safe_text
 
     notes, store.notes[:] = list(dict.fromkeys(store.notes)), []
     for note in notes:
@@ -461,6 +461,10 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> Non
         private_on_terminal(app)
     if app.tell is None:  # At.tell: a view shown at once, before a move is recorded
         app.tell = lambda view: tell(app, view)
+    if app.screen is None:  # how a game's hand-written command draws its views (games.kit)
+        from companion.terminal import render
+
+        app.screen = render
     ctx.obj = app
     if ctx.invoked_subcommand is None:
         if line and session_id and app.pinning:

@@ -8,7 +8,7 @@ import click
 
 from companion.core import datapack
 from companion.games.kit import pass_app
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 
 def _game(game: str) -> str:
@@ -86,7 +86,7 @@ def set_value(app, game: str, key: str, value: str) -> None:
             f"{value[:40]!r} is not a JSON value companion takes: write a number as 3, a list as '[1, 2]', "
             "text as '\"text\"'."
         ) from None
-    from companion.core.numbers import check_numbers
+    from companion.contract.numbers import check_numbers
 
     check_numbers(parsed)  # the bound `import` applies: a value set here can be exported and imported
     old, key = key, datapack.current_key(game, key)

@@ -1,6 +1,6 @@
 """Commands made from a game's declarations: each Move and Screen becomes one Click command.
 
-A game declares its moves once (``companion.games.declare``); here each becomes the command
+A game declares its moves once (``companion.contract.declare``); here each becomes the command
 `companion NAME ...` and `NAME ...` in the shell (the same object), with its help, its
 arguments and options read by their kinds, the shell's question for a parameter left out
 (asked again until it fits; a private one on the owner's private screen), its completion, and
@@ -15,8 +15,8 @@ from typing import Any, Callable, Iterable
 import click
 
 from companion.core.app import App
-from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
-from companion.games.declare import At, Flag, Move, Param, Screen, record_move
+from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.contract.declare import At, Flag, Move, Param, Screen, record_move
 
 _built: dict[str, dict[str, click.Command]] = {}
 
@@ -265,7 +265,7 @@ def _values(value: Any) -> list:
 
 
 def _line(text: str):
-    from companion.games.view import Line
+    from companion.contract.view import Line
 
     return Line(text)
 

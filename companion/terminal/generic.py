@@ -6,11 +6,11 @@ import click
 
 from companion.core.app import App
 
-from companion.core.text import safe_text, strings_in
+from companion.contract.text import safe_text, strings_in
 from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, pass_app, session_option
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
 
 
@@ -73,7 +73,7 @@ def completion(ctx: click.Context, shell_name: str) -> None:
 
 def provides(game_id: str) -> list[str]:
     """`games --verbose`: what one game provides of the contract, and what it leaves out."""
-    from companion.games.api import MOVES_PARTS, VIEWS_PARTS
+    from companion.contract.api import MOVES_PARTS, VIEWS_PARTS
     from companion.terminal.declared import commands_of
 
     found = registry.parts(game_id)
@@ -100,7 +100,7 @@ def provides(game_id: str) -> list[str]:
 
 
 def registry_view():
-    from companion.games.api import Game
+    from companion.contract.api import Game
 
     return Game.view
 
@@ -253,8 +253,8 @@ def status(app, as_json: bool) -> None:
     if as_json:
         echo_json(s.status(replay), "status")
         return
-    from companion.games.declare import At
-    from companion.games.view import Line
+    from companion.contract.declare import At
+    from companion.contract.view import Line
     from companion.terminal.declared import show
 
     if replay.played:  # logged from final scores: the game's own screen has nothing
@@ -363,7 +363,7 @@ def _step(app, kind: str) -> None:
     # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
     click.echo(wrap(keep_whole(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.", long_names(s, replay))))
     if kind == "redo" and replay.finished:  # the event brought back ends the game: said, as when recorded
-        from companion.games.view import winners
+        from companion.contract.view import winners
         from companion.terminal.declared import show
 
         show(app, winners(s.status(replay)))
@@ -447,7 +447,7 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
 @pass_app
 def board(app, map_id: str | None) -> None:
     """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
-    from companion.games.declare import At
+    from companion.contract.declare import At
     from companion.terminal.declared import show
 
     if map_id:

@@ -45,13 +45,13 @@ def colour_wanted(interactive: bool = False, stream=None) -> bool:
 
 def echo_drawn(text: str) -> None:
     """Print a drawing: its colour codes reach the terminal, every other control character is
-    shown as an escape (:func:`companion.core.text.safe_drawing`). Plain text goes through
+    shown as an escape (:func:`companion.contract.text.safe_drawing`). Plain text goes through
     ``click.echo`` as usual."""
     import sys
 
     import click
 
-    from companion.core.text import safe_drawing
+    from companion.contract.text import safe_drawing
 
     stream = sys.stdout
     write = getattr(stream, "write_drawn", None)
@@ -335,15 +335,15 @@ def winners_line(status: dict) -> str:
     return f"Game over: shared win for {', '.join(winners)}."
 
 
-# -- drawing view models (companion.games.view) ------------------------------------------------------
+# -- drawing view models (companion.contract.view) ------------------------------------------------------
 #
 # The one place a screen becomes terminal text: its width, wrapping between words (never inside a
 # name or a command that fits a line), colour (or none: NO_COLOR, a pipe), and every name from data
 # made safe. Games build views; nothing else here knows a game.
 
 def _rich_style(style: str) -> str:
-    """A view's style names as a rich style (see companion.games.view)."""
-    from companion.games.view import COLOURS, player_colour
+    """A view's style names as a rich style (see companion.contract.view)."""
+    from companion.contract.view import COLOURS, player_colour
 
     out = []
     for part in style.split("+"):
@@ -376,7 +376,7 @@ class _Painter:
         self._cache: dict[str, tuple[str, str]] = {}
 
     def paint(self, text: str, style: str) -> str:
-        from companion.core.text import safe_text
+        from companion.contract.text import safe_text
 
         text = safe_text(text)
         if not self.colour or not style or not text:
@@ -396,7 +396,7 @@ class _Painter:
 def _tokens(line) -> list[tuple[str, str, bool]]:
     """A Line as (text, style, whole) tokens: plain parts split at spaces (the spaces kept as
     their own tokens), names and commands whole."""
-    from companion.games.view import Cmd, Em, Name
+    from companion.contract.view import Cmd, Em, Name
 
     out: list[tuple[str, str, bool]] = []
     base = line.style
@@ -488,10 +488,10 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
 
 def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
          private: bool = True) -> str:
-    """A view (a list of blocks, companion.games.view) as terminal text ``width`` columns wide;
+    """A view (a list of blocks, companion.contract.view) as terminal text ``width`` columns wide;
     with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
     ``private`` False leaves out every Private block (they go to the private screen)."""
-    from companion.games import view as v
+    from companion.contract import view as v
 
     width = width or screen_width()
     painter = _Painter(colour)
@@ -528,7 +528,7 @@ def draw(view, width: int | None = None, colour: bool = False, viewer: str | Non
                     emit_line(v.Line(b.title))
                 emit_line(v.Line(b.empty))
                 return
-            from companion.core.text import safe_text
+            from companion.contract.text import safe_text
 
             head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows]
             if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > width:

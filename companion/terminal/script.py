@@ -8,7 +8,7 @@ from typing import Iterable
 import click
 
 from companion.core.app import App
-from companion.core.text import safe_text
+from companion.contract.text import safe_text
 from companion.terminal.groups import usage_line
 
 # What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".

@@ -24,7 +24,7 @@ import click
 
 from companion.core import datapack
 from companion.core.app import App
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 
 SKIP = ("skip", "-")
 _SKIPPED = object()  # an answer that leaves the value unknown
@@ -262,7 +262,7 @@ def run(app: App, game: str) -> None:
             click.echo("")
             kept += ask(app, game, key, progress=f"{n} of {len(keys)}")
         if extra is not None:
-            from companion.games.declare import At
+            from companion.contract.declare import At
 
             click.echo("")
             extra(At(host=app))

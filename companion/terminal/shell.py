@@ -18,8 +18,8 @@ from prompt_toolkit.history import FileHistory, InMemoryHistory
 
 from companion import __version__
 from companion.core.app import App
-from companion.core.text import safe_text
-from companion.core.errors import CompanionError
+from companion.contract.text import safe_text
+from companion.contract.errors import CompanionError
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 
@@ -171,7 +171,7 @@ class Elsewhere:
 def table_words(s, replay) -> list[str]:
     """Words the shell completes anywhere in a session: every name in the table's view of the
     state (the game's ``view(state, None)``: never a private card)."""
-    from companion.core.text import strings_in
+    from companion.contract.text import strings_in
 
     found: set = set()
     strings_in(s.game.view(replay.state, None), found)

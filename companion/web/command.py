@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.games.kit import pass_app, session_option
 
 

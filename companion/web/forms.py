@@ -1,6 +1,6 @@
 """A move's form on a player's page, made from its declaration, and what a post of it says.
 
-Each parameter of a move is asked for by its kind (companion.games.declare.Kind): one button
+Each parameter of a move is asked for by its kind (companion.contract.declare.Kind): one button
 per option when the move has that one choice (a city to pass, a space of the agency), boxes to
 tick for a parameter taking several (the ships bought together), a list to pick from, a
 number field, several number fields (``Kind.fields``: a round's points per player), or a board
@@ -21,7 +21,7 @@ import math
 from html import escape
 from typing import Any
 
-from companion.games.declare import Flag, Number, short_help
+from companion.contract.declare import Flag, Number, short_help
 
 TAP_WIDTH = 336  # CSS px: a 360-px phone with the page's margins
 CLOSE_HEIGHT = 320  # CSS px of a zoomed board (the whole board keeps its own shape)

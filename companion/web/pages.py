@@ -24,7 +24,7 @@ import base64
 import hashlib
 from html import escape
 
-from companion.games.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
+from companion.contract.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
 
 STYLE = """
 :root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#595959;--card:#fff;--line:#ddd}
@@ -190,7 +190,7 @@ def dot(colour: str, size: int = 14) -> str:
 
 
 def _swatch(style: str) -> str:
-    """A view's colour style names (companion.games.view) as a swatch before the text: a
+    """A view's colour style names (companion.contract.view) as a swatch before the text: a
     player's seat (``p0``..), a city's or a flag's colour (``c-red``), from the page's one
     style sheet. The text itself keeps the page's colour, so it reads whatever the colour."""
     for piece in style.split("+"):
@@ -226,7 +226,7 @@ def line_html(line: Line) -> str:
 
 
 def blocks(view, viewer: str | None = None) -> list[str]:
-    """A view (companion.games.view) as sections of HTML for ``viewer`` (None: the table):
+    """A view (companion.contract.view) as sections of HTML for ``viewer`` (None: the table):
     every name escaped here, so no game can forget to; another player's private blocks left
     out; consecutive lines in one section."""
     out: list[str] = []

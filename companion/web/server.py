@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.web import tokens
 
 DEFAULT_PORT = 8765

@@ -41,7 +41,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Match, Route
 
 from companion.core.app import App
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.core.store import file_signature
 from companion.web import connections, limits, live, pages, tokens
 
@@ -571,7 +571,7 @@ class Site:
 
         from companion.core import registry
         from companion.core.session import describe_event
-        from companion.games.declare import At, offered, offers, own_moves, record_move, refusal
+        from companion.contract.declare import At, offered, offers, own_moves, record_move, refusal
         from companion.web import forms
 
         form = (given.get("form") or [""])[0]
@@ -619,7 +619,7 @@ class Site:
             if move.prepare is not None:
                 preview = move.prepare(At(s, replay, None, args, host))
                 if preview is not None:
-                    from companion.games.view import plain
+                    from companion.contract.view import plain
 
                     return plain(preview), 200, ""
         except CompanionError as exc:
@@ -655,7 +655,7 @@ class Site:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
         itself): recorded through the same path; refused, it is left to the table (its page
         says what is next)."""
-        from companion.games.declare import At, record_move
+        from companion.contract.declare import At, record_move
 
         if move.then is None:
             return
@@ -678,7 +678,7 @@ class Site:
         since: checked under the session's lock, where the undo is recorded (`redo` brings it
         back); the laptop's `undo` can take back anything."""
         from companion.core.session import describe_event
-        from companion.games.declare import last_own
+        from companion.contract.declare import last_own
         from companion.web import forms
 
         host = App(self.data_dir, session_override=self.sid)

@@ -34,7 +34,7 @@ def bgstats_section(session, replay, qr: bool) -> list[str]:
 
     if not replay.finished or replay.abandoned:
         return []
-    from companion.core.errors import CompanionError
+    from companion.contract.errors import CompanionError
     from companion.record import bgstats
 
     try:
@@ -52,7 +52,7 @@ def goal(session, status: dict):
 
 
 def status_blocks(session, replay, viewer: str | None, host=None) -> list[str]:
-    from companion.games.declare import At
+    from companion.contract.declare import At
 
     view = _views(session).views.status_view(At(session, replay, viewer, host=host))
     return pages.blocks(view, viewer)
@@ -72,7 +72,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
                 view=None, host=None) -> str:
     """``token(move, own, choices)`` is the form token of each move's form (Site.move_token)."""
     from companion.core.session import describe_event
-    from companion.games.declare import At, last_own, offers, own_moves
+    from companion.contract.declare import At, last_own, offers, own_moves
     from companion.web import forms
 
     status = session.status(replay)

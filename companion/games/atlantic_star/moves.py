@@ -15,12 +15,12 @@ from __future__ import annotations
 import click
 
 from companion.core import datapack
-from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
 from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, AtlanticStar, a_voyage, completed_vp,
                                                 marks, place_text, sea_name, unusual)
-from companion.games.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
+from companion.contract.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
 from companion.games.kit import new_command, split_names
-from companion.games.view import Cmd, Line, Name, Table, joined
+from companion.contract.view import Cmd, Line, Name, Table, joined
 
 
 @new_command(AtlanticStar)

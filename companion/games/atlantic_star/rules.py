@@ -20,9 +20,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.core.errors import RuleError
-from companion.core.text import has_unsafe_chars, safe_text
-from companion.games.api import Game, Setup, State, best, player_name
+from companion.contract.errors import RuleError
+from companion.contract.text import has_unsafe_chars, safe_text
+from companion.contract.api import Game, Setup, State, best, player_name
 
 GAME = "atlantic-star"
 OPERATOR = "operator"

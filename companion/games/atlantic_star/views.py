@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.games.atlantic_star.moves import effective_vp, next_line
 from companion.games.atlantic_star.rules import GAME, OPERATOR, SHAPE, marks, place_text, points, points_of
-from companion.games.view import Cmd, Facts, Line, Name, Private, Section, Table
+from companion.contract.view import Cmd, Facts, Line, Name, Private, Section, Table
 
 
 def status_view(at) -> list:

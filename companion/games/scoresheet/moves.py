@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import click
 
-from companion.games.declare import Flag, Move, Number, Pairs, Param, Player
+from companion.contract.declare import Flag, Move, Number, Pairs, Param, Player
 from companion.games.kit import new_command, sheet_options
 from companion.games.scoresheet.rules import ScoreSheet
-from companion.games.view import Line, Name, joined, winners
+from companion.contract.view import Line, Name, joined, winners
 
 
 @new_command(ScoreSheet)
@@ -23,7 +23,7 @@ from companion.games.view import Line, Name, joined, winners
 def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
     """Rounds of points, totals and winners, for any game: `--title NAME` names it, and the
     title is remembered with its options."""
-    from companion.core.numbers import parse_points
+    from companion.contract.numbers import parse_points
     from companion.games.kit import sheet_setup
 
     options = sheet_setup(named)

@@ -18,9 +18,9 @@ started with `--scorekeeper NAME` has that player enter every round on their pho
 
 from __future__ import annotations
 
-from companion.core.errors import RuleError
-from companion.core.numbers import tidy
-from companion.games.api import Game, Setup, State, best, player_name
+from companion.contract.errors import RuleError
+from companion.contract.numbers import tidy
+from companion.contract.api import Game, Setup, State, best, player_name
 
 TITLE_MAX = 60
 TIE_BREAK_MAX = 100

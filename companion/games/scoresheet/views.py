@@ -5,7 +5,7 @@ The same view is `status` in the terminal, the table page on a TV and every play
 
 from __future__ import annotations
 
-from companion.games.view import Cmd, Line, Name, Private, Section, Table, names, winners
+from companion.contract.view import Cmd, Line, Name, Private, Section, Table, names, winners
 
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 

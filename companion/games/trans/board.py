@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import Iterable
 
 from companion.core.datapack import example, pack, set_command
-from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.contract.errors import CompanionError, MissingValue, RuleError
 
 Edge = tuple[int, int]  # two junction numbers, smaller first
 

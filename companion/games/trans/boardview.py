@@ -15,7 +15,7 @@ Marks (a legend under the map repeats them):
   colours of every screen and page); a start marker: ``◆``, or the city's abbreviation in
   reverse when it stands on a city.
 
-The drawing is a view (:mod:`companion.games.view`): the map is an :class:`Art` block of
+The drawing is a view (:mod:`companion.contract.view`): the map is an :class:`Art` block of
 (text, style) runs in the view's style names, the legend is lines (wrapped between words by
 the renderer) and the list of cities laid out here. The terminal's renderer colours it, or
 not (a pipe, ``NO_COLOR``); nothing here writes a terminal code.
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.core.text import safe_text
+from companion.contract.text import safe_text
 from companion.games.trans.board import Board, Edge, column_letters
-from companion.games.view import COLOURS, Art, Em, Line, Name
+from companion.contract.view import COLOURS, Art, Em, Line, Name
 
 LINE_STYLE = "line"
 DOUBLE_STYLE = "double"
@@ -203,7 +203,7 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[Any, str
     out: list = [Line(""), Line(*marks)]
     if board.counted_single:  # Europa's ferry and tunnel, as the players said (single.py)
         from companion.games.trans.single import OTHERS, title
-        from companion.games.view import joined
+        from companion.contract.view import joined
 
         said = [Name(board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})"))
                 for e, key in sorted(board.counted_single.items())]

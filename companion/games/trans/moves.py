@@ -1,6 +1,6 @@
 """What can be done in Trans Europa and Trans Amerika, declared once: `new`, `round start`,
 `round end`, `pass`, `start`, `build`, and the choices made with `hand NAME --set` and
-`hand NAME --return` (companion.games.declare).
+`hand NAME --return` (companion.contract.declare).
 
 Each move builds its event under the session's write lock from the freshest state (the deal
 is made there, with the session's seed) and the rules validate it. What a move says once it
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import click
 
-from companion.core.errors import CompanionError, Malformed, MissingValue, RuleError
-from companion.games.api import json_copy, player_name
-from companion.games.declare import Flag, Kind, Move, Pairs, Param, Player, record_move
+from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.contract.api import json_copy, player_name
+from companion.contract.declare import Flag, Kind, Move, Pairs, Param, Player, record_move
 from companion.games.kit import choose_private, new_command, pass_app, private_when, session_option, show
 from companion.games.trans import screens
 from companion.games.trans import single as singles
@@ -24,7 +24,7 @@ from companion.games.trans.rails import rails, with_supplied
 from companion.games.trans.rules import SPECIAL_IDS, TransAmerika, TransEuropa, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash
 from companion.games.trans.track import largest_missing
-from companion.games.view import Line, Name, Private, winners
+from companion.contract.view import Line, Name, Private, winners
 
 # -- new -----------------------------------------------------------------------------------------
 
@@ -869,7 +869,7 @@ def _refused_privately(app, again: str, secrets: list[str], make):
 
 def _choose_returned(app, name: str) -> str:
     """The city ``name`` puts back, asked on the private screen until the rules accept it."""
-    from companion.games.declare import At
+    from companion.contract.declare import At
 
     if app.choose_private is None:
         raise click.UsageError("Name the city: hand NAME --return CITY (in the shell, on a terminal, the city is "

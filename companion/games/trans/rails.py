@@ -1,6 +1,6 @@
 """`rails MAP ...`: exact missing rails on a Trans board, without a session; `rails NAME` in one;
 and the map drawing. `rails` is a hand-written command (its forms share one name and need no
-event); what it prints is a view (companion.games.view), drawn by the terminal's renderer.
+event); what it prints is a view (companion.contract.view), drawn by the terminal's renderer.
 
 Thin over ``companion.games.trans.board`` (names, paths), ``companion.games.trans.steiner`` (the exact counts) and
 ``companion.games.trans.boardview`` (the drawing). Without a session the board is the shipped pack with the
@@ -18,12 +18,12 @@ import click
 from companion.games.trans import board as boards
 from companion.games.kit import echo_json, json_option, pass_app, session_option, show
 from companion.core import datapack
-from companion.core.errors import CompanionError, MissingValue, RuleError
+from companion.contract.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans import single as singles
 from companion.games.trans.screens import path_parts
 from companion.games.trans.track import trans_board
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
-from companion.games.view import Art, Bar, Line, Name, Private, Table, joined
+from companion.contract.view import Art, Bar, Line, Name, Private, Table, joined
 
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
@@ -140,7 +140,7 @@ def _is_map(name: str) -> bool:
 
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
-    from companion.games.api import player_name
+    from companion.contract.api import player_name
 
     try:
         s = app.session(GAME, "rails NAME")

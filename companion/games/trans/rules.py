@@ -42,8 +42,8 @@ from __future__ import annotations
 import unicodedata
 
 from companion.core.datapack import example, set_command
-from companion.core.errors import CompanionError, MissingValue, RuleError
-from companion.games.api import Event, Game, Setup, State, best, player_name
+from companion.contract.errors import CompanionError, MissingValue, RuleError
+from companion.contract.api import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
 from companion.games.trans.specials import (  # noqa: F401  (SPECIAL_IDS ... are read from here too)
     DEAL_EFFECTS, FOUR_CITIES, MAX_PER_ROUND, MOVES_HANDS, PASS_COLOUR, RETURN_COLOUR, REVEAL, SPECIAL_IDS,

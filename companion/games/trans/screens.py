@@ -1,4 +1,4 @@
-"""The words and pieces of Trans screens, as views (companion.games.view): what `status`,
+"""The words and pieces of Trans screens, as views (companion.contract.view): what `status`,
 the moves' messages, `hand` and the pages say, built once for all of them.
 
 Nothing here names a city of a hand that is still secret unless it is built for that hand's
@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from companion.core.errors import CompanionError
+from companion.contract.errors import CompanionError
 from companion.games.trans.rules import PRESTIGE_GOAL, city_colours
-from companion.games.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, names, player_colour
+from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, names, player_colour
 
 # the commands a choice is typed with, kept on one line when a line is wrapped
 CHOICE_COMMANDS = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
@@ -262,7 +262,7 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
     east edge is written leftwards of its city, so none is ever cut off."""
     from html import escape
 
-    from companion.games.view import COLOURS
+    from companion.contract.view import COLOURS
 
     board = game.board_of(data)
     track = state["track"]
@@ -377,7 +377,7 @@ def worth(n: int) -> str:
 def marker_tap(at, player: str, offered: list[tuple[str, str]]):
     """The board to tap for ``player``'s start marker: every free junction may be tapped, and
     their own cities (ringed, and as buttons of their own) are the usual choice."""
-    from companion.games.view import Tap
+    from companion.contract.view import Tap
 
     game, state, data = at.game, at.state, at.data
     board = game.board_of(data)
@@ -394,7 +394,7 @@ def marker_tap(at, player: str, offered: list[tuple[str, str]]):
 def build_tap(at, player: str):
     """The board to tap for ``player``'s rails: the lines they may build now highlighted in
     their colour with their cost, zoomed close to their network."""
-    from companion.games.view import Tap
+    from companion.contract.view import Tap
 
     game, state, data = at.game, at.state, at.data
     board = game.board_of(data)
@@ -568,6 +568,6 @@ def revealed_blocks(game, state: dict) -> list:
 
 
 def score_track(score: int):
-    from companion.games.view import Bar
+    from companion.contract.view import Bar
 
     return Bar(score, PRESTIGE_GOAL, width=PRESTIGE_GOAL)  # one mark per point

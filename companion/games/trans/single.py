@@ -26,7 +26,7 @@ asks for the lines once, by name (:func:`ask_lines`). A command given in full ne
 from __future__ import annotations
 
 from companion.core import datapack
-from companion.core.errors import CompanionError, RuleError
+from companion.contract.errors import CompanionError, RuleError
 from companion.games.trans.board import Board, Edge
 
 KEY = "single_lines"
@@ -156,7 +156,7 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
     count if they are on it ("5 rails", "Bob 4 and Cy 6 rails"); ``on``: "it is on it", "one is
     on it", "both are on it" (how many of them the route's double lines can hold). A view's
     line (the command kept whole), or "" when nothing is unknown."""
-    from companion.games.view import Line, Name
+    from companion.contract.view import Line, Name
 
     waiting = unknown(values)
     if not names or not waiting:
@@ -185,7 +185,7 @@ def count_note(board: Board, values: dict, report: dict, rails: int, whose: str 
 def used_note(report: dict):
     """After the players said: the named lines this route counts single, in one line (a
     view's line, or "")."""
-    from companion.games.view import Line
+    from companion.contract.view import Line
 
     named_used = [u for u in report["single_lines"] if u["name"]]
     if not named_used:
@@ -289,7 +289,7 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     kept as the players' value. A typo is answered in one line and the question comes back;
     Ctrl-C stops the command, keeping nothing. Returns {dotted key: value} as kept."""
     from companion.games.kit import show
-    from companion.games.view import Cmd, Line
+    from companion.contract.view import Cmd, Line
 
     game = board.game
     keys = unknown(values)

@@ -20,8 +20,8 @@ from itertools import product
 
 from companion.games.trans import single as singles
 from companion.games.trans.board import Board, Edge
-from companion.core.errors import CompanionError, RuleError
-from companion.games.api import Event, State, player_name
+from companion.contract.errors import CompanionError, RuleError
+from companion.contract.api import Event, State, player_name
 from companion.games.trans.specials import in_force, single_kinds
 
 MARKER_LINE = "The starting player begins, then all the others place their marker in turn, clockwise."

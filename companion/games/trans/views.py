@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from companion.games.trans import screens
 from companion.games.trans.rules import PRESTIGE_GOAL
-from companion.games.view import Line, Name, Private, Section, Table, winners
+from companion.contract.view import Line, Name, Private, Section, Table, winners
 
 MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", "europe", "trans-europa")
 

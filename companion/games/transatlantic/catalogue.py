@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import datapack
-from companion.core.errors import CompanionError, Malformed, RuleError
+from companion.contract.errors import CompanionError, Malformed, RuleError
 from companion.games.transatlantic.rules import GAME, KINDS, check_flag, check_ship, ship_key, unknown_ship
 
 

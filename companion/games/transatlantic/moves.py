@@ -16,11 +16,11 @@ from typing import Any
 
 import click
 
-from companion.core.errors import CompanionError, Malformed
+from companion.contract.errors import CompanionError, Malformed
 from companion.games import kit
-from companion.games.declare import Kind, Move, Number, Param, Player, Screen
+from companion.contract.declare import Kind, Move, Number, Param, Player, Screen
 from companion.games.transatlantic import catalogue, views
-from companion.games.view import Line, Name
+from companion.contract.view import Line, Name
 from companion.games.transatlantic.rules import END_LINE, KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
 
 

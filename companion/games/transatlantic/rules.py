@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.text import has_unsafe_chars, safe_text
-from companion.core.errors import CompanionError, RuleError
-from companion.games.api import Event, Game, Setup, State, best, player_name
+from companion.contract.text import has_unsafe_chars, safe_text
+from companion.contract.errors import CompanionError, RuleError
+from companion.contract.api import Event, Game, Setup, State, best, player_name
 
 GAME = "transatlantic"
 POSITIONS = 6

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.games.transatlantic.rules import (END_LINE, OLDEST_STARTS, SHIP_EXTRAS, Transatlantic, add_command,
                                                  opening_order)
-from companion.games.view import Cmd, Facts, Line, Name, Private, Section, Table, joined, names
+from companion.contract.view import Cmd, Facts, Line, Name, Private, Section, Table, joined, names
 
 SURCHARGES_COMMAND = "companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'"
 FINAL_COMMAND = "final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.games.declare import Move, Number, OneOf, Pairs, Param, Player
+from companion.contract.declare import Move, Number, OneOf, Pairs, Param, Player
 from companion.games.kit import new_command
-from companion.games.view import Line, Name, winners
+from companion.contract.view import Line, Name, winners
 from tally_companion.rules import Tally
 
 

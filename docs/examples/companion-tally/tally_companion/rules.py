@@ -9,8 +9,8 @@ themselves are counted at the table: the companion never knows a printed value i
 
 from __future__ import annotations
 
-from companion.core.errors import RuleError
-from companion.games.api import Game, Setup, State, best
+from companion.contract.errors import RuleError
+from companion.contract.api import Game, Setup, State, best
 
 
 class Tally(Game):

@@ -3,9 +3,9 @@ command, its help, the shell's questions, completion and a phone's form from the
 
 from __future__ import annotations
 
-from companion.games.declare import Move, Numbers, OneOf, Param, Player
+from companion.contract.declare import Move, Numbers, OneOf, Param, Player
 from companion.games.kit import new_command
-from companion.games.view import Line, Name, winners
+from companion.contract.view import Line, Name, winners
 from yacht_companion.rules import Yacht
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.core.errors import RuleError
-from companion.games.api import Game, Setup, State, best
+from companion.contract.errors import RuleError
+from companion.contract.api import Game, Setup, State, best
 
 FACES = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.view import Cmd, Line, Table, winners
+from companion.contract.view import Cmd, Line, Table, winners
 
 
 def status_view(at) -> list:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.contract.errors import RuleError
+from companion.contract.errors import ABANDONED, ABANDONED_ALREADY, OVER_NOTHING_TO_LOG, RuleError, game_over
 from companion.contract.api import Event, State
 
 
@@ -36,9 +36,9 @@ def apply_event(game, seats: list[str] | tuple[str, ...], state: State, ctx: dic
         _apply_generic(seats, ctx, event)
         return state
     if ctx.get("abandoned"):
-        raise RuleError("This game was abandoned: `undo` takes that back, or start another with `new`.")
+        raise RuleError(ABANDONED)
     if context_finished(ctx):
-        raise RuleError("The game is over: only `undo` can change it now.")
+        raise RuleError(game_over())
     state = game.advance(state, event, data)
     result = game.result(state)
     ctx["result"] = None if result is None else {"winners": [w for w in (result.get("winners") or [])]}
@@ -62,9 +62,9 @@ def _apply_generic(seats, ctx: dict, event: Event) -> None:
         ctx["notes"] = ctx.get("notes", 0) + 1  # the journal keeps the words
         return
     if ctx.get("abandoned"):
-        raise RuleError("This game was abandoned already: `undo` takes that back.")
+        raise RuleError(ABANDONED_ALREADY)
     if context_finished(ctx):
-        raise RuleError("The game is over: there is nothing to abandon or to log here.")
+        raise RuleError(OVER_NOTHING_TO_LOG)
     reason = event.get("reason")
     if etype == "abandon":
         if reason is not None and (not isinstance(reason, str) or len(reason) > NOTE_MAX or not reason.isprintable()):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.contract.errors import RuleError
+from companion.contract.errors import RuleError, game_over
 from companion.contract.text import has_unsafe_chars, safe_text
 from companion.contract.api import Game, Setup, State, best, player_name
 
@@ -201,7 +201,7 @@ class AtlanticStar(Game):
 
     def advance(self, state: State, event: dict, data: dict) -> State:
         if state["finished"]:  # the rules used alone (`loan --preview`, a test): a session refuses first
-            raise RuleError("The game is over: only `undo` can change it now.")
+            raise RuleError(game_over())
         new = super().advance(state, event, data)
         # summary() sees only the state: keep the victory points this session knows beside it
         new["vp"] = copy.deepcopy(data.get("vp"))

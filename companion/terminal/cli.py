@@ -238,7 +238,7 @@ class RootGroup(LazyGroup):
         for name in sorted(self.lazy):
             cmd = super().get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
-                heading = RECORD if self.lazy[name].startswith("companion.record.") else SESSIONS
+                heading = RECORD if self.lazy[name].startswith("companion.terminal.history:") else SESSIONS
                 shared[heading].append((name, cmd))
         games: dict[str, list] = {}
         for gid, commands in self.game_commands(ctx, everyone=True):

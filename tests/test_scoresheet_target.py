@@ -92,3 +92,18 @@ def test_a_sheet_started_before_keeps_the_rule_it_was_played_by(run, status, hom
     run(["add", "Ann=1"], expect=0)
     assert status()["winners"] == ["Bob"]
     assert json.loads(run(["log", "--json"], expect=0).stdout)
+
+
+def test_while_the_tie_waits_no_phone_offers_a_round_and_score_is_refused(run, status, home):
+    """The tie at the target ends the rounds on the phones too: no page offers the round's
+    points, and `score NAME N` (each player's own entry) is refused at once, recording nothing."""
+    from serve_support import moves_on, site_and_client
+
+    run(["new", "scoresheet", "--players", "Ann,Bob", "--tie-breaker", "most money", "--target", "20"], expect=0)
+    site, client, links = site_and_client(home, status()["session"], ["Ann", "Bob"])
+    assert "score" in moves_on(client.get(f"/p/{links['Ann']}").text)
+    run(["add", "Ann=20", "Bob=20"], expect=0)
+    for p in ("Ann", "Bob"):
+        assert not {"add", "score"} & set(moves_on(client.get(f"/p/{links[p]}").text))
+    assert "`finish --winner NAME` says who won" in run(["score", "Ann", "3"], expect=1).stderr
+    assert status()["entered"] == []

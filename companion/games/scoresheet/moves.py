@@ -81,12 +81,24 @@ def _entered(outcome) -> list:
     return _added(outcome)
 
 
+def _rounds_go_on(at) -> bool:
+    """No round is offered once the target ended the rounds on a tie the rules settle."""
+    return not (at.full.get("waits_for_tie") and at.game.tied_at_target(at.full))
+
+
 def _keeper(at, player: str) -> bool:
     """The scorekeeper's phone enters every round."""
-    return at.full.get("scorekeeper") == player and not at.full.get("entered")
+    return at.full.get("scorekeeper") == player and not at.full.get("entered") and _rounds_go_on(at)
+
+
+def _tie_why(at) -> str:
+    tied = " and ".join(at.game.tied_at_target(at.full))
+    return f"The target ended the rounds with {tied} tied for first: `finish --winner NAME` says who won."
 
 
 def _keeper_why(at, player: str) -> str:
+    if not _rounds_go_on(at):
+        return _tie_why(at)
     keeper = at.full.get("scorekeeper")
     if keeper is None:
         return "Each player enters their own points on their phone."
@@ -96,11 +108,13 @@ def _keeper_why(at, player: str) -> str:
 def _own_entry(at, player: str) -> bool:
     """Each phone enters its own player's points, once a round (no scorekeeper)."""
     state = at.full
-    return state.get("scorekeeper") is None and player not in (state.get("entered") or {})
+    return state.get("scorekeeper") is None and player not in (state.get("entered") or {}) and _rounds_go_on(at)
 
 
 def _entry_why(at, player: str) -> str:
     state = at.full
+    if not _rounds_go_on(at):
+        return _tie_why(at)
     keeper = state.get("scorekeeper")
     if keeper is not None:
         return f"{keeper} keeps the score: {keeper}'s phone enters every round."

@@ -119,6 +119,7 @@ class ScoreSheet(Game):
         has entered theirs."""
         if s.get("no_points"):
             raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+        self._refuse_after_tie(s)
         player = player_name(s["players_order"], str(event.get("player", "")))
         points = event.get("points")
         if not is_points(points):
@@ -138,11 +139,7 @@ class ScoreSheet(Game):
         if s.get("entered"):
             raise RuleError(self._half_entered(s) + ": enter the others' with `score NAME POINTS`, or `undo` "
                             "the entries.")
-        tied = self.tied_at_target(s)
-        if tied and s.get("waits_for_tie"):
-            raise RuleError(f"The target ended the game with {' and '.join(tied)} tied for first; the rules settle "
-                            f"it by {s['tie_break']}: `finish --winner NAME` says who won (`undo` takes the last "
-                            "round back).")
+        self._refuse_after_tie(s)
         given = event.get("scores") or {}
         if not given:
             raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
@@ -164,6 +161,14 @@ class ScoreSheet(Game):
             if len(top) > 1 and s.get("tie_break"):
                 return  # a tie the rules settle: the table says who won (`finish --winner`)
             self._finish(s, top)
+
+    def _refuse_after_tie(self, s: State) -> None:
+        """No round once the target ended the rounds on a tie the rules settle (issue 29)."""
+        tied = self.tied_at_target(s)
+        if tied and s.get("waits_for_tie"):
+            raise RuleError(f"The target ended the game with {' and '.join(tied)} tied for first; the rules settle "
+                            f"it by {s['tie_break']}: `finish --winner NAME` says who won (`undo` takes the last "
+                            "round back).")
 
     @staticmethod
     def past_target(s: State) -> list[str]:

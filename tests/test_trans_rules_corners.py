@@ -124,3 +124,20 @@ def test_the_3_2_1_allowance_follows_the_laps_actually_played(script, status, ru
     run(["build", "Bob", "Dallas-I11"], expect=0)
     run(["build", "Cy", "D11-E11"], expect=0)
     assert status()["turn"]["lap"] == 2 and status()["turn"]["allowed"] == 2
+
+
+def test_a_session_started_before_keeps_counting_laps_by_the_seats(script, status, run, home):
+    """A session recorded before issue 29 (no ``laps`` in its options) replays as it was played:
+    its laps are the seats wrapping past the start player, so nothing it recorded changes."""
+    from companion.core.store import Store
+
+    code, out, err = script(SETUP.format(card=" --special rhythm-321"))
+    assert code == 0, err
+    path = Store(home).root / "sessions" / f"{status()['session']}.json"
+    text = path.read_text()
+    assert ',"laps":"played"' in text
+    path.write_text(text.replace(',"laps":"played"', ""))
+    run(["build", "Cy", "San Diego-D11"], expect=0)
+    run(["build", "Dee", "Denver-F5"], expect=0)
+    run(["build", "Ann", "Washington-P7"], expect=0)
+    assert status()["turn"]["lap"] == 2 and status()["turn"]["allowed"] == 2

@@ -45,7 +45,7 @@ def _new(game) -> click.Command:
                   help="The players' pages (`serve`) do not show each player's missing-rail count.")
     def new(variant: str | None, per_round: int | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
-        options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
+        options = {"variant": variant, "scoring": scoring, "order": "rulebook", "laps": "played"}
         if per_round is not None:  # the rules check it (1 to MAX_PER_ROUND, with the variant)
             options["specials_per_round"] = per_round
         if deal is not None:

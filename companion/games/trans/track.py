@@ -279,7 +279,15 @@ class TrackMixin:
         first lap you may place up to 3, on the second up to 2, and on the third at most 1")."""
         track = s["track"]
         prev = track["turn"]
-        lap = (track.get("laps") or {}).get(player, 0) + 1
+        if s.get("laps_played"):
+            lap = (track.get("laps") or {}).get(player, 0) + 1
+        else:  # a session started before issue 29 replays as recorded: the seats' wraps
+            players = s["players_order"]
+            first = players.index(self.start_player(s))
+            lap = 1
+            if prev is not None:
+                seat, prev_seat = ((players.index(p) - first) % len(players) for p in (player, prev["player"]))
+                lap = prev["lap"] + (1 if seat <= prev_seat else 0)
         return {"player": player, "lap": lap, "rails": 0, "used": 0, "allowed": self.allowance(s, lap),
                 "number": prev["number"] + 1 if prev else 1}
 

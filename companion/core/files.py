@@ -186,9 +186,10 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
     except RecursionError:
         raise StoreError(f"{path} is nested too deeply to be companion data (damaged): move it away; "
                          "it was not changed.") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise StoreError(f"{path} holds a value companion cannot read ({exc}): move it away; "
-                         "it was not changed.") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits: Python's words advise a Python call
+        what = "a number thousands of digits long" if "digits" in str(exc) else "a value companion cannot read"
+        raise StoreError(f"{path} holds {what}, which no companion file does (damaged): restore it from a "
+                         "backup or move it away; it was not changed.") from None
     if not isinstance(data, dict):
         raise StoreError(f"{path} does not hold companion data: move it away; it was not changed.")
     meta = data.pop(SCHEMA_KEY, None)

@@ -18,7 +18,7 @@ import click
 from companion import __version__
 from companion.core.app import App, default_data_dir
 from companion.contract.errors import CompanionError, Malformed, MissingValue
-from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
+from companion.terminal.groups import WORDS, LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -180,6 +180,7 @@ class RootGroup(LazyGroup):
         if ctx.params.get("session_id"):  # `companion --session ID CMD`: the root's own option
             app.session_override = ctx.params["session_id"]
         args = take_session(app, args)
+        ctx.meta[WORDS] = list(args)  # the line as typed, for a refusal that shows how to retype it
         name, cmd, rest = super().resolve_command(ctx, args)
         module = getattr(cmd, "companion_moves", None)
         app.expects = (module, None, getattr(cmd, "companion_name", name), getattr(cmd, "companion_owner", None)) \
@@ -275,7 +276,9 @@ class RootGroup(LazyGroup):
         except click.ClickException as exc:
             from companion.contract.text import safe_text
 
-            click.echo(on_terminal(f"Error: {safe_text(exc.format_message())}"), err=True)
+            from companion.contract.text import clip_echoes
+
+            click.echo(on_terminal(f"Error: {safe_text(clip_echoes(exc.format_message()))}"), err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             from companion.terminal.script import STOPPED

@@ -8,7 +8,7 @@ from typing import Iterable
 import click
 
 from companion.core.app import App
-from companion.contract.text import safe_text
+from companion.contract.text import clip_echoes, safe_text
 from companion.terminal.groups import usage_line
 
 # What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".
@@ -43,7 +43,7 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     try:
         words = split_line(text)
     except ValueError as exc:
-        return 2, f"{exc}: check the quotes in {text!r}"
+        return 2, clip_echoes(f"{exc}: check the quotes in {text!r}")
     if not words:
         return 0, None
     if any(w == "--data-dir" or w.startswith("--data-dir=") for w in words):
@@ -56,7 +56,7 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     except click.UsageError as exc:
         return exc.exit_code, usage_line(exc)
     except click.exceptions.ClickException as exc:
-        return exc.exit_code, exc.format_message()
+        return exc.exit_code, clip_echoes(exc.format_message())
     except click.exceptions.Exit as exc:
         return exc.exit_code, None
     except click.exceptions.Abort:

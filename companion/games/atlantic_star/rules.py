@@ -156,6 +156,9 @@ class AtlanticStar(Game):
     min_players = 2
     max_players = 6
     deals = False  # the players shuffle the real ship cards
+    # seed 003, "Get Ready, let the game start": the shell's `new` asks it when --start is not given
+    start_question = ("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to "
+                      "start the game.\")")
     # player_fields: the default ("player" ...): the core writes the acting player as seated
 
     # -- set-up ----------------------------------------------------------------------------

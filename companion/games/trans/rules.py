@@ -307,6 +307,9 @@ class TransGame(TrackMixin, Game):
             # sessions started from issue 15 on (`new` sets it): start markers in seat order from
             # the start player, impossible round results refused; older journals replay as recorded
             "rulebook_order": options.get("order") == "rulebook",
+            # sessions started from issue 29 on: a player's lap is the turns they played (a rail
+            # out of turn takes no lap from anyone); older journals count the seats' wraps
+            "laps_played": options.get("laps") == "played",
             "players_order": players,
             "scoring": scoring,
             "variant": variant,

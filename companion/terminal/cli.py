@@ -18,7 +18,8 @@ import click
 from companion import __version__
 from companion.core.app import App, default_data_dir
 from companion.contract.errors import CompanionError, Malformed, MissingValue
-from companion.terminal.groups import WORDS, LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
+from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_target,  # noqa: F401 (load_target: tests)
+                                     usage_line)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -269,9 +270,8 @@ class RootGroup(LazyGroup):
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            from companion.contract.text import safe_text
-
-            click.echo(on_terminal(f"Error: {safe_text(usage_line(exc))}"), err=True)
+            typed = sys.argv[1:] if args is None else args
+            click.echo(on_terminal(f"Error: {click_message(usage_line(exc), typed)}"), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
             from companion.contract.text import safe_text

@@ -31,9 +31,10 @@ def shell_env(home) -> dict:
 def bash_complete(home, words: list[str]) -> list[str]:
     """What a real bash offers for ``words`` (the last one being typed), through the function
     `companion completion bash` defines, exactly as Tab calls it."""
-    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    line = " ".join(w.replace(" ", "\\ ") for w in words)
+    quoted = "'" + line.replace("'", "'\\''") + "'"
     script = (f'eval "$(companion completion bash)"\n'
-              f"COMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+              f"COMP_LINE={quoted}\nCOMP_POINT=${{#COMP_LINE}}\n"
               '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n')
     out = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True,
                          env=shell_env(home), timeout=60)
@@ -81,7 +82,7 @@ def test_fish_completes_session_ids_with_their_game_and_day(run, home):
     assert out.returncode == 0, out.stderr
     found = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
     assert set(found) == set(sids)
-    assert found[sids[0]].startswith("scoresheet · 2026-03-01 · Ann, Bob") or "Carcassonne · 2026-03-01" in found[sids[0]]
+    assert found[sids[0]] == "Carcassonne · 2026-03-01 · Ann, Bob"  # whole: past its comma (issue 29)
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
@@ -133,7 +134,7 @@ def test_command_names_complete_from_a_cache_kept_while_the_games_are_the_same(r
     assert bash_complete(home, ["companion", "--da"]) == ["--data-dir"]  # options as Click completes them
     env = {"COMPANION_GAMES": "scoresheet"}
     out = subprocess.run(["bash", "--norc", "--noprofile", "-c",
-                          'eval "$(companion completion bash)"\nCOMP_WORDS=(companion st)\nCOMP_CWORD=1\n'
+                          'eval "$(companion completion bash)"\nCOMP_LINE="companion st"\nCOMP_POINT=12\n'
                           '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n'],
                          capture_output=True, text=True, env={**shell_env(home), **env}, timeout=60)
     names = out.stdout.split()

@@ -11,6 +11,7 @@ may use the same command name.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 import click
@@ -265,6 +266,10 @@ class RootGroup(LazyGroup):
                     formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
+            from companion.terminal.login_completion import register
+
+            register()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -288,8 +293,6 @@ class RootGroup(LazyGroup):
         except BrokenPipeError:
             # The reader went away (`| head`): say nothing, and keep Python from complaining
             # about the unflushed output at exit.
-            import os
-
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_REFUSED)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)

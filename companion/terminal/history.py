@@ -17,7 +17,7 @@ from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
-from companion.terminal.render import table, wrap
+from companion.terminal.render import _width, table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
 
@@ -175,9 +175,9 @@ def render_stats(stats: dict) -> str:
                              "game):")]
             for c in charts:
                 out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
-                width = max(len(name) for name, _ in c["rows"])
-                out += [f"    {name:<{width}}  {sparkline(vs, c['lo'], c['hi'])}  " + " ".join(f"{v:g}" for v in vs)
-                        for name, vs in c["rows"]]
+                width = max(_width(name) for name, _ in c["rows"])
+                out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
+                        + " ".join(f"{v:g}" for v in vs) for name, vs in c["rows"]]
     together = [p for p in everyone if p.get("coop")]
     if together:
         out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(

@@ -5,6 +5,7 @@ the colour codes; the codes are now written by `terminal/render.sgr`).
 
     python benchmarks/bench_dependencies.py                      # this environment's sizes
     python benchmarks/bench_dependencies.py --other OTHER/bin/companion [--runs 21]
+    python benchmarks/bench_dependencies.py --widths     # wcwidth's import, 10,000 names' widths
 
 With ``--other`` (e.g. a venv with the release before, `pip install .` of an older checkout),
 `companion board` on a Trans Europa session with colour forced (FORCE_COLOR=1: the first
@@ -90,12 +91,61 @@ def startup(other: str, runs: int) -> None:
     print(f"board: this / other = {result['this: companion board (colour)'] / result['other: companion board (colour)']:.2f}")
 
 
+def per_code_point(text: str) -> int:
+    """The width as counted before issue 29 (East Asian width per code point): the anchor."""
+    import unicodedata
+
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def widths(runs: int) -> None:
+    """Import of wcwidth in a fresh process (median of ``runs``), and 10,000 distinct
+    10-letter names measured by `render._width` beside the count per code point."""
+    import random
+    import statistics
+    import time
+
+    from companion.terminal.render import _width
+
+    took = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import wcwidth"], check=True)
+        took.append(time.perf_counter() - start)
+    floor = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        floor.append(time.perf_counter() - start)
+    print(f"{'import wcwidth (fresh process)':<52} median {statistics.median(took) * 1000:6.1f} ms "
+          f"(python -c pass {statistics.median(floor) * 1000:.1f} ms)")
+    rnd = random.Random(29)
+    for label, letters in (("Devanagari", [chr(c) for c in range(0x905, 0x94d)]),
+                           ("Latin with accents", [chr(c) for c in range(0xc0, 0x17f)])):
+        names = ["".join(rnd.choice(letters) for _ in range(10)) + str(i) for i in range(10_000)]
+        for name, fn in (("render._width", _width), ("per code point", per_code_point)):
+            times = []
+            for _ in range(5):
+                start = time.perf_counter()
+                for n in names:
+                    fn(n)
+                times.append(time.perf_counter() - start)
+            what = f"10,000 {label} names, {name}"
+            print(f"{what:<52} median {statistics.median(times) * 1000:6.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--other", help="another installation's `companion` to time beside this one")
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--widths", action="store_true", help="also time wcwidth's import and the name widths")
     args = parser.parse_args()
     sizes()
+    if args.widths:
+        print()
+        widths(args.runs)
     if args.other:
         print()
         startup(args.other, args.runs)

@@ -31,3 +31,9 @@ def test_the_shell_prints_clicks_message_as_click_writes_it(home, capsys):
     err = capsys.readouterr().err
     assert "Error: Missing argument 'SHELL'. " + CHOICES in err
     assert "\\x0a" not in err
+
+
+def test_a_script_keeps_clicks_message_on_its_line(script):
+    code, _, err = script("completion\n")
+    assert code == 1 and err.startswith("line 1: Missing argument 'SHELL'. Choose from: bash, zsh, fish")
+    assert err.count("\n") == 1 and "\\x0a" not in err

@@ -68,6 +68,15 @@ def test_bash_completes_from_the_data_folder(run, home):
     assert {"Ann=", "Cy="} <= set(bash_complete(home, ["companion", "add", ""]))
 
 
+def test_a_script_installed_from_an_older_version_still_gets_its_answers(run, home):
+    """Click's protocol (`bash_complete`, COMP_WORDS) still answers as Click's script expects;
+    the companion's own scripts ask under other names (issue 29)."""
+    sids = evening(run)
+    env = {**shell_env(home), "_COMPANION_COMPLETE": "bash_complete", "COMP_WORDS": "companion use ", "COMP_CWORD": "2"}
+    out = subprocess.run(["companion"], capture_output=True, text=True, env=env, timeout=60)
+    assert set(out.stdout.split()) == {f"plain,{sid}" for sid in sids}
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completion_with_no_data_folder_offers_nothing_and_fails_nothing(tmp_path):
     assert bash_complete(tmp_path / "nowhere", ["companion", "use", ""]) == []

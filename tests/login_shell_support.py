@@ -60,7 +60,7 @@ class LoginShell:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COMP", "BASH_FUNC"))}
         env.update(PATH=BIN + os.pathsep + env.get("PATH", ""), COMPANION_HOME=str(home), TERM="xterm",
                    LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(tmp), XDG_CONFIG_HOME=str(tmp / "config"),
-                   XDG_DATA_HOME=str(tmp / "data"), HISTFILE=str(tmp / "history"))
+                   XDG_DATA_HOME=str(tmp / "data"), HISTFILE=str(tmp / "history"), INPUTRC="/dev/null")
         self.shell = shell
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))

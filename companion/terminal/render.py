@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 
 class Drawn(str):
@@ -215,7 +215,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
     cells cut with "…" (never wrapped); below 40 columns it is a plain list, one row a line.
 
     Built by hand: listings can hold thousands of rows (10,000 sessions), where a layout
-    library (rich) spent about a millisecond per row; this costs microseconds.
+    library spent about a millisecond per row; this costs microseconds.
     """
     width = width or screen_width()
     right = set(right)
@@ -225,42 +225,58 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
         for row in rows]  # rows of text already (a listing of 50,000) are taken as they are
     if width < NARROW:
         return _plain_list(cells, title, width)
-    keep = list(range(len(headers)))
-    drop = [i for i in keep if i in set(droppable)]
     # nearly every listing is plain ASCII: then a column is as wide as its longest text, and a
     # row is laid out with str methods (50,000 sessions: 0.5 s less)
     plain = all(map(str.isascii, (c for r in cells for c in r)))
     measure = len if plain else _width
-    widths = {i: max(map(measure, (r[i] for r in cells))) for i in keep}
+    widths = {i: max(map(measure, (r[i] for r in cells))) for i in range(len(headers))}
+    cells, keep, fits = _fit_columns(cells, widths, len(headers),
+                                     [i for i in range(len(headers)) if i in set(droppable)], right, width)
+    if not fits:
+        return _plain_list([[r[i] for i in keep] for r in cells], title, width)
+    line = _ascii_row(keep, widths, right) if plain else _row(keep, widths, right)
+    body = [line(cells[0]), "─" * _span(keep, widths)] + [line(r) for r in cells[1:]]
+    return "\n".join(([wrap(title, width)] if title else []) + body)
 
-    def total(cols) -> int:
-        return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
 
+def _span(cols: list[int], widths: dict[int, int]) -> int:
+    return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
+
+
+def _fit_columns(cells: list[list[str]], widths: dict[int, int], count: int, drop: list[int], right: set[int],
+                 width: int) -> tuple[list[list[str]], list[int], bool]:
+    """The cells, the columns kept so that a table fits ``width`` (``widths`` narrowed in
+    place), and whether a table fits at all (else a plain list of the kept columns): the
+    droppable columns go first, the earliest first, behind a "…" column; then the text columns
+    share what is left."""
+    keep = list(range(count))
     dropped = False
-    if drop and total(keep) > width:
-        while drop and total(keep) + 1 + GAP > width:
+    if drop and _span(keep, widths) > width:
+        while drop and _span(keep, widths) + 1 + GAP > width:
             keep.remove(drop.pop(0))  # the earliest first: the last rounds stay in view
             dropped = True
     if dropped:
         at = keep.index(drop[0]) if drop else len(keep)
         cells = [r + ["…" if n == 0 else ""] for n, r in enumerate(cells)]
-        marker = len(headers)
-        widths[marker] = 1
-        keep.insert(at, marker)
-    if total(keep) > width:
+        widths[count] = 1
+        keep.insert(at, count)
+    if _span(keep, widths) > width:
         # the text columns share what is left, the widest giving way first (a common cap),
         # so a long value and a long source both stay readable
         narrowable = [i for i in keep if i not in right]
-        fixed = total(keep) - sum(widths[i] for i in narrowable)
+        fixed = _span(keep, widths) - sum(widths[i] for i in narrowable)
         room = width - fixed
         if not narrowable or room < 6 * len(narrowable):
-            return _plain_list([[r[i] for i in keep] for r in cells], title, width)
+            return cells, keep, False
         cap = max(widths[i] for i in narrowable)
         while sum(min(widths[i], cap) for i in narrowable) > room:
             cap -= 1
         for i in narrowable:
             widths[i] = min(widths[i], cap)
+    return cells, keep, True
 
+
+def _row(keep: list[int], widths: dict[int, int], right: set[int]) -> Callable[[list[str]], str]:
     def line(row: list[str]) -> str:
         out = []
         for i in keep:
@@ -269,23 +285,25 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
             out.append(pad + cell if i in right else cell + pad)
         return (" " * GAP).join(out).rstrip()
 
-    if plain:
-        columns = [(i, widths[i], i in right) for i in keep]
-        gap = " " * GAP
+    return line
 
-        def line(row: list[str]) -> str:  # noqa: F811 - the same layout, for ASCII cells
-            out = []
-            for i, w, r in columns:
-                cell = row[i]
-                if len(cell) > w:
-                    cell = cell[:w - 1] + "…"
-                    out.append(cell)
-                else:
-                    out.append(cell.rjust(w) if r else cell.ljust(w))
-            return gap.join(out).rstrip()
 
-    body = [line(cells[0]), "─" * total(keep)] + [line(r) for r in cells[1:]]
-    return "\n".join(([wrap(title, width)] if title else []) + body)
+def _ascii_row(keep: list[int], widths: dict[int, int], right: set[int]) -> Callable[[list[str]], str]:
+    """The same layout as :func:`_row`, with str methods, for ASCII cells."""
+    columns = [(i, widths[i], i in right) for i in keep]
+    gap = " " * GAP
+
+    def line(row: list[str]) -> str:
+        out = []
+        for i, w, r in columns:
+            cell = row[i]
+            if len(cell) > w:
+                out.append(cell[:w - 1] + "…")
+            else:
+                out.append(cell.rjust(w) if r else cell.ljust(w))
+        return gap.join(out).rstrip()
+
+    return line
 
 
 def _plain_list(cells: list[list[str]], title: str | None, width: int) -> str:
@@ -535,22 +553,25 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
     return [r for r in rows if any(t.strip() for t, _ in r)] or [[]]
 
 
-def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
-         private: bool = True) -> str:
-    """A view (a list of blocks, companion.contract.view) as terminal text ``width`` columns wide;
-    with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
-    ``private`` False leaves out every Private block (they go to the private screen)."""
-    from companion.contract import view as v
+class _Drawing:
+    """One view being drawn: a method per kind of block, each appending rows to ``out``."""
 
-    width = width or screen_width()
-    painter = _Painter(colour)
-    out: list[str] = []
+    def __init__(self, width: int, colour: bool, viewer: str | None, private: bool):
+        from companion.contract import view as v
 
-    def emit_line(line) -> None:
-        for row in _wrap_tokens(_tokens(line), width, line.indent):
-            out.append(runs(row).rstrip())
+        self.v, self.width, self.viewer, self.private = v, width, viewer, private
+        self.painter = _Painter(colour)
+        self.out: list[str] = []
 
-    def runs(row) -> str:
+    def line(self, line) -> None:
+        for row in _wrap_tokens(_tokens(line), self.width, line.indent):
+            self.out.append(self.runs(row).rstrip())
+
+    def title(self, b) -> None:
+        if b.title:
+            self.line(self.v.Line(b.title))
+
+    def runs(self, row) -> str:
         """Paint a row's runs, neighbours of one style as one."""
         merged: list[list[str]] = []
         for t, s in row:
@@ -558,71 +579,83 @@ def draw(view, width: int | None = None, colour: bool = False, viewer: str | Non
                 merged[-1][0] += t
             else:
                 merged.append([t, s])
-        return "".join(painter.paint(t, s) for t, s in merged)
+        return "".join(self.painter.paint(t, s) for t, s in merged)
 
-    def cell(value) -> str:
-        if isinstance(value, v.Bar):
+    def cell(self, value) -> str:
+        if isinstance(value, self.v.Bar):
             return bar(value.value, value.goal or 1, width=value.width)
         return "" if value is None else str(value)
 
-    def block(b) -> None:
-        kind = getattr(b, "kind", None)
-        if kind == "line":
-            emit_line(b)
-        elif isinstance(b, str):
-            emit_line(v.Line(b))
-        elif kind == "table":
-            if not b.rows and b.empty:
-                if b.title:
-                    emit_line(v.Line(b.title))
-                emit_line(v.Line(b.empty))
-                return
-            from companion.contract.text import safe_text
+    def block(self, b) -> None:
+        if isinstance(b, str):
+            self.line(self.v.Line(b))
+            return
+        drawer = getattr(self, "draw_" + str(getattr(b, "kind", None)), None)
+        if drawer is not None:  # svg: pages only
+            drawer(b)
 
-            head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows]
-            if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > width:
-                for sub in b.narrow:  # too wide whole: the table's other layout
-                    block(sub)
-                return
-            text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=width,
-                         droppable=b.droppable)
-            out.extend(text.split("\n"))
-        elif kind == "facts":
-            if b.title:
-                emit_line(v.Line(b.title))
-            for label, value in b.items:
-                emit_line(v.Line(f"  {label}: ", *(value if isinstance(value, list) else [cell(value)]), indent="    "))
-        elif kind == "items":
-            if b.title:
-                emit_line(v.Line(b.title))
-            if not b.items and b.empty:
-                emit_line(v.Line("  " + b.empty))
-            for item in b.items:
-                if isinstance(item, v.Line):
-                    emit_line(v.Line("  ", *item.parts, style=item.style, indent="  " + item.indent))
-                else:
-                    emit_line(v.Line(f"  {item}"))
-        elif kind == "art":
-            if b.title:
-                emit_line(v.Line(b.title))
-            for row in b.rows:
-                out.append(runs(row).rstrip())
-        elif kind == "section":
-            if b.where == "page":
-                return
-            if b.title:
-                emit_line(v.Line(b.title))
+    def draw_line(self, b) -> None:
+        self.line(b)
+
+    def draw_table(self, b) -> None:
+        from companion.contract.text import safe_text
+
+        if not b.rows and b.empty:
+            self.title(b)
+            self.line(self.v.Line(b.empty))
+            return
+        head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(self.cell(c)) for c in row] for row in b.rows]
+        if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > self.width:
+            for sub in b.narrow:  # too wide whole: the table's other layout
+                self.block(sub)
+            return
+        text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=self.width,
+                     droppable=b.droppable)
+        self.out.extend(text.split("\n"))
+
+    def draw_facts(self, b) -> None:
+        self.title(b)
+        for label, value in b.items:
+            self.line(self.v.Line(f"  {label}: ", *(value if isinstance(value, list) else [self.cell(value)]),
+                                  indent="    "))
+
+    def draw_items(self, b) -> None:
+        self.title(b)
+        if not b.items and b.empty:
+            self.line(self.v.Line("  " + b.empty))
+        for item in b.items:
+            if isinstance(item, self.v.Line):
+                self.line(self.v.Line("  ", *item.parts, style=item.style, indent="  " + item.indent))
+            else:
+                self.line(self.v.Line(f"  {item}"))
+
+    def draw_art(self, b) -> None:
+        self.title(b)
+        for row in b.rows:
+            self.out.append(self.runs(row).rstrip())
+
+    def draw_section(self, b) -> None:
+        if b.where == "page":
+            return
+        self.title(b)
+        for sub in b.blocks:
+            self.block(sub)
+
+    def draw_private(self, b) -> None:
+        if self.private and (self.viewer is None or self.viewer == b.owner):
             for sub in b.blocks:
-                block(sub)
-        elif kind == "private":
-            if private and (viewer is None or viewer == b.owner):
-                for sub in b.blocks:
-                    block(sub)
-        # svg: pages only
+                self.block(sub)
 
+
+def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
+         private: bool = True) -> str:
+    """A view (a list of blocks, companion.contract.view) as terminal text ``width`` columns wide;
+    with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
+    ``private`` False leaves out every Private block (they go to the private screen)."""
+    drawing = _Drawing(width or screen_width(), colour, viewer, private)
     for b in view:
-        block(b)
-    return "\n".join(out)
+        drawing.block(b)
+    return "\n".join(drawing.out)
 
 
 def _takes_three(fn) -> bool:

@@ -35,6 +35,7 @@ version = "0.0.1"
 [project.entry-points."companion.games"]
 sealed = "sealedbids.rules:Sealed"
 leaky = "sealedbids.rules:Leaky"
+blabber = "sealedbids.rules:Blabber"
 
 [tool.setuptools]
 packages = ["sealedbids"]
@@ -90,10 +91,22 @@ class Leaky(Sealed):
     title = "Leaky bids"
     description = "Sealed bids whose player pages show every bid."
     views = "sealedbids.leaky"
+
+
+class Blabber(Sealed):
+    id = "blabber"
+    title = "Blabbing bids"
+    description = "Sealed bids whose summary and log say every bid."
+
+    def summary(self, s):
+        return {**super().summary(s), "bids": dict(s["bids"])}
+
+    def describe(self, event):
+        return f"{event['player']} bid {event['bid']}" if event.get("type") == "bid" else super().describe(event)
 ''',
     "sealedbids/moves.py": '''from companion.contract.declare import Move, OneOf, Param, Player
 from companion.games.kit import new_command
-from sealedbids.rules import Leaky, Sealed
+from sealedbids.rules import Blabber, Leaky, Sealed
 
 
 def _new(cls):
@@ -112,9 +125,10 @@ MOVES = [Move("bid", [Param("player", Player(), "Who bids."),
                       Param("bid", OneOf(["0", "1", "2", "3"], "BID", strict=True), "The bid.", private=True)],
               lambda at: {"type": "bid", **at.args}, help="Bid in secret: `bid Ann 2`.", phone=True,
               allowed=_mine)]
-NEW = {"sealed": _new(Sealed), "leaky": _new(Leaky)}
+NEW = {"sealed": _new(Sealed), "leaky": _new(Leaky), "blabber": _new(Blabber)}
 PLAYTHROUGH = {"sealed": ["new sealed --players Ann,Bob,Cy", "bid Ann 2", "status", "bid Bob 1", "bid Cy 3"],
-               "leaky": ["new leaky --players Ann,Bob,Cy", "bid Ann 2", "bid Bob 1", "bid Cy 3"]}
+               "leaky": ["new leaky --players Ann,Bob,Cy", "bid Ann 2", "bid Bob 1", "bid Cy 3"],
+               "blabber": ["new blabber --players Ann,Bob", "bid Ann 2", "bid Bob 1"]}
 ''',
     "sealedbids/views.py": '''from companion.contract.view import Line
 
@@ -177,6 +191,16 @@ def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
     assert any(f"{page}'s stream: shows a secret of {bidder}'s" in line for line in lines), result.stdout
     assert not any(" the table's" in line or "status --json" in line or ": log" in line for line in leaks)
     assert lines[-1].startswith("leaky: ") and "failure" in lines[-1], lines[-1]
+
+
+def test_a_secret_in_the_summary_or_the_log_is_named_on_the_tables_surfaces(site, home):
+    result = check(site, home, "blabber", "--seeds", "1")
+    assert result.returncode == 1, result.stdout
+    named = {line.split(": ")[2] for line in result.stdout.splitlines()[:-1]}
+    assert {"status --json", "log"} <= named, result.stdout
+    json_line = next(line for line in result.stdout.splitlines() if ": status --json: " in line)
+    made = re.search(r"move 1 `bid (\w+) (\d)`", json_line)
+    assert made and f"shows a secret of {made[1]}'s: '{made[2]}'" in json_line, json_line
 
 
 def test_the_same_game_keeping_its_secrets_passes(site, home):

@@ -17,8 +17,15 @@ WORDS = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 SHOWN = 60  # characters of a differing passage named in a failure at most
 
 
+TAG = re.compile(r"<[^>]*>")
+ATTRIBUTE = re.compile(r'="([^"]*)"')
+
+
 def words(data: bytes) -> list[str]:
-    return WORDS.findall(html.unescape(data.decode("utf-8", "replace")))
+    """The words of what a surface shows: a page's text and its attributes' values (a form's
+    hidden fields and buttons' values count), never the names of its tags."""
+    text = TAG.sub(lambda m: " " + " ".join(ATTRIBUTE.findall(m.group())) + " ", data.decode("utf-8", "replace"))
+    return WORDS.findall(html.unescape(text))
 
 
 def first_difference(here: bytes, there: bytes) -> tuple[str, str, str]:
@@ -27,7 +34,7 @@ def first_difference(here: bytes, there: bytes) -> tuple[str, str, str]:
     a, b = words(here), words(there)
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            around = " ".join(a[max(0, i1 - 3):i2 + 2])[:SHOWN]
+            around = " ".join(a[max(0, i1 - 2):i2 + 1])[:SHOWN]
             return " ".join(a[i1:i2])[:SHOWN] or "(nothing)", " ".join(b[j1:j2])[:SHOWN] or "(nothing)", around
     same = "(the same words, other bytes)"
     return same, same, ""

@@ -275,8 +275,10 @@ def compare(report: Report, twin: Twin, game, where: str, seed: int) -> None:
             continue
         here, there, around = leaks.first_difference(data, shown_b[(who, surface)])
         secrets = leaks.secrets_of(game, ra.state, twin.players, who)
-        whose = leaks.owner(here, secrets)
-        said = f"a secret of {whose}'s: " if whose else "what differs: "
+        apart = [p for p in twin.players if p != who and not views[p]]  # whose secrets the twins differ in
+        whose = leaks.owner(here, secrets) or (apart[0] if len(apart) == 1 else None)
+        said = (f"a secret of {whose}'s: " if whose else
+                f"a secret ({', '.join(apart)}'s deal): " if apart else "what differs: ")
         context = f" in {around!r}" if around and around != here else ""
         report.fail(where, surface, f"shows {said}{here!r}{context} (its twin, with other secrets, shows {there!r})",
                     key=(seed, who, surface))

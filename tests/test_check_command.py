@@ -224,3 +224,28 @@ def test_an_unknown_game_is_one_line_and_checks_nothing(site, home):
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0 and "nosuchgame" in result.stderr and "companion games" in result.stderr
     assert not result.stdout
+
+
+def test_check_json_is_described_in_docs_json(site, home):
+    """`check --json` (format check/1) lists what docs/json.md says, a failure with its move,
+    surface, value, the twin's value and whose secret it is."""
+    import json
+
+    from test_json_contract import check as keys_fit
+    from test_json_contract import keys, section
+
+    result = check(site, home, "blabber", "sealed", "--seeds", "1", "--json")
+    assert result.returncode == 1
+    out = json.loads(result.stdout)
+    keys_fit(out, keys(section("`check --json`")), where="check")
+    assert out["format"] == "check/1" and [g["game"] for g in out["games"]] == ["blabber", "sealed"]
+    blabber, sealed = out["games"]
+    assert sealed["ok"] and not sealed["failures"] and not blabber["ok"]
+    for game in out["games"]:
+        keys_fit(game, keys(section("A game checked")), where="check game")
+    for failure in blabber["failures"]:
+        keys_fit(failure, keys(section("A failure (")), where="check failure")
+    leak = next(f for f in blabber["failures"] if f["surface"] == "status --json")
+    bidder, bid = leak["move"].split()[1:]
+    assert leak["seed"] == 1 and leak["step"] == 1 and leak["whose"] == bidder and leak["value"] == bid
+    assert leak["twin"] != bid

@@ -32,14 +32,16 @@ class Failure:
     """One thing wrong: the game, where (the playthrough's line, or a seed's move), the
     surface (or the check) and what it found."""
 
-    def __init__(self, game: str, where: str, surface: str, found: str):
+    def __init__(self, game: str, where: str, surface: str, found: str, details: dict | None = None):
         self.game, self.where, self.surface, self.found = game, where, surface, found
+        self.details = dict(details or {})  # seed, line, move, value, twin, whose: as far as known
 
     def line(self) -> str:
         return f"{self.game}: {self.where}: {self.surface}: {self.found}"
 
     def as_json(self) -> dict:
-        return {"game": self.game, "where": self.where, "surface": self.surface, "found": self.found}
+        return {"game": self.game, "where": self.where, "surface": self.surface, "found": self.found,
+                **self.details}
 
 
 class Report:
@@ -54,16 +56,22 @@ class Report:
         self.seeds = 0
         self.compared = 0  # surfaces compared with the twin's
         self.at = ""  # the line or move being checked (where a failure of the game's code happened)
+        self.context: dict = {}  # what a failure there says of it in JSON (seed, line, move)
         self._seen: set = set()
 
-    def fail(self, where: str, surface: str, found: str, key=None) -> None:
+    def fail(self, where: str, surface: str, found: str, key=None, **details) -> None:
         """Record a failure; one with the same ``key`` as an earlier one is the same failure
         seen again (a leak stays on a page move after move) and is not repeated."""
         if key is not None:
             if key in self._seen:
                 return
             self._seen.add(key)
-        self.failures.append(Failure(self.game, where, surface, found))
+        self.failures.append(Failure(self.game, where, surface, found, {**self.context, **details}))
+
+    def as_json(self) -> dict:
+        return {"game": self.game, "ok": not self.failures, "failures": [f.as_json() for f in self.failures],
+                "playthrough_lines": self.lines, "seeds": self.seeds, "moves": self.moves,
+                "finished": self.finished, "compared": self.compared}
 
     def summary(self) -> str:
         verdict = "ok" if not self.failures else f"{len(self.failures)} failure{'s' * (len(self.failures) != 1)}"
@@ -105,6 +113,7 @@ def playthrough(report: Report, folder: Path, lines: list[str]) -> None:
     viewed = None
     for n, line in enumerate(lines, 1):
         where = report.at = f"playthrough line {n} `{line}`"
+        report.context = {"line": n, "move": line}
         code, said = typed(app, line)
         report.lines += 1
         if code != 0:
@@ -126,7 +135,7 @@ def playthrough(report: Report, folder: Path, lines: list[str]) -> None:
                 found = set(leaks.words(data))
                 for value in sorted(v for v in secret if len(v) > 2 and v in found):
                     report.fail(where, surface, f"shows {value!r}, a secret of {player}'s",
-                                key=("playthrough", surface, player, value))
+                                key=("playthrough", surface, player, value), value=value, whose=player)
 
 
 def setup_lines(lines: list[str], moves: list) -> list[str]:
@@ -186,6 +195,7 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
     from companion.core import registry
     from companion.core.app import App
 
+    report.context = {"seed": seed}
     home = folder / "run"
     app = App(home)
     app.pin_session()
@@ -223,7 +233,7 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
                 continue
             except Exception as exc:  # noqa: BLE001 - the game's own code raised: that is the failure
                 report.fail(f"seed {seed}, move {step} `{choice.words()}`", "the move",
-                            f"raised {type(exc).__name__}: {exc}")
+                            f"raised {type(exc).__name__}: {exc}", step=step, move=choice.words())
                 return
             rng.setstate(state)
             sb, rb = twin.b.loaded()
@@ -237,6 +247,7 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
             return  # nothing random was accepted here: the run stops (the summary counts it short)
         report.moves += 1
         where = report.at = f"seed {seed}, move {step} `{choice.words()}`"
+        report.context = {"seed": seed, "step": step, "move": choice.words()}
         check_kept(report, twin.a, where)
         check_kept(_Quiet(), twin.b, where)  # the same undo and redo in the twin, so its journal keeps step
         compare(report, twin, game, where, seed)
@@ -281,13 +292,13 @@ def compare(report: Report, twin: Twin, game, where: str, seed: int) -> None:
                 f"a secret ({', '.join(apart)}'s deal): " if apart else "what differs: ")
         context = f" in {around!r}" if around and around != here else ""
         report.fail(where, surface, f"shows {said}{here!r}{context} (its twin, with other secrets, shows {there!r})",
-                    key=(seed, who, surface))
+                    key=(seed, who, surface), value=here, twin=there, whose=whose)
 
 
 def guarded(report: Report, what: str, run, *args) -> None:
     """Run one part of the check; the game's code raising there is that part's failure, named
     where it happened (the last move or line begun), and the check goes on with the next part."""
-    report.at = what
+    report.at, report.context = what, {}
     try:
         run(*args)
     except Exception as exc:  # noqa: BLE001 - a game's bug is a finding of the check, never its end

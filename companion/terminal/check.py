@@ -11,6 +11,8 @@ import os
 
 import click
 
+from companion.games.kit import echo_json, json_option
+
 SEEDS, MOVES = 2, 40  # by default: a few seconds a game
 LONG_SEEDS, LONG_MOVES = 8, 1000  # with COMPANION_LONG_TESTS=1: each game played to its end
 
@@ -26,7 +28,8 @@ def defaults() -> tuple[int, int]:
 @click.option("--moves", type=click.IntRange(1, 100_000), default=None, metavar="N",
               help=f"Moves per random run at most, if the game has not ended before (default {MOVES}; "
                    f"{LONG_MOVES} with COMPANION_LONG_TESTS=1).")
-def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None) -> None:
+@json_option
+def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_json: bool) -> None:
     """Check installed games against the contract, plugins included (no GAME: every one).
 
     Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer
@@ -46,18 +49,23 @@ def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None) -> No
         raise CompanionError(f"No game {unknown[0]!r} is installed: `companion games` lists them "
                              f"({', '.join(installed)}).")
     default_seeds, default_moves = defaults()
-    failed = False
+    reports = []
     for game_id in game_ids or installed:
         report = runner.check(game_id, default_seeds if seeds is None else seeds,
                               default_moves if moves is None else moves)
+        reports.append(report)
+        if as_json:
+            continue
         for failure in report.failures[:runner.SHOWN_PER_GAME]:
             click.echo(failure.line())
         if len(report.failures) > runner.SHOWN_PER_GAME:
             click.echo(f"{game_id}: ... and {len(report.failures) - runner.SHOWN_PER_GAME} more failures")
         click.echo(report.summary())
-        failed = failed or bool(report.failures)
-    for line in registry.problems():
-        click.echo(f"Not loaded: {line}")
-        failed = True
-    if failed:
+    problems = [] if game_ids else registry.problems()  # a game that did not load fails a check of all
+    if as_json:
+        echo_json({"games": [r.as_json() for r in reports], "not_loaded": problems}, "check")
+    else:
+        for line in problems:
+            click.echo(f"Not loaded: {line}")
+    if problems or any(r.failures for r in reports):
         click.get_current_context().exit(1)

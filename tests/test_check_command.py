@@ -249,3 +249,11 @@ def test_check_json_is_described_in_docs_json(site, home):
     bidder, bid = leak["move"].split()[1:]
     assert leak["seed"] == 1 and leak["step"] == 1 and leak["whose"] == bidder and leak["value"] == bid
     assert leak["twin"] != bid
+
+
+def test_check_in_a_script_leaves_the_session_and_the_data_folder_as_they_were(script, home):
+    code, out, err = script("new scoresheet --players Ann,Bob\ncheck scoresheet --seeds 1 --moves 3\n"
+                            "add Ann=3 Bob=4\n")
+    assert code == 0, err
+    assert "scoresheet: ok (" in out and "Round 1 recorded. Totals: Ann 3, Bob 4." in out
+    assert len(list((home / "sessions").glob("*.json"))) == 1  # the check's sessions were its own

@@ -333,6 +333,9 @@ def check(game_id: str, seeds: int = 3, moves: int = 60) -> Report:
         return report
     start = setup_lines(lines, list(registry.parts(game_id).get("MOVES") or []))
     work = Path(tempfile.mkdtemp(prefix=f"companion-check-{game_id}-", dir=scratch()))
+    # every data folder made here points the registry's cache of installed games at itself: the
+    # process's own (a shell's) is given back afterwards, not left pointing at a deleted folder
+    cache = getattr(registry, "_cache_path", None)
     try:
         guarded(report, "the playthrough", playthrough, report, work / "playthrough", lines)
         if not start:
@@ -342,4 +345,5 @@ def check(game_id: str, seeds: int = 3, moves: int = 60) -> Report:
             guarded(report, f"seed {seed}", random_run, report, work / f"seed-{seed}", game_id, start, seed, moves)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        registry.use_cache_file(cache)
     return report

@@ -14,7 +14,7 @@ import click
 from companion.games.kit import echo_json, json_option
 
 SEEDS, MOVES = 2, 40  # by default: a few seconds a game
-LONG_SEEDS, LONG_MOVES = 8, 1000  # with COMPANION_LONG_TESTS=1: each game played to its end
+LONG_SEEDS, LONG_MOVES = 6, 300  # with COMPANION_LONG_TESTS=1: longer runs (a Trans game needs more to reach its end: --moves)
 
 
 def defaults() -> tuple[int, int]:

@@ -6,11 +6,12 @@ another player's secret onto a player's page passed it. Now `companion check` sh
 package and compares every surface of every viewer with a twin run that differs only in its
 secrets.
 
-The plugin is installed as a real distribution (as in tests/test_plugin_failures.py): two games
-of sealed bids (each player bids 0 to 3 in secret; once everyone has bid, the bids are shown
-and the highest wins). ``sealed`` keeps the bids to their owners until then; ``leaky`` is the
-same game whose status view, drawn for a player, shows every bid made so far (from the full
-state: what a view must not read).
+The plugin is installed as a real distribution (as in tests/test_plugin_failures.py): games of
+sealed bids (each player bids 0 to 3 in secret; once everyone has bid, the bids are shown and
+the highest wins). ``sealed`` keeps the bids to their owners until then; ``leaky`` is the same
+game whose status view, drawn for a player, shows every bid made so far (from the full state:
+what a view must not read); ``blabber`` says the bids in its summary (`status --json`) and its
+log. A fourth entry point, ``broken``, names a module that does not exist.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ version = "0.0.1"
 sealed = "sealedbids.rules:Sealed"
 leaky = "sealedbids.rules:Leaky"
 blabber = "sealedbids.rules:Blabber"
+broken = "sealedbids.nothere:Broken"
 
 [tool.setuptools]
 packages = ["sealedbids"]
@@ -217,6 +219,16 @@ def test_every_installed_game_is_checked_without_a_name(site, home):
     assert {"sealed", "leaky", "scoresheet", "trans-europa", "trans-amerika", "transatlantic",
             "atlantic-star"} <= games, result.stdout
     assert result.returncode == 1  # the leaky one fails the whole check
+
+
+def test_a_game_that_does_not_load_is_named_as_it_is_in_games(site, home):
+    result = check(site, home, "broken")
+    assert result.returncode == 1 and not result.stdout
+    assert result.stderr.startswith("Error: Not loaded: broken (companion-sealed 0.0.1): "), result.stderr
+    everything = check(site, home, "--seeds", "0", "--json")
+    import json
+
+    assert any(line.startswith("broken (companion-sealed 0.0.1): ") for line in json.loads(everything.stdout)["not_loaded"])
 
 
 def test_an_unknown_game_is_one_line_and_checks_nothing(site, home):

@@ -46,6 +46,9 @@ def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_js
     installed = registry.available()
     unknown = [g for g in game_ids if g not in installed]
     if unknown:
+        failed = next((line for line in registry.problems() if line.split(" ", 1)[0] == unknown[0]), None)
+        if failed is not None:
+            raise CompanionError(f"Not loaded: {failed}")
         raise CompanionError(f"No game {unknown[0]!r} is installed: `companion games` lists them "
                              f"({', '.join(installed)}).")
     default_seeds, default_moves = defaults()

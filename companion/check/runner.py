@@ -24,6 +24,7 @@ from pathlib import Path
 from companion.check import chooser, leaks
 from companion.check.surfaces import Viewed, typed
 
+SWAP_EVERY = 3  # moves between two swaps of a dealing game's twin (see Twin.swap)
 TRIES = 40  # random moves tried at one point before the run is said to be stuck
 SHOWN_PER_GAME = 20  # failure lines per game at most (the rest are counted)
 
@@ -171,6 +172,12 @@ def reseed(folder: Path, sid: str) -> None:
         path.write_text(text.replace(old, dealing.new_seed()), encoding="utf-8")
 
 
+def dealt(event) -> bool:
+    from companion.contract.api import deals_in
+
+    return any(True for _ in deals_in(event))
+
+
 class Twin:
     """A run and its twin: two data folders, the same session, different secrets."""
 
@@ -183,6 +190,23 @@ class Twin:
         self.b = self.viewed_b = None
         self.viewed_a = Viewed(self.a, sid, players)  # the links, made before the copy
         self.sync()
+
+    def swap(self, rng: random.Random, target: str | None = None) -> None:
+        """The twin made again from the run with two cards of the deal just recorded swapped
+        (:mod:`companion.check.deals`), when such a swap exists."""
+        from companion.check import deals
+        from companion.core.app import App
+
+        s, _ = self.a.loaded()
+        journal = deals.swapped_journal(s, rng, target)
+        if journal is None:
+            return
+        self.deal, kept = False, self.deal
+        self.sync()
+        self.deal = kept
+        deals.rewrite(self.b.store, self.sid, journal)
+        self.b = App(self.b_dir, session_override=self.sid)
+        self.viewed_b = Viewed(self.b, self.sid, self.players)
 
     def sync(self) -> None:
         """The twin made again from the run (after the two parted publicly), with its own deal
@@ -212,12 +236,13 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
             return
     s, _ = app.loaded()
     # odd seeds: the twin is dealt other cards (every hand differs; the table's surfaces are
-    # compared); even seeds: the same deal, other private choices (one player's secret differs;
-    # the other players' pages are compared too)
+    # compared); even seeds: the same deal but for two cards swapped (one or two players' hands
+    # differ; the other players' pages are compared too); both: other private choices
     twin = Twin(folder, home, s.id, list(s.players), deal=bool(seed % 2))
     game = s.game
     all_moves = list(registry.parts(game_id).get("MOVES") or [])
     report.seeds += 1
+    swaps = seed // 2  # the twins' swaps so far (the first varies another player's hand on each seed)
     for step in range(1, moves + 1):
         sa, ra = twin.a.loaded()
         if ra.over:
@@ -258,6 +283,12 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
         check_kept(report, twin.a, where, before if len(made) == 1 else None)
         for kind in ("undo", "redo"):  # the same in the twin, so that its journal keeps step
             twin.b.step(kind)
+        if not twin.deal and game.deals:
+            # the twin is dealt differently after each deal, and every few moves again with
+            # another player's hand changed, so that each player's secret is varied in turn
+            if any(dealt(outcome.event) for outcome in made) or step % SWAP_EVERY == 0:
+                swaps += 1
+                twin.swap(random.Random(f"{seed}/{step}/swap"), twin.players[swaps % len(twin.players)])
         compare(report, twin, game, where, seed)
     sa, ra = twin.a.loaded()
     if ra.over:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,9 +39,13 @@ sealed = "sealedbids.rules:Sealed"
 leaky = "sealedbids.rules:Leaky"
 blabber = "sealedbids.rules:Blabber"
 broken = "sealedbids.nothere:Broken"
+leaky-trans = "leakytrans:LeakyTrans"
 
 [tool.setuptools]
-packages = ["sealedbids"]
+packages = ["sealedbids", "leakytrans"]
+
+[tool.setuptools.package-data]
+leakytrans = ["*.json"]
 """,
     "sealedbids/__init__.py": "",
     "sealedbids/rules.py": '''from companion.contract.api import Game, best
@@ -152,6 +157,44 @@ def status_view(at):
         out += [Line(f"{p} bid {b}") for p, b in at.full["bids"].items()]
     return out
 ''',
+    "leakytrans/__init__.py": '''"""Trans Europa whose player pages show the next player's hand (a dealt secret)."""
+from companion.games.trans.rules import TransEuropa
+
+
+class LeakyTrans(TransEuropa):
+    id = "leaky-trans"
+    title = "Leaky Trans"
+    description = "Trans Europa whose player pages show the next player's hand."
+    moves = "leakytrans.moves"
+    views = "leakytrans.views"
+    pack_file = "leakytrans:trans-europa.json"  # the companion's own pack, copied in by the fixture
+''',
+    "leakytrans/moves.py": '''from companion.games.kit import new_command
+from companion.games.trans.moves import COMMANDS, GROUPS, MOVES  # noqa: F401
+from leakytrans import LeakyTrans
+
+
+@new_command(LeakyTrans)
+def new():
+    """Trans Europa, leaking."""
+    return {"variant": None, "scoring": "prestige", "order": "rulebook"}
+
+
+NEW = {"leaky-trans": new}
+PLAYTHROUGH = {"leaky-trans": ["new leaky-trans --players Ann,Bob,Cy,Dee --entropy x", "round start", "status"]}
+''',
+    "leakytrans/views.py": '''from companion.contract.view import Line
+from companion.games.trans.views import MAPS, board_view, map_view, next_action, score_goal  # noqa: F401
+from companion.games.trans.views import status_view as trans_view
+
+
+def status_view(at):
+    out = trans_view(at)
+    if at.viewer in at.players:  # the leak: the next player's hand, from the full state
+        after = at.players[(at.players.index(at.viewer) + 1) % len(at.players)]
+        out.append(Line(f"{after} holds " + ", ".join(at.full["hands"].get(after) or [])))
+    return out
+''',
 }
 
 
@@ -162,6 +205,8 @@ def site(tmp_path_factory) -> Path:
     for name, text in PLUGIN.items():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text)
+    root = Path(__file__).resolve().parent.parent
+    shutil.copy(root / "data" / "trans-europa.json", source / "leakytrans" / "trans-europa.json")
     target = work / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
@@ -193,6 +238,19 @@ def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
     assert any(f"{page}'s stream: shows a secret of {bidder}'s" in line for line in lines), result.stdout
     assert not any(" the table's" in line or "status --json" in line or ": log" in line for line in leaks)
     assert lines[-1].startswith("leaky: ") and "failure" in lines[-1], lines[-1]
+
+
+def test_a_dealt_hand_drawn_on_another_players_page_is_named(site, home):
+    """The twin of an even seed is dealt the same cards but two, one player's hand at a time:
+    the page of a player whose hand is the same in both shows the other's city, and is named."""
+    result = check(site, home, "leaky-trans")
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = [re.search(r"^leaky-trans: seed \d+, move \d+ `[^`]+`: (\w+)'s page: shows a secret of (\w+)'s: "
+                       r"'([^']+)' in '(.*)' \(its twin", line) for line in result.stdout.splitlines()]
+    found = [f for f in found if f]
+    assert found, result.stdout
+    viewer, owner, city, around = found[0].groups()
+    assert viewer != owner and f"{owner} holds" in around and city in around
 
 
 def test_a_secret_in_the_summary_or_the_log_is_named_on_the_tables_surfaces(site, home):

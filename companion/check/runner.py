@@ -124,7 +124,7 @@ def playthrough(report: Report, folder: Path, lines: list[str]) -> None:
         code, said = typed(app, line)
         report.lines += 1
         if code != 0:
-            report.fail(where, "the line", f"refused with status {code}: {said.decode(errors='replace').strip()[-200:]}")
+            report.fail(where, "the line", f"refused with status {code}: {refusal(app, said)}")
             return
         if app.pinned_id() is None:
             continue
@@ -143,6 +143,17 @@ def playthrough(report: Report, folder: Path, lines: list[str]) -> None:
                 for value in sorted(v for v in secret if len(v) > 2 and v in found):
                     report.fail(where, surface, f"shows {value!r}, a secret of {player}'s",
                                 key=("playthrough", surface, player, value), value=value, whose=player)
+
+
+def refusal(app, said: bytes) -> str:
+    """What a refused line said, in one line; for a failure inside the code, the exception's
+    own last line from the data folder's error log (the folder goes when the check ends)."""
+    text = " ".join(said.decode("utf-8", "replace").split())
+    log = app.data_dir / "errors.log"
+    if "errors.log" in text and log.exists():
+        last = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+        text = text.split(" Details are in ")[0] + (f" [{last[-1].strip()}]" if last else "")
+    return text[-300:]
 
 
 def setup_lines(lines: list[str], moves: list) -> list[str]:
@@ -232,7 +243,7 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
     for line in start:
         code, said = typed(app, line)
         if code != 0:
-            report.fail(f"seed {seed}", "setting up", f"`{line}` refused: {said.decode(errors='replace').strip()[-200:]}")
+            report.fail(f"seed {seed}", "setting up", f"`{line}` refused: {refusal(app, said)}")
             return
     s, _ = app.loaded()
     # odd seeds: the twin is dealt other cards (every hand differs; the table's surfaces are

@@ -72,6 +72,7 @@ COMMANDS: dict[str, str] = {
     "played": "companion.terminal.history:played",
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
+    "check": "companion.terminal.check:check",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

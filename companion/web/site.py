@@ -617,7 +617,9 @@ class Site:
         args = {**read, **({move.actor: player} if move.actor else {})}
         try:
             if move.prepare is not None:
-                preview = move.prepare(At(s, replay, None, args, host))
+                prepared = At(s, replay, None, args, host)
+                preview = move.prepare(prepared)
+                args = prepared.args  # what prepare found (a ship's card values) goes into the event
                 if preview is not None:
                     from companion.contract.view import plain
 
@@ -665,7 +667,9 @@ class Site:
             return
         try:
             if then.prepare is not None:
-                then.prepare(At(outcome.session, outcome.replay, None, args, host))
+                prepared = At(outcome.session, outcome.replay, None, args, host)
+                then.prepare(prepared)
+                args = prepared.args
             record_move(host, then, args)
         except CompanionError:
             pass

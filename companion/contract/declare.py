@@ -128,11 +128,12 @@ class Kind:
         return f"{param.label[:1].upper()}{param.label[1:]}{hint}: "
 
     # -- on a page (companion.web): the same kind, asked for on a phone ---------------------------
-    most: int | None = None  # a parameter taking several values: at most this many on a page
+    most: int | None = None  # a parameter taking several values: a page draws this many to choose at once
 
     def limit(self, at: At, param: "Param") -> int | None:
-        """How many values a page lets its player give a parameter taking several, now (1: one,
-        a button each; None: any)."""
+        """How many values a page draws to choose at once for a parameter taking several, now
+        (1: one, a button each; None: any). How many the move takes is the rules' to say, on
+        every surface alike (companion.contract.reader)."""
         return self.most
 
     def offered(self, at: At, param: "Param") -> list[tuple[str, str]] | None:

@@ -166,6 +166,11 @@ def test_the_shell_s_answer_reads_as_a_posted_field(run, home):
             said = ("refused", exc.message)
         sent = posted(home, try_move(param), {param.name: fields})
         assert said == (sent if sent[0] == "refused" else ("read", sent[1][param.name])), param
+    rounds = Param("scores", Pairs("POINTS"), many=True)  # a score sheet's `add`: the round's points
+    answered = reader.answer(rounds, 'Ann=12 "bob"=7', _at(home))
+    assert answered == typed(home, try_move(rounds), {"player": ["Ann"], "scores": ["Ann=12", "bob=7"]})[1]["scores"]
+    sent = posted(home, try_move(rounds), {"scores": ['Ann=12 "bob"=7']})
+    assert answered == sent[1]["scores"] == {"Ann": 12, "Bob": 7}
 
 
 # -- the games' own kinds ----------------------------------------------------------------------------
@@ -418,3 +423,10 @@ def test_a_private_number_works_on_a_phone(hidden_bid, run, home):
     assert "3" not in client.get(f"/p/{links['Bob']}").text.split("Bids in:")[1].split("<")[0]
     assert post_move(client, links["Bob"], "bid", {"bid": "1"}).status_code == 303
     assert json.loads(run(["status", "--json"], expect=0).stdout)["winners"] == ["Ann"]
+
+
+def test_an_option_typed_twice_is_refused_as_a_field_posted_twice(run):
+    run(["new", "atlantic-star", "--players", "Ann,Bob", "--agency", "Rhea,Oceana,Titan,Ceres"], expect=0)
+    refused = run(["charter", "Ann", "1000", "--new", "Poseidon", "--new", "Titan"], expect=1).stderr
+    assert "New takes one value, and 2 were given: give one." in refused
+    run(["charter", "Ann", "1000", "--new", "Poseidon"], expect=0)

@@ -9,8 +9,8 @@ game's words. Here one set of rules holds everywhere:
 - each value is read by its parameter's kind (``Kind.read``), with the kind's own bounds and
   words: a typed value, an answer and a posted field are refused alike, in the game's words;
 - a parameter that takes one value (not ``many``) is given one: several posted values, or an
-  option given several times, are refused; the words of a typed line make one value of a kind
-  that ``joins`` them (``build Ann San Diego-D11``), read by ``Kind.read_words``;
+  option typed several times, are refused; the words of a typed line make one value of an
+  argument whose kind ``joins`` them (``build Ann San Diego-D11``), read by ``Kind.read_words``;
 - a parameter that takes several (``many``) gets each value read; how many the game allows is
   the rules' to say, in their own words, on every surface alike (``Kind.limit`` only says how
   many a page draws to choose at once);
@@ -39,11 +39,11 @@ def read_move(decl: Move | Screen, at: At, given: Mapping[str, Sequence[str]], *
 
     ``given`` maps a parameter's name to the strings given to it: the words of a typed line
     (``words``: several words of a ``joins`` kind are one value), or whole values (an answer, a
-    posted field: a blank one is a field left empty). A page's several number fields for one parameter (``Kind.fields``) come as
-    ``NAME.key``. ``fixed`` holds values that are not read (a page's own player as the actor,
-    the laptop's options a page leaves at their default). ``missing(param)`` gives the value of
-    a required parameter given none (the shell asks) or refuses; without it the refusal is
-    :class:`Missing`."""
+    posted field: a blank one is a field left empty). A page's several number fields for one
+    parameter (``Kind.fields``) come as ``NAME.key``. ``fixed`` holds values that are not read
+    (a page's own player as the actor, the laptop's options a page leaves at their default).
+    ``missing(param)`` gives the value of a required parameter given none (the shell asks) or
+    refuses; without it the refusal is :class:`Missing`."""
     fixed = fixed or {}
     for p in decl.params:
         if p.name in fixed:
@@ -70,14 +70,17 @@ def read_move(decl: Move | Screen, at: At, given: Mapping[str, Sequence[str]], *
 
 
 def read_param(p: Param, values: Sequence[str], at: At, *, words: bool = False) -> Any:
-    """The value of one parameter from the strings given to it (none blank; see
-    :func:`read_move`): what completion reads of a half-typed line and what the shell's question
-    reads of an answer, too."""
+    """The value of one parameter from the strings given to it (see :func:`read_move`): what
+    completion reads of a half-typed line and what the shell's question reads of an answer, too.
+    A kind's ``read`` gets one whole value and ``read_words`` the words of a typed argument; the
+    two agree (``Pairs.read`` splits a whole value as the shell splits a line)."""
     values = [str(v) for v in values]
     if isinstance(p.kind, Flag):
         return bool(values)
-    if p.kind.joins and (words or p.many):
+    if p.kind.joins and words and not p.option:  # an option's value is whole, quoted on the line
         return p.kind.read_words(values, at, p)
+    if p.kind.joins and p.many:  # whole values of a kind that joins: one is read whole (`Ann=12 Bob=7`)
+        return p.kind.read(values[0], at, p) if len(values) == 1 else p.kind.read_words(values, at, p)
     if p.many:
         return [p.kind.read(v, at, p) for v in values]
     if len(values) > 1:

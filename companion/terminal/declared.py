@@ -115,7 +115,8 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             if isinstance(p.kind, Flag):
                 params.append(click.Option([*p.flags, p.name], is_flag=True, help=p.help))
             else:
-                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=p.many,
+                # every value given is kept (not only the last): the reader refuses several for one
+                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=True,
                                            help=p.help, type=str,  # read by the one reader, not by Click
                                            shell_complete=login_shell_complete(decl, p)))
         else:

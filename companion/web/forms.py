@@ -335,7 +335,8 @@ class Unreadable(Exception):
         self.message, self.status = message, status
 
 
-def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageView, player: str | None = None) -> dict | str:
+def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageView,
+              player: str | None = None) -> dict | str:
     """The move's arguments from a post of its form: a dict, or a page address to go to instead
     (a tap that needs picking from, as ``?...``). What the page's form posts is turned into
     values here (a tap on the board into the value it hit, the one-button form's ``choice``),

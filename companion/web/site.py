@@ -144,6 +144,7 @@ class Site:
 
         self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
         self._seen_lock = threading.Lock()
+        self._warned: dict[str, tuple[tuple, str]] = {}  # player -> (the files' signature, a warning to show)
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -394,7 +395,8 @@ class Site:
                 return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
             from companion.web.forms import PageView
 
-            html, _ = await run_in_threadpool(site.render, who, "", PageView.from_query(request.query_params))
+            html, _ = await run_in_threadpool(site.render, who, site.warning_for(who),
+                                              PageView.from_query(request.query_params))
             return HTMLResponse(page_for(who, token, html))
 
         def viewer(request: Request) -> str | None:
@@ -561,7 +563,7 @@ class Site:
 
         The move is one the game declared for the phones and offers this player now; the actor
         is the page's own player, never a posted value; each value is read by its kind (a
-        private one must be one the page offered). It is recorded through ``App.record`` (the
+        value posted is read by the one reader, as a typed one is). It is recorded through ``App.record`` (the
         write lock, the rules, the journal, so `undo` takes it back), and under the lock, on
         the state as it is there, the player must still be allowed to make it (else the page
         says why: whose turn it is) and the form's token must still be good
@@ -607,7 +609,7 @@ class Site:
         if stale:
             return stale, 403, ""
         try:
-            read = forms.read_post(at, move, choices, given, view)
+            read = forms.read_post(at, move, choices, given, view, player)
         except forms.Unreadable as exc:
             return exc.message, exc.status, ""
         except CompanionError as exc:
@@ -646,12 +648,48 @@ class Site:
             return exc.message, 403, ""
         except CompanionError as exc:
             return exc.message, 409, ""
+        warned = self.warnings(move, outcome)
         self._follow(host, move, outcome)
         said = describe_event(s.game, outcome.event)
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
+        if warned:  # what a typed move says as a warning is said to the phone and to the laptop
+            self.warn(player, " ".join(warned))
+            if not move.private:
+                told += " " + " ".join(warned)
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
+
+    def warnings(self, move, outcome) -> list[str]:
+        """The warnings a typed move says once recorded (the lines of its ``done`` styled
+        ``warn``: "that makes 4 rails' worth in Ann's turn"), to say to the phone that made it."""
+        if move.done is None:
+            return []
+        try:
+            said = move.done(outcome)
+        except Exception:  # noqa: BLE001 - the move is recorded: a bug in what it says is logged, never lost
+            self.log_error()
+            return []
+        from companion.contract.view import plain
+
+        return [plain([b]) for b in said if getattr(b, "kind", None) == "line" and "warn" in (b.style or "").split()]
+
+    def warn(self, player: str, text: str) -> None:
+        """Show ``text`` on ``player``'s page until the session changes again (a warning about
+        the move just made there)."""
+        with self._seen_lock:
+            self._warned[player] = (self.signature(), text)
+
+    def warning_for(self, player: str) -> str:
+        """The warning kept for ``player``'s page ('' when none, or when the session changed since)."""
+        with self._seen_lock:
+            kept = self._warned.get(player)
+            if kept is None:
+                return ""
+            if kept[0] != self.signature():
+                del self._warned[player]
+                return ""
+        return pages.message(kept[1], "notice warn")
 
     def _follow(self, host, move, outcome) -> None:
         """The move that follows ``move`` by itself on a page (a round the board ended scores

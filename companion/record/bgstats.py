@@ -22,8 +22,10 @@ words and marked "…"), so that a long evening's notes do not make every link t
 code (issue 29: 6 players and 12 notes made a 3,830-character link, past the 2,953 bytes a QR
 code holds). `export --format bgstats` writes the whole comments; the report has every note.
 A link still too long for a code (six long names in a script of three bytes a letter) is given
-as a link alone, with the reason in one line (:func:`too_long`). Made from the session alone (its file and, for names, the alias table):
-what `report`, `export --format bgstats` and the phone's game-over page show is the same.
+as a link alone, with the reason in one line (:func:`too_long`).
+
+Made from the session alone (its file and, for names, the alias table): what `report`,
+`export --format bgstats` and the phone's game-over page show is the same.
 """
 
 from __future__ import annotations

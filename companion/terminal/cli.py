@@ -85,15 +85,14 @@ def log_unexpected(app: App | None) -> str:
     try:
         path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        from companion.core import logs
         from companion.core.store import now
-
-        import os
 
         if path.is_symlink():
             return "nowhere (errors.log is a link: move it away)"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # owner only (issue 12)
-        with os.fdopen(fd, "a", encoding="utf-8") as fh:
-            fh.write(f"--- {now()} companion {__version__}\n{text}\n")
+        # owner only (issue 12), at most two files of 1 MiB (issue 29)
+        if not logs.append(path, f"--- {now()} companion {__version__}\n{text}\n"):
+            return "nowhere (the data folder is not writable)"
         return str(path)
     except OSError:
         return "nowhere (the data folder is not writable)"

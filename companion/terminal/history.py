@@ -543,6 +543,12 @@ def show_bgstats(link: str) -> None:
     from companion.terminal.render import colour_wanted, echo_drawn, screen_width
 
     click.echo("")
+    why = bgstats.too_long(link)
+    if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
+        click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats:")
+        click.echo(link)
+        click.echo(f"({why[:1].lower()}{why[1:-1]}; `report ID --html FILE` writes it in a page to open there.)")
+        return
     click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:")
     click.echo(link)
     if not colour_wanted():

@@ -25,12 +25,22 @@ from companion.contract.errors import CompanionError, Malformed
 
 
 class At:
-    """What a kind, a move's event or a view sees: the session, its replay, the state as the
-    viewer may see it (``state``: the game's :meth:`view` of it), the printed values, the
-    arguments read so far, and, in the terminal, ways to ask.
+    """What a kind, a move's event, a rule's check or a view sees of a session. Its members:
 
-    ``full`` is the whole state: only an event builder (under the write lock) and the rules'
-    own checks use it; a kind's ``options`` and a view use ``state``."""
+    - ``session``, ``replay``, ``game``, ``players``, ``seat(name)``, ``data`` (the printed
+      values), ``viewer`` (a player's name, or None for the table), ``args`` (the arguments
+      read so far), ``host`` (the terminal's App, to ask and to reach the data folder; None on
+      a page), ``can_ask``, ``ask_until``, ``tell``;
+    - ``state``: the game's ``view(state, viewer)``, what the viewer may see;
+    - ``status``: `status --json` for the viewer: the game's ``summary`` of that viewed state;
+    - ``full``: the whole state. Only an event builder (under the write lock), ``allowed``,
+      ``why_not`` and a kind's ``read`` may use it; a kind's ``options`` uses ``state``.
+
+    A view is never given this ``At`` but the one :mod:`companion.contract.exit` makes, where
+    ``full``, ``replay`` and ``session`` hold only what the viewer may see; a move's ``done``
+    gets an :class:`Outcome` whose ``at`` is the table's (``seen_only``: ``full`` is ``state``)."""
+
+    seen_only = False  # made for a view: `full` is the viewer's view too
 
     def __init__(self, session: Any = None, replay: Any = None, viewer: str | None = None, args: dict | None = None,
                  host: Any = None):
@@ -46,7 +56,7 @@ class At:
 
     @property
     def full(self) -> dict:
-        return self.replay.state
+        return self.state if self.seen_only else self.replay.state
 
     @property
     def state(self) -> dict:
@@ -64,11 +74,11 @@ class At:
 
     @property
     def status(self) -> dict:
-        """`status --json` of the session (the framework's keys and the game's summary): made
-        once per At (a view asks for it in several places; the summary of a long round walks
-        the board)."""
+        """`status --json` of the session for the viewer: the framework's keys and the game's
+        summary of the viewed state, made once per At (a view asks for it in several places;
+        the summary of a long round walks the board)."""
         if self._status is None:
-            self._status = self.session.status(self.replay)
+            self._status = self.session.status(self.replay, state=self.state)
         return self._status
 
     def seat(self, player: str) -> int:
@@ -360,12 +370,15 @@ class Param:
     (then ``--name-with-dashes``, or ``flags``). ``many``: several values (an argument taking
     the rest of the line, or an option given again); ``private``: the value is secret (a city
     of a hand): it is asked on the owner's private screen, never offered, never kept in the
-    shell's history, and a refusal naming it says nothing of it. ``page``: asked on a player's
+    shell's history, and a refusal naming it says nothing of it. ``private=True`` keeps it
+    from everyone but its player until the game is over; ``private=rule``, a function
+    ``(state, event) -> bool``, keeps it while the rule says it is still secret (a bid, until
+    everyone has bid): companion.contract.exit applies it on every surface. ``page``: asked on a player's
     page (False: a page leaves it at its default, an option of the laptop's only)."""
 
     def __init__(self, name: str, kind: Kind | None = None, help: str = "", *, option: bool = False,
                  flags: Sequence[str] = (), required: bool = True, many: bool = False, default: Any = None,
-                 metavar: str | None = None, private: bool = False, ask: bool = True, label: str | None = None,
+                 metavar: str | None = None, private: bool | Callable[[dict, dict], bool] = False, ask: bool = True, label: str | None = None,
                  missing: str | None = None, page: bool = True):
         self.name, self.kind, self.help = name, kind or Kind(), help
         self.option = option or bool(flags) or isinstance(self.kind, Flag)
@@ -382,11 +395,17 @@ class Param:
 
 
 class Outcome:
-    """What a recorded move did: the session and replay after it, the event as recorded, what
-    the move's ``before`` kept of the state before it, and the arguments."""
+    """What a recorded move did, as the table may see it (its ``done`` line is printed on the
+    shared screen, right after a private prompt): the session and replay after it, the event
+    and the arguments without what is still secret (:func:`secret_keys`), the table's view of
+    the state and its summary, and what the move's ``before`` kept of the state before it."""
 
-    def __init__(self, at: At, event: dict, before: dict):
-        self.at, self.event, self.before = at, event, before
+    def __init__(self, at: At, event: dict, before: dict, move: "Move | None" = None):
+        hidden = secret_keys(move, at.replay.state, event, None, at.replay.finished) if move is not None else []
+        self.event = {k: v for k, v in event.items() if k not in hidden}
+        self.at, self.before = at, before
+        at.seen_only = True
+        at.args = {k: v for k, v in at.args.items() if k not in hidden}
 
     @property
     def session(self):
@@ -398,7 +417,7 @@ class Outcome:
 
     @property
     def state(self) -> dict:
-        return self.at.full
+        return self.at.state
 
     @property
     def status(self) -> dict:
@@ -407,6 +426,22 @@ class Outcome:
     @property
     def args(self) -> dict:
         return self.at.args
+
+
+def still_secret(param: "Param", state: dict, event: dict) -> bool:
+    """Whether ``param``'s value in ``event`` is still secret now: ``private=True`` keeps it
+    until the game is over; a rule ``private(state, event) -> bool`` decides from the state now
+    (the whole state: the rule is the filter's own, as boardgame.io's ``redact(G, ctx)``)."""
+    rule = param.private
+    return bool(rule(state, event)) if callable(rule) else bool(rule)
+
+
+def secret_keys(move: "Move", state: dict, event: dict, viewer: str | None, over: bool) -> list[str]:
+    """The keys of ``event`` (recorded by ``move``) that ``viewer`` may not see now: the move's
+    private parameters while still secret, except to the player who made it."""
+    if over or (move.actor and viewer is not None and event.get(move.actor) == viewer):
+        return []
+    return [p.name for p in move.params if p.private and p.name in event and still_secret(p, state, event)]
 
 
 class Move:
@@ -501,7 +536,7 @@ def record_move(host: Any, move: Move, args: dict, check: Callable[[At], None] |
         return move.event(at)
 
     done = host.record(build, before=move.before)
-    return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before)
+    return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before, move)
 
 
 def may_make(move: Move, at: At, player: str) -> bool:

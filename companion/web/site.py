@@ -570,8 +570,8 @@ class Site:
         import click
 
         from companion.core import registry
-        from companion.core.session import describe_event
         from companion.contract.declare import At, offered, offers, own_moves, record_move, refusal
+        from companion.contract.exit import Exit
         from companion.web import forms
 
         form = (given.get("form") or [""])[0]
@@ -645,7 +645,7 @@ class Site:
         except CompanionError as exc:
             return exc.message, 409, ""
         self._follow(host, move, outcome)
-        said = describe_event(s.game, outcome.event)
+        said = Exit(outcome.session, outcome.replay, None, moves).words(outcome.event)  # told to the laptop
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
@@ -677,8 +677,8 @@ class Site:
         """Undo ``player``'s last move (and what followed it by itself) while nobody has moved
         since: checked under the session's lock, where the undo is recorded (`redo` brings it
         back); the laptop's `undo` can take back anything."""
-        from companion.core.session import describe_event
         from companion.contract.declare import last_own
+        from companion.contract.exit import Exit
         from companion.web import forms
 
         host = App(self.data_dir, session_override=self.sid)
@@ -696,7 +696,7 @@ class Site:
                 return "This page's form is not one this laptop drew for you: reload the page.", 403, ""
             if int(said) != replay.count:
                 return "This page was out of date (something was recorded since): look again.", 403, ""
-            said = describe_event(s.game, replay.events[-n]["event"])
+            said = Exit(s, replay, None, moves).words(replay.events[-n]["event"])  # told to the laptop
             for _ in range(n):
                 host.step("undo")
         return f"From {player}'s phone: took back: {said}.", 303, ""

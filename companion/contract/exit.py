@@ -39,13 +39,19 @@ class Exit:
 
     def __init__(self, session: Any, replay: Any, viewer: str | None = None, moves: Iterable[Move] | None = None):
         self.session, self.replay, self.viewer = session, replay, viewer
-        self.moves = tuple(session.moves if moves is None else moves)
+        self._moves = None if moves is None else tuple(moves)  # read when an event is shown: `status` never
         self._at = At(session, replay, viewer)  # the view and its summary, each made once
         self._made: dict[str, Move] | None = None
 
     @property
     def game(self):
         return self.session.game
+
+    @property
+    def moves(self) -> tuple:
+        if self._moves is None:
+            self._moves = tuple(self.session.moves)
+        return self._moves
 
     @property
     def open(self) -> bool:

@@ -214,7 +214,10 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
                                    f"{p.label} is chosen on the private screen).")
         from companion.terminal.render import draw
 
-        seen = decl.private_view(at, owner) if getattr(decl, "private_view", None) else []
+        from companion.contract.exit import Exit
+
+        mine = Exit(at.session, at.replay, owner).at(host=app, args=at.args)  # the owner's view only
+        seen = decl.private_view(mine, owner) if getattr(decl, "private_view", None) else []
         return app.choose_private(owner, draw(seen), question, parse)
     return app.ask_until(question, parse)
 

@@ -57,6 +57,10 @@ def plugins(tmp_path_factory):
     sys.path.remove(str(site))
     for name in [m for m in sys.modules if m.split(".")[0] in ("yacht_companion", "tally_companion", "tricks_companion")]:
         del sys.modules[name]
+    from companion.terminal import declared  # its commands, made once per moves module
+
+    for name in [m for m in declared._built if m.split(".")[0].endswith("_companion")]:
+        del declared._built[name]
     importlib.invalidate_caches()
     registry.forget()
 

@@ -44,6 +44,10 @@ def on_path(site: Path):
         sys.path.remove(str(site))
         for name in [m for m in sys.modules if m.split(".")[0] == "tricks_companion"]:
             del sys.modules[name]
+        from companion.terminal import declared  # its commands, made once per moves module
+
+        for name in [m for m in declared._built if m.split(".")[0] == "tricks_companion"]:
+            del declared._built[name]
         importlib.invalidate_caches()
         registry.forget()
 

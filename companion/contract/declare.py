@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from companion.contract.errors import CompanionError, Malformed
+from companion.contract.exit import Exit, secret_keys
 
 
 class At:
@@ -36,19 +37,24 @@ class At:
     - ``full``: the whole state. Only an event builder (under the write lock), ``allowed``,
       ``why_not`` and a kind's ``read`` may use it; a kind's ``options`` uses ``state``.
 
-    A view is never given this ``At`` but the one :mod:`companion.contract.exit` makes, where
-    ``full``, ``replay`` and ``session`` hold only what the viewer may see; a move's ``done``
-    gets an :class:`Outcome` whose ``at`` is the table's (``seen_only``: ``full`` is ``state``)."""
-
-    seen_only = False  # made for a view: `full` is the viewer's view too
+    ``state`` and ``status`` come from :mod:`companion.contract.exit`, the one exit. A view (and
+    a move's ``done``) is never given this ``At`` but the one the exit makes
+    (:class:`companion.contract.exit.SeenAt`), whose ``full``, ``replay`` and ``session`` hold
+    only what its viewer may see."""
 
     def __init__(self, session: Any = None, replay: Any = None, viewer: str | None = None, args: dict | None = None,
                  host: Any = None):
         self.session, self.replay, self.viewer = session, replay, viewer
         self.args = dict(args or {})
         self.host = host  # the terminal's App (asking, the data folder), or None on a page
-        self._state = None
-        self._status = None
+        self._exit: Exit | None = None
+
+    @property
+    def exit(self) -> Exit:
+        """What this At's viewer may see (made once)."""
+        if self._exit is None:
+            self._exit = Exit(self.session, self.replay, self.viewer)
+        return self._exit
 
     @property
     def game(self):
@@ -56,13 +62,11 @@ class At:
 
     @property
     def full(self) -> dict:
-        return self.state if self.seen_only else self.replay.state
+        return self.replay.state
 
     @property
     def state(self) -> dict:
-        if self._state is None:
-            self._state = self.game.view(self.replay.state, self.viewer)
-        return self._state
+        return self.exit.state
 
     @property
     def data(self) -> dict:
@@ -75,11 +79,8 @@ class At:
     @property
     def status(self) -> dict:
         """`status --json` of the session for the viewer: the framework's keys and the game's
-        summary of the viewed state, made once per At (a view asks for it in several places;
-        the summary of a long round walks the board)."""
-        if self._status is None:
-            self._status = self.session.status(self.replay, state=self.state)
-        return self._status
+        summary of the viewed state."""
+        return self.exit.status
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
@@ -396,16 +397,17 @@ class Param:
 
 class Outcome:
     """What a recorded move did, as the table may see it (its ``done`` line is printed on the
-    shared screen, right after a private prompt): the session and replay after it, the event
-    and the arguments without what is still secret (:func:`secret_keys`), the table's view of
-    the state and its summary, and what the move's ``before`` kept of the state before it."""
+    shared screen, right after a private prompt): ``at``, ``session``, ``replay``, ``state`` and
+    ``status`` are the table's (the exit's); ``event`` and ``args`` come without what is still
+    secret; ``before`` is what the move's ``before`` kept of the whole state before it.
+    ``recorded`` is the rules' own ``At`` after the move, for the framework (a move that follows
+    by itself), never for a view."""
 
     def __init__(self, at: At, event: dict, before: dict, move: "Move | None" = None):
         hidden = secret_keys(move, at.replay.state, event, None, at.replay.finished) if move is not None else []
         self.event = {k: v for k, v in event.items() if k not in hidden}
-        self.at, self.before = at, before
-        at.seen_only = True
-        at.args = {k: v for k, v in at.args.items() if k not in hidden}
+        self.before, self.recorded = before, at
+        self.at = Exit(at.session, at.replay, None).at(at.host, {k: v for k, v in at.args.items() if k not in hidden})
 
     @property
     def session(self):
@@ -426,22 +428,6 @@ class Outcome:
     @property
     def args(self) -> dict:
         return self.at.args
-
-
-def still_secret(param: "Param", state: dict, event: dict) -> bool:
-    """Whether ``param``'s value in ``event`` is still secret now: ``private=True`` keeps it
-    until the game is over; a rule ``private(state, event) -> bool`` decides from the state now
-    (the whole state: the rule is the filter's own, as boardgame.io's ``redact(G, ctx)``)."""
-    rule = param.private
-    return bool(rule(state, event)) if callable(rule) else bool(rule)
-
-
-def secret_keys(move: "Move", state: dict, event: dict, viewer: str | None, over: bool) -> list[str]:
-    """The keys of ``event`` (recorded by ``move``) that ``viewer`` may not see now: the move's
-    private parameters while still secret, except to the player who made it."""
-    if over or (move.actor and viewer is not None and event.get(move.actor) == viewer):
-        return []
-    return [p.name for p in move.params if p.private and p.name in event and still_secret(p, state, event)]
 
 
 class Move:

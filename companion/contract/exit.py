@@ -23,10 +23,13 @@ to show it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from companion.contract.api import deals_in, json_copy
-from companion.contract.declare import At, Move, secret_keys
+from companion.contract.errors import CompanionError
+
+if TYPE_CHECKING:  # the declarations build on this module, never the other way round
+    from companion.contract.declare import Move, Param
 
 HIDDEN = "hidden until the game is over"  # `log --json`'s word for a value secret until the end
 HIDDEN_NOW = "hidden for now"  # ... and for one a rule makes public before the end (a bid)
@@ -40,7 +43,8 @@ class Exit:
     def __init__(self, session: Any, replay: Any, viewer: str | None = None, moves: Iterable[Move] | None = None):
         self.session, self.replay, self.viewer = session, replay, viewer
         self._moves = None if moves is None else tuple(moves)  # read when an event is shown: `status` never
-        self._at = At(session, replay, viewer)  # the view and its summary, each made once
+        self._state: dict | None = None  # the view and its summary, each made once
+        self._status: dict | None = None
         self._made: dict[str, Move] | None = None
 
     @property
@@ -60,13 +64,19 @@ class Exit:
 
     @property
     def state(self) -> dict:
-        return self._at.state
+        """The game's ``view(state, viewer)``: the one privacy rule, applied here and only here."""
+        if self._state is None:
+            self._state = self.game.view(self.replay.state, self.viewer)
+        return self._state
 
     @property
     def status(self) -> dict:
         """`status --json` for this viewer: the session's keys and the game's summary of the
-        viewed state."""
-        return self._at.status
+        viewed state (a view asks for it in several places; the summary of a long round walks
+        the board)."""
+        if self._status is None:
+            self._status = self.session.status(self.replay, state=self.state)
+        return self._status
 
     # -- events ----------------------------------------------------------------------------------
     def secrets(self, event: dict) -> list[str]:
@@ -110,10 +120,26 @@ class Exit:
         return self.session.describe(shown, self.state if takes_state(self.game) else None)
 
     # -- what a view is given --------------------------------------------------------------------
-    def at(self, host: Any = None, args: dict | None = None) -> At:
+    def at(self, host: Any = None, args: dict | None = None) -> "SeenAt":
         """The ``At`` a view is drawn from: its ``state``, ``full``, ``status``, ``replay`` and
         ``session`` hold only what this viewer may see."""
         return SeenAt(self, host, args)
+
+
+def still_secret(param: "Param", state: dict, event: dict) -> bool:
+    """Whether ``param``'s value in ``event`` is still secret now: ``private=True`` keeps it
+    until the game is over; a rule ``private(state, event) -> bool`` decides from the state now
+    (the whole state: the rule is the filter's own, as boardgame.io's ``redact(G, ctx)``)."""
+    rule = param.private
+    return bool(rule(state, event)) if callable(rule) else bool(rule)
+
+
+def secret_keys(move: "Move", state: dict, event: dict, viewer: str | None, over: bool) -> list[str]:
+    """The keys of ``event`` (recorded by ``move``) that ``viewer`` may not see now: the move's
+    private parameters while still secret, except to the player who made it."""
+    if over or (move.actor and viewer is not None and event.get(move.actor) == viewer):
+        return []
+    return [p.name for p in move.params if p.private and p.name in event and still_secret(p, state, event)]
 
 
 _TAKES: dict[type, bool] = {}
@@ -185,20 +211,31 @@ class SeenSession:
         return self._exit.words(event)
 
 
-class SeenAt(At):
-    """An ``At`` made for a view: ``state`` and ``full`` are the viewer's view, ``status`` its
-    summary, ``replay`` and ``session`` the viewed ones (:class:`SeenReplay`, :class:`SeenSession`)."""
-
-    seen_only = True
+class SeenAt:
+    """What a view is given (the members of :class:`companion.contract.declare.At` a view
+    reads): ``state`` and ``full`` are the viewer's view, ``status`` its summary, ``replay``
+    and ``session`` the viewed ones (:class:`SeenReplay`, :class:`SeenSession`); ``host`` for
+    the data folder. A view asks nobody."""
 
     def __init__(self, exit: Exit, host: Any = None, args: dict | None = None):
-        super().__init__(SeenSession(exit), SeenReplay(exit), exit.viewer, args, host)
-        self.exit = exit
+        self.exit, self.host, self.viewer = exit, host, exit.viewer
+        self.session, self.replay = SeenSession(exit), SeenReplay(exit)
+        self.args = dict(args or {})
 
-    @property
-    def state(self) -> dict:
-        return self.exit.state
+    state = full = property(lambda self: self.exit.state)
+    status = property(lambda self: self.exit.status)
+    game = property(lambda self: self.exit.game)
+    data = property(lambda self: self.exit.replay.data)
+    players = property(lambda self: list(self.exit.session.players))
 
-    @property
-    def status(self) -> dict:
-        return self.exit.status
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def can_ask(self) -> bool:
+        return False
+
+    def ask_until(self, question: str, parse: Any, default: str = "", optional: bool = False) -> Any:
+        raise CompanionError("Nobody can be asked here: give the value on the command line.")
+
+    def tell(self, view: list) -> None:
+        """A view says what it says by being drawn."""

@@ -665,7 +665,7 @@ class Site:
             return
         try:
             if then.prepare is not None:
-                then.prepare(At(outcome.session, outcome.replay, None, args, host))
+                then.prepare(At(outcome.recorded.session, outcome.recorded.replay, None, args, host))
             record_move(host, then, args)
         except CompanionError:
             pass

@@ -13,8 +13,9 @@ is that function for the companion. Given a session, a replay and a viewer, :cla
   made the move while it is secret: until the game is over, or, when ``private`` is a rule
   ``(state, event) -> bool``, for as long as that rule says (boardgame.io's ``redact(G, ctx)``);
   a deal's shuffled deck is left out until the game is over or the seed was revealed;
-- ``at(...)``: the :class:`~companion.contract.declare.At` a view is drawn from, whose state,
-  replay and session hold only what the viewer may see.
+- ``at(...)``: what a view is drawn from (:class:`SeenAt`, the members of
+  :class:`~companion.contract.declare.At` a view reads), whose state, replay and session hold
+  only what the viewer may see.
 
 Every surface (the terminal's `status`, `log`, the line after a move, the shell's toolbar, the
 pages and their live stream, the BG Stats link, an export) asks here; none reads the full state
@@ -117,6 +118,11 @@ class Exit:
         secret = self.secrets(event)
         if secret:
             shown = {k: v for k, v in event.items() if k not in secret}
+        if not self.open and any(True for _ in deals_in(shown)):  # a game's default words name every key
+            shown = json_copy(shown)
+            for deal in deals_in(shown):
+                for key in ("deck", "order"):
+                    deal[key] = HIDDEN
         return self.session.describe(shown, self.state if takes_state(self.game) else None)
 
     # -- what a view is given --------------------------------------------------------------------

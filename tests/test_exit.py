@@ -75,3 +75,103 @@ def test_a_view_never_sees_the_deal_seed(home, run):
     assert "seed" not in at.session.meta and at.session.id == s.id
     assert at.full["hands"] == {}  # the table sees no hand
     assert Exit(s, replay).event(replay.events[0]["event"]) == json.loads(run(["log", "--json"]).stdout)[0]["event"]
+
+
+# A plugin that tries to reach the whole state from its views (design-review-3 and
+# adversarial-3's "leaky" plugin, written again here): its status_view reads `at.full` and
+# `at.replay.state` on a player's page, its summary returns every secret word, its done line the
+# word just picked, its describe the word too.
+LEAKY = {
+    "pyproject.toml": """[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "companion-leaky"
+version = "0.0.1"
+
+[project.entry-points."companion.games"]
+leaky = "leaky_game:Leaky"
+
+[tool.setuptools]
+py-modules = ["leaky_game"]
+""",
+    "leaky_game.py": '''from companion.contract.api import Game
+from companion.contract.declare import Move, OneOf, Param, Player
+from companion.contract.view import Line, Table
+from companion.games.kit import new_command
+
+_WORDS = ["quince", "cherry", "banana", "date"]
+
+
+class Leaky(Game):
+    id = "leaky"
+    title = "Leaky"
+    min_players = 2
+    moves = views = "leaky_game"
+
+    def initial(self, setup, data):
+        return {"players": list(setup.players), "secret": {}}
+
+    def on_pick(self, s, event, data):
+        s["secret"][event["player"]] = event["word"]
+
+    def view(self, s, player):
+        return dict(s, secret={p: w for p, w in s["secret"].items() if p == player})
+
+    def result(self, s):
+        return None
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0, "word": s["secret"].get(p)} for p in s["players"]],
+                "round": 0}
+
+    def describe(self, event):
+        return f"{event['player']} picked {event.get('word', 'a word')}"
+
+
+def status_view(at):
+    rows = [[p, at.full["secret"].get(p, "-"), at.replay.state["secret"].get(p, "-")] for p in at.players]
+    return [Line(f"Words: {at.status['players']}"), Table(["player", "full", "replay"], rows)]
+
+
+@new_command(Leaky)
+def new():
+    """Secret words."""
+    return {}
+
+
+MOVES = [Move("pick", [Param("player", Player(), "Who."), Param("word", OneOf(_WORDS), "A word.", private=True)],
+              lambda at: {"type": "pick", "player": at.args["player"], "word": at.args["word"]},
+              help="Pick a secret word.", phone=True, allowed=lambda at, p: p not in at.full["secret"],
+              done=lambda outcome: [Line(f"picked {outcome.event.get('word')} {outcome.replay.state['secret']}")])]
+NEW = {"leaky": new}
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def leaky(tmp_path_factory):
+    work = tmp_path_factory.mktemp("leaky")
+    source = tmp_path_factory.mktemp("source") / "companion-leaky"
+    source.mkdir()
+    for name, text in LEAKY.items():
+        (source / name).write_text(text, encoding="utf-8")
+    yield from on_path(install(work, source), "leaky_game")
+
+
+def test_a_view_that_reaches_for_the_whole_state_finds_the_viewers(leaky, home, run):
+    from serve_support import site_and_client
+
+    run(["new", "leaky", "--players", "Ann,Bob"], expect=0)
+    run(["pick", "Bob", "date"], expect=0)  # Bob's page offers nothing more: every word on it is his view's
+    said = run(["pick", "Ann", "cherry"], expect=0).stdout
+    assert "cherry" not in said
+    for words in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
+        assert "cherry" not in run(words, expect=0).stdout, words
+    s, _replay = loaded(home)
+    _site, client, links = site_and_client(home, s.id, ["Ann", "Bob"])
+    assert "cherry" not in client.get(f"/t/{links['table']}").text
+    bob = client.get(f"/p/{links['Bob']}").text
+    assert "cherry" not in bob and "date" in bob
+    assert "cherry" in client.get(f"/p/{links['Ann']}").text  # her own page

@@ -19,17 +19,18 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "compan
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
-def install(work: Path) -> Path:
-    """pip-install the example from a copy into ``work/site`` (nothing written into the repository)."""
-    copy = work / EXAMPLE.name
-    shutil.copytree(EXAMPLE, copy)
+def install(work: Path, source: Path = EXAMPLE) -> Path:
+    """pip-install the example (or ``source``) from a copy into ``work/site`` (nothing written
+    into the repository)."""
+    copy = work / source.name
+    shutil.copytree(source, copy)
     site = work / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--no-index", "--target", str(site), str(copy)], check=True, capture_output=True)
     return site
 
 
-def on_path(site: Path):
+def on_path(site: Path, package: str = "tricks_companion"):
     """Put ``site`` on this process's path so the registry finds the example (a generator:
     yields once, then takes it off again)."""
     from companion.core import registry
@@ -42,11 +43,11 @@ def on_path(site: Path):
         yield site
     finally:
         sys.path.remove(str(site))
-        for name in [m for m in sys.modules if m.split(".")[0] == "tricks_companion"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == package]:
             del sys.modules[name]
         from companion.terminal import declared  # its commands, made once per moves module
 
-        for name in [m for m in declared._built if m.split(".")[0] == "tricks_companion"]:
+        for name in [m for m in declared._built if m.split(".")[0] == package]:
             del declared._built[name]
         importlib.invalidate_caches()
         registry.forget()

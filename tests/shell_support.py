@@ -50,6 +50,19 @@ class Screen(io.StringIO):
         return "".join(shared), "".join(private)
 
 
+def asked(home, text: str, columns: int = 140) -> str:
+    """Drive the shell with ``text`` and return what its screen showed (the questions it asked),
+    without escape codes and with the wrapping undone."""
+    try:
+        from pty_support import ESCAPES
+    except ImportError:  # run from the repository root
+        from tests.pty_support import ESCAPES
+
+    screen = Screen()
+    drive(home, text, output=screen.output(columns=columns))
+    return " ".join(ESCAPES.sub("", screen.getvalue()).split())
+
+
 def last_json(out: str) -> dict:
     """The last JSON object printed (e.g. by `status --json`)."""
     start = out.rindex('{\n  "session"')

@@ -91,14 +91,14 @@ def test_setup_outside_the_shell_says_to_use_the_shell(run):
 
 
 def test_new_offers_the_setup_when_values_are_missing(home, capsys):
-    text = shown(home, "new atlantic-star --players Ann,Bob\ny\n\x03")
+    text = shown(home, "new atlantic-star --players Ann,Bob\n\ny\n\x03")  # Enter: Ann was last on a ship
     flat = " ".join(text.split())
     assert "5 printed values are not known yet: set them up now? [y/N]" in flat
     assert "1 of 5 · atlantic-star vp.1" in " ".join(capsys.readouterr().out.split())
 
 
 def test_declining_the_offer_asks_nothing_more(home, capsys, status):
-    drive(home, "new atlantic-star --players Ann,Bob\n\nstatus --json\n")
+    drive(home, "new atlantic-star --players Ann,Bob\n\n\nstatus --json\n")  # Enter: Ann starts; Enter: no
     out = capsys.readouterr().out
     assert "1 of 5" not in out and last_json(out)["players"][0]["name"] == "Ann"
 

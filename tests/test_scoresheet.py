@@ -38,11 +38,12 @@ def test_target_ends_the_game_after_the_round(run, status):
     assert status()["winners"] == ["Bob"]
 
 
-def test_lowest_wins_ends_when_someone_exceeds_the_target(run, status):
+def test_lowest_wins_ends_when_someone_reaches_the_target(run, status):
+    """The help's word, "reaches", whichever total wins (issue 29; tests/test_scoresheet_target.py)."""
     run(["new", "scoresheet", "--players", "Ann,Bob", "--lowest-wins", "--target", "100"], expect=0)
-    run(["add", "Ann=60", "Bob=100"], expect=0)
-    assert not status()["finished"]  # reaching 100 is not exceeding it
-    run(["add", "Ann=30", "Bob=1"], expect=0)
+    run(["add", "Ann=60", "Bob=99"], expect=0)
+    assert not status()["finished"]
+    run(["add", "Ann=30", "Bob=1"], expect=0)  # Bob reaches 100
     s = status()
     assert s["finished"] and s["winners"] == ["Ann"]
 

@@ -99,10 +99,16 @@ def test_in_the_shell_the_route_is_private(script, home):
 
 
 def test_rails_name_needs_a_trans_session_and_keeps_map_mode_working(run):
-    message = run(["rails", "Ann"], expect=1).stderr
-    assert "is not a map (type amerika or europa)" in message and "No current session" in message
+    message = " ".join(run(["rails", "Ann"], expect=1).stderr.split())
+    assert message.startswith("Error: No current session: `rails Ann` counts a player's missing rails in a "
+                              "Trans session")
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
-    assert "Trans Europa command" in run(["rails", "Ann"], expect=1).stderr
+    sid = json.loads(run(["status", "--json"], expect=0).stdout)["session"]
+    message = " ".join(run(["rails", "Ann"], expect=1).stderr.split())
+    assert message == (f"Error: Session {sid} (Score sheet) is not a Trans game: `rails Ann` counts a player's "
+                       "missing rails in a Trans session (`use ID` picks one, `sessions` lists them); a map instead "
+                       "of a name counts any hand: `rails amerika --hand CITY,...`.")
+    assert "not a map" not in message  # issue 29: the session is what is wrong, not the name
     assert run(["rails", "amerika", "--hand", KNOWN], expect=0).stdout.startswith("19 rails")
     assert "--built goes with `rails MAP --hand ...`" in run(["rails", "Ann", "--built", "Dallas-J10"], expect=2).stderr
 

@@ -1,8 +1,9 @@
 """How many rails a turn allows, as a warning, never a refusal; and the special cards that
 change the board: three rails, the 3-2-1 rhythm by lap, and doubles that count single.
 
-The app infers turns: consecutive builds by one player are one turn, and a lap ends when the
-builders wrap past the start player.
+The app infers turns: consecutive builds by one player are one turn, and a player's lap is the
+turns they have played this round (in turn order: the builders wrapping past the start player;
+out of turn: tests/test_trans_rules_corners.py).
 """
 
 from __future__ import annotations

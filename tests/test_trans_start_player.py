@@ -5,23 +5,15 @@ recorded without the board get a confirmation naming the rulebook's only case.""
 from __future__ import annotations
 
 try:
-    from shell_support import Screen, drive, last_json
+    from shell_support import asked, drive, last_json
 except ImportError:  # run from the repository root
-    from tests.shell_support import Screen, drive, last_json
+    from tests.shell_support import asked, drive, last_json
 
 
 def test_new_asks_who_is_oldest_and_seats_from_them(home, capsys):
-    screen = Screen()
-    drive(home, "new trans-amerika --players Ann,Bob,Cy --entropy x\ncy\nstatus --json\n",
-          output=screen.output(columns=120))
-    try:
-        from pty_support import ESCAPES
-    except ImportError:
-        from tests.pty_support import ESCAPES
-
-    asked = " ".join(ESCAPES.sub("", screen.getvalue()).split())
+    shown = asked(home, "new trans-amerika --players Ann,Bob,Cy --entropy x\ncy\nstatus --json\n", columns=120)
     assert ('Who is the oldest player? (seed 000: "The oldest player becomes the starting player") '
-            "(Ann, Bob, Cy; Enter: Ann)") in asked
+            "(Ann, Bob, Cy; Enter: Ann)") in shown
     out = capsys.readouterr().out
     assert "(Cy starts)" in out
     assert last_json(out)["start_player"] == "Cy"
@@ -48,13 +40,11 @@ def round_open(run):
 
 def test_two_winners_without_a_board_are_confirmed(home, run, capsys, status):
     round_open(run)
-    screen = Screen()
-    drive(home, "round end --winner Ann --winner Bob --missing Cy=4\nn\nstatus --json\n",
-          output=screen.output(columns=200))
+    shown = asked(home, "round end --winner Ann --winner Bob --missing Cy=4\nn\nstatus --json\n", columns=200)
     out = " ".join(capsys.readouterr().out.split())
     assert ("Ann and Bob both win this round? That is the rulebook's only case of two winners: the first rail "
             "of a player's turn completes another player's cities") in out
-    assert "Is that what happened? [y/N]" in screen.getvalue()
+    assert "Is that what happened? [y/N]" in shown
     assert status()["round_open"] is True  # `n`: nothing recorded
     drive(home, "round end --winner Ann --winner Bob --missing Cy=4\ny\n")
     assert status()["history"][-1]["winners"] == ["Ann", "Bob"]

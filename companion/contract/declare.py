@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from companion.contract.errors import CompanionError, Malformed
+from companion.contract.errors import CompanionError, Malformed, game_over
 from companion.contract.exit import Exit, secret_keys
 
 
@@ -545,7 +545,7 @@ def refusal(move: Move, at: At, player: str) -> str | None:
     if may_make(move, at, player):
         return None
     if at.replay.over:
-        return "The game is over: only `undo` (on the laptop) can change it now."
+        return game_over("on the laptop")
     if move.why_not is not None:
         return move.why_not(at, player)
     turn = [p for p in at.game.turn(at.full) if p != player]

@@ -63,3 +63,16 @@ class MissingValue(CompanionError):
             f"`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
             f"`companion data setup {game}`{'; ' + also if also else ''}."
         )
+
+
+# The refusals every game shares, worded once (issue 27): a game, the framework and the phones'
+# pages say the same thing in the same words. `where` names the device that can undo, when the
+# refusal is read on another (a phone: "on the laptop").
+def game_over(where: str = "") -> str:
+    """The refusal of anything but `undo` once the game is over."""
+    return f"The game is over: only `undo`{f' ({where})' if where else ''} can change it now."
+
+
+ABANDONED = "This game was abandoned: `undo` takes that back, or start another with `new`."
+ABANDONED_ALREADY = "This game was abandoned already: `undo` takes that back."
+OVER_NOTHING_TO_LOG = "The game is over: there is nothing to abandon or to log here."

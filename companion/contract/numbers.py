@@ -7,6 +7,7 @@ so an export no longer imported. Every way in now checks with :func:`check_numbe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from companion.contract.errors import RuleError
@@ -26,15 +27,26 @@ def check_numbers(value: Any) -> None:
         elif isinstance(node, list):
             stack.extend(node)
         elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= LARGEST:
-            shown = f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else "A number of over 40 digits"
-            raise RuleError(f"{shown} is beyond what any game counts (at most {LARGEST:,} either way): "
-                            "check what was typed.")
+            raise beyond(f"The number {node}" if isinstance(node, float) or abs(node) < 10**40 else None)
+
+
+LONGEST_NUMERAL = 40  # digits: far past LARGEST, and what a refusal may still repeat
+_NUMERAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def beyond(shown: str | None = None) -> RuleError:
+    """The refusal of a number no game counts; ``shown`` names it (None: one too long to repeat)."""
+    return RuleError(f"{shown or f'A number of over {LONGEST_NUMERAL} digits'} is beyond what any game counts "
+                     f"(at most {LARGEST:,} either way): check what was typed.")
 
 
 def parse_points(text: str, decimals: bool = True) -> int | float | None:
     """Points as people write them: ``12``, ``-3``, ``2.5`` (``decimals``), or None when the text
-    is not such a number (issue 23: half points were refused). Never NaN or an infinity."""
+    is not such a number (issue 23: half points were refused). Never NaN or an infinity; a
+    number of over 40 digits is refused as beyond any game (RuleError)."""
     raw = str(text).strip()
+    if len(raw) > LONGEST_NUMERAL and _NUMERAL.fullmatch(raw):  # a number, too long to be a score
+        raise beyond()  # (issue 29, U1: it was "not a number", repeated whole)
     try:
         return int(raw)
     except ValueError:

@@ -45,6 +45,19 @@ def safe_text(text: str, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+LONGEST_ECHO = 200  # characters of one unbroken word a refusal repeats (a path fits; 6,000 digits do not)
+_LONG_WORD = re.compile(r"\S{%d,}" % (LONGEST_ECHO + 1))
+
+
+def clip_echoes(message: str) -> str:
+    """A refusal that repeats what was typed stays one short line (issue 29, U1): a word longer
+    than :data:`LONGEST_ECHO` (6,000 digits, a pasted file) is shown by its start and its
+    length, however many times the message names it."""
+    if len(message) <= LONGEST_ECHO:
+        return message
+    return _LONG_WORD.sub(lambda m: f"{m.group()[:24]}… ({len(m.group()):,} characters)", message)
+
+
 def normal_name(name: str) -> str:
     """The form names are compared and stored in: NFC, so "Zoë" typed as one character or as
     "o" and a combining diaeresis is the same name."""

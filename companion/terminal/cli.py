@@ -11,6 +11,7 @@ may use the same command name.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 import click
@@ -18,7 +19,8 @@ import click
 from companion import __version__
 from companion.core.app import App, default_data_dir
 from companion.contract.errors import CompanionError, Malformed, MissingValue
-from companion.terminal.groups import LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
+from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_target,  # noqa: F401 (load_target: tests)
+                                     usage_line)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -59,15 +61,15 @@ COMMANDS: dict[str, str] = {
     "shell": "companion.terminal.generic:shell",
     "clear": "companion.terminal.generic:clear",
     "help": "companion.terminal.generic:help_cmd",
-    "players": "companion.record.commands:players",
-    "player": "companion.record.commands:player_group",
-    "stats": "companion.record.commands:stats",
-    "export": "companion.record.commands:export",
-    "import": "companion.record.commands:import_cmd",
-    "report": "companion.record.commands:report",
-    "delete": "companion.record.commands:delete",
-    "restore": "companion.record.commands:restore",
-    "played": "companion.record.commands:played",
+    "players": "companion.terminal.history:players",
+    "player": "companion.terminal.history:player_group",
+    "stats": "companion.terminal.history:stats",
+    "export": "companion.terminal.history:export",
+    "import": "companion.terminal.history:import_cmd",
+    "report": "companion.terminal.history:report",
+    "delete": "companion.terminal.history:delete",
+    "restore": "companion.terminal.history:restore",
+    "played": "companion.terminal.history:played",
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
 }
@@ -180,6 +182,7 @@ class RootGroup(LazyGroup):
         if ctx.params.get("session_id"):  # `companion --session ID CMD`: the root's own option
             app.session_override = ctx.params["session_id"]
         args = take_session(app, args)
+        ctx.meta[WORDS] = list(args)  # the line as typed, for a refusal that shows how to retype it
         name, cmd, rest = super().resolve_command(ctx, args)
         module = getattr(cmd, "companion_moves", None)
         app.expects = (module, None, getattr(cmd, "companion_name", name), getattr(cmd, "companion_owner", None)) \
@@ -238,7 +241,7 @@ class RootGroup(LazyGroup):
         for name in sorted(self.lazy):
             cmd = super().get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
-                heading = RECORD if self.lazy[name].startswith("companion.record.") else SESSIONS
+                heading = RECORD if self.lazy[name].startswith("companion.terminal.history:") else SESSIONS
                 shared[heading].append((name, cmd))
         games: dict[str, list] = {}
         for gid, commands in self.game_commands(ctx, everyone=True):
@@ -263,19 +266,24 @@ class RootGroup(LazyGroup):
                     formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
+            from companion.terminal.login_completion import register
+
+            register()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            from companion.contract.text import safe_text
-
-            click.echo(on_terminal(f"Error: {safe_text(usage_line(exc))}"), err=True)
+            typed = sys.argv[1:] if args is None else args
+            click.echo(on_terminal(f"Error: {click_message(usage_line(exc), typed)}"), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
             from companion.contract.text import safe_text
 
-            click.echo(on_terminal(f"Error: {safe_text(exc.format_message())}"), err=True)
+            from companion.contract.text import clip_echoes
+
+            click.echo(on_terminal(f"Error: {safe_text(clip_echoes(exc.format_message()))}"), err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             from companion.terminal.script import STOPPED
@@ -285,8 +293,6 @@ class RootGroup(LazyGroup):
         except BrokenPipeError:
             # The reader went away (`| head`): say nothing, and keep Python from complaining
             # about the unflushed output at exit.
-            import os
-
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_REFUSED)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)

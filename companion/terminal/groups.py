@@ -36,6 +36,25 @@ class LazyGroup(click.Group):
         return cmd
 
 
+WORDS = "companion.words"  # ctx.meta: the command's words as typed (set by the root group)
+
+
+def _dash_hint(exc: click.UsageError) -> str:
+    """`note "-3+4"`: Click reads -3 as an option. Say that the words after `--` are never
+    options, with the line to type (issue 29, U1); "" for a long option (a typo of one)."""
+    opt = getattr(exc, "option_name", "") or ""
+    if not isinstance(exc, click.exceptions.NoSuchOption) or opt.startswith("--") or exc.ctx is None:
+        return ""
+    words = list(exc.ctx.meta.get(WORDS) or [])
+    at = next((i for i, w in enumerate(words) if w.startswith(opt) and not w.startswith("--")), None)
+    if at is None:
+        return ""
+    import shlex
+
+    line = shlex.join(words[:at] + ["--"] + words[at:])
+    return f": a value that starts with '-' goes after `--`, which ends the options: `{line}`"
+
+
 def usage_line(exc: click.UsageError) -> str:
     """A usage error as one line: what is wrong and where the options are explained."""
     path = exc.ctx.command_path if exc.ctx else "companion"
@@ -43,7 +62,23 @@ def usage_line(exc: click.UsageError) -> str:
         # `new` or `round` alone: Click's whole help as an error would be a screenful, not a line
         names = exc.ctx.command.list_commands(exc.ctx)
         return f"`{path}` needs one of: {', '.join(names)} (`{path} --help` shows how to write it)"
-    message = exc.format_message()
+    from companion.contract.text import clip_echoes
+
+    message = clip_echoes(exc.format_message())
     if message.startswith("Got unexpected extra argument"):  # `hand Bartholomew Jones`, `... St. Louis`
         message += "; a name with a space goes in quotes, e.g. \"Bartholomew Jones\""
+    hint = _dash_hint(exc)
+    if hint:
+        return clip_echoes(message.rstrip(".") + hint)
     return f"{message} (`{path} --help` shows how to write it)"
+
+
+def click_message(message: str, typed) -> str:
+    """A message Click wrote, made safe for a terminal. Its own structure passes as Click
+    prints it (``Choose from:`` then a line and a tab for each choice); every other control
+    character is shown as an escape. When a word typed holds a line break or a tab, the ones
+    in the message may be the user's, and they are shown as escapes too (issue 29)."""
+    from companion.contract.text import safe_text
+
+    own = not any(isinstance(w, str) and ("\n" in w or "\t" in w) for w in typed or ())
+    return safe_text(message, keep_newlines=own)

@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any, Iterable, Sequence
-
-
-def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
-    """Render a rich renderable to a string (ANSI colours only when ``color``)."""
-    from rich.console import Console
-
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
-                      highlight=False, emoji=False)
-    console.print(renderable)
-    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
 
 
 class Drawn(str):
@@ -93,27 +81,56 @@ def screen_width() -> int:
         return 80
 
 
-def _width(text: str) -> int:
-    """Columns a string takes on a terminal (wide East Asian characters take two)."""
-    if text.isascii():  # nearly every cell: one column a character
-        return len(text)
-    import unicodedata
+# Letters that take one column each and never join another: printable Latin (Zoë, Bjørn, Łukasz),
+# Greek and Cyrillic (but the Cyrillic combining signs U+0483-U+0489), as wcwidth counts them
+# (tests/test_name_width.py checks every one).
+ONE_COLUMN_EACH = re.compile("[ -~\u00a0-\u02ff\u0370-\u0482\u048a-\u052f]*")
 
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+def _width(text: str) -> int:
+    """Columns a string takes on a terminal, as wcwidth counts them (issue 29): a wide East
+    Asian character two, a combining accent or an Indic vowel sign none (`अंजलि` is 4), a family
+    emoji joined by zero-width joiners 2. A control character counts as the escape that
+    :func:`companion.contract.text.safe_text` shows for it."""
+    if text.isascii() or ONE_COLUMN_EACH.fullmatch(text):  # nearly every cell: one column a character
+        return len(text)
+    from wcwidth import wcswidth  # 15 ms to import (80 under load): only for the other scripts
+
+    width = wcswidth(text)
+    if width < 0:  # a control character: wcwidth has no width for it
+        from companion.contract.text import safe_text
+
+        width = wcswidth(safe_text(text))
+    if width < 0:
+        from wcwidth import wcwidth
+
+        width = sum(max(wcwidth(c), 0) for c in text)
+    return width
+
+
+def _joins_previous(c: str) -> bool:
+    """A character drawn together with the one before it (a combining mark, a vowel sign, a
+    zero-width joiner or a variation selector): a cut never falls just before it."""
+    from wcwidth import wcwidth
+
+    return not c.isascii() and wcwidth(c) == 0
 
 
 def cut(text: str, width: int) -> str:
-    """``text`` in at most ``width`` columns, cut with "…" when longer (a cell never wraps)."""
+    """``text`` in at most ``width`` columns, cut with "…" when longer (a cell never wraps),
+    never between a letter and its accent, nor inside an emoji joined by zero-width joiners."""
     if _width(text) <= width:
         return text
-    out, used = [], 0
-    for c in text:
-        w = _width(c)
-        if used + w > width - 1:
-            break
-        out.append(c)
-        used += w
-    return "".join(out) + "…"
+    low, high = 0, len(text)  # the longest start that fits beside the "…" (widths grow with it)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if _width(text[:mid]) <= width - 1:
+            low = mid
+        else:
+            high = mid - 1
+    while 0 < low < len(text) and (_joins_previous(text[low]) or text[low - 1] == "\u200d"):
+        low -= 1
+    return text[:low] + "…"
 
 
 def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
@@ -197,8 +214,8 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
     latest rounds and the totals stay; then the widest text columns are narrowed, their long
     cells cut with "…" (never wrapped); below 40 columns it is a plain list, one row a line.
 
-    Built by hand rather than with rich: listings can hold thousands of rows (10,000
-    sessions), where rich spends about a millisecond per row; this costs microseconds.
+    Built by hand: listings can hold thousands of rows (10,000 sessions), where a layout
+    library (rich) spent about a millisecond per row; this costs microseconds.
     """
     width = width or screen_width()
     right = set(right)
@@ -341,8 +358,8 @@ def winners_line(status: dict) -> str:
 # name or a command that fits a line), colour (or none: NO_COLOR, a pipe), and every name from data
 # made safe. Games build views; nothing else here knows a game.
 
-def _rich_style(style: str) -> str:
-    """A view's style names as a rich style (see companion.contract.view)."""
+def _style_words(style: str) -> str:
+    """A view's style names (see companion.contract.view) as words: ``bold yellow``, ``bold #e6194b``."""
     from companion.contract.view import COLOURS, player_colour
 
     out = []
@@ -367,6 +384,42 @@ STYLE_NAMES = {
     "built": "bold white",
 }
 
+# The Select Graphic Rendition codes of those words, written here (issue 29): rich, with
+# Pygments and markdown-it-py (13 MB of the install), was a dependency for this table alone.
+SGR_ATTRIBUTES = {"bold": "1", "dim": "2", "reverse": "7"}  # in this order, then the colour
+SGR_COLOURS = {"red": "31", "green": "32", "yellow": "33", "magenta": "35", "cyan": "36", "white": "37",
+               "bright_cyan": "96", "grey50": "38;5;244", "grey70": "38;5;249"}
+
+
+def colour_256(hex_colour: str) -> str:
+    """``#rrggbb`` as the nearest of a terminal's 256 colours (``38;5;N``): a grey (saturation
+    under 15%) on the 24-step grey ramp, any other colour in the 6x6x6 cube."""
+    import colorsys
+
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    _, light, saturation = colorsys.rgb_to_hls(r / 255, g / 255, b / 255)
+    if saturation < 0.15:
+        grey = round(light * 25.0)
+        return f"38;5;{16 if grey == 0 else 231 if grey == 25 else 231 + grey}"
+
+    def six(v: int) -> int:
+        return round(v / 95 if v < 95 else 1 + (v - 95) / 40)
+
+    return f"38;5;{16 + 36 * six(r) + 6 * six(g) + six(b)}"
+
+
+HEX = re.compile("#[0-9a-fA-F]{6}")
+
+
+def sgr(style: str) -> str:
+    """A view's style as SGR parameters (``1;38;5;161``), or "" for none: the attributes in a
+    fixed order, then the last colour named."""
+    words = _style_words(style).split()
+    attributes = [code for word, code in SGR_ATTRIBUTES.items() if word in words]
+    colours = [SGR_COLOURS[w] if w in SGR_COLOURS else colour_256(w) for w in words
+               if w in SGR_COLOURS or HEX.fullmatch(w)]
+    return ";".join(attributes + colours[-1:])
+
 
 class _Painter:
     """Turns (text, style) runs into text with colour codes, or plain when colour is off."""
@@ -383,12 +436,8 @@ class _Painter:
             return text
         codes = self._cache.get(style)
         if codes is None:
-            from rich.color import ColorSystem
-            from rich.style import Style
-
-            rich = _rich_style(style)
-            sgr = Style.parse(rich)._make_ansi_codes(ColorSystem.EIGHT_BIT) if rich else ""
-            codes = (f"\x1b[{sgr}m", "\x1b[0m") if sgr else ("", "")
+            parameters = sgr(style)
+            codes = (f"\x1b[{parameters}m", "\x1b[0m") if parameters else ("", "")
             self._cache[style] = codes
         return f"{codes[0]}{text}{codes[1]}" if codes[0] else text
 

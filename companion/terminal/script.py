@@ -8,8 +8,8 @@ from typing import Iterable
 import click
 
 from companion.core.app import App
-from companion.contract.text import safe_text
-from companion.terminal.groups import usage_line
+from companion.contract.text import clip_echoes, safe_text
+from companion.terminal.groups import click_message, usage_line
 
 # What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".
 STOPPED = "Stopped; nothing was recorded."
@@ -43,7 +43,7 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     try:
         words = split_line(text)
     except ValueError as exc:
-        return 2, f"{exc}: check the quotes in {text!r}"
+        return 2, clip_echoes(f"{exc}: check the quotes in {text!r}")
     if not words:
         return 0, None
     if any(w == "--data-dir" or w.startswith("--data-dir=") for w in words):
@@ -56,7 +56,7 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     except click.UsageError as exc:
         return exc.exit_code, usage_line(exc)
     except click.exceptions.ClickException as exc:
-        return exc.exit_code, exc.format_message()
+        return exc.exit_code, clip_echoes(exc.format_message())
     except click.exceptions.Exit as exc:
         return exc.exit_code, None
     except click.exceptions.Abort:
@@ -110,6 +110,9 @@ def run_script(app: App, lines: Iterable[str | bytes], root: click.Group) -> int
         if not text or text.startswith("#"):
             continue
         code, message = run_line(app, text, root)
+        if code == 2 and message:  # Click's message, kept to one line: "Choose from: bash, zsh, fish"
+            click.echo(f"line {number}: {' '.join(click_message(message, [text]).split())}", err=True)
+            return 1
         if code:
             click.echo(f"line {number}: {safe_text(message or 'failed')}", err=True)
             return 1

@@ -20,6 +20,7 @@ from companion import __version__
 from companion.core.app import App
 from companion.contract.text import safe_text
 from companion.contract.errors import CompanionError
+from companion.terminal.groups import click_message
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 
@@ -396,30 +397,40 @@ def carries_private(line: str) -> bool:
     return False
 
 
-def run_shell(app: App, root: click.Group, input=None, output=None, private: bool | None = None) -> None:
-    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line.
+class Shell:
+    """One interactive shell: its prompt, its questions, its private screen and its loop.
 
-    ``private`` says whether the output can show the private screen (the alternate screen);
-    by default, whether it is a terminal.
+    Each part is a method of its own so that each can be read alone: ``ask`` (a question, and
+    a command typed where an answer was awaited), ``show_private`` (a hand on the private
+    screen), ``wire`` (what the shell lends the app), ``run_one`` (one typed line) and ``loop``.
     """
-    try:
-        app.store.ensure()
-        history = SafeHistory(str(app.store.history_path), carries_private)
-    except (CompanionError, OSError):
-        history = InMemoryHistory()
-    view = SessionView(app)
-    prompt = PromptSession(
-        history=history,
-        completer=CommandCompleter(app, view, root),
-        complete_while_typing=False,
-        bottom_toolbar=view.toolbar,
-        input=input,
-        output=output,
-    )
-    askers: list[PromptSession] = []  # made at the first question: the first prompt comes sooner
-    queued: list[str] = []  # command lines typed at an optional question, run after its command
 
-    def is_command(text: str) -> bool:
+    def __init__(self, app: App, root: click.Group, input=None, output=None, private: bool | None = None):
+        self.app, self.root, self.input, self.output = app, root, input, output
+        try:
+            app.store.ensure()
+            history = SafeHistory(str(app.store.history_path), carries_private)
+        except (CompanionError, OSError):
+            history = InMemoryHistory()
+        self.view = SessionView(app)
+        self.prompt = PromptSession(
+            history=history,
+            completer=CommandCompleter(app, self.view, root),
+            complete_while_typing=False,
+            bottom_toolbar=self.view.toolbar,
+            input=input,
+            output=output,
+        )
+        self.askers: list[PromptSession] = []  # made at the first question: the first prompt comes sooner
+        self.queued: list[str] = []  # command lines typed at an optional question, run after its command
+        self.out = self.prompt.app.output
+        if private is None:
+            private = on_terminal(self.out)
+        self.screen = PrivateScreen(self.out, input) if private else None
+        self.elsewhere = Elsewhere(app)
+        self.warming: list[threading.Thread] = []
+
+    def is_command(self, text: str) -> bool:
         """Whether an answer is a command line of this shell (`round start`, `restore pzb`)."""
         try:
             words = split_line(text)
@@ -430,98 +441,87 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
         if words[0] in LEAVE | CLEAR:
             return True
         try:
-            return root.get_command(click.Context(root, obj=app), words[0]) is not None
+            return self.root.get_command(click.Context(self.root, obj=self.app), words[0]) is not None
         except Exception:  # noqa: BLE001 - a damaged session: the answer is an answer
             return False
 
-    def ask(question: str, default: str = "") -> str:
-        if not askers:
-            askers.append(PromptSession(input=input, output=output))
+    def ask(self, question: str, default: str = "") -> str:
+        if not self.askers:
+            self.askers.append(PromptSession(input=self.input, output=self.output))
         from companion.terminal.render import wrap
 
         # a long question wraps at spaces; the answer is typed after its last line
         shown = wrap(question.rstrip()) + question[len(question.rstrip()):]
-        answer = askers[0].prompt(shown, default=default)
+        answer = self.askers[0].prompt(shown, default=default)
         line = answer.strip()
-        if line and line != default.strip() and is_command(line):
+        if line and line != default.strip() and self.is_command(line):
             # a command typed where an answer was awaited (typed ahead, or the question went
             # unseen) is never taken as the answer: a question Enter skips is skipped and the
             # command runs after; any other asks first
-            if getattr(app, "optional_question", False):
-                queued.append(line)
+            if self.app.optional_question:
+                self.queued.append(line)
                 click.echo(wrap(f"`{line}` is a command: the question is skipped (as Enter does), and "
                                 "the command runs next."))
                 return ""
-            sure = askers[0].prompt(wrap(f"Did you mean to run `{line}`? [Y/n] (n: it is the answer) "))
+            sure = self.askers[0].prompt(wrap(f"Did you mean to run `{line}`? [Y/n] (n: it is the answer) "))
             if sure.strip().casefold() in ("", "y", "yes"):
                 raise RunInstead(line)
         return answer
 
-    out = prompt.app.output
-    if private is None:
-        private = on_terminal(out)
-    screen = PrivateScreen(out, input) if private else None
-
-    def show_private(owner: str, text: str, shows: str = "") -> None:
-        if screen is None:
+    def show_private(self, owner: str, text: str, shows: str = "") -> None:
+        if self.screen is None:
             click.echo(text)
         else:
-            screen.show(owner, text, shows)
+            self.screen.show(owner, text, shows)
 
-    app.interactive = True
-    app.pin_session()  # this shell's session is its own from now on
-    elsewhere = Elsewhere(app)
-    # The first read of the session (rules, printed values, replay) starts once the first
-    # prompt is on the screen, in the background; the toolbar is redrawn when it is done.
-    view.waiting = True
-    warming: list[threading.Thread] = []
+    def start_reading(self, _app=None) -> None:
+        """The first read of the session (rules, printed values, replay) starts once the first
+        prompt is on the screen, in the background; the toolbar is redrawn when it is done."""
+        if not self.warming:
+            self.warming.append(self.view.warm(then=lambda: (self.elsewhere.mark(), self.prompt.app.invalidate())))
 
-    def start_reading(_app=None) -> None:
-        if not warming:
-            warming.append(view.warm(then=lambda: (elsewhere.mark(), prompt.app.invalidate())))
+    def wire(self) -> None:
+        """What the shell lends the app: its questions, its private screen, its words."""
+        from companion.terminal import setup
+        from companion.terminal.render import wrap
 
-    prompt.app.after_render += start_reading
-    from companion.terminal.render import wrap
+        app = self.app
+        app.interactive = True
+        app.pin_session()  # this shell's session is its own from now on
+        self.view.waiting = True
+        self.prompt.app.after_render += self.start_reading
+        app.ask = self.ask
+        app.say = lambda text: click.echo(wrap(text))  # a question's refusal, at word boundaries
+        app.offer_setup = lambda game: setup.offer(app, game)  # after `new`, when printed values are missing
+        app.ask_value = lambda game, key: setup.ask_missing(app, game, key)  # a value a command needs now
+        app.show_private = self.show_private
+        app.choose_private = self.screen.choose if self.screen is not None else None
 
-    app.ask = ask
-    app.say = lambda text: click.echo(wrap(text))  # a question's refusal, at word boundaries
-    from companion.terminal import setup
-
-    app.offer_setup = lambda game: setup.offer(app, game)  # after `new`, when printed values are missing
-    app.ask_value = lambda game, key: setup.ask_missing(app, game, key)  # a value a command needs now
-    app.show_private = show_private
-    app.choose_private = screen.choose if screen is not None else None
-
-    click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
-    while True:
-        if queued:  # a command typed at an optional question: it runs now, as typed
-            line = queued.pop(0)
-        else:
+    def next_line(self) -> str | None:
+        """The next line to run: one queued at a question, else one typed (None: Ctrl-D)."""
+        if self.queued:  # a command typed at an optional question: it runs now, as typed
+            return self.queued.pop(0)
+        while True:
             try:
-                line = prompt.prompt("companion> ")
+                return self.prompt.prompt("companion> ")
             except KeyboardInterrupt:
                 continue
             except EOFError:
-                break
-        text = line.strip()
-        if text in LEAVE:
-            break
-        if not text or text.startswith("#"):
-            continue
-        if text in CLEAR:
-            out.erase_screen()
-            out.cursor_goto(0, 0)
-            out.flush()
-            continue
-        start_reading()
-        warming[0].join()
-        news = elsewhere.news()
+                return None
+
+    def run_one(self, text: str) -> None:
+        """One typed line: what happened elsewhere first, then the line, then its refusal."""
+        from companion.terminal.render import wrap
+
+        self.start_reading()
+        self.warming[0].join()
+        news = self.elsewhere.news()
         if news:
             click.echo(wrap(news))
         try:
             for _ in range(20):  # a value given at a hand-written command's question: it runs again
                 try:
-                    code, message = run_line(app, text, root)
+                    code, message = run_line(self.app, text, self.root)
                     break
                 except RunAgain:
                     continue
@@ -531,10 +531,43 @@ def run_shell(app: App, root: click.Group, input=None, output=None, private: boo
             code, message = 1, STOPPED
         except RunInstead as instead:
             code, message = 1, STOPPED
-            queued.insert(0, instead.line)
+            self.queued.insert(0, instead.line)
         finally:
-            elsewhere.mark()
+            self.elsewhere.mark()
         if code and message == STOPPED:  # Ctrl-C is a choice, not a failure
             click.echo(STOPPED, err=True)
         elif code and message:  # at word boundaries, never inside a name or a command to type
-            click.echo(wrap(safe_text(f"Error: {message}")), err=True)
+            # a usage error (2) is Click's message: its own line breaks pass (groups.click_message)
+            shown = click_message(f"Error: {message}", [text]) if code == 2 else safe_text(f"Error: {message}")
+            click.echo(wrap(shown), err=True)
+
+    def loop(self) -> None:
+        """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line."""
+        from companion.terminal.render import wrap
+
+        self.wire()
+        click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
+        while True:
+            line = self.next_line()
+            if line is None:
+                break
+            text = line.strip()
+            if text in LEAVE:
+                break
+            if not text or text.startswith("#"):
+                continue
+            if text in CLEAR:
+                self.out.erase_screen()
+                self.out.cursor_goto(0, 0)
+                self.out.flush()
+                continue
+            self.run_one(text)
+
+
+def run_shell(app: App, root: click.Group, input=None, output=None, private: bool | None = None) -> None:
+    """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line.
+
+    ``private`` says whether the output can show the private screen (the alternate screen);
+    by default, whether it is a terminal.
+    """
+    Shell(app, root, input, output, private).loop()

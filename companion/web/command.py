@@ -114,7 +114,7 @@ def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, na
 
     import segno
 
-    from companion.record.commands import check_output, write_output_stream
+    from companion.terminal.history import check_output, write_output_stream
 
     where = Path(folder).expanduser()
     if not where.is_dir():

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.contract.errors import RuleError
+from companion.contract.errors import RuleError, game_over
 from companion.contract.text import has_unsafe_chars, safe_text
 from companion.contract.api import Game, Setup, State, best, player_name
 
@@ -156,6 +156,9 @@ class AtlanticStar(Game):
     min_players = 2
     max_players = 6
     deals = False  # the players shuffle the real ship cards
+    # seed 003, "Get Ready, let the game start": the shell's `new` asks it when --start is not given
+    start_question = ("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to "
+                      "start the game.\")")
     # player_fields: the default ("player" ...): the core writes the acting player as seated
 
     # -- set-up ----------------------------------------------------------------------------
@@ -201,7 +204,7 @@ class AtlanticStar(Game):
 
     def advance(self, state: State, event: dict, data: dict) -> State:
         if state["finished"]:  # the rules used alone (`loan --preview`, a test): a session refuses first
-            raise RuleError("The game is over: only `undo` can change it now.")
+            raise RuleError(game_over())
         new = super().advance(state, event, data)
         # summary() sees only the state: keep the victory points this session knows beside it
         new["vp"] = copy.deepcopy(data.get("vp"))

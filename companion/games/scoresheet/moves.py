@@ -12,12 +12,13 @@ import click
 from companion.contract.declare import Flag, Move, Number, Pairs, Param, Player
 from companion.games.kit import new_command, sheet_options
 from companion.games.scoresheet.rules import ScoreSheet
-from companion.contract.view import Line, Name, joined, winners
+from companion.contract.view import Cmd, Line, Name, joined, winners
 
 
 @new_command(ScoreSheet)
 @sheet_options
-@click.option("--target", metavar="N", help="The game ends after the round in which someone reaches N.")
+@click.option("--target", metavar="N", help="The game ends after the round in which someone reaches N (a total "
+                                            "of N or more; with --lowest-wins too).")
 @click.option("--scorekeeper", metavar="NAME",
               help="On the phones (`serve`), NAME enters every round's points (default: each player their own).")
 def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
@@ -31,7 +32,12 @@ def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
         value = parse_points(target)
         if value is None:
             raise click.UsageError(f"--target {target!r} is not a number: write it like --target 100")
+        if options.get("coop") or options.get("no_points"):
+            kind = "A co-operative game is won or lost together (`finish --won` or `finish --lost`)" \
+                if options.get("coop") else "A game without points is won by the players named (`finish --winner NAME`)"
+            raise click.UsageError(f"{kind}: no total ends it, so drop --target {target}.")
         options["target"] = value
+        options["target_rule"] = "reaches"  # the help's word, whichever total wins (issue 29)
     else:
         options["target"] = None
     if scorekeeper is not None:
@@ -47,9 +53,23 @@ def _added(outcome) -> list:
         out.append(Line("Teams: ", *joined(Name(f"{'+'.join(t)} {v}")
                                            for t, v in zip(status["teams"], status["team_scores"])), "."))
     if status.get("tied"):
-        out.append(Line(f"{' and '.join(status['tied'])} tie past the target: the rules settle it by "
-                        f"{status.get('tie_rule')}; `finish --winner NAME` says who won."))
+        out.append(tied_line(status))
     return out + winners(status)
+
+
+def tied_line(status: dict) -> Line:
+    """A tie for first once the target is reached, naming who reached it and who ties (with
+    --lowest-wins they differ: Bob reaches 100, Ann and Cy tie for the lowest total)."""
+    reached = [p for side in status.get("target_reached_by") or [] for p in side.split("+")]  # teams' members
+    word = "passed" if status.get("target_rule") == "passes" else "reached"
+    lowest = " (the lowest total)" if status["lowest_wins"] else ""
+    tied = " and ".join(status["tied"])
+    if set(reached) == set(status["tied"]):
+        said = f"{tied} {word} the target tied for first"
+    else:
+        said = f"{' and '.join(reached)} {word} the target; {tied} tie for first{lowest}"
+    return Line(f"{said}, which the rules settle by {status.get('tie_rule')}: ", Cmd("finish --winner NAME"),
+                " says who won.")
 
 
 def _entered(outcome) -> list:
@@ -61,12 +81,24 @@ def _entered(outcome) -> list:
     return _added(outcome)
 
 
+def _rounds_go_on(at) -> bool:
+    """No round is offered once the target ended the rounds on a tie the rules settle."""
+    return not (at.full.get("waits_for_tie") and at.game.tied_at_target(at.full))
+
+
 def _keeper(at, player: str) -> bool:
     """The scorekeeper's phone enters every round."""
-    return at.full.get("scorekeeper") == player and not at.full.get("entered")
+    return at.full.get("scorekeeper") == player and not at.full.get("entered") and _rounds_go_on(at)
+
+
+def _tie_why(at) -> str:
+    tied = " and ".join(at.game.tied_at_target(at.full))
+    return f"The target ended the rounds with {tied} tied for first: `finish --winner NAME` says who won."
 
 
 def _keeper_why(at, player: str) -> str:
+    if not _rounds_go_on(at):
+        return _tie_why(at)
     keeper = at.full.get("scorekeeper")
     if keeper is None:
         return "Each player enters their own points on their phone."
@@ -76,11 +108,13 @@ def _keeper_why(at, player: str) -> str:
 def _own_entry(at, player: str) -> bool:
     """Each phone enters its own player's points, once a round (no scorekeeper)."""
     state = at.full
-    return state.get("scorekeeper") is None and player not in (state.get("entered") or {})
+    return state.get("scorekeeper") is None and player not in (state.get("entered") or {}) and _rounds_go_on(at)
 
 
 def _entry_why(at, player: str) -> str:
     state = at.full
+    if not _rounds_go_on(at):
+        return _tie_why(at)
     keeper = state.get("scorekeeper")
     if keeper is not None:
         return f"{keeper} keeps the score: {keeper}'s phone enters every round."

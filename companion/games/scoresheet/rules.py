@@ -1,9 +1,15 @@
 """A generic score sheet for any game the companion does not know.
 
 Rounds of points per player; optionally the lowest total wins, and optionally the game ends
-by itself after the round in which someone reaches a target (with lowest-wins: exceeds it, as
-in Hearts). Equal best totals all win, unless the game has a tie-breaker: then the table says
-who won it (`finish --winner NAME`).
+by itself after the round in which someone reaches a target. Equal best totals all win, unless
+the game has a tie-breaker: then the table says who won it (`finish --winner NAME`).
+
+The target's word is "reaches", in the help, `status` ("ends at 100") and the docs, and the rule
+matches it whichever total wins (issue 29): a sheet started since records ``target_rule``
+"reaches" in its options. A sheet started before keeps the rule it was played by, so its
+journal replays as it was: with lowest-wins the target had to be passed ("ends past 100", as in
+Hearts), and a tie at the target with a tie-breaker let the next round decide. Since then that
+tie ends the rounds: the sheet waits for `finish --winner NAME` (``tied``) and takes no round.
 
 Since issue 23 a sheet may carry the game's name (``title``: "Carcassonne"), decimal and
 negative points, teams (the members' points add up to the team's total, and a team wins or
@@ -77,6 +83,9 @@ class ScoreSheet(Game):
             "tie_break": tie,
             "won": None,
             "tie_settled": None,
+            # issue 29: "reaches" (a sheet started since) or "passes" (lowest-wins before it)
+            "target_rule": options.get("target_rule") or ("passes" if options.get("lowest_wins") else "reaches"),
+            "waits_for_tie": bool(options.get("target_rule")),  # a tie at the target ends the rounds
             # issue 21 (likewise)
             "scorekeeper": keeper,  # who enters every round on their phone (None: each their own)
             "entered": {},  # the round being entered player by player: {player: points}
@@ -110,6 +119,7 @@ class ScoreSheet(Game):
         has entered theirs."""
         if s.get("no_points"):
             raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+        self._refuse_after_tie(s)
         player = player_name(s["players_order"], str(event.get("player", "")))
         points = event.get("points")
         if not is_points(points):
@@ -129,6 +139,7 @@ class ScoreSheet(Game):
         if s.get("entered"):
             raise RuleError(self._half_entered(s) + ": enter the others' with `score NAME POINTS`, or `undo` "
                             "the entries.")
+        self._refuse_after_tie(s)
         given = event.get("scores") or {}
         if not given:
             raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
@@ -145,14 +156,42 @@ class ScoreSheet(Game):
         s["rounds"].append(row)
         for p, pts in row.items():
             s["totals"][p] = tidy(s["totals"][p] + pts)
+        if self.reached_target(s):
+            top = self._best(s)
+            if len(top) > 1 and s.get("tie_break"):
+                return  # a tie the rules settle: the table says who won (`finish --winner`)
+            self._finish(s, top)
+
+    def _refuse_after_tie(self, s: State) -> None:
+        """No round once the target ended the rounds on a tie the rules settle (issue 29)."""
+        tied = self.tied_at_target(s)
+        if tied and s.get("waits_for_tie"):
+            raise RuleError(f"The target ended the game with {' and '.join(tied)} tied for first; the rules settle "
+                            f"it by {s['tie_break']}: `finish --winner NAME` says who won (`undo` takes the last "
+                            "round back).")
+
+    @staticmethod
+    def past_target(s: State) -> list[str]:
+        """The sides (players, or teams as "Ann+Bob") whose total has reached the target (or
+        passed it, on a sheet that says "passes"); [] without a target, or in a co-operative
+        game or one without points (no target ends those)."""
         target = s["target"]
-        if target is not None and not s.get("coop"):
-            totals = self.side_totals(s).values()
-            if (max(totals) > target) if s["lowest_wins"] else (max(totals) >= target):
-                top = self._best(s)
-                if len(top) > 1 and s.get("tie_break"):
-                    return  # a tie the rules settle: the table says who won (`finish --winner`)
-                self._finish(s, top)
+        if target is None or s.get("coop") or s.get("no_points"):
+            return []
+        passes = (s.get("target_rule") or ("passes" if s["lowest_wins"] else "reaches")) == "passes"
+        return [side for side, total in ScoreSheet.side_totals(s).items()
+                if (total > target if passes else total >= target)]
+
+    def reached_target(self, s: State) -> bool:
+        return bool(self.past_target(s))
+
+    def tied_at_target(self, s: State) -> list[str]:
+        """The players tied for first once the target ended the rounds, waiting for the
+        tie-breaker (`finish --winner NAME`); [] otherwise."""
+        if s["finished"] or not s["rounds"] or not s.get("tie_break") or not self.reached_target(s):
+            return []
+        top = self._best(s)
+        return top if len(top) > 1 else []
 
     def on_finish(self, s: State, event: dict, data: dict) -> None:
         if s.get("entered"):
@@ -273,13 +312,13 @@ class ScoreSheet(Game):
             out["tie_rule"] = s["tie_break"]
         if s.get("tie_settled"):
             out["tie_break"] = s["tie_settled"]
-        if not s["finished"] and s["rounds"] and s.get("tie_break") and not s.get("coop"):
-            top = self._best(s)
-            target = s["target"]
-            totals = self.side_totals(s).values()
-            reached = target is not None and ((max(totals) > target) if s["lowest_wins"] else (max(totals) >= target))
-            if reached and len(top) > 1:
-                out["tied"] = top  # the target was reached on a tie: `finish --winner NAME` settles it
+        if s["target"] is not None and not s.get("coop") and not s.get("no_points"):
+            out["target_rule"] = s.get("target_rule") or ("passes" if s["lowest_wins"] else "reaches")
+        tied = self.tied_at_target(s)
+        if tied:
+            out["tied"] = tied  # the target was reached on a tie: `finish --winner NAME` settles it
+            out["target_reached_by"] = self.past_target(s)  # who reached it (not always the tied)
+            out["waits_for_tie"] = bool(s.get("waits_for_tie"))  # no round is taken meanwhile
         return out
 
     def describe(self, event: dict) -> str:

@@ -24,8 +24,8 @@ def status_view(at) -> list:
         rule = "co-operative: won or lost together"
     elif status.get("no_points"):
         rule = "no points: the winners are named"
-    if status["target"] is not None:
-        rule += f", ends at {status['target']}"
+    if status.get("target_rule"):  # never on a co-operative sheet or one without points
+        rule += f", ends {'past' if status['target_rule'] == 'passes' else 'at'} {status['target']}"
     if status.get("tie_rule"):
         rule += f", ties settled by {status['tie_rule']}"
     players = status["players"]
@@ -54,13 +54,17 @@ def status_view(at) -> list:
         out.append(Line("Teams: " + ", ".join(f"{'+'.join(t)} {v}"
                                               for t, v in zip(status["teams"], status["team_scores"]))))
     if status.get("tied"):
-        out.append(Line(f"{' and '.join(status['tied'])} tie past the target; the rules settle it by "
-                        f"{status.get('tie_rule')}: ", Cmd("finish --winner NAME"), " says who won."))
+        from companion.games.scoresheet.moves import tied_line
+
+        out.append(tied_line(status))
     if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
         if entered and not status["finished"]:
             out.append(Line("In play: ", Cmd("score NAME POINTS"), " enters the others' points (",
                             Cmd("undo"), " takes an entry back); the round counts once everyone's are in."))
             out += on_phones
+        elif status.get("tied") and status.get("waits_for_tie"):
+            out.append(Line("The rounds are over: ", Cmd("finish --winner NAME"), " ends the game (", Cmd("undo"),
+                            " takes the last round back)."))
         elif status["finished"] and status.get("coop"):
             out.append(Line("Won together." if status.get("won") else "Lost together."))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
@@ -79,6 +83,8 @@ def next_action(status: dict) -> str:
     if status["finished"]:
         return ""
     entered = status.get("entered") or []
+    if status.get("tied") and status.get("waits_for_tie"):
+        return "finish --winner NAME"
     if entered:  # a round half entered on the phones: the others' points come next
         waiting = [p["name"] for p in status["players"] if p["name"] not in entered]
         return f"score NAME POINTS for {' and '.join(waiting)}"

@@ -45,7 +45,7 @@ def _new(game) -> click.Command:
                   help="The players' pages (`serve`) do not show each player's missing-rail count.")
     def new(variant: str | None, per_round: int | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
-        options = {"variant": variant, "scoring": scoring, "order": "rulebook"}
+        options = {"variant": variant, "scoring": scoring, "order": "rulebook", "laps": "played"}
         if per_round is not None:  # the rules check it (1 to MAX_PER_ROUND, with the variant)
             options["specials_per_round"] = per_round
         if deal is not None:
@@ -422,6 +422,7 @@ def _round_end_asks(at) -> None:
         raise RuleError("No round is open: start one with `round start`.")
     if state["pending"]:
         raise RuleError(f"The deal is not finished: {at.game.pending_text(state)}")
+    refuse_cutting_short(at.game, state)  # before any question
     counts = dict(args.get("missing") or {})
     if args["auto"] and counts:
         raise click.UsageError("--auto counts the missing rails on the board: drop --missing.",
@@ -437,9 +438,29 @@ def _round_end_asks(at) -> None:
     args["missing"] = counts
 
 
+FINISH_LINE = "you may still finish your current turn before the round ends"  # seed 000, the special case
+
+
+def refuse_cutting_short(game, state: dict) -> None:
+    """`round end` while a builder still finishes the turn in which another player connected
+    (the special case) is refused, naming how to end that turn: the turn's next rail could
+    still make the builder a co-winner, so the round is not scored behind their back. Chosen
+    over a question in the shell so that a script and the shell say the same (docs/trans.md)."""
+    who = game.finishing(state)
+    if who is None:
+        return
+    left = game.rails_worth_left(state, who)
+    worth = f"{left} rail's worth" if left == 1 else f"{left} rails' worth"
+    connected = screens.and_list([p for p in state["track"]["connected"] if p != who])
+    raise RuleError(f"{who} is still finishing the turn in which {connected} connected ({worth} left; "
+                    f"seed 000: \"{FINISH_LINE}\"): `build {who} ...`, or `end-turn {who}` if {who} places "
+                    "no more; then `round end --auto`.")
+
+
 def _round_end_event(at) -> dict:
     args = at.args
     winners, rails_out = list(args.get("winners") or []), bool(args["rails_out"])
+    refuse_cutting_short(at.game, at.replay.state)
     if not args["auto"]:
         event = {"type": "round-end", "winners": winners, "missing": dict(args.get("missing") or {})}
         if rails_out:
@@ -631,11 +652,26 @@ def _built(outcome) -> list:
     out: list = [Line(Name(who), f" built {placed} rail{'s' if placed != 1 else ''}: ", *paths,
                       f" ({status['rails_built']} on the board{left}).")]
     players = [p["name"] for p in status["players"]]
-    warning = allowance_warning(status)
-    if warning:
-        out.append(screens.say(warning, players))
+    for warning in (out_of_turn_warning(status, placed), allowance_warning(status)):
+        if warning:
+            out.append(screens.say(warning, players))
     out += [screens.say(line, players) for line in ending_lines(status, outcome.before["connected"])]
     return out
+
+
+def out_of_turn_warning(status: dict, placed: int) -> str:
+    """A build that began a turn out of the rulebook's order: recorded (a board typed in
+    after the game, or the table's own order, may be right), but said, naming whose turn the
+    recorded turns make it (seed 000: "The starting player begins, then play continues in
+    turn."). The phones offer rails to that player only."""
+    turn = status.get("turn")
+    due = (turn or {}).get("out_of_turn")
+    if not due or turn["rails"] != placed:  # said once, by the build that began the turn
+        return ""
+    who = turn["player"]
+    return (f"Note: by the turns recorded it was {due}'s turn to build, not {who}'s; this is taken as "
+            f"{who}'s turn all the same (their lap {turn['lap']}). If {due} built, `undo` and "
+            f"`build {due} ...`.")
 
 
 def allowance_warning(status: dict) -> str:

@@ -138,15 +138,27 @@ def _is_map(name: str) -> bool:
         return False
 
 
+def _no_trans_session(app, name: str) -> CompanionError:
+    """`rails NAME` away from a Trans session: say what the session at hand is (another game,
+    or none) and what to type, rather than that NAME is not a map (issue 29)."""
+    name = name if len(name) <= 40 and name.isprintable() else "NAME"
+    what = (f"`rails {name}` counts a player's missing rails in a Trans session (`use ID` picks one, `sessions` "
+            "lists them); a map instead of a name counts any hand: `rails amerika --hand CITY,...`.")
+    try:
+        other, _ = app.loaded()
+    except CompanionError as exc:  # no current session, or it is gone
+        return CompanionError(f"{exc.message.split(':')[0]}: {what}")
+    return CompanionError(f"Session {other.id} ({other.game.title}) is not a Trans game: {what}")
+
+
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
     from companion.contract.api import player_name
 
     try:
         s = app.session(GAME, "rails NAME")
-    except CompanionError as exc:
-        raise CompanionError(f"{name!r} is not a map (type amerika or europa), and `rails NAME` needs a Trans "
-                             f"session: {exc}") from None
+    except CompanionError:
+        raise _no_trans_session(app, name) from None
     replay = s.replay()
     game = s.game
     player = player_name(s.players, name)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import unicodedata
 
 from companion.core.datapack import example, set_command
-from companion.contract.errors import CompanionError, MissingValue, RuleError
+from companion.contract.errors import CompanionError, MissingValue, RuleError, game_over
 from companion.contract.api import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
 from companion.games.trans.specials import (  # noqa: F401  (SPECIAL_IDS ... are read from here too)
@@ -197,7 +197,7 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
     ``unbalanced`` deals once, plainly, when no balanced deal can be found.
     """
     if state.get("finished"):
-        raise RuleError("The game is over: only `undo` can change it now.")
+        raise RuleError(game_over())
     if state["round_open"]:
         raise RuleError(f"Round {state['round']} is still open: end it first with `round end ...`.")
     number = state["round"] + 1
@@ -307,6 +307,9 @@ class TransGame(TrackMixin, Game):
             # sessions started from issue 15 on (`new` sets it): start markers in seat order from
             # the start player, impossible round results refused; older journals replay as recorded
             "rulebook_order": options.get("order") == "rulebook",
+            # sessions started from issue 29 on: a player's lap is the turns they played (a rail
+            # out of turn takes no lap from anyone); older journals count the seats' wraps
+            "laps_played": options.get("laps") == "played",
             "players_order": players,
             "scoring": scoring,
             "variant": variant,

@@ -230,6 +230,7 @@ class TrackMixin:
             "connected": [],  # players whose cities are all joined to their marker, in order
             "ended": None,  # the rail that ended the round: by, rail, finishing (the special case)
             "rails_out": False,
+            "laps": {},  # player -> turns of rails they have begun this round (their lap)
             "box": box if isinstance(box, int) and not isinstance(box, bool) else None,
             # the component label of every junction once a rail is built (see components)
             "root": None,
@@ -270,15 +271,23 @@ class TrackMixin:
             return {e: 1 for e in board.cost}
 
     def _next_turn(self, s: State, player: str) -> dict:
-        """A new turn for ``player``: the lap goes up when the seats wrap past the start player."""
-        players = s["players_order"]
-        first = players.index(self.start_player(s))
-        seat = (players.index(player) - first) % len(players)
-        prev = s["track"]["turn"]
-        lap = 1
-        if prev is not None:
-            prev_seat = (players.index(prev["player"]) - first) % len(players)
-            lap = prev["lap"] + (1 if seat <= prev_seat else 0)
+        """A new turn for ``player``, on the lap that player actually plays: their first turn
+        of the round is lap 1, their second lap 2 (``laps`` counts each player's turns). In
+        the rulebook's order this is the seats wrapping past the start player; a turn recorded
+        out of order (the table knows better) then takes no lap from anyone, so the 3-2-1
+        card still gives every player 3 rails in their first turn (seed 000: "on the round's
+        first lap you may place up to 3, on the second up to 2, and on the third at most 1")."""
+        track = s["track"]
+        prev = track["turn"]
+        if s.get("laps_played"):
+            lap = (track.get("laps") or {}).get(player, 0) + 1
+        else:  # a session started before issue 29 replays as recorded: the seats' wraps
+            players = s["players_order"]
+            first = players.index(self.start_player(s))
+            lap = 1
+            if prev is not None:
+                seat, prev_seat = ((players.index(p) - first) % len(players) for p in (player, prev["player"]))
+                lap = prev["lap"] + (1 if seat <= prev_seat else 0)
         return {"player": player, "lap": lap, "rails": 0, "used": 0, "allowed": self.allowance(s, lap),
                 "number": prev["number"] + 1 if prev else 1}
 
@@ -403,6 +412,20 @@ class TrackMixin:
             return turn["player"]
         return players[(players.index(turn["player"]) + 1) % len(players)]
 
+    def _due_instead(self, s: State, player: str) -> str | None:
+        """Whose turn it is when ``player`` begins a turn of rails out of order (None: theirs).
+        A player who placed fewer rails than allowed and let the next seat build ended their
+        turn early without saying it ("up to two rails"): that next seat is in turn."""
+        due = self.builder(s)
+        if due is None or due == player:
+            return None
+        turn = s["track"]["turn"]
+        players = s["players_order"]
+        if turn is not None and turn["player"] == due and turn["used"] > 0 \
+                and players[(players.index(due) + 1) % len(players)] == player:
+            return None
+        return due
+
     @staticmethod
     def turn_spent(turn: dict) -> bool:
         """The turn has placed all the rails' worth it allows, or its player ended it."""
@@ -464,7 +487,11 @@ class TrackMixin:
             raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
         order = edges if "build-anywhere" in in_force(s) else self._grow(s, board, player, edges)
         if turn is None or turn["player"] != player or turn.get("ended"):
+            due = self._due_instead(s, player)
             turn = track["turn"] = self._next_turn(s, player)
+            track.setdefault("laps", {})[player] = turn["lap"]
+            if due is not None:  # recorded, and said: see moves.out_of_turn_warning
+                turn["out_of_turn"] = due
         costs = self._turn_costs(s, board)
         root = track.get("root")
         if root is None or len(root) != len(board.xy):
@@ -566,11 +593,15 @@ class TrackMixin:
 
     def finishing(self, s: State) -> str | None:
         """The player still finishing the turn in which someone else connected (the special
-        case), until that turn is spent: its rails' worth placed, or its player ended it."""
-        ended = s["track"]["ended"]
+        case), until that turn is spent: its rails' worth placed, or its player ended it, or
+        the box is empty (nothing is left to finish it with)."""
+        track = s["track"]
+        ended = track["ended"]
         if not (s["round_open"] and ended and ended["finishing"]):
             return None
-        turn = s["track"]["turn"]
+        if track["box"] is not None and len(track["rails"]) >= track["box"]:
+            return None  # seed 000: "Should you have used up all the rails, the round also ends."
+        turn = track["turn"]
         if turn is not None and turn["player"] == ended["by"] and self.turn_spent(turn):
             return None
         return ended["by"]

@@ -1,0 +1,243 @@
+"""Writing to a session: creating one, and recording one action under its write lock (read
+once, replayed once, refused whole or appended whole), undo, redo and the reveal of the seed."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from companion.core import registry as games
+from companion.contract.errors import CompanionError, MissingValue, RuleError, StoreError
+from companion.contract.numbers import check_numbers
+from companion.contract.api import Event, State, json_copy
+from companion.core.store import Store, now
+from companion.core.framework import apply_event
+from companion.core.index import _sync_index, ended, index_summary
+from companion.core.journal import SNAPSHOT_EVERY, Replay, Session, check_deal_contexts, load, with_frozen
+from companion.core.seating import check_players, new_id, seat_from
+
+
+def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
+           entropy: str = "", extra: dict | None = None, events: list[Event] = (),
+           make_current: bool = True) -> Session:
+    """Start a new session, freeze the printed values it uses, and make it current.
+
+    ``extra`` adds description keys (``played_on``, ``location``); ``events`` are recorded
+    with the session in the same locked write (`played` logs a whole game at once), so a
+    crash never leaves half of it.
+    """
+    from companion.core import datapack
+
+    game = games.get(game_id)
+    names = seat_from(check_players(players, game), start)
+    check_numbers(options)
+    for event in events:
+        check_numbers(event)
+    sid = new_id(set(store.session_ids()))
+    with store.writing_session(sid), store.writing():  # the order of every write (companion.core.store)
+        data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
+        meta: dict[str, Any] = {
+            "id": sid,
+            "game": game_id,
+            "players": names,
+            "options": options,
+            "created": now(),
+            "data": data,
+        }
+        meta.update({k: v for k, v in (extra or {}).items() if v})
+        if game.deals:
+            from companion.core import dealing
+
+            seed = dealing.new_seed()
+            meta.update(seed=seed, commitment=dealing.commitment(seed), entropy=entropy or "")
+        at = now()
+        session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
+        replay = session.replay()  # refuse options the rules cannot start from, before writing anything
+        store.create_session(meta, session.journal, index_summary(session, replay) if events else None)
+        if make_current:
+            try:
+                store.set_current(meta["id"])
+            except StoreError as exc:
+                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+                store.notes.append(f"Session {meta['id']} was created and saved, but could not be made the current "
+                                   f"one ({reason}): type `use {meta['id']}` once the disk has room.")
+    return session
+
+
+MakeEvent = Callable[[Session, Replay], Event]
+
+
+class Recorded:
+    """What :func:`record` did: the session and its replay after the action, the event as
+    recorded, and what ``before`` kept of the state just before it."""
+
+    __slots__ = ("session", "replay", "event", "before")
+
+    def __init__(self, session: Session, replay: Replay, event: Event, before: Any):
+        self.session, self.replay, self.event, self.before = session, replay, event, before
+
+    def __iter__(self):  # session, replay, event = record(...)
+        return iter((self.session, self.replay, self.event))
+
+
+def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None) -> tuple[Session, Replay]:
+    """Session ``sid`` and its replay as the file holds them now: ``held`` itself when the file
+    is the one it was read from (the same inode, size and time: every write replaces it), held
+    followed by the actions appended since when only those were added (as a page or the
+    shell sees another terminal's rail), else a new read and replay. So a command, the shell's
+    toolbar and the pages read a session once and replay it once, whoever asks."""
+    if isinstance(held, tuple):
+        held = held[0]
+    if held is not None:
+        session = held
+        if session.id == sid and session.signature is not None and store.signature(sid) == session.signature:
+            return session, session.replay()
+    current = load(store, sid)
+    if held is not None and held.id == sid and held._replayed is not None:
+        extended = _extended(held, held._replayed, current)
+        if extended is not None:
+            current.keep_replay(extended)
+    return current, current.replay()
+
+
+def _extended(before: Session, replay: Replay, current: Session) -> Replay | None:
+    """``replay`` followed by the actions ``current`` appended to ``before``'s journal, or None
+    when anything else changed (an undo, another description): the caller replays anew."""
+    n, old, new = before.length, before.text, current.text
+    # only appended: the file's text up to its closing brackets is the old text's (every
+    # append splices one entry there; anything else rewrote the file)
+    if (old is None or new is None or before.meta != current.meta or current.length < n
+            or not old.endswith("}}") or not new.startswith(old[:-2])):
+        return None
+    added = current.entries_from(n)
+    if any(e.get("kind") not in ("do", "reveal") for e in added):
+        return None
+    game = current.game
+    state, data, out = replay.state, replay.data, replay
+    try:
+        for entry in added:
+            if entry.get("kind") != "do":
+                continue
+            event = entry["event"]
+            data = with_frozen(data, event)
+            if game.deals:
+                check_deal_contexts(current, event)
+            state = apply_event(game, current.players, state, out.ctx, json_copy(event), data)
+            out = out.then(entry, state, data)
+    except CompanionError:
+        return None  # the full replay says what is wrong, properly
+    return out
+
+
+def record(store: Store, sid: str, make_event: Event | MakeEvent, held: tuple[Session, Replay] | None = None,
+           before: Callable[[State], Any] | None = None) -> Recorded:
+    """Validate and append one action, under the lock, against the freshest state on disk.
+
+    ``make_event`` is an event, or a function building it from the current session and replay
+    (for deals, which must see the state as it is under the lock). ``held`` is what the caller
+    read already: used as it is when the file did not change since (the file is read once per
+    action). ``before(state)`` keeps what the caller needs of the state before the action. A
+    refused event changes nothing on disk (the working state it changed is thrown away, and
+    ``held`` with it). A printed value that was unknown when the session started is frozen into
+    the event once the players have supplied it.
+    """
+    with store.writing_session(sid):
+        session, replay = fresh(store, sid, held)
+        try:
+            return _record(store, sid, session, replay, make_event, before)
+        except BaseException:
+            session.forget_replay()  # the working state may be half-changed: nobody reuses it
+            raise
+
+
+def _record(store: Store, sid: str, session: Session, replay: Replay, make_event, before) -> "Recorded":
+    if True:  # (under the session's lock, held by record)
+        event = make_event(session, replay) if callable(make_event) else dict(make_event)
+        event = json_copy(event)  # the event shares nothing with the state it was built from
+        check_numbers(event)
+        game = session.game
+        if game.deals and _deals(event):
+            check_deal_contexts(session, event)
+            if session.revealed:
+                raise RuleError(
+                    f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
+                    "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
+                )
+        data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
+        was = ended(replay)
+        kept = before(replay.state) if before is not None else None
+        for _ in range(20):
+            try:
+                # The replay is this call's own: the event changes it in place (no copy of the
+                # whole state per action). A refusal throws it away with everything else.
+                state = apply_event(game, session.players, replay.state, replay.ctx, json_copy(event), data)
+                break
+            except MissingValue as missing:
+                value = supplied_value(store, session.meta["game"], missing.key)
+                if value is None:
+                    raise
+                event.setdefault("_data", {})[missing.key] = value
+                replay = session.replay(again=True)  # the refused try may have changed the working state
+                data = with_frozen(replay.data, event)
+        else:  # pragma: no cover - a game asking for ever more values
+            raise RuleError("Too many printed values are missing for this action.")
+        entry = {"kind": "do", "event": event, "at": now()}
+        store.append(sid, entry)
+        session.add(entry)
+        session.text, session.signature = store.session_text(sid), store.held_signature(sid)
+        after = replay.then(entry, state, data)
+        session.keep_replay(after)
+        if after.fresh >= SNAPSHOT_EVERY:
+            snap = session.snapshot_of(after, store.last_number(sid))
+            if snap is not None:
+                store.write_snapshot(sid, snap)
+                after.fresh = 0  # the snapshot stands for these now: the next one after as many again
+        _sync_index(store, session, was, after)
+    return Recorded(session, after, event, kept)
+
+
+def _deals(event: Event) -> bool:
+    """Whether ``event`` carries a deal (dealing is imported only for games that deal)."""
+    from companion.core import dealing
+
+    return any(True for _ in dealing.deals_in(event))
+
+
+def supplied_value(store: Store, game_id: str, key: str) -> Any:
+    """The value the players supplied (or the pack holds) at dotted ``key``, None if unknown."""
+    from companion.core import datapack
+
+    try:
+        values = datapack.merged(game_id, store.user_values(game_id))
+        return datapack.get_path(values, key)
+    except (KeyError, CompanionError):
+        return None
+
+
+def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None = None) -> tuple[Session, Replay, dict]:
+    """Undo or redo one event; returns the session, the new replay and the entry moved
+    (``held``: what the caller read already, see :func:`fresh`)."""
+    with store.writing_session(sid):
+        session, before = fresh(store, sid, held)
+        if kind == "undo" and not before.count:
+            raise CompanionError("Nothing to undo: the session is at its start.")
+        if kind == "redo" and not before.undone:
+            raise CompanionError("Nothing to redo: no undone event is waiting.")
+        moved = before.events[-1] if kind == "undo" else before.undone[0]
+        was = ended(before)
+        entry = {"kind": kind, "at": now()}
+        store.append(sid, entry)
+        session.add(entry)
+        session.text, session.signature = store.session_text(sid), store.held_signature(sid)
+        after = session.replay(again=True)
+        _sync_index(store, session, was, after)
+    return session, after, moved
+
+
+def reveal(store: Store, sid: str) -> Session:
+    """Record that the dealing seed was shown before the end of the game."""
+    with store.writing_session(sid):
+        session = load(store, sid)
+        entry = {"kind": "reveal", "at": now()}
+        store.append(sid, entry)
+        session.add(entry)
+    return session

@@ -1,0 +1,103 @@
+"""Seating a new session: its id, its players' names as people type them, the day and place of
+a play logged afterwards, and who sits where from the start player."""
+
+from __future__ import annotations
+
+import string
+from datetime import date, datetime, timedelta
+
+from companion.contract.errors import CompanionError
+from companion.contract.text import has_unsafe_chars, name_key, normal_name, safe_text
+
+
+ID_ALPHABET = string.ascii_lowercase + string.digits
+ID_LENGTH = 8
+NAME_MAX = 20
+# A name starting with one of these is a formula in a spreadsheet (the CSV export) or an option
+# on a command line; '=' is refused anywhere in a name already.
+NAME_BAD_STARTS = ("+", "-", "@")
+
+
+def new_id(existing: set[str]) -> str:
+    while True:
+        import secrets  # imported here: `status` never makes an id, and secrets pulls in random
+
+        sid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if sid not in existing:
+            return sid
+
+
+def check_players(names: list[str], game) -> list[str]:
+    """Player names as given, or a refusal saying what is wrong with them."""
+    names = [normal_name(n.strip()) for n in names]  # NFC: "Zoë" in one character or two is one name
+    if any(not n for n in names):
+        raise CompanionError("A player name is empty: write the names as --players Ann,Bob,Cy")
+    for n in names:
+        if len(n) > NAME_MAX:
+            raise CompanionError(f"The name '{safe_text(n)}' is longer than {NAME_MAX} characters: shorten it.")
+        if any(c in n for c in ",=\n\t") or not n.isprintable() or has_unsafe_chars(n):
+            raise CompanionError(f"The name '{safe_text(n)}' may not contain commas, '=' or control characters "
+                                 "(such as ESC or a right-to-left override).")
+        if n.startswith(NAME_BAD_STARTS):
+            raise CompanionError(f"The name '{safe_text(n)}' starts with {n[0]!r}, which a command line reads as an "
+                                 "option or a spreadsheet as a formula: names may not start with '+', '-' or '@'; "
+                                 "start it with a letter or a digit.")
+    seen: set[str] = set()
+    for n in names:
+        if name_key(n) in seen:
+            raise CompanionError(f"The name {n!r} is given twice: every player needs a different name.")
+        seen.add(name_key(n))
+    if not game.min_players <= len(names) <= game.max_players:
+        raise CompanionError(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
+        )
+    return names
+
+
+LOCATION_MAX = 100
+
+
+def parse_played_on(text: str | None) -> str | None:
+    """`--played-on` as YYYY-MM-DD or YYYY-MM-DDTHH:MM (a play can't be in the future), or a
+    refusal showing how to write it."""
+    if text is None:
+        return None
+    raw = text.strip().replace(" ", "T")
+    how = "write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30"
+    try:
+        if len(raw) == 10:
+            day = date.fromisoformat(raw)
+            shown = day.isoformat()
+        elif len(raw) == 16 and raw[10] == "T":
+            moment = datetime.fromisoformat(raw)
+            day, shown = moment.date(), moment.strftime("%Y-%m-%dT%H:%M")
+        else:
+            raise ValueError
+    except ValueError:
+        raise CompanionError(f"{text!r} is not a date: {how}.") from None
+    if day.year < 1900:
+        raise CompanionError(f"{shown} is too long ago: check the year.")
+    if day > date.today() + timedelta(days=1):  # a day of slack for time zones
+        raise CompanionError(f"{shown} is in the future: --played-on is the day the game was played.")
+    return shown
+
+
+def parse_location(text: str | None) -> str | None:
+    """`--location` as one short line, or a refusal."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    if len(text) > LOCATION_MAX or not text.isprintable():
+        raise CompanionError(f"A location is one line of at most {LOCATION_MAX} characters.")
+    return text
+
+
+def seat_from(names: list[str], start: str | None) -> list[str]:
+    """Seat order starting with the start player (default: the first listed)."""
+    if not start:
+        return names
+    from companion.contract.api import player_name
+
+    first = player_name(names, start)
+    i = names.index(first)
+    return names[i:] + names[:i]

@@ -374,13 +374,14 @@ class Param:
     shell's history, and a refusal naming it says nothing of it. ``private=True`` keeps it
     from everyone but its player until the game is over; ``private=rule``, a function
     ``(state, event) -> bool``, keeps it while the rule says it is still secret (a bid, until
-    everyone has bid): companion.contract.exit applies it on every surface. ``page``: asked on a player's
-    page (False: a page leaves it at its default, an option of the laptop's only)."""
+    everyone has bid): companion.contract.exit applies it on every surface. ``page``: asked
+    on a player's page (False: a page leaves it at its default, an option of the laptop's
+    only)."""
 
     def __init__(self, name: str, kind: Kind | None = None, help: str = "", *, option: bool = False,
                  flags: Sequence[str] = (), required: bool = True, many: bool = False, default: Any = None,
-                 metavar: str | None = None, private: bool | Callable[[dict, dict], bool] = False, ask: bool = True, label: str | None = None,
-                 missing: str | None = None, page: bool = True):
+                 metavar: str | None = None, private: bool | Callable[[dict, dict], bool] = False,
+                 ask: bool = True, label: str | None = None, missing: str | None = None, page: bool = True):
         self.name, self.kind, self.help = name, kind or Kind(), help
         self.option = option or bool(flags) or isinstance(self.kind, Flag)
         self.flags = tuple(flags) or ((f"--{name.replace('_', '-')}",) if self.option else ())

@@ -1,4 +1,4 @@
-"""Every game keeps the contract: the built-in ones and the two examples of docs/writing-a-game.md.
+"""Every game keeps the contract: the built-in ones and the three examples of docs/writing-a-game.md.
 
 OpenSpiel simulates every registered game through one small state API; here every game found
 through the entry point group ``companion.games`` (the examples are installed as real
@@ -30,7 +30,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"yacht": ROOT / "docs" / "examples" / "companion-yacht",
-            "tally": ROOT / "docs" / "examples" / "companion-tally"}
+            "tally": ROOT / "docs" / "examples" / "companion-tally",
+            "tricks": ROOT / "docs" / "examples" / "companion-tricks"}
 BUILT_IN = sorted(ep.name for ep in entry_points(group="companion.games") if ep.value.startswith("companion."))
 GAMES = BUILT_IN + sorted(EXAMPLES)
 
@@ -56,8 +57,12 @@ def plugins(tmp_path_factory):
     registry.forget()
     yield site
     sys.path.remove(str(site))
-    for name in [m for m in sys.modules if m.split(".")[0] in ("yacht_companion", "tally_companion")]:
+    for name in [m for m in sys.modules if m.split(".")[0] in ("yacht_companion", "tally_companion", "tricks_companion")]:
         del sys.modules[name]
+    from companion.terminal import declared  # its commands, made once per moves module
+
+    for name in [m for m in declared._built if m.split(".")[0].endswith("_companion")]:
+        del declared._built[name]
     importlib.invalidate_caches()
     registry.forget()
 

@@ -273,7 +273,9 @@ def test_after_the_app_swaps_the_hands_each_player_knows_the_cities_handed_on(ga
     assert all(c in mine for c in st["hands"]["Ann"] + st["hands"]["Bob"])
     assert not any(c in mine for c in st["hands"]["Cy"]), "Cy's cities are not Ann's to know"
     s = App(home).session()
-    page = "".join(status_blocks(s, s.replay(), "Ann"))
+    from companion.contract.exit import Exit
+
+    page = "".join(status_blocks(Exit(s, s.replay(), "Ann")))
     assert "The cities you handed to Bob" in page and all(c in page for c in st["hands"]["Bob"])
     assert not any(c in page for c in st["hands"]["Cy"])
     shared = run(["status"], expect=0).stdout + run(["log"], expect=0).stdout + run(["status", "--json"], expect=0).stdout

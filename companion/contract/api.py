@@ -81,11 +81,12 @@ REQUIRED_FACTS = ("id", "title", "moves", "views")
 RULES: dict[str, str] = {
     "initial": "(setup, data) -> state: the state before anything happened",
     "summary": "(state) -> dict: the `status --json` keys of the game; at least `players` "
-               "([{name, score}], seat order) and `round`",
+               "([{name, score}], seat order) and `round`; given a viewer's view of the state",
     "result": "(state) -> {'winners': [...]} once the game is over, None while it is on",
     "on_<event type>": "(state, event, data): one handler per event type; changes the state in place or "
                        "raises RuleError (a dash in the type is an underscore here)",
-    "describe": "(event) -> str: the event in words, for `log`, the reports and the exports",
+    "describe": "(event) -> str: the event in words, for `log`, the reports and the exports, without the "
+                "values still secret to its reader; `(event, state)` gets the reader's view too",
     "view": "(state, player) -> state: what `player` may see (None: the table); the one privacy rule",
     "turn": "(state) -> [names]: who is to act now ([] when nobody in particular)",
     "deal_contexts": "(session id, event) -> [(deal, context)]: the deals an event records (dealing games)",

@@ -22,23 +22,39 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from companion.contract.errors import CompanionError, Malformed, game_over
+from companion.contract.exit import Exit, secret_keys
 
 
 class At:
-    """What a kind, a move's event or a view sees: the session, its replay, the state as the
-    viewer may see it (``state``: the game's :meth:`view` of it), the printed values, the
-    arguments read so far, and, in the terminal, ways to ask.
+    """What a kind, a move's event, a rule's check or a view sees of a session. Its members:
 
-    ``full`` is the whole state: only an event builder (under the write lock) and the rules'
-    own checks use it; a kind's ``options`` and a view use ``state``."""
+    - ``session``, ``replay``, ``game``, ``players``, ``seat(name)``, ``data`` (the printed
+      values), ``viewer`` (a player's name, or None for the table), ``args`` (the arguments
+      read so far), ``host`` (the terminal's App, to ask and to reach the data folder; None on
+      a page), ``can_ask``, ``ask_until``, ``tell``;
+    - ``state``: the game's ``view(state, viewer)``, what the viewer may see;
+    - ``status``: `status --json` for the viewer: the game's ``summary`` of that viewed state;
+    - ``full``: the whole state. Only an event builder (under the write lock), ``allowed``,
+      ``why_not`` and a kind's ``read`` may use it; a kind's ``options`` uses ``state``.
+
+    ``state`` and ``status`` come from :mod:`companion.contract.exit`, the one exit. A view (and
+    a move's ``done``) is never given this ``At`` but the one the exit makes
+    (:class:`companion.contract.exit.SeenAt`), whose ``full``, ``replay`` and ``session`` hold
+    only what its viewer may see."""
 
     def __init__(self, session: Any = None, replay: Any = None, viewer: str | None = None, args: dict | None = None,
                  host: Any = None):
         self.session, self.replay, self.viewer = session, replay, viewer
         self.args = dict(args or {})
         self.host = host  # the terminal's App (asking, the data folder), or None on a page
-        self._state = None
-        self._status = None
+        self._exit: Exit | None = None
+
+    @property
+    def exit(self) -> Exit:
+        """What this At's viewer may see (made once)."""
+        if self._exit is None:
+            self._exit = Exit(self.session, self.replay, self.viewer)
+        return self._exit
 
     @property
     def game(self):
@@ -50,9 +66,7 @@ class At:
 
     @property
     def state(self) -> dict:
-        if self._state is None:
-            self._state = self.game.view(self.replay.state, self.viewer)
-        return self._state
+        return self.exit.state
 
     @property
     def data(self) -> dict:
@@ -64,12 +78,9 @@ class At:
 
     @property
     def status(self) -> dict:
-        """`status --json` of the session (the framework's keys and the game's summary): made
-        once per At (a view asks for it in several places; the summary of a long round walks
-        the board)."""
-        if self._status is None:
-            self._status = self.session.status(self.replay)
-        return self._status
+        """`status --json` of the session for the viewer: the framework's keys and the game's
+        summary of the viewed state."""
+        return self.exit.status
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
@@ -355,13 +366,17 @@ class Param:
     (then ``--name-with-dashes``, or ``flags``). ``many``: several values (an argument taking
     the rest of the line, or an option given again); ``private``: the value is secret (a city
     of a hand): it is asked on the owner's private screen, never offered, never kept in the
-    shell's history, and a refusal naming it says nothing of it. ``page``: asked on a player's
-    page (False: a page leaves it at its default, an option of the laptop's only)."""
+    shell's history, and a refusal naming it says nothing of it. ``private=True`` keeps it
+    from everyone but its player until the game is over; ``private=rule``, a function
+    ``(state, event) -> bool``, keeps it while the rule says it is still secret (a bid, until
+    everyone has bid): companion.contract.exit applies it on every surface. ``page``: asked
+    on a player's page (False: a page leaves it at its default, an option of the laptop's
+    only)."""
 
     def __init__(self, name: str, kind: Kind | None = None, help: str = "", *, option: bool = False,
                  flags: Sequence[str] = (), required: bool = True, many: bool = False, default: Any = None,
-                 metavar: str | None = None, private: bool = False, ask: bool = True, label: str | None = None,
-                 missing: str | None = None, page: bool = True):
+                 metavar: str | None = None, private: bool | Callable[[dict, dict], bool] = False,
+                 ask: bool = True, label: str | None = None, missing: str | None = None, page: bool = True):
         self.name, self.kind, self.help = name, kind or Kind(), help
         self.option = option or bool(flags) or isinstance(self.kind, Flag)
         self.flags = tuple(flags) or ((f"--{name.replace('_', '-')}",) if self.option else ())
@@ -377,11 +392,18 @@ class Param:
 
 
 class Outcome:
-    """What a recorded move did: the session and replay after it, the event as recorded, what
-    the move's ``before`` kept of the state before it, and the arguments."""
+    """What a recorded move did, as the table may see it (its ``done`` line is printed on the
+    shared screen, right after a private prompt): ``at``, ``session``, ``replay``, ``state`` and
+    ``status`` are the table's (the exit's); ``event`` and ``args`` come without what is still
+    secret; ``before`` is what the move's ``before`` kept of the whole state before it.
+    ``recorded`` is the rules' own ``At`` after the move, for the framework (a move that follows
+    by itself), never for a view."""
 
-    def __init__(self, at: At, event: dict, before: dict):
-        self.at, self.event, self.before = at, event, before
+    def __init__(self, at: At, event: dict, before: dict, move: "Move | None" = None):
+        hidden = secret_keys(move, at.replay.state, event, None, at.replay.finished) if move is not None else []
+        self.event = {k: v for k, v in event.items() if k not in hidden}
+        self.before, self.recorded = before, at
+        self.at = Exit(at.session, at.replay, None).at(at.host, {k: v for k, v in at.args.items() if k not in hidden})
 
     @property
     def session(self):
@@ -393,7 +415,7 @@ class Outcome:
 
     @property
     def state(self) -> dict:
-        return self.at.full
+        return self.at.state
 
     @property
     def status(self) -> dict:
@@ -496,7 +518,7 @@ def record_move(host: Any, move: Move, args: dict, check: Callable[[At], None] |
         return move.event(at)
 
     done = host.record(build, before=move.before)
-    return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before)
+    return Outcome(At(done.session, done.replay, None, args, host), done.event, done.before, move)
 
 
 def may_make(move: Move, at: At, player: str) -> bool:

@@ -162,9 +162,10 @@ def check_played(seats, event: Event) -> dict:
     return played
 
 
-def describe_event(game, event: Event) -> str:
+def describe_event(game, event: Event, state: State | None = None) -> str:
     """An event in words, for `log`, the shell's "Meanwhile" line and the reports: the
-    framework's own events in its words, every other by the game's rules."""
+    framework's own events in its words, every other by the game's rules (given ``state``, a
+    viewer's view, when the game's ``describe`` takes it: companion.contract.exit)."""
     etype = event.get("type")
     if etype == "note":
         return f"Note: {event.get('text', '')}"
@@ -194,4 +195,4 @@ def describe_event(game, event: Event) -> str:
         if event.get("tie_break"):
             words += f" (tie settled by {event['tie_break']})"
         return words
-    return game.describe(event)
+    return game.describe(event) if state is None else game.describe(event, state)

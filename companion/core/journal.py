@@ -12,7 +12,7 @@ from companion.core import registry as games
 from companion.contract.errors import CompanionError, RuleError, StoreError
 from companion.contract.api import Event, Setup, State, json_copy
 from companion.core.store import Store, sha256
-from companion.core.framework import apply_event, context_finished, new_context
+from companion.core.framework import apply_event, context_finished, describe_event, new_context
 
 
 class Later:
@@ -165,6 +165,11 @@ class Session:
         return list(self.meta["players"])
 
     @property
+    def moves(self) -> list:
+        """The game's declared moves (their private parameters are what the exit hides)."""
+        return list(games.parts(self.meta["game"]).get("MOVES") or [])
+
+    @property
     def title(self) -> str:
         """The game's name: the title a score sheet was given (`--title Carcassonne`, issue 23),
         else the game's own."""
@@ -181,6 +186,11 @@ class Session:
             return bool((self.snapshot or {}).get("revealed")) or any(
                 e.get("kind") == "reveal" for e in self._journal.tail)
         return any(e.get("kind") == "reveal" for e in self.journal)
+
+    def describe(self, event: Event, state: State | None = None) -> str:
+        """``event`` in words (:func:`describe_event`); ``state``: the viewer's view, given to
+        a game's ``describe`` that takes it (companion.contract.exit decides)."""
+        return describe_event(self.game, event, state)
 
     def fold(self) -> tuple[list[dict], list[dict]]:
         """(effective entries in order, entries redo would bring back, next first)."""
@@ -354,11 +364,13 @@ class Session:
             "state": json.loads(body),
         }
 
-    def status(self, replay: Replay | None = None) -> dict:
-        """The ``status --json`` object: the session's keys and the game's."""
+    def status(self, replay: Replay | None = None, state: State | None = None) -> dict:
+        """The ``status --json`` object: the session's keys and the game's summary of ``state``
+        (a viewer's view of the replay's state: companion.contract.exit; else the whole state,
+        for the index's record of a finished game)."""
         r = replay or self.replay()
         out = {"session": self.id, "game": self.meta["game"], "title": self.title}
-        out.update(self.game.summary(r.state))
+        out.update(self.game.summary(r.state if state is None else state))
         out["finished"] = r.finished  # the framework's, from the game's result
         out["winners"] = r.winners
         played = r.played

@@ -75,7 +75,9 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
     if not replay.finished:
         raise CompanionError(f"Session {session.id} is still in play: BG Stats takes a play once it is over "
                              "(`report` offers it then).")
-    status = session.status(replay)
+    from companion.contract.exit import Exit
+
+    status = Exit(session, replay).status  # the table's, as every surface
     show = roster.show if roster is not None else (lambda name: name)
     seats = [p["name"] for p in status.get("players", [])]
     scores = {p["name"]: p.get("score") for p in status.get("players", [])}

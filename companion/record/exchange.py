@@ -300,9 +300,11 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
                             coop=r.coop, won=r.won, tie_break=str(summary.get("tie_break") or ""), **extra))
             continue
         def read(sid=e["id"]):
+            from companion.contract.exit import Exit
+
             s = sessions.load(store, sid)
             replay = s.replay()
-            return s, replay, s.status(replay)
+            return s, replay, Exit(s, replay).status  # a game in play: the table's scores only
 
         try:  # a plugin's rules that raise skip their session alone, named (issue 22)
             ok, found = skipping(store, e["id"], read)

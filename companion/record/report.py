@@ -17,7 +17,6 @@ from typing import Any, Sequence
 
 from companion.record import stats as history
 from companion.record.players import Roster
-from companion.core.session import describe_event
 
 # The players' colours by seat, the pages' and the terminal's (issue 21: Ann was blue here, red there)
 from companion.contract.view import PLAYER_COLOURS as PALETTE  # noqa: E402
@@ -197,7 +196,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     ctx = new_context()
     data = dict(session.meta.get("data") or {})
     state = json_copy(game.initial(session.setup, data))  # one working state: linear (issue 12)
-    first = game.summary(state)
+    first = game.summary(game.view(state, None))  # the table's scores at each point, as every surface
     start = {p["name"]: p.get("score") for p in first["players"]}
     names = list(start)
     # each point keeps the scores by name: a game may turn the seats during play (Transatlantic
@@ -208,7 +207,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
         event = entry["event"]
         data = with_frozen(data, event)
         state = apply_event(game, session.players, state, ctx, json_copy(event), data)  # as replay steps
-        s = game.summary(state)
+        s = game.summary(game.view(state, None))
         names = [p["name"] for p in s["players"]]
         snaps.append((s.get("round"), {p["name"]: p.get("score") for p in s["players"]}))
     by_round: list[tuple[Any, dict[str, Any]]] = []
@@ -249,9 +248,11 @@ def _when(text: Any) -> str:
 
 def session_facts(session, replay, roster: Roster) -> dict:
     """Everything a session report shows, computed once for the text and the HTML versions."""
+    from companion.contract.exit import Exit
     from companion.core.session import minutes_between
 
-    status = session.status(replay)
+    seen = Exit(session, replay)  # a report of a game in play shows what the table sees
+    status = seen.status
     seats = [p["name"] for p in status.get("players", [])]
     shown = {p: roster.show(p) for p in seats}
     scores = {p["name"]: p.get("score") for p in status.get("players", [])}
@@ -267,8 +268,7 @@ def session_facts(session, replay, roster: Roster) -> dict:
     # a live game lasts from its first action to its last; a logged one as long as --length said
     minutes = status.get("minutes") if status.get("played") else minutes_between(
         next((e.get("at") for e in replay.events), None), status.get("finished_at"))
-    game = session.game
-    log = [(n, _clock(e.get("at")), describe_event(game, e["event"])) for n, e in enumerate(replay.events, 1)]
+    log = [(n, _clock(e.get("at")), seen.words(e["event"])) for n, e in enumerate(replay.events, 1)]
     return {
         "id": session.id, "game": session.meta["game"], "title": status.get("title"), "status": status,
         "seats": seats, "shown": shown, "scores": scores, "winners": winners, "finished": finished_,

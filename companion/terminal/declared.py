@@ -208,7 +208,10 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
                                    f"{p.label} is chosen on the private screen).")
         from companion.terminal.render import draw
 
-        seen = decl.private_view(at, owner) if getattr(decl, "private_view", None) else []
+        from companion.contract.exit import Exit
+
+        mine = Exit(at.session, at.replay, owner).at(host=app, args=at.args)  # the owner's view only
+        seen = decl.private_view(mine, owner) if getattr(decl, "private_view", None) else []
         return app.choose_private(owner, draw(seen), question, parse)
     return app.ask_until(question, parse)
 
@@ -246,12 +249,12 @@ def run_move(app: App, move: Move, raw: dict) -> None:
             raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
                                  "on the private screen, where the reason is shown.") from None
         raise
-    if move.done is not None:
+    if move.done is not None:  # said on the shared screen: made from the table's view (Outcome)
         show(app, move.done(outcome))
     else:
-        from companion.core.session import describe_event
+        from companion.contract.exit import Exit
 
-        show(app, [_line(f"Recorded: {describe_event(outcome.session.game, outcome.event)}.")])
+        show(app, [_line(f"Recorded: {Exit(outcome.session, outcome.replay).words(outcome.event)}.")])
 
 
 def _values(value: Any) -> list:
@@ -266,8 +269,11 @@ def _line(text: str):
 
 def run_screen(app: App, screen: Screen, raw: dict) -> None:
     as_json = raw.pop("as_json", False)
-    at = at_hand(app)
-    read_args(app, screen, raw, at)
+    read = at_hand(app)
+    read_args(app, screen, raw, read)
+    from companion.contract.exit import Exit
+
+    at = Exit(read.session, read.replay).at(host=app, args=read.args)  # a screen is the table's
     if as_json:
         from companion.games.kit import echo_json
 

@@ -11,6 +11,7 @@ from companion.core import registry
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, pass_app, session_option
 from companion.contract.errors import CompanionError
+from companion.contract.exit import Exit
 from companion.core.store import without_cycle_collection
 
 
@@ -248,17 +249,17 @@ def status(app, as_json: bool) -> None:
     """Show the current session: round, scores, whose turn, and what is left to do."""
     s = app.session()
     replay = s.replay()
+    seen = Exit(s, replay)  # the table's: everything here is made from view(state, None)
     if as_json:
-        echo_json(s.status(replay), "status")
+        echo_json(seen.status, "status")
         return
-    from companion.contract.declare import At
     from companion.contract.view import Line
     from companion.terminal.declared import show
 
     if replay.played:  # logged from final scores: the game's own screen has nothing
         from companion.terminal.render import players_line, winners_line
 
-        info = s.status(replay)
+        info = seen.status
         show(app, [Line(f"Session {s.id} · {s.game.title} · logged with `played`"), Line(players_line(info)),
                    Line(winners_line(info))])
         return
@@ -268,7 +269,7 @@ def status(app, as_json: bool) -> None:
         reason = abandoned.get("reason")
         view.append(Line(f"Abandoned{' (' + reason + ')' if reason else ''}: this game has no result "
                          "(`undo` takes that back)."))
-    view += registry.parts(s.meta["game"]).views.status_view(At(s, replay, None, host=app))
+    view += registry.parts(s.meta["game"]).views.status_view(seen.at(host=app))
     if s.revealed and not replay.finished:
         view.append(Line("Note: the deal seed was revealed before the end of the game (`verify --reveal`)."))
     show(app, view)
@@ -283,11 +284,10 @@ def log(app, as_json: bool) -> None:
     s = app.session()
     replay = s.replay()  # one replay: its events and undone ones are the journal's fold
     done, undone = replay.events, replay.undone
-    game = s.game
-    public = replay.finished or (not s.meta.get("seed") and not private_events(s.meta["game"]))
+    seen = Exit(s, replay)  # the table's: a secret is left out of the words and the JSON alike
     rows = [
-        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": sessions.describe_event(game, e["event"]),
-         "event": public_event(s.meta["game"], e["event"], public or s.revealed)}
+        {"n": n, "at": e.get("at"), "type": e["event"].get("type"), "words": seen.words(e["event"]),
+         "event": seen.event(e["event"])}
         for n, e in enumerate(done, 1)
     ]
     if as_json:
@@ -305,7 +305,7 @@ def log(app, as_json: bool) -> None:
         click.echo(wrap(head + r["words"], indent=" " * (len(head) - lead)))  # continued under the words
     if undone:
         click.echo(wrap(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
-                        f"{sessions.describe_event(game, undone[0]['event'])})"))
+                        f"{seen.words(undone[0]['event'])})"))
 
 
 def long_names(s, replay) -> list[str]:
@@ -321,50 +321,20 @@ def long_names(s, replay) -> list[str]:
     return sorted({w for w in found if " " in w and len(w) <= 40}, key=len, reverse=True)
 
 
-def private_events(game_id: str) -> dict[str, set[str]]:
-    """Event type -> the keys of its private values, from the game's declared moves
-    (``Param(private=True)``): what `log --json` hides while the game is on."""
-    out: dict[str, set[str]] = {}
-    for move in registry.parts(game_id).get("MOVES") or []:
-        secret = {p.name for p in move.params if p.private}
-        if secret:
-            out.setdefault(move.records, set()).update(secret)
-    return out
-
-
-def public_event(game_id: str, event: dict, public: bool) -> dict:
-    """An event as `log --json` shows it: while the game is on, a deal shows only its context
-    (its shuffled deck would show every hand) and a move's private values are hidden."""
-    import copy
-
-    out = {k: v for k, v in event.items() if not k.startswith("_")}
-    if public:
-        return out
-    out = copy.deepcopy(out)
-    for key in private_events(game_id).get(str(event.get("type")), ()):
-        if key in out:
-            out[key] = "hidden until the game is over"
-    from companion.core import dealing
-
-    for deal in dealing.deals_in(out):
-        for key in ("deck", "order"):
-            deal[key] = "hidden until the game is over"
-    return out
-
-
 def _step(app, kind: str) -> None:
     app.session()
     s, replay, moved = app.step(kind)
     verb = "Undid" if kind == "undo" else "Redid"
     from companion.terminal.render import keep_whole, wrap
 
+    seen = Exit(s, replay)  # said on the shared screen: the table's words
     # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
-    click.echo(wrap(keep_whole(f"{verb}: {sessions.describe_event(s.game, moved['event'])}.", long_names(s, replay))))
+    click.echo(wrap(keep_whole(f"{verb}: {seen.words(moved['event'])}.", long_names(s, replay))))
     if kind == "redo" and replay.finished:  # the event brought back ends the game: said, as when recorded
         from companion.contract.view import winners
         from companion.terminal.declared import show
 
-        show(app, winners(s.status(replay)))
+        show(app, winners(seen.status))
 
 
 @click.command()
@@ -461,7 +431,7 @@ def board(app, map_id: str | None) -> None:
     s = app.session()
     replay = s.replay()
     draw = getattr(registry.parts(s.meta["game"]).views, "board_view", None)
-    view = draw(At(s, replay, None, host=app)) if draw is not None else None
+    view = draw(Exit(s, replay).at(host=app)) if draw is not None else None
     if view is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
     show(app, view)

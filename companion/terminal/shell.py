@@ -81,7 +81,9 @@ class SessionView:
             from companion.core import registry
 
             s, replay = self.app.loaded(sid)  # the session the command read (or wrote): no second read
-            status = s.status(replay)
+            from companion.contract.exit import Exit
+
+            status = Exit(s, replay).status  # the shared screen's: the table's summary
             words = list(s.players) + table_words(s, replay)
             ahead = getattr(registry.parts(s.meta["game"]).views, "next_action", None)
             text = toolbar_text(status, s.game.lowest_wins(status), str(ahead(status) or "") if ahead else "",
@@ -156,14 +158,17 @@ class Elsewhere:
         if seen is None or self.sid != seen[0] or seen[1] == self.stamp:
             return None
         try:
-            s, _ = self.app.loaded(self.sid)  # read once: the command about to run uses it
+            s, replay = self.app.loaded(self.sid)  # read once: the command about to run uses it
         except Exception:  # noqa: BLE001
             return None
         added = s.entries_from(self.length)
         self.length, self.stamp = s.length, seen[1]
         if not added:
             return None
-        words = [entry_words(s.game, e) for e in added]
+        from companion.contract.exit import Exit
+
+        seen = Exit(s, replay)  # said on the shared screen: the table's words
+        words = [entry_words(seen, e) for e in added]
         more = len(words) - self.SHOWN
         listed = "; ".join(words[: self.SHOWN]) + (f"; and {more} more (`log` lists them)" if more > 0 else "")
         return f"Meanwhile another terminal recorded in session {s.id}: {listed}."
@@ -179,13 +184,12 @@ def table_words(s, replay) -> list[str]:
     return [w for w in found if 0 < len(w) <= 40 and w.isprintable() and not w.isdigit()]
 
 
-def entry_words(game, entry: dict) -> str:
-    """A journal entry in words, as `log` (and its undo/redo note) says them."""
+def entry_words(seen, entry: dict) -> str:
+    """A journal entry in words, as `log` (and its undo/redo note) says them to the viewer of
+    ``seen`` (companion.contract.exit.Exit)."""
     kind = entry.get("kind")
     if kind == "do":
-        from companion.core.session import describe_event
-
-        return describe_event(game, entry["event"])
+        return seen.words(entry["event"])
     if kind == "undo":
         return "an undo"
     if kind == "redo":

@@ -606,8 +606,8 @@ class Site:
         import click
 
         from companion.core import registry
-        from companion.core.session import describe_event
         from companion.contract.declare import At, offered, offers, own_moves, record_move, refusal
+        from companion.contract.exit import Exit
         from companion.web import forms
 
         form = (given.get("form") or [""])[0]
@@ -684,7 +684,7 @@ class Site:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
         self._follow(host, move, outcome)
-        said = describe_event(s.game, outcome.event)
+        said = Exit(outcome.session, outcome.replay, None, moves).words(outcome.event)  # told to the laptop
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))
@@ -739,7 +739,7 @@ class Site:
             return
         try:
             if then.prepare is not None:
-                prepared = At(outcome.session, outcome.replay, None, args, host)
+                prepared = At(outcome.recorded.session, outcome.recorded.replay, None, args, host)
                 then.prepare(prepared)
                 args = prepared.args
             record_move(host, then, args)
@@ -753,8 +753,8 @@ class Site:
         """Undo ``player``'s last move (and what followed it by itself) while nobody has moved
         since: checked under the session's lock, where the undo is recorded (`redo` brings it
         back); the laptop's `undo` can take back anything."""
-        from companion.core.session import describe_event
         from companion.contract.declare import last_own
+        from companion.contract.exit import Exit
         from companion.web import forms
 
         host = App(self.data_dir, session_override=self.sid)
@@ -772,7 +772,7 @@ class Site:
                 return "This page's form is not one this laptop drew for you: reload the page.", 403, ""
             if int(said) != replay.count:
                 return "This page was out of date (something was recorded since): look again.", 403, ""
-            said = describe_event(s.game, replay.events[-n]["event"])
+            said = Exit(s, replay, None, moves).words(replay.events[-n]["event"])  # told to the laptop
             for _ in range(n):
                 host.step("undo")
         return f"From {player}'s phone: took back: {said}.", 303, ""

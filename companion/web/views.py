@@ -54,18 +54,20 @@ def goal(session, status: dict):
     return fn(status) if fn else None
 
 
-def status_blocks(session, replay, viewer: str | None, host=None) -> list[str]:
-    from companion.contract.declare import At
-
-    view = _views(session).views.status_view(At(session, replay, viewer, host=host))
-    return pages.blocks(view, viewer)
+def status_blocks(seen, host=None) -> list[str]:
+    """The game's ``status_view`` for the viewer of ``seen`` (companion.contract.exit.Exit)."""
+    view = _views(seen.session).views.status_view(seen.at(host=host))
+    return pages.blocks(view, seen.viewer)
 
 
 def table_page(session, replay, version: str, host=None) -> str:
-    status = session.status(replay)
+    from companion.contract.exit import Exit
+
+    seen = Exit(session, replay)  # the table's: the score bars and the game's screen alike
+    status = seen.status
     game = session.game
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
-    sections += status_blocks(session, replay, None, host)
+    sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True)
     return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
                       lines=result_lines(status), version=version, sections=sections, tv=True)
@@ -74,15 +76,16 @@ def table_page(session, replay, version: str, host=None) -> str:
 def player_page(session, replay, player: str, version: str, token, action: str, extra: str = "",
                 view=None, host=None) -> str:
     """``token(move, own, choices)`` is the form token of each move's form (Site.move_token)."""
-    from companion.core.session import describe_event
     from companion.contract.declare import At, last_own, offers, own_moves
+    from companion.contract.exit import Exit
     from companion.web import forms
 
-    status = session.status(replay)
+    moves = list(_views(session).get("MOVES") or [])
+    seen = Exit(session, replay, player, moves)  # everything this page shows is the player's
+    status = seen.status
     game = session.game
     sections = [extra] if extra else []
-    moves = list(_views(session).get("MOVES") or [])
-    at = At(session, replay, player, host=host)
+    at = At(session, replay, player, host=host)  # the rules' (who may make which move now)
     mine = offers(moves, at, player)
 
     def form(move, choices) -> str:
@@ -99,9 +102,9 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
         sections.append(pages.more(more))
     back = last_own(moves, replay.events, player)
     if back:
-        said = describe_event(game, replay.events[-back]["event"])
+        said = seen.words(replay.events[-back]["event"])
         sections.append(forms.take_back_form(said, token(forms.TAKE_BACK, replay.count, {}), action))
-    sections += status_blocks(session, replay, player, host)
+    sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False)
     return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",

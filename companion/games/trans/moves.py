@@ -566,13 +566,14 @@ def _returned(outcome) -> list:
     who = outcome.event["player"]
     game = outcome.session.game
     pending = game.pending_text(outcome.state)
-    return [Line(Name(who), f" put a city back and plays with {len(game.hand_of(outcome.state, who))}."),
+    return [Line(Name(who), f" put a city back and plays with {game.hand_size(outcome.state, who)}."),
             *screens.now_line(outcome.at.host, pending, "Everyone has chosen: the round can be played.",
                               outcome.at.players)]
 
 
 def _hand_recorded(outcome) -> list:
-    return [Line(Name(outcome.event["player"]), f"'s hand recorded ({len(outcome.event['cities'])} cities).")]
+    who = outcome.event["player"]
+    return [Line(Name(who), f"'s hand recorded ({outcome.session.game.hand_size(outcome.state, who)} cities).")]
 
 
 # -- the board: start markers and rails ------------------------------------------------------------

@@ -1016,6 +1016,16 @@ class TransGame(TrackMixin, Game):
             return f"the start player took an extra {cols[0]} city; {cols[0]} cities are passed left"
         return texts.get(special, "")
 
+    @staticmethod
+    def hand_size(s: State, player: str) -> int | None:
+        """How many cities ``player`` holds this round (None: none recorded), from the whole
+        state or a viewer's view of it (which keeps the sizes of the hands it hides)."""
+        if not s["round_open"]:
+            return None
+        if player in s["hands"]:
+            return len(s["hands"][player])
+        return (s.get("hand_sizes") or {}).get(player)
+
     def summary(self, s: State) -> dict:
         players = s["players_order"]
         special = {"id": s["special"], "title": s["special_title"]} if s["special"] else None
@@ -1028,7 +1038,7 @@ class TransGame(TrackMixin, Game):
             "players": [
                 {"name": p, "score": s["scores"][p],
                  "rounds": [h["points"][p] for h in s["history"]],
-                 "cities": len(s["hands"][p]) if s["round_open"] and p in s["hands"] else None,
+                 "cities": self.hand_size(s, p),
                  "start": track["markers"][p][1] if p in track["markers"] else None,
                  "connected": p in track["connected"],
                  "network": networks.get(p, []),
@@ -1071,7 +1081,8 @@ class TransGame(TrackMixin, Game):
         }
         deck = s["special_deck"]
         if deck:
-            out["special_deck"] = {"left": len(deck["order"]) - deck["next"], "size": len(deck["order"]),
+            size = deck.get("size", len(deck["order"]))  # a viewer's view keeps the size of what it hides
+            out["special_deck"] = {"left": size - deck["next"], "size": size,
                                    "one_per_variant": not deck["complete"]}
         if s["finished"]:
             out["hands"] = self.public_hands(s)
@@ -1147,7 +1158,9 @@ class TransGame(TrackMixin, Game):
         out["leftover"] = {colour: [] for colour in s.get("leftover") or {}}
         deck = s.get("special_deck")
         if deck:
-            out["special_deck"] = dict(deck, order=list(deck["order"][: deck["next"]]))
+            # the cards still to come are hidden, how many there are is not (the summary says it)
+            out["special_deck"] = dict(deck, order=list(deck["order"][: deck["next"]]),
+                                       size=deck.get("size", len(deck["order"])))
         if not s["round_open"]:
             return out
         hands = s["hands"]
@@ -1158,6 +1171,8 @@ class TransGame(TrackMixin, Game):
             if handed:
                 seen[handed[0]] = list(handed[1])
         out["hands"] = seen
+        # how many cities each holds is public (the cards are in sight): the table's summary says it
+        out["hand_sizes"] = {p: len(h) for p, h in hands.items()}
         pending = s.get("pending")
         if pending and pending.get("kind") == "pass-three":
             chosen = pending.get("chosen") or {}

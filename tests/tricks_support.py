@@ -1,0 +1,67 @@
+"""Shared by the secret-bid tests: the third example (docs/examples/companion-tricks) installed
+as a real distribution, and two tables that differ only in Ann's secret bid.
+
+A bid is secret until everyone has bid: anything anyone but Ann sees before then must be the
+same bytes whatever Ann bid (the size-channel test's way: two runs that differ only in the
+secret), once the session's id, times and the pages' tokens are set aside.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-tricks"
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def install(work: Path, source: Path = EXAMPLE) -> Path:
+    """pip-install the example (or ``source``) from a copy into ``work/site`` (nothing written
+    into the repository)."""
+    copy = work / source.name
+    shutil.copytree(source, copy)
+    site = work / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--no-index", "--target", str(site), str(copy)], check=True, capture_output=True)
+    return site
+
+
+def on_path(site: Path, package: str = "tricks_companion"):
+    """Put ``site`` on this process's path so the registry finds the example (a generator:
+    yields once, then takes it off again)."""
+    from companion.core import registry
+
+    sys.path.insert(0, str(site))
+    importlib.invalidate_caches()
+    registry.use_cache_file(None)
+    registry.forget()
+    try:
+        yield site
+    finally:
+        sys.path.remove(str(site))
+        for name in [m for m in sys.modules if m.split(".")[0] == package]:
+            del sys.modules[name]
+        from companion.terminal import declared  # its commands, made once per moves module
+
+        for name in [m for m in declared._built if m.split(".")[0] == package]:
+            del declared._built[name]
+        importlib.invalidate_caches()
+        registry.forget()
+
+
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?|\b\d\d:\d\d\b")
+
+
+def same_but_ids(text: str, sid: str, tokens=()) -> str:
+    """``text`` with the session's id, its times, the pages' tokens, versions and form tokens
+    replaced by placeholders: what is left may not depend on a secret."""
+    text = text.replace(sid, "SID")
+    for token in tokens:
+        text = text.replace(token, "TOKEN")
+    text = re.sub(r'name="form" value="[^"]*"', 'name="form" value="FORM"', text)
+    text = re.sub(r"\b[0-9a-f]{24}\b", "VERSION", text)
+    return TIME.sub("TIME", text)

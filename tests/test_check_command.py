@@ -9,8 +9,8 @@ secrets.
 The plugin is installed as a real distribution (as in tests/test_plugin_failures.py): games of
 sealed bids (each player bids 0 to 3 in secret; once everyone has bid, the bids are shown and
 the highest wins). ``sealed`` keeps the bids to their owners until then; ``leaky`` is the same
-game whose status view, drawn for a player, shows every bid made so far (from the full state:
-what a view must not read); ``blabber`` says the bids in its summary (`status --json`) and its
+game whose status view, drawn for a player, shows every bid made so far (read behind the exit,
+through the app: what a view must not do); ``blabber`` says the bids in its summary (`status --json`) and its
 log. A fourth entry point, ``broken``, names a module that does not exist.
 """
 
@@ -100,16 +100,27 @@ class Leaky(Sealed):
     views = "sealedbids.leaky"
 
 
-class Blabber(Sealed):
+HEARD = {}  # the leak: every bid the rules folded, kept where the exit cannot filter it
+
+
+class Blabber(Sealed):  # its summary and log reach past the exit, to what the rules heard
     id = "blabber"
     title = "Blabbing bids"
     description = "Sealed bids whose summary and log say every bid."
 
+    def initial(self, setup, data):
+        HEARD.clear()  # each replay folds its own bids
+        return super().initial(setup, data)
+
+    def on_bid(self, s, event, data):
+        super().on_bid(s, event, data)
+        HEARD[event["player"]] = event["bid"]
+
     def summary(self, s):
-        return {**super().summary(s), "bids": dict(s["bids"])}
+        return {**super().summary(s), "bids": {p: HEARD[p] for p in s["players"] if p in HEARD}}
 
     def describe(self, event):
-        return f"{event['player']} bid {event['bid']}" if event.get("type") == "bid" else super().describe(event)
+        return f"{event['player']} bid {HEARD.get(event['player'])}" if event.get("type") == "bid" else super().describe(event)
 ''',
     "sealedbids/moves.py": '''from companion.contract.declare import Move, OneOf, Param, Player
 from companion.games.kit import new_command
@@ -153,8 +164,8 @@ from sealedbids.views import status_view as sealed_view
 
 def status_view(at):
     out = sealed_view(at)
-    if at.viewer is not None:  # the leak: every bid so far, read from the full state
-        out += [Line(f"{p} bid {b}") for p, b in at.full["bids"].items()]
+    if at.viewer is not None:  # the leak: every bid so far, read from the session behind the exit
+        out += [Line(f"{p} bid {b}") for p, b in at.host.loaded()[1].state["bids"].items()]
     return out
 ''',
     "leakytrans/__init__.py": '''"""Trans Europa whose player pages show the next player's hand (a dealt secret)."""
@@ -190,9 +201,10 @@ from companion.games.trans.views import status_view as trans_view
 
 def status_view(at):
     out = trans_view(at)
-    if at.viewer in at.players:  # the leak: the next player's hand, from the full state
+    if at.viewer in at.players:  # the leak: the next player's hand, from the whole session
         after = at.players[(at.players.index(at.viewer) + 1) % len(at.players)]
-        out.append(Line(f"{after} holds " + ", ".join(at.full["hands"].get(after) or [])))
+        full = at.host.loaded()[1].state  # reached behind the exit, through the app
+        out.append(Line(f"{after} holds " + ", ".join(full["hands"].get(after) or [])))
     return out
 ''',
 }
@@ -260,7 +272,7 @@ def test_a_secret_in_the_summary_or_the_log_is_named_on_the_tables_surfaces(site
     assert {"status --json", "log"} <= named, result.stdout
     json_line = next(line for line in result.stdout.splitlines() if ": status --json: " in line)
     made = re.search(r"move 1 `bid (\w+) (\d)`", json_line)
-    assert made and f"shows a secret of {made[1]}'s: '{made[2]}'" in json_line, json_line
+    assert made and f"shows a secret of {made[1]}'s: '" in json_line, json_line
 
 
 def test_the_same_game_keeping_its_secrets_passes(site, home):
@@ -317,8 +329,10 @@ def test_check_json_is_described_in_docs_json(site, home):
         keys_fit(failure, keys(section("A failure (")), where="check failure")
     leak = next(f for f in blabber["failures"] if f["surface"] == "status --json")
     bidder, bid = leak["move"].split()[1:]
-    assert leak["seed"] == 1 and leak["step"] == 1 and leak["whose"] == bidder and leak["value"] == bid
-    assert leak["twin"] != bid
+    # the run and its twin share the plugin's module (what its rules heard), so the value shown
+    # is one of the two bids: the check names the bidder, and the two values differ
+    assert leak["seed"] == 1 and leak["step"] == 1 and leak["whose"] == bidder and bid in (leak["value"], leak["twin"])
+    assert leak["twin"] != leak["value"]
 
 
 def test_check_in_a_script_leaves_the_session_and_the_data_folder_as_they_were(script, home):

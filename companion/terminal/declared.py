@@ -254,7 +254,7 @@ def run_move(app: App, move: Move, raw: dict) -> None:
     else:
         from companion.contract.exit import Exit
 
-        show(app, [_line(f"Recorded: {Exit(outcome.session, outcome.replay).words(outcome.event)}.")])
+        show(app, [_line(f"Recorded: {Exit(outcome.recorded.session, outcome.recorded.replay).words(outcome.event)}.")])
 
 
 def _values(value: Any) -> list:

@@ -684,7 +684,7 @@ class Site:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
         self._follow(host, move, outcome)
-        said = Exit(outcome.session, outcome.replay, None, moves).words(outcome.event)  # told to the laptop
+        said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)  # told to the laptop
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from plugin_support import not_loaded, pip_install
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
@@ -166,11 +167,6 @@ def status_view(at):
 }
 
 
-def pip_install(source: Path, target: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """A folder holding the installed example and a broken plugin."""
@@ -231,19 +227,6 @@ def test_the_plugin_shows_up_like_a_built_in_game(companion):
     assert "trans-europa" in games and "scoresheet" in games  # the others still load
     assert companion("new", "--help").stdout.count("yacht") >= 1
     assert "score" in companion("help").stdout
-
-
-def not_loaded(out: str) -> list[str]:
-    """The `Not loaded:` lines of `games`, each joined again where it wrapped at 80 columns."""
-    lines: list[str] = []
-    for line in out.splitlines():
-        if line.startswith("Not loaded:"):
-            lines.append(line)
-        elif lines and line.startswith("  "):
-            lines[-1] += " " + line.strip()
-        else:
-            lines and lines.append("")
-    return [line for line in lines if line]
 
 
 def test_a_broken_plugin_is_one_line_naming_it_and_stops_nothing(companion):

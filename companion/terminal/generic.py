@@ -115,7 +115,9 @@ class NewGroup(click.Group):
             return cmd
         try:
             cmd = (registry.parts(name).get("NEW") or {}).get(name)
-        except CompanionError:
+        except CompanionError as exc:
+            if name in registry.known():  # installed, but it did not load: say why, by its name
+                raise click.UsageError(exc.message, ctx=ctx) from None
             return None
         if cmd is not None:
             self.add_command(cmd, name)

@@ -265,9 +265,20 @@ class Parts:
         return getattr(module, part, default)
 
     @property
+    def plugin(self) -> bool:
+        """Whether the game's code is a plugin's, not the companion's own."""
+        return self.package != "companion"
+
+    @property
     def package(self) -> str:
         """The top-level package of the game's code (a plugin's errors are told apart by it)."""
         return self.target.split(":")[0].split(".")[0]
+
+    @property
+    def packages(self) -> set[str]:
+        """The top-level packages of its rules, moves and views (three modules of their own, for
+        a plugin made of top-level modules)."""
+        return {self.package, *(m.__name__.split(".")[0] for m in (self.moves, self.views))}
 
 
 def wanted(game_id: str) -> bool:
@@ -444,7 +455,7 @@ def owner_of(module: str | None) -> Parts | None:
     if top == "companion":
         return None
     for found in _parts.values():
-        if found.package == top:
+        if top in found.packages:
             return found
     return None
 

@@ -75,15 +75,19 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
                 view=None, host=None) -> str:
     """``token(move, own, choices)`` is the form token of each move's form (Site.move_token)."""
     from companion.core.session import describe_event
-    from companion.contract.declare import At, last_own, offers, own_moves
+    from companion.contract.declare import At, last_own, own_moves
     from companion.web import forms
 
     status = session.status(replay)
     game = session.game
     sections = [extra] if extra else []
-    moves = list(_views(session).get("MOVES") or [])
+    from companion.core import plugins
+
+    parts = _views(session)
+    moves = list(parts.get("MOVES") or [])
     at = At(session, replay, player, host=host)
-    mine = offers(moves, at, player)
+    mine, failures = plugins.offers(parts, moves, at, lambda: At(session, replay, player, host=host), player)
+    sections += [pages.message(line, "error") for line in failures]  # a plugin's check failed: named
 
     def form(move, choices) -> str:
         own = own_moves(moves, session.journal, player, move)

@@ -76,10 +76,10 @@ def provides(game_id: str) -> list[str]:
 
     found = registry.parts(game_id)
     game = found.game
-    moves = [m.name for m in getattr(found.moves, "MOVES", None) or []]
-    screens = [m.name for m in getattr(found.moves, "SCREENS", None) or []]
-    hand = sorted(getattr(found.moves, "COMMANDS", None) or {})
-    views = [v for v in VIEWS_PARTS if hasattr(found.views, v)]
+    moves = [m.name for m in found.get("MOVES") or []]
+    screens = [m.name for m in found.get("SCREENS") or []]
+    hand = sorted(found.get("COMMANDS") or {})
+    views = [v for v in VIEWS_PARTS if found.get(v) is not None]
     lacks = [v for v in [*VIEWS_PARTS, *MOVES_PARTS] if not found.get(v)]
     secrets = "hides cards (view)" if type(game).view is not registry_view() else "nothing secret"
     out = [f"from {found.distribution} {found.version} ({found.target})",
@@ -453,16 +453,16 @@ def board(app, map_id: str | None) -> None:
     if map_id:
         maps: list[str] = []
         for gid in registry.available():
-            views = registry.parts(gid).views
-            names = list(getattr(views, "MAPS", ()) or ())
+            found = registry.parts(gid)
+            names = list(found.get("MAPS") or ())
             if map_id.casefold() in names:
-                show(app, views.map_view(At(host=app), map_id.casefold()))
+                show(app, found.get("map_view")(At(host=app), map_id.casefold()))
                 return
             maps += [n for n in names if n not in maps][:1]  # games sharing their views name one map each
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
     s = app.session()
     replay = s.replay()
-    draw = getattr(registry.parts(s.meta["game"]).views, "board_view", None)
+    draw = registry.parts(s.meta["game"]).get("board_view")
     view = draw(At(s, replay, None, host=app)) if draw is not None else None
     if view is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")

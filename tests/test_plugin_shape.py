@@ -98,6 +98,48 @@ MOVES = [Move("go", [], lambda at: {"type": "go"}, help="Go.", allowed=lambda at
     "shapes_allbad.py": moves_module("allbad", "AllBad", 'MOVES = ["not a move", 3]\nPLAYTHROUGH = "not a dict"\n'),
     "shapes_badstatus.py": "status_view = 42\n",
 }
+# a plugin written before the contract moved to companion.contract: it still loads and plays
+SHAPES["oldnames_game.py"] = '''from companion.games.api import Game
+from companion.games import view
+from companion.games.declare import Move
+from companion.games.kit import new_command
+from companion.core.errors import RuleError
+
+
+class OldNames(Game):
+    id = "oldnames"
+    title = "Old names"
+    description = "A plugin importing the contract by its old names."
+    moves = views = "oldnames_game"
+
+    def initial(self, setup, data):
+        return {"players": list(setup.players), "done": 0}
+
+    def on_go(self, s, event, data):
+        if s["done"] > 1:
+            raise RuleError("Twice is enough.")
+        s["done"] += 1
+
+    def result(self, s):
+        return None
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": s["done"]} for p in s["players"]], "round": 0}
+
+
+def status_view(at):
+    return [view.Line(f"Done {at.state['done']} times.")]
+
+
+@new_command(OldNames)
+def new():
+    """A game of the old names."""
+    return {}
+
+
+MOVES = [Move("go", [], lambda at: {"type": "go"}, help="Go.", actor=None)]
+NEW = {"oldnames": new}
+'''
 SHAPE_GAMES = ["badarity", "badhandler", "badview", "badfacts", "badmoves", "badallowed", "badplaythrough",
                "badstatus", "allbad"]
 TWINS = {
@@ -114,7 +156,7 @@ def site(tmp_path_factory) -> Path:
                  badmoves="BadMoves", badallowed="BadAllowed", badplaythrough="BadPlaythrough",
                  badstatus="BadStatus", allbad="AllBad")
     points = {g: f"shapes_game:{names[g]}" for g in SHAPE_GAMES}
-    points.update(scoresheet="shapes_game:Impostor", twin="shapes_game:Twin")
+    points.update(scoresheet="shapes_game:Impostor", twin="shapes_game:Twin", oldnames="oldnames_game:OldNames")
     target = work / "site"
     pip_install(write_distribution(work / "shapes", "companion-shapes", SHAPES, points), target)
     pip_install(write_distribution(work / "twins", "companion-twins", TWINS, {"twin": "twins_game:Twin"}), target)
@@ -170,8 +212,8 @@ def test_each_wrong_shape_is_named_at_load_in_one_line(companion):
     assert {line.split()[0] for line in out.splitlines() if line and not line.startswith((" ", "Not loaded"))} >= {
         "scoresheet", "trans-europa", "trans-amerika", "transatlantic", "atlantic-star"}
     listed = json.loads(companion("games", "--json").stdout)
-    assert {g["id"] for g in listed["games"]} == {"atlantic-star", "scoresheet", "trans-amerika", "trans-europa",
-                                                  "transatlantic"}
+    assert {g["id"] for g in listed["games"]} == {"atlantic-star", "oldnames", "scoresheet", "trans-amerika",
+                                                  "trans-europa", "transatlantic"}
     assert all(any(line.startswith(f"{gid} (companion-shapes 0.0.1): ") for line in listed["not_loaded"])
                for gid in WRONG)
 
@@ -213,3 +255,17 @@ def test_two_plugins_claiming_one_id_are_both_refused_by_name(companion):
             "neither is loaded") in out
     refused = companion("new", "twin", "--players", "Ann,Bob", expect=None)
     assert refused.returncode != 0 and "The game 'twin' is installed but could not be loaded" in refused.stderr
+
+
+def test_a_plugin_importing_the_old_names_loads_and_is_told_the_new_ones(companion):
+    assert "oldnames " in companion("games").stdout
+    out = " ".join(companion("games", "--verbose").stdout.split())
+    assert ("imports by their old names: companion.games.api (now companion.contract.api), companion.games.view (now "
+            "companion.contract.view), companion.games.declare (now companion.contract.declare), "
+            "companion.core.errors (now companion.contract.errors)") in out
+    assert out.count("imports by their old names") == 1  # the companion's own games use the new ones
+    companion("new", "oldnames", "--players", "Ann,Bob")
+    companion("go")
+    companion("go")
+    assert "Twice is enough." in companion("go", expect=1).stderr
+    assert "Done 2 times." in companion("status").stdout

@@ -251,11 +251,13 @@ def forget() -> None:
 class Parts:
     """A loaded game with the two modules it named, checked: ``moves`` and ``views``."""
 
-    __slots__ = ("game", "moves", "views", "distribution", "version", "target")
+    __slots__ = ("game", "moves", "views", "distribution", "version", "target", "old_names")
 
-    def __init__(self, game, moves, views, distribution: str, version: str, target: str):
+    def __init__(self, game, moves, views, distribution: str, version: str, target: str,
+                 old_names: tuple[str, ...] = ()):
         self.game, self.moves, self.views = game, moves, views
         self.distribution, self.version, self.target = distribution, version, target
+        self.old_names = old_names  # the moved names its code imports: `OLD (now NEW)` (shape.MOVED)
 
     def get(self, part: str, default: Any = None) -> Any:
         """A part of the contract by its name (MOVES_PARTS or VIEWS_PARTS), or ``default``."""
@@ -438,7 +440,9 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
     views = _import(game.views, "views")
     _check_module(views, VIEWS_PARTS, "views")
     shape.check_views(views)
-    return Parts(game, moves, views, dist, version, target)
+    old = () if module.split(".")[0] == "companion" else tuple(
+        shape.old_names([sys.modules.get(cls.__module__), moves, views]))
+    return Parts(game, moves, views, dist, version, target, old)
 
 
 def parts(game_id: str) -> Parts:

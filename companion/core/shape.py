@@ -224,3 +224,60 @@ def check_facts(game: Any) -> None:
         if not all(isinstance(k, str) for k in getattr(game, fact)):
             raise ContractError(f"its {fact} should be a tuple of event keys (text), not {_short(getattr(game, fact))}")
 
+
+
+# -- names that moved --------------------------------------------------------------------------------
+
+# The contract's modules under the names they had before issue 27: the very same modules still
+# (companion/games/api.py and the others are aliases), so a plugin importing them loads.
+MOVED = {
+    "companion.games.api": "companion.contract.api",
+    "companion.games.declare": "companion.contract.declare",
+    "companion.games.view": "companion.contract.view",
+    "companion.core.errors": "companion.contract.errors",
+    "companion.core.text": "companion.contract.text",
+    "companion.core.numbers": "companion.contract.numbers",
+}
+
+
+def old_names(modules: list[Any]) -> list[str]:
+    """The moved names (:data:`MOVED`) the source of ``modules`` imports, each as `OLD (now
+    NEW)`, for `games --verbose`. Read from the modules' files with ``ast`` only when the text
+    names one of the old packages at all; a module without a readable file says nothing."""
+    found: list[str] = []
+    seen: set[str] = set()
+    for module in modules:
+        path = getattr(module, "__file__", None)
+        if not path or path in seen or not path.endswith(".py"):
+            continue
+        seen.add(path)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "companion.games" not in text and "companion.core" not in text:
+            continue
+        for name in _imported(text):
+            if name in MOVED and name not in found:
+                found.append(name)
+    return [f"{name} (now {MOVED[name]})" for name in found]
+
+
+def _imported(text: str) -> list[str]:
+    """Every module a source text imports, by its full name (``from companion.games import
+    api`` imports ``companion.games.api`` too)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.append(node.module)
+            out += [f"{node.module}.{alias.name}" for alias in node.names]
+    return out

@@ -94,6 +94,8 @@ def provides(game_id: str) -> list[str]:
         out.append("printed values: " + (game.pack_file or f"data/{game_id}.json"))
     if lacks:
         out.append("leaves out: " + ", ".join(lacks))
+    if found.old_names:
+        out.append("imports by their old names: " + ", ".join(found.old_names))
     return out
 
 

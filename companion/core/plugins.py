@@ -6,6 +6,10 @@ commands (`sessions`, `stats`, `players`, `export`, ratings), which read every s
 folder, skip a session whose game raised, with one line naming the game and the session, and
 go on with the others (issue 22: one plugin session made them all fail for the whole folder).
 A failure in the companion's own code is not a plugin's: it is raised as before.
+
+On `serve`'s pages a plugin's check of a move (its ``allowed``, ``turn``, what its kinds offer)
+runs under a time bound (:func:`bounded`): one that raises or never returns refuses that move,
+named on the page, and never holds the server (issue 27).
 """
 
 from __future__ import annotations

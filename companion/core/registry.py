@@ -25,7 +25,10 @@ be exactly what its distribution's own ``entry_points.txt`` names, in a distribu
 ``sys.path`` (one small file read per distribution); anything else means a fresh scan.
 
 A plugin that fails to import or breaks the contract never stops start-up or the other games:
-it is left out of :func:`available` and reported in one line by :func:`problems`.
+it is left out of :func:`available` and reported in one line by :func:`problems`. Its parts are
+checked by shape too (:mod:`companion.core.shape`). An id claimed by two entry points is
+settled by the claims, never by their order on the path (:func:`_settle`): a built-in keeps
+its id, and two plugins claiming one are both refused.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def provides(game_id: str) -> list[str]:
            "screens: " + (", ".join(screens) or "none"),
            "hand-written commands: " + (", ".join(hand) or "none"),
            "views: " + ", ".join(views),
-           f"commands in all: {len(commands_of(game_id))}"]
+           _commands_in_all(game_id, commands_of)]
     if game.pack_file or game_id in __import__("companion.core.datapack", fromlist=["x"]).pack_names():
         out.append("printed values: " + (game.pack_file or f"data/{game_id}.json"))
     if lacks:
@@ -97,6 +97,20 @@ def provides(game_id: str) -> list[str]:
     if found.old_names:
         out.append("imports by their old names: " + ", ".join(found.old_names))
     return out
+
+
+def _commands_in_all(game_id: str, commands_of) -> str:
+    """How many commands a game makes; a plugin whose commands cannot be made is named, and
+    the other games are still listed."""
+    try:
+        return f"commands in all: {len(commands_of(game_id))}"
+    except Exception as exc:  # noqa: BLE001 - told apart: a plugin's failure is said, the companion's raised
+        from companion.core import plugins
+
+        parts = plugins.at_fault(exc, game_id)
+        if parts is None:
+            raise
+        return f"commands: none could be made: {plugins.failed(parts, exc)}"
 
 
 def registry_view():

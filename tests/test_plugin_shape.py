@@ -56,6 +56,7 @@ BadView = _game("badview", view=42)
 BadFacts = _game("badfacts", player_fields=("player", 3))
 BadMoves = _game("badmoves", moves="shapes_badmoves")
 BadAllowed = _game("badallowed", moves="shapes_badallowed")
+BadKind = _game("badkind", moves="shapes_badkind")
 BadPlaythrough = _game("badplaythrough", moves="shapes_badplaythrough")
 BadStatus = _game("badstatus", views="shapes_badstatus")
 AllBad = _game("allbad", moves="shapes_allbad", views="shapes_badstatus", initial=_initial)
@@ -88,11 +89,22 @@ SHAPES = {
     "shapes_moves.py": NEW % repr([(g, n) for g, n in [
         ("badarity", "BadArity"), ("badhandler", "BadHandler"), ("badview", "BadView"), ("badfacts", "BadFacts"),
         ("badstatus", "BadStatus"), ("scoresheet", "Impostor"), ("twin", "Twin")]]),
-    "shapes_views.py": "from companion.contract.view import Line\n\n\ndef status_view(at):\n    return [Line('Shapes')]\n",
+    "shapes_views.py": "from companion.contract.view import Line\n\n\ndef status_view(at):\n"
+                       "    return [Line('Shapes')]\n",
     "shapes_badmoves.py": moves_module("badmoves", "BadMoves", 'MOVES = ["not a move", 3]\n'),
     "shapes_badallowed.py": moves_module("badallowed", "BadAllowed", """from companion.contract.declare import Move
 
 MOVES = [Move("go", [], lambda at: {"type": "go"}, help="Go.", allowed=lambda at: True)]
+"""),
+    "shapes_badkind.py": moves_module("badkind", "BadKind", """from companion.contract.declare import Kind, Move, Param
+
+
+class Colour(Kind):
+    def options(self, at):
+        return [("red", "")]
+
+
+MOVES = [Move("paint", [Param("colour", Colour())], lambda at: {"type": "paint"}, help="Paint.", actor=None)]
 """),
     "shapes_badplaythrough.py": moves_module("badplaythrough", "BadPlaythrough", 'PLAYTHROUGH = "not a dict"\n'),
     "shapes_allbad.py": moves_module("allbad", "AllBad", 'MOVES = ["not a move", 3]\nPLAYTHROUGH = "not a dict"\n'),
@@ -140,10 +152,11 @@ def new():
 MOVES = [Move("go", [], lambda at: {"type": "go"}, help="Go.", actor=None)]
 NEW = {"oldnames": new}
 '''
-SHAPE_GAMES = ["badarity", "badhandler", "badview", "badfacts", "badmoves", "badallowed", "badplaythrough",
-               "badstatus", "allbad"]
+SHAPE_GAMES = ["badarity", "badhandler", "badview", "badfacts", "badmoves", "badallowed", "badkind",
+               "badplaythrough", "badstatus", "allbad"]
 TWINS = {
-    "twins_game.py": "import shapes_game\n\nTwin = shapes_game._game('twin', moves='twins_moves', title='The other twin')\n",
+    "twins_game.py": "import shapes_game\n\nTwin = shapes_game._game('twin', moves='twins_moves', "
+                     "title='The other twin')\n",
     "twins_moves.py": NEW.replace("import shapes_game", "import twins_game as shapes_game") % "[('twin', 'Twin')]",
 }
 
@@ -153,7 +166,7 @@ def site(tmp_path_factory) -> Path:
     """A folder holding the two distributions of the wrong shapes."""
     work = tmp_path_factory.mktemp("shapes")
     names = dict(badarity="BadArity", badhandler="BadHandler", badview="BadView", badfacts="BadFacts",
-                 badmoves="BadMoves", badallowed="BadAllowed", badplaythrough="BadPlaythrough",
+                 badmoves="BadMoves", badallowed="BadAllowed", badkind="BadKind", badplaythrough="BadPlaythrough",
                  badstatus="BadStatus", allbad="AllBad")
     points = {g: f"shapes_game:{names[g]}" for g in SHAPE_GAMES}
     points.update(scoresheet="shapes_game:Impostor", twin="shapes_game:Twin", oldnames="oldnames_game:OldNames")
@@ -196,6 +209,8 @@ WRONG = {
     "badmoves": "its moves module shapes_badmoves: MOVES[0] is 'not a move', not a companion.contract.declare.Move",
     "badallowed": "its moves module shapes_badallowed: move 'go': its allowed(at) cannot be called as the contract "
                   "says: allowed(at, player) -> bool",
+    "badkind": "its moves module shapes_badkind: move 'paint': the kind of its parameter 'colour' (Colour): "
+               "options(self, at) cannot be called as the contract says: options(at, param)",
     "badplaythrough": "its moves module shapes_badplaythrough: PLAYTHROUGH should be {game id: [command line, ...]}, "
                       "not 'not a dict'",
     "badstatus": "its views module shapes_badstatus: status_view should be a function status_view(at) -> View, not 42",

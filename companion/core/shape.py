@@ -173,6 +173,7 @@ def check_moves(module: Any, game_id: str) -> None:
                 if not isinstance(p.kind, Kind):
                     raise ContractError(f"{named}: the kind of its parameter {p.name!r} is {_short(p.kind)}, not a "
                                         "companion.contract.declare.Kind (Player(), Number(), OneOf(...), ...)")
+                check_kind(p.kind, f"{named}: the kind of its parameter {p.name!r} ({type(p.kind).__name__}): ")
             then = getattr(decl, "then", None)
             if then is not None and not (isinstance(then, tuple) and len(then) == 2 and isinstance(then[0], Move)
                                          and callable(then[1]) and takes(then[1], 1)):
@@ -193,6 +194,19 @@ def check_moves(module: Any, game_id: str) -> None:
     setup = getattr(module, "SETUP", None)
     if setup is not None:
         _callable_taking(setup, 1, f"{where}: ", "SETUP", "SETUP(at)")
+
+
+def check_kind(kind: Any, prefix: str) -> None:
+    """Every method of ``Kind`` that a kind of the game's own writes anew takes what
+    ``Kind``'s own takes (``read(text, at, param)``, ``options(at, param)``, ...)."""
+    from companion.contract.declare import Kind
+
+    for name, base in vars(Kind).items():
+        if name.startswith("_") or not hasattr(base, "__code__") or getattr(type(kind), name) is base:
+            continue
+        code = base.__code__
+        wanted = code.co_varnames[1:code.co_argcount]
+        _callable_taking(getattr(kind, name), len(wanted), prefix, name, f"{name}({', '.join(wanted)})")
 
 
 def _mapping(value: Any, where: str, part: str, should: str, kind: type) -> None:

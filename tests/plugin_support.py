@@ -13,14 +13,26 @@ build-backend = "setuptools.build_meta"
 
 [project]
 name = "{name}"
-version = "0.0.1"
+version = "{version}"
 
 [project.entry-points."companion.games"]
 {entry_points}
 
 [tool.setuptools]
-py-modules = [{modules}]
+{code} = [{modules}]
 """
+
+# The three rules every game needs, at their simplest, for a plugin's source text (a class body).
+SIMPLEST_RULES = '''
+    def initial(self, setup, data):
+        return {"players": list(setup.players)}
+
+    def result(self, s):
+        return None
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
+'''
 
 
 def pip_install(source: Path, target: Path) -> None:
@@ -28,14 +40,18 @@ def pip_install(source: Path, target: Path) -> None:
                     "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
 
 
-def write_distribution(folder: Path, name: str, files: dict[str, str], entry_points: dict[str, str]) -> Path:
-    """A distribution ``name`` 0.0.1 of top-level modules (file name -> text) naming the games
-    ``entry_points`` (game id -> ``module:attribute``)."""
+def write_distribution(folder: Path, name: str, files: dict[str, str], entry_points: dict[str, str],
+                       version: str = "0.0.1", packages: list[str] | None = None) -> Path:
+    """A distribution ``name`` of its files (path -> text: top-level modules, or the
+    ``packages`` named) naming the games ``entry_points`` (game id -> ``module:attribute``)."""
     folder.mkdir()
-    modules = ", ".join(f'"{f[:-3]}"' for f in files)
+    names = packages if packages is not None else [f[:-3] for f in files]
     points = "\n".join(f'{k} = "{v}"' for k, v in entry_points.items())
-    (folder / "pyproject.toml").write_text(PYPROJECT.format(name=name, entry_points=points, modules=modules))
+    (folder / "pyproject.toml").write_text(PYPROJECT.format(
+        name=name, version=version, entry_points=points, code="packages" if packages is not None else "py-modules",
+        modules=", ".join(f'"{n}"' for n in names)))
     for file, text in files.items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
         (folder / file).write_text(text)
     return folder
 

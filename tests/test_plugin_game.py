@@ -17,31 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import not_loaded, pip_install
+from plugin_support import SIMPLEST_RULES, not_loaded, pip_install, write_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
 BROKEN = {
-    "pyproject.toml": """[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "companion-broken"
-version = "0.0.1"
-
-[project.entry-points."companion.games"]
-broken = "broken_game:Broken"
-nocontract = "odd_game:NotAGame"
-twin = "twin_game:Twin"
-typo = "typo_game:Typo"
-nosummary = "typo_game:NoSummary"
-stauts = "typo_game:Stauts"
-boom = "typo_game:Boom"
-
-[tool.setuptools]
-py-modules = ["broken_game", "odd_game", "twin_game", "typo_game", "typo_views", "typo_moves"]
-""",
     # a game whose `finish` has the same name as the score sheet's
     "twin_game.py": """from companion.contract.api import Game
 from companion.contract.declare import Move
@@ -95,16 +75,7 @@ class Base(Game):
     description = "A game for the tests of a plugin's mistakes."
     moves = "typo_moves"
     views = "typo_views"
-
-    def initial(self, setup, data):
-        return {"players": list(setup.players)}
-
-    def result(self, s):
-        return None
-
-    def summary(self, s):
-        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
-
+""" + SIMPLEST_RULES + """
 
 class Typo(Base):
     id = "typo"
@@ -175,10 +146,10 @@ def site(tmp_path_factory) -> Path:
     shutil.copytree(EXAMPLE, source)  # built from a copy: nothing is written into the repository
     target = work / "site"
     pip_install(source, target)
-    broken = work / "companion-broken"
-    broken.mkdir()
-    for name, text in BROKEN.items():
-        (broken / name).write_text(text)
+    broken = write_distribution(work / "companion-broken", "companion-broken", BROKEN, {
+        "broken": "broken_game:Broken", "nocontract": "odd_game:NotAGame", "twin": "twin_game:Twin",
+        "typo": "typo_game:Typo", "nosummary": "typo_game:NoSummary", "stauts": "typo_game:Stauts",
+        "boom": "typo_game:Boom"})
     pip_install(broken, target)
     assert any(p.name.startswith("companion_yacht") and p.suffix == ".dist-info" for p in target.iterdir())
     return target

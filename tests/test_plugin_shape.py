@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from plugin_support import not_loaded, pip_install, write_distribution
+from plugin_support import SIMPLEST_RULES, not_loaded, pip_install, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -27,16 +27,7 @@ RULES = '''from companion.contract.api import Game
 class Base(Game):
     title = "Shapes"
     description = "A game of the wrong shape."
-
-    def initial(self, setup, data):
-        return {"players": list(setup.players)}
-
-    def result(self, s):
-        return None
-
-    def summary(self, s):
-        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
-
+''' + SIMPLEST_RULES + '''
 
 def _game(gid, moves="shapes_moves", views="shapes_views", **more):
     return type(gid.title(), (Base,), {"id": gid, "moves": moves, "views": views, **more})

@@ -112,28 +112,15 @@ def _short(value: Any) -> str:
 
 # -- the moves module --------------------------------------------------------------------------------
 
-# A Move's functions: attribute -> (arguments the companion gives, what they are).
-MOVE_FUNCTIONS: dict[str, tuple[int, str]] = {
-    "event": (1, "event(at) -> event"),
-    "allowed": (2, "allowed(at, player) -> bool"),
-    "prepare": (1, "prepare(at)"),
-    "before": (1, "before(state) -> dict"),
-    "done": (1, "done(outcome) -> View"),
-    "private_view": (2, "private_view(at, player) -> View"),
-    "why_not": (2, "why_not(at, player) -> str"),
-}
-SCREEN_FUNCTIONS: dict[str, tuple[int, str]] = {
-    "view": (1, "view(at) -> View"),
-    "json": (1, "json(at) -> value"),
-}
-# A views module's functions: part -> (arguments, what it is).
-VIEW_FUNCTIONS: dict[str, tuple[int, str]] = {
-    "status_view": (1, "status_view(at) -> View"),
-    "board_view": (1, "board_view(at) -> View"),
-    "map_view": (2, "map_view(at, map id) -> View"),
-    "next_action": (1, "next_action(status) -> str"),
-    "score_goal": (1, "score_goal(status) -> number | None"),
-}
+# The functions of a Move, a Screen and a views module, as the companion calls them (the number
+# of arguments is read from the parentheses).
+MOVE_FUNCTIONS = {"event": "event(at) -> event", "allowed": "allowed(at, player) -> bool",
+                  "prepare": "prepare(at)", "before": "before(state) -> dict", "done": "done(outcome) -> View",
+                  "private_view": "private_view(at, player) -> View", "why_not": "why_not(at, player) -> str"}
+SCREEN_FUNCTIONS = {"view": "view(at) -> View", "json": "json(at) -> value"}
+VIEW_FUNCTIONS = {"status_view": "status_view(at) -> View", "board_view": "board_view(at) -> View",
+                  "map_view": "map_view(at, map id) -> View", "next_action": "next_action(status) -> str",
+                  "score_goal": "score_goal(status) -> number | None"}
 
 
 def check_moves(module: Any, game_id: str) -> None:
@@ -161,12 +148,12 @@ def check_moves(module: Any, game_id: str) -> None:
             named = f"{where}: {cls.__name__.lower()} {decl.name!r}" if isinstance(decl.name, str) else ""
             if not isinstance(decl.name, str) or not decl.name.strip():
                 raise ContractError(f"{where}: {part}[{i}] has no name (a {cls.__name__} needs one)")
-            for attr, (count, should) in functions.items():
+            for attr, should in functions.items():
                 fn = getattr(decl, attr, None)
                 if fn is None and attr == "event" and cls is Move:
                     raise ContractError(f"{named} has no event (it should be {should})")
                 if fn is not None:
-                    _callable_taking(fn, count, f"{named}: its ", attr, should)
+                    _callable_taking(fn, _spec(should)[1], f"{named}: its ", attr, should)
             for p in decl.params:
                 if not isinstance(p, Param):
                     raise ContractError(f"{named}: its parameter {_short(p)} is not a companion.contract.declare.Param")
@@ -223,10 +210,10 @@ def check_views(module: Any) -> None:
     """The views are functions taking what the companion gives them; ``MAPS`` is a list of
     map ids."""
     where = f"its views module {module.__name__}"
-    for part, (count, should) in VIEW_FUNCTIONS.items():
+    for part, should in VIEW_FUNCTIONS.items():
         fn = getattr(module, part, None)
         if fn is not None:
-            _callable_taking(fn, count, f"{where}: ", part, should)
+            _callable_taking(fn, _spec(should)[1], f"{where}: ", part, should)
     maps = getattr(module, "MAPS", None)
     if maps is not None and not (isinstance(maps, (list, tuple)) and all(isinstance(m, str) for m in maps)):
         raise ContractError(f"{where}: MAPS should be a tuple of map ids (text), not {_short(maps)}")

@@ -353,18 +353,28 @@ def closest(name: str, candidates: list[str], cutoff: float) -> str | None:
     of its length: `render_stauts`, `COMMAND`), or None. Written here rather than with difflib,
     whose import alone would cost every start of a game a millisecond."""
     best, found = cutoff, None
+    low = name.lower()
+    letters = set(low)
     for c in candidates:
         longest = max(len(name), len(c))
         if abs(len(name) - len(c)) > longest * (1 - cutoff):
             continue
-        score = 1 - _distance(name.lower(), c.lower()) / longest
+        other = c.lower()
+        # each letter only one of them has takes an edit, and one edit replaces at most one
+        # letter of each: a bound below the distance, so most names need no full distance
+        seen = set(other)
+        if 1 - max(len(letters - seen), len(seen - letters)) / longest < best:
+            continue
+        score = 1 - _distance(low, other, (1 - best) * longest) / longest
         if score >= best and name != c:
             best, found = score, c
     return found
 
 
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance, a swap of two neighbours counting one (Damerau)."""
+def _distance(a: str, b: str, limit: float = float("inf")) -> float:
+    """Levenshtein distance, a swap of two neighbours counting one (Damerau); anything above
+    ``limit`` once no cell of the last two rows can come back under it (every later cell
+    grows from them)."""
     rows = [list(range(len(b) + 1))]
     for i, ca in enumerate(a, 1):
         row = [i]
@@ -373,6 +383,8 @@ def _distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 cost = min(cost, rows[-2][j - 2] + 1)
             row.append(cost)
+        if min(row) > limit and min(rows[-1]) + 1 > limit:
+            return float("inf")
         rows.append(row)
     return rows[-1][-1]
 

@@ -365,7 +365,7 @@ def closest(name: str, candidates: list[str], cutoff: float) -> str | None:
         seen = set(other)
         if 1 - max(len(letters - seen), len(seen - letters)) / longest < best:
             continue
-        score = 1 - _distance(low, other, (1 - best) * longest) / longest
+        score = 1 - _distance(low, other, (1 - best) * longest + 1e-9) / longest  # (1 - 0.8) * 15 < 3
         if score >= best and name != c:
             best, found = score, c
     return found

@@ -50,6 +50,32 @@ class Checky(Game):
 
     def summary(self, s):
         return {"players": [{"name": p, "score": s["moved"].count(p)} for p in s["players"]], "round": 0}
+
+
+class SlowTurn(Checky):
+    id = "slowturn"
+    title = "Slow turn"
+    moves = "checks_slowturn"
+
+    def turn(self, s):
+        import threading
+
+        threading.Event().wait()  # never returns
+'''
+SLOW_TURN = '''from companion.contract.declare import Move, Param, Player
+from companion.games.kit import new_command
+from checks_rules import SlowTurn
+
+
+@new_command(SlowTurn)
+def new():
+    """A game whose turn never comes."""
+    return {}
+
+
+MOVES = [Move("good", [Param("player", Player(), "Who.")], lambda at: {"type": "good", **at.args}, help="Good.",
+              phone=True)]
+NEW = {"slowturn": new}
 '''
 MOVES = '''import threading
 
@@ -97,8 +123,9 @@ def status_view(at):
 def site(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("checks")
     source = write_distribution(work / "checks", "companion-checks",
-                                {"checks_rules.py": RULES, "checks_moves.py": MOVES, "checks_views.py": VIEWS},
-                                {"checky": "checks_rules:Checky"})
+                                {"checks_rules.py": RULES, "checks_moves.py": MOVES, "checks_views.py": VIEWS,
+                                 "checks_slowturn.py": SLOW_TURN},
+                                {"checky": "checks_rules:Checky", "slowturn": "checks_rules:SlowTurn"})
     pip_install(source, work / "site")
     return work / "site"
 
@@ -113,16 +140,16 @@ def fetch(url: str, data: dict | None = None, timeout: float = 60) -> tuple[int,
 
 
 @pytest.fixture
-def served(site, home):
-    """`companion serve` of a checky session of Ann, Bob and Cy, with the plugin installed;
-    yields (run a command, {who: url})."""
+def served(site, home, request):
+    """`companion serve` of a session of Ann, Bob and Cy (checky, or the game a test names by
+    indirect parametrization), with the plugin installed; yields (run a command, {who: url})."""
     env = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), CHECKY_VIEW_RAISES="1")
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=env,
                               timeout=120)
 
-    assert run("new", "checky", "--players", "Ann,Bob,Cy").returncode == 0
+    assert run("new", getattr(request, "param", "checky"), "--players", "Ann,Bob,Cy").returncode == 0
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     from browser_support import link_line
@@ -142,8 +169,8 @@ def served(site, home):
         assert "Traceback" not in proc.stderr.read()
 
 
-RAISES = ("The game checky (companion-checks 0.0.1) failed (ValueError in checks_moves line 16) while checking "
-          "whether raises may be made: not offered; tell the game's author.")
+RAISES = ("The game checky (companion-checks 0.0.1) failed (ValueError in checks_moves line 16) when asked to "
+          "check whether raises may be made: not offered; tell the game's author.")
 HANGS = ("The game checky (companion-checks 0.0.1) took more than 2 s to check whether hangs may be made: not "
          "offered; tell the game's author.")
 
@@ -188,3 +215,17 @@ def test_a_page_whose_drawing_fails_names_the_plugin(served):
     assert "The game checky (companion-checks 0.0.1) failed (KeyError in checks_views line 8)" in said, page
     assert "inside companion" not in said
     assert fetch(links["Ann"])[0] == 200 and fetch(links["table"])[0] == 200
+
+
+@pytest.mark.parametrize("served", ["slowturn"], indirect=True)
+def test_a_turn_that_never_comes_leaves_the_page_and_the_table_answering(served):
+    _run, links = served
+    for who in ("Ann", "Bob", "Ann"):
+        status, page = fetch(links[who])
+        text = unescape(page)
+        assert status == 200 and "inside companion" not in text
+        assert ("The game slowturn (companion-checks 0.0.1) took more than 2 s to check whether good may be made: "
+                "not offered; tell the game's author.") in text
+        assert ("The game slowturn (companion-checks 0.0.1) took more than 2 s to say whose turn it is: the page "
+                "does not say; tell the game's author.") in text
+    assert fetch(links["table"])[0] == 200

@@ -97,10 +97,12 @@ _late: dict[tuple[str, str], int] = {}  # (game id, move) -> its checks still ru
 _late_lock = threading.Lock()
 
 
-def bounded(parts: registry.Parts, move: str, work: Callable[[], T]) -> tuple[T | None, str | None]:
+def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str = "",
+            outcome: str = "not offered") -> tuple[T | None, str | None]:
     """``(work(), None)``, or ``(None, a line naming the plugin)`` when ``work``, a plugin's
     check of whether ``move`` may be made (its ``allowed``, ``turn``, what its kinds offer),
-    raised or took longer than :data:`CHECK_SECONDS`.
+    raised or took longer than :data:`CHECK_SECONDS`. The line says the ``task`` (default:
+    `check whether MOVE may be made`) and its ``outcome`` on the page.
 
     A Python thread cannot be stopped, so the check runs in a thread of its own and the page
     stops waiting for it at the bound; while one check of that move is still running past the
@@ -111,9 +113,12 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T]) -> tuple[T 
     if not parts.plugin:
         return work(), None
     key = (parts.game.id, move)
+    task = task or f"check whether {move} may be made"
+    slow = (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {CHECK_SECONDS:g} s to "
+            f"{task}: {outcome}; tell the game's author.")
     with _late_lock:
         if _late.get(key):
-            return None, _slow(parts, move)
+            return None, slow
     box: dict = {}
     done = threading.Event()
     context = contextvars.copy_context()
@@ -135,7 +140,7 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T]) -> tuple[T 
             if not box.get("done"):
                 box["late"] = True
                 _late[key] = _late.get(key, 0) + 1
-                return None, _slow(parts, move)
+                return None, slow
     if "error" in box:
         exc = box["error"]
         if isinstance(exc, Exception):
@@ -143,15 +148,9 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T]) -> tuple[T 
 
             if isinstance(exc, CompanionError):  # a refusal in the game's words is no failure
                 return None, exc.message
-            return None, f"T{failed(parts, exc)[1:]} while checking whether {move} may be made: not offered; " \
-                         "tell the game's author."
+            return None, f"T{failed(parts, exc)[1:]} when asked to {task}: {outcome}; tell the game's author."
         raise exc
     return box.get("value"), None
-
-
-def _slow(parts: registry.Parts, move: str) -> str:
-    return (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {CHECK_SECONDS:g} s to "
-            f"check whether {move} may be made: not offered; tell the game's author.")
 
 
 def offers(parts: registry.Parts, moves, at, fresh: Callable[[], object], player: str) -> tuple[list, list[str]]:

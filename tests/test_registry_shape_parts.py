@@ -15,17 +15,19 @@ from companion.core.shape import arity, takes
 
 
 def full_distance(a: str, b: str) -> int:
-    """Damerau-Levenshtein (optimal string alignment), written plainly: the reference."""
-    rows = [list(range(len(b) + 1))]
-    for i, ca in enumerate(a, 1):
-        row = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, rows[-2][j - 2] + 1)
-            row.append(cost)
-        rows.append(row)
-    return rows[-1][-1]
+    """Damerau-Levenshtein (optimal string alignment) by its definition, recursively: the
+    reference the registry's table must agree with."""
+
+    @functools.lru_cache(maxsize=None)
+    def d(i: int, j: int) -> int:
+        if not i or not j:
+            return i or j
+        best = min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] != b[j - 1]))
+        if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+            best = min(best, d(i - 2, j - 2) + 1)
+        return best
+
+    return d(len(a), len(b))
 
 
 def full_closest(name: str, candidates: list[str], cutoff: float) -> str | None:

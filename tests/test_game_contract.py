@@ -90,7 +90,7 @@ def test_the_game_loads_and_keeps_the_contract(plugins, game_id):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_declared_move_and_screen_is_a_command_with_help(plugins, game_id, run):
     from companion.core import registry
-    from companion.terminal.declared import commands_of
+    from companion.terminal.declared import commands_of, declaration
 
     found = registry.parts(game_id)
     declared = [*(found.get("MOVES") or []), *(found.get("SCREENS") or [])]
@@ -105,7 +105,7 @@ def test_every_declared_move_and_screen_is_a_command_with_help(plugins, game_id,
             continue
         for w in words[1:]:
             cmd = cmd.commands[w]
-        assert getattr(cmd, "companion_decl", None) is decl
+        assert declaration(cmd) is decl
         assert decl.help.strip(), f"{decl.name} has no help"
         run(["new", game_id, "--players", ",".join(["Ann", "Bob", "Cy", "Dee"][:max(2, found.game.min_players)])],
             expect=0)

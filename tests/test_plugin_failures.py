@@ -20,23 +20,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from plugin_support import pip_install, write_distribution
 
 PLUGIN = {
-    "pyproject.toml": """[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "companion-boom"
-version = "0.0.2"
-
-[project.entry-points."companion.games"]
-boom-call = "boomgames.atcall:Boom"
-boom-summary = "boomgames.atcall:BoomSummary"
-
-[tool.setuptools]
-packages = ["boomgames"]
-""",
     "boomgames/__init__.py": "",
     "boomgames/atcall.py": """import os
 
@@ -108,14 +94,11 @@ NEW = {cls.id: _new(cls) for cls in (Boom, BoomSummary)}
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("boom")
-    source = work / "companion-boom"
-    for name, text in PLUGIN.items():
-        (source / name).parent.mkdir(parents=True, exist_ok=True)
-        (source / name).write_text(text)
-    target = work / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
-    return target
+    source = write_distribution(work / "companion-boom", "companion-boom", PLUGIN, {
+        "boom-call": "boomgames.atcall:Boom", "boom-summary": "boomgames.atcall:BoomSummary"},
+        version="0.0.2", packages=["boomgames"])
+    pip_install(source, work / "site")
+    return work / "site"
 
 
 def runner(site: Path, home: Path):

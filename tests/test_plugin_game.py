@@ -17,30 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from plugin_support import SIMPLEST_RULES, not_loaded, pip_install, write_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
 BROKEN = {
-    "pyproject.toml": """[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "companion-broken"
-version = "0.0.1"
-
-[project.entry-points."companion.games"]
-broken = "broken_game:Broken"
-nocontract = "odd_game:NotAGame"
-twin = "twin_game:Twin"
-typo = "typo_game:Typo"
-nosummary = "typo_game:NoSummary"
-stauts = "typo_game:Stauts"
-boom = "typo_game:Boom"
-
-[tool.setuptools]
-py-modules = ["broken_game", "odd_game", "twin_game", "typo_game", "typo_views", "typo_moves"]
-""",
     # a game whose `finish` has the same name as the score sheet's
     "twin_game.py": """from companion.contract.api import Game
 from companion.contract.declare import Move
@@ -94,16 +75,7 @@ class Base(Game):
     description = "A game for the tests of a plugin's mistakes."
     moves = "typo_moves"
     views = "typo_views"
-
-    def initial(self, setup, data):
-        return {"players": list(setup.players)}
-
-    def result(self, s):
-        return None
-
-    def summary(self, s):
-        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
-
+""" + SIMPLEST_RULES + """
 
 class Typo(Base):
     id = "typo"
@@ -166,11 +138,6 @@ def status_view(at):
 }
 
 
-def pip_install(source: Path, target: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """A folder holding the installed example and a broken plugin."""
@@ -179,10 +146,10 @@ def site(tmp_path_factory) -> Path:
     shutil.copytree(EXAMPLE, source)  # built from a copy: nothing is written into the repository
     target = work / "site"
     pip_install(source, target)
-    broken = work / "companion-broken"
-    broken.mkdir()
-    for name, text in BROKEN.items():
-        (broken / name).write_text(text)
+    broken = write_distribution(work / "companion-broken", "companion-broken", BROKEN, {
+        "broken": "broken_game:Broken", "nocontract": "odd_game:NotAGame", "twin": "twin_game:Twin",
+        "typo": "typo_game:Typo", "nosummary": "typo_game:NoSummary", "stauts": "typo_game:Stauts",
+        "boom": "typo_game:Boom"})
     pip_install(broken, target)
     assert any(p.name.startswith("companion_yacht") and p.suffix == ".dist-info" for p in target.iterdir())
     return target
@@ -231,19 +198,6 @@ def test_the_plugin_shows_up_like_a_built_in_game(companion):
     assert "trans-europa" in games and "scoresheet" in games  # the others still load
     assert companion("new", "--help").stdout.count("yacht") >= 1
     assert "score" in companion("help").stdout
-
-
-def not_loaded(out: str) -> list[str]:
-    """The `Not loaded:` lines of `games`, each joined again where it wrapped at 80 columns."""
-    lines: list[str] = []
-    for line in out.splitlines():
-        if line.startswith("Not loaded:"):
-            lines.append(line)
-        elif lines and line.startswith("  "):
-            lines[-1] += " " + line.strip()
-        else:
-            lines and lines.append("")
-    return [line for line in lines if line]
 
 
 def test_a_broken_plugin_is_one_line_naming_it_and_stops_nothing(companion):

@@ -277,13 +277,13 @@ def seated_event(game, players: list[str], event: Any) -> Any:
     if not isinstance(event, dict):
         return event
     out = dict(event)
-    for key in getattr(game, "player_fields", ()):
+    for key in game.player_fields:
         value = out.get(key)
         if isinstance(value, str):
             out[key] = seated_name(players, value)
         elif isinstance(value, list):
             out[key] = [seated_name(players, v) for v in value]
-    for key in getattr(game, "player_keys", ()):
+    for key in game.player_keys:
         value = out.get(key)
         if isinstance(value, dict):
             named: dict = {}

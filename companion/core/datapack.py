@@ -66,7 +66,7 @@ def _plugin_pack(game: str):
     if game not in registry.known():
         return None
     try:
-        ref = getattr(registry.get(game), "pack_file", "") or ""
+        ref = registry.get(game).pack_file
     except CompanionError:
         return None  # a broken plugin: `games` reports it
     if ":" not in ref:
@@ -259,11 +259,10 @@ def _game_check(game: str, values: dict, key: str) -> None:
     if game not in registry.known():
         return
     try:
-        check = getattr(registry.get(game), "check_values", None)
+        check = registry.get(game).check_values
     except CompanionError:  # a broken plugin: `games` reports it; its schema check stands
         return
-    if check is not None:
-        check(values, key)
+    check(values, key)
 
 
 def stated(game: str) -> dict[str, dict]:

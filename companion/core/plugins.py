@@ -6,10 +6,16 @@ commands (`sessions`, `stats`, `players`, `export`, ratings), which read every s
 folder, skip a session whose game raised, with one line naming the game and the session, and
 go on with the others (issue 22: one plugin session made them all fail for the whole folder).
 A failure in the companion's own code is not a plugin's: it is raised as before.
+
+On `serve`'s pages a plugin's check of a move (its ``allowed``, ``turn``, what its kinds offer)
+runs under a time bound (:func:`bounded`): one that raises or never returns refuses that move,
+named on the page, and never holds the server (issue 27).
 """
 
 from __future__ import annotations
 
+import contextvars
+import threading
 from typing import Callable, TypeVar
 
 from companion.core import registry
@@ -38,7 +44,7 @@ def at_fault(exc: BaseException, game_id: str | None = None) -> registry.Parts |
             mine = None
         if mine is not None and registry.owner_of(type(mine.game).__module__) is None:
             mine = None  # one of the companion's own games
-    if mine is not None and (found is None or found.package == mine.package):
+    if mine is not None and (found is None or found.packages & mine.packages):
         return mine
     return found
 
@@ -82,3 +88,86 @@ def skipping(store, sid: str, work: Callable[[], T]) -> tuple[bool, T | None]:
         store.notes.append(f"Skipped session {sid}: {failed(parts, exc)}; the others are shown: tell the game's "
                            "author.")
         return False, None
+
+
+# -- a plugin's checks on the phones' pages, under a time bound -------------------------------------
+
+CHECK_SECONDS = 2.0  # how long a plugin's check may take before its move is not offered
+_late: dict[tuple[str, str], int] = {}  # (game id, move) -> its checks still running past the bound
+_late_lock = threading.Lock()
+
+
+def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str = "",
+            outcome: str = "not offered") -> tuple[T | None, str | None]:
+    """``(work(), None)``, or ``(None, a line naming the plugin)`` when ``work``, a plugin's
+    check of whether ``move`` may be made (its ``allowed``, ``turn``, what its kinds offer),
+    raised or took longer than :data:`CHECK_SECONDS`. The line says the ``task`` (default:
+    `check whether MOVE may be made`) and its ``outcome`` on the page.
+
+    A Python thread cannot be stopped, so the check runs in a thread of its own and the page
+    stops waiting for it at the bound; while one check of that move is still running past the
+    bound, the next is refused at once instead of starting another, so a check that never
+    returns holds one thread, not every thread of the server (issue 27: 45 requests of one
+    player's page held them all, and the table page timed out). The companion's own games are
+    run as they are: only a plugin's code is bounded."""
+    if not parts.plugin:
+        return work(), None
+    key = (parts.game.id, move)
+    task = task or f"check whether {move} may be made"
+    slow = (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {CHECK_SECONDS:g} s to "
+            f"{task}: {outcome}; tell the game's author.")
+    with _late_lock:
+        if _late.get(key):
+            return None, slow
+    box: dict = {}
+    done = threading.Event()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            box["value"] = context.run(work)
+        except BaseException as exc:  # noqa: BLE001 - the plugin's failure, named on the page
+            box["error"] = exc
+        with _late_lock:
+            box["done"] = True
+            if box.get("late"):
+                _late[key] -= 1
+        done.set()
+
+    threading.Thread(target=run, name=f"companion check {key[0]} {move}", daemon=True).start()
+    if not done.wait(CHECK_SECONDS):
+        with _late_lock:
+            if not box.get("done"):
+                box["late"] = True
+                _late[key] = _late.get(key, 0) + 1
+                return None, slow
+    if "error" in box:
+        exc = box["error"]
+        if isinstance(exc, Exception):
+            from companion.contract.errors import CompanionError
+
+            if isinstance(exc, CompanionError):  # a refusal in the game's words is no failure
+                return None, exc.message
+            return None, f"T{failed(parts, exc)[1:]} when asked to {task}: {outcome}; tell the game's author."
+        raise exc
+    return box.get("value"), None
+
+
+def offers(parts: registry.Parts, moves, at, fresh: Callable[[], object], player: str) -> tuple[list, list[str]]:
+    """``declare.offers(moves, at, player)`` of a player's page, each move's check bounded
+    (:func:`bounded`): (the moves offered with their choices, a line for each check that
+    failed). A plugin's checks each read an ``At`` of their own (``fresh()``), which one still
+    running past the bound keeps to itself."""
+    from companion.contract.declare import offers as offered_now
+
+    if not parts.plugin:
+        return offered_now(moves, at, player), []
+    out, failures = [], []
+    for move in moves:
+        if not move.phone:
+            continue
+        found, failure = bounded(parts, move.name, lambda m=move: offered_now([m], fresh(), player))
+        if failure is not None:
+            failures.append(failure)
+        out += found or []
+    return out, failures

@@ -25,7 +25,10 @@ be exactly what its distribution's own ``entry_points.txt`` names, in a distribu
 ``sys.path`` (one small file read per distribution); anything else means a fresh scan.
 
 A plugin that fails to import or breaks the contract never stops start-up or the other games:
-it is left out of :func:`available` and reported in one line by :func:`problems`.
+it is left out of :func:`available` and reported in one line by :func:`problems`. Its parts are
+checked by shape too (:mod:`companion.core.shape`). An id claimed by two entry points is
+settled by the claims, never by their order on the path (:func:`_settle`): a built-in keeps
+its id, and two plugins claiming one are both refused.
 """
 
 from __future__ import annotations
@@ -38,9 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.contract.errors import CompanionError
+from companion.core.shape import ContractError
 
 GROUP = "companion.games"
-CACHE_VERSION = 3  # 2: the distribution's version too; 3: its metadata folder, to check the cache against
+CACHE_VERSION = 4  # 2: the distribution's version too; 3: its metadata folder, to check the cache against;
+# 4: every claim of an id, so that two claims are settled alike whatever their order (issue 27)
+DISTRIBUTION = "tabletop-companion"  # the built-in games' distribution: they keep their ids
 ENV_GAMES = "COMPANION_GAMES"
 
 _cache_path: Path | None = None
@@ -48,6 +54,7 @@ _targets: dict[str, tuple[str, str, str]] | None = None  # game id -> ("module:a
 _games: dict[str, Any] = {}
 _parts: dict[str, "Parts"] = {}
 _broken: dict[str, str] = {}  # game id -> one line saying what is wrong
+_refused: dict[str, list[str]] = {}  # game id -> a line for each entry point refused for claiming it
 
 
 def use_cache_file(path: Path | None) -> None:
@@ -78,38 +85,73 @@ def _fingerprint() -> list[list]:
     return out
 
 
-def _scan() -> dict[str, tuple[str, str, str]]:
-    found = _scan_with_folders()
-    return {k: v[:3] for k, v in found.items()}
-
-
-def _scan_with_folders() -> dict[str, tuple[str, str, str, str]]:
-    """Every registered game id -> (``module:attribute``, distribution, version, the folder of
-    its metadata, or "" when it has none on disk)."""
+def _scan_with_folders() -> list[tuple[str, str, str, str, str]]:
+    """Every entry point of the group: (game id, ``module:attribute``, distribution, version,
+    the folder of its metadata, or "" when it has none on disk)."""
     from importlib.metadata import entry_points
 
-    found: dict[str, tuple[str, str, str, str]] = {}
+    out = []
     for ep in entry_points(group=GROUP):
         dist = getattr(ep, "dist", None)
         name = getattr(dist, "name", None) or "?"
         version = getattr(dist, "version", None) or "?"
         where = getattr(dist, "_path", None)  # a PathDistribution's *.dist-info (or *.egg-info)
-        found.setdefault(ep.name, (ep.value, name, version, os.path.abspath(str(where)) if where else ""))
-    return found
+        out.append((ep.name, ep.value, name, version, os.path.abspath(str(where)) if where else ""))
+    return out
 
 
-def _checked(games: Any) -> dict[str, tuple[str, str, str]] | None:
-    """The cached targets, if every one is what its distribution's metadata names today (and
+def _builtin(target: str, dist: str) -> bool:
+    """Whether an entry point is one of the companion's own games (its distribution and code)."""
+    return dist.lower().replace("_", "-").replace(".", "-") == DISTRIBUTION and target.startswith("companion.")
+
+
+def _settle(claims) -> tuple[dict[str, tuple[str, str, str]], dict[str, list[str]]]:
+    """Which entry point each game id is: (game id -> (target, distribution, version), game id
+    -> the lines refusing the others). Decided by the claims alone, never by their order on
+    the path (issue 27: a plugin claiming `scoresheet` replaced the built-in, or was dropped
+    without a word, by path order): a built-in keeps its id and a plugin claiming it is
+    refused; two plugins claiming one id are both refused."""
+    by_id: dict[str, list] = {}
+    for gid, target, dist, version, _where in claims:
+        if (target, dist) not in {(c[0], c[1]) for c in by_id.get(gid, [])}:
+            by_id.setdefault(gid, []).append((target, dist, version))
+    games: dict[str, tuple[str, str, str]] = {}
+    refused: dict[str, list[str]] = {}
+    for gid in sorted(by_id):
+        found = by_id[gid]
+        if len(found) == 1:
+            games[gid] = found[0]
+            continue
+        own = [c for c in found if _builtin(c[0], c[1])]
+        if own:
+            games[gid] = own[0]
+            refused[gid] = [f"{gid} ({dist} {version}): the id {gid!r} is taken by the built-in game "
+                            f"({own[0][1]} {own[0][2]}); a plugin's game needs an id of its own ({target} is not "
+                            "loaded)" for target, dist, version in found if (target, dist) != own[0][:2]]
+        else:
+            refused[gid] = [f"{gid} ({dist} {version}): the id {gid!r} is claimed by "
+                            f"{_and([f'{d} {v}' for t, d, v in found if (t, d) != (target, dist)])} too, so neither is "
+                            "loaded (uninstall one, or ask its author for an id of its own)"
+                            for target, dist, version in found]
+    return games, refused
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _checked(claims: Any) -> list[tuple[str, str, str, str, str]] | None:
+    """The cached claims, if every one is what its distribution's metadata names today (and
     each of those distributions names no game the cache lacks); None means scan again."""
-    if not isinstance(games, dict):
+    if not isinstance(claims, list):
         return None
     folders = {os.path.normpath(os.path.abspath(entry)) for entry in sys.path}
     named: dict[str, dict[str, str]] = {}
-    out: dict[str, tuple[str, str, str]] = {}
-    for gid, row in games.items():
-        if not (isinstance(row, list) and len(row) == 4 and all(isinstance(x, str) for x in row)):
+    out: list[tuple[str, str, str, str, str]] = []
+    for row in claims:
+        if not (isinstance(row, list) and len(row) == 5 and all(isinstance(x, str) for x in row)):
             return None
-        target, dist, version, where = row
+        gid, target, dist, version, where = row
         if (not where.endswith((".dist-info", ".egg-info"))
                 or os.path.normpath(os.path.dirname(where)) not in folders):
             return None
@@ -120,8 +162,9 @@ def _checked(games: Any) -> dict[str, tuple[str, str, str]] | None:
                 return None
         if named[where].get(gid) != target:
             return None
-        out[gid] = (target, dist, version)
-    if any(gid not in out for names in named.values() for gid in names):
+        out.append((gid, target, dist, version, where))
+    seen = {(c[0], c[4]) for c in out}
+    if any((gid, where) not in seen for where, names in named.items() for gid in names):
         return None
     return out
 
@@ -143,36 +186,44 @@ def _entry_points_in(path: Path) -> dict[str, str]:
 
 
 def targets() -> dict[str, tuple[str, str, str]]:
-    """Every registered game id -> (``module:attribute``, distribution, its version), built-ins
-    first."""
+    """Every registered game id -> (``module:attribute``, distribution, its version), in the
+    order of their ids; an id claimed twice is settled by :func:`_settle`."""
     global _targets
     if _targets is not None:
         return _targets
     key = _fingerprint()
+    claims = None
     if _cache_path is not None:
         try:
             cached = json.loads(_read_small_file(_cache_path))
             if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
-                checked = _checked(cached["games"])
-                if checked is not None:
-                    _targets = checked
-                    return _targets
+                claims = _checked([[gid, *row] for gid, row in cached["games"].items()] + cached["others"])
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             pass
-    found = _scan_with_folders()
-    _targets = {k: found[k][:3] for k in sorted(found)}  # `games` orders them by their own `listing`
-    if _cache_path is not None:
-        try:
-            _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            tmp = _cache_path.with_name(_cache_path.name + f".{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner only (issue 12)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps({"version": CACHE_VERSION, "key": key,
-                                     "games": {k: list(found[k]) for k in _targets}}))
-            os.replace(tmp, _cache_path)
-        except OSError:
-            pass  # a read-only data folder: scan again next time
+    if claims is None:
+        claims = _scan_with_folders()
+        if _cache_path is not None:
+            _remember(key, claims)
+    games, refused = _settle(claims)
+    _refused.clear()
+    _refused.update(refused)
+    _targets = games  # `games` orders them by their own `listing`
     return _targets
+
+
+def _remember(key: list, claims: list) -> None:
+    try:
+        _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tmp = _cache_path.with_name(_cache_path.name + f".{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner only (issue 12)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            # the id's first claim under "games" (what this file held before), any other under "others"
+            games: dict[str, list[str]] = {}
+            others = [list(c) for c in claims if games.setdefault(c[0], list(c[1:])) != list(c[1:])]
+            fh.write(json.dumps({"version": CACHE_VERSION, "key": key, "games": games, "others": others}))
+        os.replace(tmp, _cache_path)
+    except OSError:
+        pass  # a read-only data folder: scan again next time
 
 
 def _read_small_file(path: Path, limit: int = 1 << 20) -> str:
@@ -197,16 +248,19 @@ def forget() -> None:
     _games.clear()
     _parts.clear()
     _broken.clear()
+    _refused.clear()
 
 
 class Parts:
     """A loaded game with the two modules it named, checked: ``moves`` and ``views``."""
 
-    __slots__ = ("game", "moves", "views", "distribution", "version", "target")
+    __slots__ = ("game", "moves", "views", "distribution", "version", "target", "old_names")
 
-    def __init__(self, game, moves, views, distribution: str, version: str, target: str):
+    def __init__(self, game, moves, views, distribution: str, version: str, target: str,
+                 old_names: tuple[str, ...] = ()):
         self.game, self.moves, self.views = game, moves, views
         self.distribution, self.version, self.target = distribution, version, target
+        self.old_names = old_names  # the moved names its code imports: `OLD (now NEW)` (shape.MOVED)
 
     def get(self, part: str, default: Any = None) -> Any:
         """A part of the contract by its name (MOVES_PARTS or VIEWS_PARTS), or ``default``."""
@@ -216,13 +270,20 @@ class Parts:
         return getattr(module, part, default)
 
     @property
+    def plugin(self) -> bool:
+        """Whether the game's code is a plugin's, not the companion's own."""
+        return self.package != "companion"
+
+    @property
     def package(self) -> str:
         """The top-level package of the game's code (a plugin's errors are told apart by it)."""
         return self.target.split(":")[0].split(".")[0]
 
-
-class ContractError(Exception):
-    """What is wrong with a game, in words that fit after its name."""
+    @property
+    def packages(self) -> set[str]:
+        """The top-level packages of its rules, moves and views (three modules of their own, for
+        a plugin made of top-level modules)."""
+        return {self.package, *(m.__name__.split(".")[0] for m in (self.moves, self.views))}
 
 
 def wanted(game_id: str) -> bool:
@@ -292,18 +353,28 @@ def closest(name: str, candidates: list[str], cutoff: float) -> str | None:
     of its length: `render_stauts`, `COMMAND`), or None. Written here rather than with difflib,
     whose import alone would cost every start of a game a millisecond."""
     best, found = cutoff, None
+    low = name.lower()
+    letters = set(low)
     for c in candidates:
         longest = max(len(name), len(c))
         if abs(len(name) - len(c)) > longest * (1 - cutoff):
             continue
-        score = 1 - _distance(name.lower(), c.lower()) / longest
+        other = c.lower()
+        # each letter only one of them has takes an edit, and one edit replaces at most one
+        # letter of each: a bound below the distance, so most names need no full distance
+        seen = set(other)
+        if 1 - max(len(letters - seen), len(seen - letters)) / longest < best:
+            continue
+        score = 1 - _distance(low, other, (1 - best) * longest + 1e-9) / longest  # (1 - 0.8) * 15 < 3
         if score >= best and name != c:
             best, found = score, c
     return found
 
 
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance, a swap of two neighbours counting one (Damerau)."""
+def _distance(a: str, b: str, limit: float = float("inf")) -> float:
+    """Levenshtein distance, a swap of two neighbours counting one (Damerau); anything above
+    ``limit`` once no cell of the last two rows can come back under it (every later cell
+    grows from them)."""
     rows = [list(range(len(b) + 1))]
     for i, ca in enumerate(a, 1):
         row = [i]
@@ -312,6 +383,8 @@ def _distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 cost = min(cost, rows[-2][j - 2] + 1)
             row.append(cost)
+        if min(row) > limit and min(rows[-1]) + 1 > limit:
+            return float("inf")
         rows.append(row)
     return rows[-1][-1]
 
@@ -334,6 +407,7 @@ def _check_module(module, parts: dict, what: str) -> None:
 def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Parts:
     """Load and check one game against the contract; ContractError says what is wrong."""
     from companion.contract.api import FACTS, MOVES_PARTS, REQUIRED_FACTS, REQUIRED_RULES, RULES, VIEWS_PARTS, Game
+    from companion.core import shape
 
     module, _, attr = target.partition(":")
     obj = _import(module, "rules")
@@ -373,14 +447,17 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
         close = closest(name, rules, 0.8)
         if close:
             raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close}?)")
+    shape.check_facts(game)
+    shape.check_rules(game, cls)
     moves = _import(game.moves, "moves")
     _check_module(moves, MOVES_PARTS, "moves")
+    shape.check_moves(moves, game_id)
     views = _import(game.views, "views")
     _check_module(views, VIEWS_PARTS, "views")
-    new = getattr(moves, "NEW", None)
-    if not isinstance(new, dict) or game_id not in new:
-        raise ContractError(f"its moves module {moves.__name__} has no NEW[{game_id!r}] (the `new {game_id}` command)")
-    return Parts(game, moves, views, dist, version, target)
+    shape.check_views(views)
+    old = () if module.split(".")[0] == "companion" else tuple(
+        shape.old_names([sys.modules.get(cls.__module__), moves, views]))
+    return Parts(game, moves, views, dist, version, target, old)
 
 
 def parts(game_id: str) -> Parts:
@@ -397,14 +474,15 @@ def owner_of(module: str | None) -> Parts | None:
     if top == "companion":
         return None
     for found in _parts.values():
-        if found.package == top:
+        if top in found.packages:
             return found
     return None
 
 
 def known() -> list[str]:
-    """Every registered id, loaded or not."""
-    return list(targets())
+    """Every registered id, loaded or not (an id two plugins claim too)."""
+    ids = list(targets())
+    return ids + [gid for gid in sorted(_refused) if gid not in ids]
 
 
 def available() -> list[str]:
@@ -417,7 +495,10 @@ def available() -> list[str]:
 def problems() -> list[str]:
     """One line for every registered game that could not be loaded."""
     available()
-    return [_broken[gid] for gid in targets() if gid in _broken]
+    lines = {gid: [_broken[gid]] for gid in targets() if gid in _broken}
+    for gid, refused in _refused.items():
+        lines.setdefault(gid, []).extend(refused)
+    return [line for gid in sorted(lines) for line in lines[gid]]
 
 
 def get(game_id: str):
@@ -431,4 +512,7 @@ def get(game_id: str):
             return game
         raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_broken[game_id]}"
                              f"{'' if _broken[game_id].endswith('.') else '.'} (`games` lists what is wrong.)")
+    if game_id in _refused:
+        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_refused[game_id][0]}. "
+                             "(`games` lists what is wrong.)")
     raise CompanionError(f"There is no game {game_id!r}: the games are {', '.join(available())}.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 from typing import Any, Callable
 
 import click
@@ -106,15 +107,43 @@ def choose_private(owner: str, view: list, question: str, parse: Callable[[str],
     return app.choose_private(owner, app.screen.draw(view), question, parse)
 
 
+# What the shell needs to know of a game's hand-written commands, kept here by command rather
+# than hung on the Click objects (issue 27): whether a typed line names a private card, and
+# the command's own completion.
+_PRIVATE: "weakref.WeakKeyDictionary[click.Command, Callable[[list[str]], bool]]" = weakref.WeakKeyDictionary()
+_COMPLETES: "weakref.WeakKeyDictionary[click.Command, Callable]" = weakref.WeakKeyDictionary()
+
+
 def private_when(check: Callable[[list[str]], bool]) -> Callable[[click.Command], click.Command]:
     """Mark a hand-written command whose typed line may name a private card (``check(words)``,
     the words after the command's name): the shell keeps such a line out of its history."""
 
     def mark(cmd: click.Command) -> click.Command:
-        cmd.companion_private = check
+        _PRIVATE[cmd] = check
         return cmd
 
     return mark
+
+
+def completes_with(offer: Callable) -> Callable[[click.Command], click.Command]:
+    """Give a hand-written command its own completion in the shell: ``offer(session, replay,
+    words, current) -> [(value, note)]`` (the words typed after its name, the one being typed)."""
+
+    def mark(cmd: click.Command) -> click.Command:
+        _COMPLETES[cmd] = offer
+        return cmd
+
+    return mark
+
+
+def private_check(cmd: click.Command) -> Callable[[list[str]], bool] | None:
+    """What :func:`private_when` said of ``cmd``, if anything."""
+    return _PRIVATE.get(cmd)
+
+
+def own_completion(cmd: click.Command) -> Callable | None:
+    """What :func:`completes_with` gave ``cmd``, if anything."""
+    return _COMPLETES.get(cmd)
 
 
 # The `--json` outputs, each with its format's version (docs/json.md describes them, and

@@ -184,9 +184,10 @@ class RootGroup(LazyGroup):
         args = take_session(app, args)
         ctx.meta[WORDS] = list(args)  # the line as typed, for a refusal that shows how to retype it
         name, cmd, rest = super().resolve_command(ctx, args)
-        module = getattr(cmd, "companion_moves", None)
-        app.expects = (module, None, getattr(cmd, "companion_name", name), getattr(cmd, "companion_owner", None)) \
-            if module else None
+        from companion.terminal.declared import whose
+
+        found = whose(cmd)
+        app.expects = (found[0], None, found[1], found[2]) if found else None
         return name, cmd, rest
 
     def get_command(self, ctx, name):

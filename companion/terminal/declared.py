@@ -10,6 +10,7 @@ here (:func:`commands_of`) and refuses one used on a session of another game.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Iterable
 
 import click
@@ -20,6 +21,21 @@ from companion.contract import reader
 from companion.contract.declare import At, Flag, Move, Param, Screen, record_move
 
 _built: dict[str, dict[str, click.Command]] = {}
+# What each command made here is, kept by command rather than hung on the Click objects (issue
+# 27): the declaration it runs, and whose it is (moves module, its name, the game a refusal names).
+_declared: "weakref.WeakKeyDictionary[click.Command, Move | Screen]" = weakref.WeakKeyDictionary()
+_whose: "weakref.WeakKeyDictionary[click.Command, tuple[str, str, str]]" = weakref.WeakKeyDictionary()
+
+
+def declaration(cmd: click.Command | None) -> Move | Screen | None:
+    """The Move or Screen a command was made from (None: a hand-written or shared command)."""
+    return _declared.get(cmd) if cmd is not None else None
+
+
+def whose(cmd: click.Command | None) -> tuple[str, str, str] | None:
+    """(moves module, command name, owner game id) of a game's command; None for the commands
+    every session shares."""
+    return _whose.get(cmd) if cmd is not None else None
 
 
 def commands_of(game_id: str) -> dict[str, click.Command]:
@@ -35,21 +51,21 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
         return _built[key]
     groups: dict[str, dict[str, Any]] = {}
     out: dict[str, click.Command] = {}
-    for decl in [*(getattr(module, "MOVES", None) or []), *(getattr(module, "SCREENS", None) or [])]:
+    for decl in [*(found.get("MOVES") or []), *(found.get("SCREENS") or [])]:
         first, _, rest = decl.name.partition(" ")
         if rest:
             groups.setdefault(first, {})[rest] = decl
         else:
             out[first] = make_command(decl)
-    helps = getattr(module, "GROUPS", None) or {}
+    helps = found.get("GROUPS") or {}
     for name, subs in groups.items():
         group = GameGroup(name, help=helps.get(name, ""), commands={sub: make_command(d, sub) for sub, d in subs.items()})
         out[name] = group
-    for name, cmd in (getattr(module, "COMMANDS", None) or {}).items():
+    for name, cmd in (found.get("COMMANDS") or {}).items():
         out[name] = cmd
     # the owner a refusal names: the first game the module declares (Trans Europa, then Trans
     # Amerika), whichever of them asked first in this process
-    owner = next(iter(getattr(module, "NEW", None) or {}), game_id)
+    owner = next(iter(found.get("NEW") or {}), game_id)
     for name, cmd in out.items():
         mark(cmd, key, name, owner)
     _built[key] = out
@@ -58,12 +74,10 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
 
 def mark(cmd: click.Command, module: str, name: str, owner: str) -> None:
     """Remember whose command this is: the root group refuses it on a session of another game."""
-    cmd.companion_moves = module
-    cmd.companion_owner = owner
+    _whose[cmd] = (module, name, owner)
     if isinstance(cmd, click.Group):
         for sub_name, sub in cmd.commands.items():
             mark(sub, module, f"{name} {sub_name}", owner)
-    cmd.companion_name = name
 
 
 class GameGroup(click.Group):
@@ -151,7 +165,7 @@ def make_command(decl: Move | Screen, name: str | None = None) -> click.Command:
     cmd = click.Command(name, callback=callback, params=_click_params(decl), help=decl.help,
                         hidden=decl.hidden,  # Click cuts the short help to fit a listing, as for any command
                         context_settings={"ignore_unknown_options": True} if signed else None)
-    cmd.companion_decl = decl
+    _declared[cmd] = decl
     return cmd
 
 
@@ -202,7 +216,7 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
 
     question = p.kind.question(p, at)
     if p.private:
-        owner = at.args.get(getattr(decl, "actor", None) or "")
+        owner = at.args.get(decl.actor or "")
         if app.choose_private is None or not owner:
             raise click.UsageError(f"Name the {p.label}: {usage(decl)} (in the shell, on a terminal, the "
                                    f"{p.label} is chosen on the private screen).")
@@ -211,7 +225,7 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
         from companion.contract.exit import Exit
 
         mine = Exit(at.session, at.replay, owner).at(host=app, args=at.args)  # the owner's view only
-        seen = decl.private_view(mine, owner) if getattr(decl, "private_view", None) else []
+        seen = decl.private_view(mine, owner) if decl.private_view is not None else []
         return app.choose_private(owner, draw(seen), question, parse)
     return app.ask_until(question, parse)
 
@@ -382,7 +396,7 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
     """What the shell offers for the word being typed in a declared command: the options of
     the parameter it fills, from the table's view of the state (never a private card). None
     when the command is not declared (the shell offers its general words)."""
-    decl = getattr(cmd, "companion_decl", None)
+    decl = declaration(cmd)
     if decl is None:
         return None
     param, so_far = param_at(decl, words)
@@ -400,11 +414,13 @@ def complete(app: App, session, replay, cmd: click.Command, words: list[str], cu
 def names_private(cmd: click.Command, words: list[str]) -> bool:
     """Whether a typed line (the command's own words after its name) names a private card: a
     private parameter given a value, or a hand-written command's private option."""
-    decl = getattr(cmd, "companion_decl", None)
+    decl = declaration(cmd)
     if decl is not None:
         found = Typed(decl, words).found
         return any(p.private and found.get(p.name) for p in decl.params)
-    check = getattr(cmd, "companion_private", None)
+    from companion.games.kit import private_check
+
+    check = private_check(cmd)
     return bool(check(words)) if check is not None else False
 
 

@@ -77,10 +77,10 @@ def provides(game_id: str) -> list[str]:
 
     found = registry.parts(game_id)
     game = found.game
-    moves = [m.name for m in getattr(found.moves, "MOVES", None) or []]
-    screens = [m.name for m in getattr(found.moves, "SCREENS", None) or []]
-    hand = sorted(getattr(found.moves, "COMMANDS", None) or {})
-    views = [v for v in VIEWS_PARTS if hasattr(found.views, v)]
+    moves = [m.name for m in found.get("MOVES") or []]
+    screens = [m.name for m in found.get("SCREENS") or []]
+    hand = sorted(found.get("COMMANDS") or {})
+    views = [v for v in VIEWS_PARTS if found.get(v) is not None]
     lacks = [v for v in [*VIEWS_PARTS, *MOVES_PARTS] if not found.get(v)]
     secrets = "hides cards (view)" if type(game).view is not registry_view() else "nothing secret"
     out = [f"from {found.distribution} {found.version} ({found.target})",
@@ -90,12 +90,28 @@ def provides(game_id: str) -> list[str]:
            "screens: " + (", ".join(screens) or "none"),
            "hand-written commands: " + (", ".join(hand) or "none"),
            "views: " + ", ".join(views),
-           f"commands in all: {len(commands_of(game_id))}"]
+           _commands_in_all(game_id, commands_of)]
     if game.pack_file or game_id in __import__("companion.core.datapack", fromlist=["x"]).pack_names():
         out.append("printed values: " + (game.pack_file or f"data/{game_id}.json"))
     if lacks:
         out.append("leaves out: " + ", ".join(lacks))
+    if found.old_names:
+        out.append("imports by their old names: " + ", ".join(found.old_names))
     return out
+
+
+def _commands_in_all(game_id: str, commands_of) -> str:
+    """How many commands a game makes; a plugin whose commands cannot be made is named, and
+    the other games are still listed."""
+    try:
+        return f"commands in all: {len(commands_of(game_id))}"
+    except Exception as exc:  # noqa: BLE001 - told apart: a plugin's failure is said, the companion's raised
+        from companion.core import plugins
+
+        parts = plugins.at_fault(exc, game_id)
+        if parts is None:
+            raise
+        return f"commands: none could be made: {plugins.failed(parts, exc)}"
 
 
 def registry_view():
@@ -116,7 +132,9 @@ class NewGroup(click.Group):
             return cmd
         try:
             cmd = (registry.parts(name).get("NEW") or {}).get(name)
-        except CompanionError:
+        except CompanionError as exc:
+            if name in registry.known():  # installed, but it did not load: say why, by its name
+                raise click.UsageError(exc.message, ctx=ctx) from None
             return None
         if cmd is not None:
             self.add_command(cmd, name)
@@ -421,16 +439,16 @@ def board(app, map_id: str | None) -> None:
     if map_id:
         maps: list[str] = []
         for gid in registry.available():
-            views = registry.parts(gid).views
-            names = list(getattr(views, "MAPS", ()) or ())
+            found = registry.parts(gid)
+            names = list(found.get("MAPS") or ())
             if map_id.casefold() in names:
-                show(app, views.map_view(At(host=app), map_id.casefold()))
+                show(app, found.get("map_view")(At(host=app), map_id.casefold()))
                 return
             maps += [n for n in names if n not in maps][:1]  # games sharing their views name one map each
         raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
     s = app.session()
     replay = s.replay()
-    draw = getattr(registry.parts(s.meta["game"]).views, "board_view", None)
+    draw = registry.parts(s.meta["game"]).get("board_view")
     view = draw(Exit(s, replay).at(host=app)) if draw is not None else None
     if view is None:
         raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")

@@ -85,7 +85,7 @@ class SessionView:
 
             status = Exit(s, replay).status  # the shared screen's: the table's summary
             words = list(s.players) + table_words(s, replay)
-            ahead = getattr(registry.parts(s.meta["game"]).views, "next_action", None)
+            ahead = registry.parts(s.meta["game"]).get("next_action")
             text = toolbar_text(status, s.game.lowest_wins(status), str(ahead(status) or "") if ahead else "",
                                 [] if replay.over else s.game.turn(replay.state))
             self._loaded = (s, replay)
@@ -347,7 +347,9 @@ class CommandCompleter(Completer):
             cmd, rest = cmd.commands.get(rest[0]), rest[1:]
         if cmd is None:
             return None
-        offer = getattr(cmd, "companion_complete", None)  # a hand-written command's own
+        from companion.games.kit import own_completion
+
+        offer = own_completion(cmd)  # a hand-written command's own
         if offer is not None:
             return offer(s, replay, rest, current)
         return complete(self.app, s, replay, cmd, rest, current)

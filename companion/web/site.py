@@ -387,6 +387,25 @@ class Site:
         if entry is not None:
             logs.append(self.data_dir / "errors.log", entry)
 
+    def failure(self, exc: BaseException) -> str:
+        """The page shown when drawing a page or recording on it failed: the plugin whose code
+        raised, named with its distribution as the terminal names it (never "inside companion"
+        for a plugin's fault), else the companion's own failure."""
+        from companion.core import plugins
+
+        try:
+            game = self.load()[0].meta["game"]
+        except Exception:  # noqa: BLE001 - a session that does not load: the traceback may still name the plugin
+            game = None
+        try:
+            parts = plugins.at_fault(exc, game)
+        except Exception:  # noqa: BLE001 - never fail while saying what failed
+            parts = None
+        if parts is None:
+            return pages.SERVER_ERROR
+        return pages.error_page("Something went wrong", f"T{plugins.failed(parts, exc)[1:]}; nothing more was "
+                                "recorded: tell the game's author (the laptop's errors.log says what happened).")
+
     # -- the application ------------------------------------------------------------------------
     def _build(self) -> Starlette:
         site = self
@@ -510,7 +529,7 @@ class Site:
             Route("/p/{token}/choose", choose, methods=ANY, name="player move"),
         ]
         async def server_error(request: Request, exc: Exception) -> Response:
-            return HTMLResponse(pages.SERVER_ERROR, status_code=500)
+            return HTMLResponse(site.failure(exc), status_code=500)
 
         app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, Exception: server_error})
 
@@ -582,7 +601,7 @@ class Site:
                 if not isinstance(exc, ClientDisconnect):
                     site.log_error()
                 if "status" not in seen:
-                    await answer(HTMLResponse(pages.SERVER_ERROR, status_code=500))
+                    await answer(HTMLResponse(site.failure(exc), status_code=500))
             finally:
                 if route == "player move":
                     site.live.poke()  # a move recorded (or refused) here: the pages need not wait for the poll
@@ -605,8 +624,8 @@ class Site:
         the form offered; anything else recorded meanwhile leaves it good)."""
         import click
 
-        from companion.core import registry
-        from companion.contract.declare import At, offered, offers, own_moves, record_move, refusal
+        from companion.core import plugins, registry
+        from companion.contract.declare import At, offered, own_moves, record_move, refusal
         from companion.contract.exit import Exit
         from companion.web import forms
 
@@ -618,7 +637,8 @@ class Site:
             s, replay = self.load()
         except CompanionError as exc:
             return exc.message, 409, ""
-        moves = list(registry.parts(s.meta["game"]).get("MOVES") or [])
+        parts = registry.parts(s.meta["game"])
+        moves = list(parts.get("MOVES") or [])
         if wanted == forms.TAKE_BACK:
             return self.take_back(player, form, moves)
         host = App(self.data_dir, session_override=self.sid)  # records as a command does; nobody is asked
@@ -626,17 +646,21 @@ class Site:
         phone = [m for m in moves if m.phone]
         move = next((m for m in phone if m.name == wanted), None)
         if move is None and not wanted:  # a form naming no move: the one its page offers now
-            now = [m for m, _ in offers(phone, at, player)]
+            now = [m for m, _ in plugins.offers(parts, phone, at, lambda: At(s, replay, player, host=host), player)[0]]
             if not now:
                 return "Nothing is waiting for you now: look at the page again.", 409, ""
             move = now[0] if len(now) == 1 else None
         if move is None:
             return "That is not a move you can make on this page: use its buttons.", 400, ""
         view = forms.PageView.from_query({k: v[0] for k, v in given.items() if k in ("z", "c")})
-        why = refusal(move, at, player)
+        # a plugin's check that raises or never returns refuses this move, named (plugins.bounded)
+        checked, failure = plugins.bounded(parts, move.name, lambda: (refusal(move, at, player),
+                                                                      offered(move, at, player)))
+        if failure is not None:
+            return failure, 409, ""
+        why, choices = checked
         if why is not None:
             return why, 409, ""
-        choices = offered(move, at, player)
         posted = {p.name: [v.strip() for v in given.get(p.name) or given.get("choice") or []]
                   for p in forms.open_params(move)}
         stale = self._stale(form, player, move.name, own_moves(moves, s.journal, player, move), choices, posted)
@@ -668,11 +692,13 @@ class Site:
         def check(locked):
             """Under the lock: still this player's to make, and the form still good."""
             mine = At(locked.session, locked.replay, player, host=host)
-            said = refusal(move, mine, player)
+            checked, failure = plugins.bounded(parts, move.name, lambda: (refusal(move, mine, player),
+                                                                          offered(move, mine, player)))
+            said, now = checked or (failure, None)
             if said is not None:
                 raise _Refused(said)
             later = self._stale(form, player, move.name, own_moves(moves, locked.session.journal, player, move),
-                                offered(move, mine, player), posted)
+                                now, posted)
             if later:
                 raise _Stale(later)
 

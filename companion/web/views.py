@@ -76,7 +76,7 @@ def table_page(session, replay, version: str, host=None) -> str:
 def player_page(session, replay, player: str, version: str, token, action: str, extra: str = "",
                 view=None, host=None) -> str:
     """``token(move, own, choices)`` is the form token of each move's form (Site.move_token)."""
-    from companion.contract.declare import At, last_own, offers, own_moves
+    from companion.contract.declare import At, last_own, own_moves
     from companion.contract.exit import Exit
     from companion.web import forms
 
@@ -85,8 +85,13 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     status = seen.status
     game = session.game
     sections = [extra] if extra else []
-    at = At(session, replay, player, host=host)  # the rules' (who may make which move now)
-    mine = offers(moves, at, player)
+    from companion.core import plugins
+
+    parts = _views(session)
+    moves = list(parts.get("MOVES") or [])
+    at = At(session, replay, player, host=host)
+    mine, failures = plugins.offers(parts, moves, at, lambda: At(session, replay, player, host=host), player)
+    sections += [pages.message(line, "error") for line in failures]  # a plugin's check failed: named
 
     def form(move, choices) -> str:
         own = own_moves(moves, session.journal, player, move)
@@ -96,7 +101,9 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     for move, choices in now:
         sections.append(form(move, choices))
     if not now and not replay.over and any(m.phone for m in moves):
-        sections.append(pages.waiting(game.turn(replay.state), player))
+        turn, failure = plugins.bounded(parts, "turn()", lambda: game.turn(replay.state), "say whose turn it is",
+                                        "the page does not say")
+        sections.append(pages.message(failure, "error") if failure else pages.waiting(turn, player))
     more = [form(m, c) for m, c in mine if m.more]
     if more:
         sections.append(pages.more(more))

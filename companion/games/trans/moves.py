@@ -17,7 +17,7 @@ import click
 from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
 from companion.contract.api import json_copy, player_name
 from companion.contract.declare import Flag, Kind, Move, Pairs, Param, Player, record_move
-from companion.games.kit import choose_private, new_command, pass_app, private_when, session_option, show
+from companion.games.kit import choose_private, completes_with, new_command, pass_app, private_when, session_option, show
 from companion.games.trans import screens
 from companion.games.trans import single as singles
 from companion.games.trans.rails import rails, with_supplied
@@ -982,9 +982,9 @@ def _offer_rails(session, replay, words: list[str], current: str) -> list[tuple[
     return [(p, "") for p in session.players] + [("amerika", "map"), ("europa", "map")] if not args else []
 
 
-hand.companion_complete = _offer_players
+completes_with(_offer_players)(hand)
 private_when(lambda words: any(w.startswith("--hand") for w in words))(rails)  # likely the typist's own cities
-rails.companion_complete = _offer_rails
+completes_with(_offer_rails)(rails)
 
 COMMANDS = {"hand": hand, "rails": rails}
 NEW = {"trans-europa": _new(TransEuropa), "trans-amerika": _new(TransAmerika)}

@@ -1,0 +1,69 @@
+"""Plugins installed as real distributions for the tests: pip, into a folder of their own,
+which the companion then finds on its path through the entry point group, as any plugin."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+PYPROJECT = """[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "{version}"
+
+[project.entry-points."companion.games"]
+{entry_points}
+
+[tool.setuptools]
+{code} = [{modules}]
+"""
+
+# The three rules every game needs, at their simplest, for a plugin's source text (a class body).
+SIMPLEST_RULES = '''
+    def initial(self, setup, data):
+        return {"players": list(setup.players)}
+
+    def result(self, s):
+        return None
+
+    def summary(self, s):
+        return {"players": [{"name": p, "score": 0} for p in s["players"]], "round": 0}
+'''
+
+
+def pip_install(source: Path, target: Path) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
+
+
+def write_distribution(folder: Path, name: str, files: dict[str, str], entry_points: dict[str, str],
+                       version: str = "0.0.1", packages: list[str] | None = None) -> Path:
+    """A distribution ``name`` of its files (path -> text: top-level modules, or the
+    ``packages`` named) naming the games ``entry_points`` (game id -> ``module:attribute``)."""
+    folder.mkdir()
+    names = packages if packages is not None else [f[:-3] for f in files]
+    points = "\n".join(f'{k} = "{v}"' for k, v in entry_points.items())
+    (folder / "pyproject.toml").write_text(PYPROJECT.format(
+        name=name, version=version, entry_points=points, code="packages" if packages is not None else "py-modules",
+        modules=", ".join(f'"{n}"' for n in names)))
+    for file, text in files.items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_text(text)
+    return folder
+
+
+def not_loaded(out: str) -> list[str]:
+    """The `Not loaded:` lines of `games`, each joined again where it wrapped."""
+    lines: list[str] = []
+    for line in out.splitlines():
+        if line.startswith("Not loaded:"):
+            lines.append(line)
+        elif lines and line.startswith("  "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines and lines.append("")
+    return [line for line in lines if line]

@@ -56,7 +56,7 @@ ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
              "location", "roles"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
-TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
+TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "titles", "sessions"}
 KINDS = {"do", "undo", "redo", "reveal"}
 
 
@@ -173,6 +173,7 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
         "exported_at": now(),
         "companion": __version__,
         "aliases": {k: v for k, v in sorted(aliases.items()) if k in recorded},
+        "titles": titles_of(store, entries),  # issue 29: a title's ways of play and id travel too
     }
     text = json.dumps(head, ensure_ascii=False, indent=1)
     out.write(text[:-2] + ',\n "sessions": [')
@@ -186,6 +187,19 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
         written += 1
     out.write("\n ]\n}\n" if written else "]\n}\n")
     return written
+
+
+def titles_of(store: Store, entries: list[dict]) -> list[dict]:
+    """The remembered records of the titles the exported sessions were played under (their
+    ways of play and BoardGameGeek ids, late ids included), by title."""
+    from companion.core import titles
+    from companion.core.text import name_key
+
+    wanted = {name_key(e["title"]) for e in entries if isinstance(e.get("title"), str)}
+    if not wanted:
+        return []
+    known = titles.load(store)
+    return [known[k] for k in sorted(wanted) if k in known]
 
 
 # -- one table row per player per session (csv and bgg) ---------------------------------------
@@ -718,6 +732,39 @@ def _check_aliases(value: Any, name: str) -> dict[str, str]:
     return out
 
 
+def _check_titles(value: Any, name: str) -> list[dict]:
+    from companion.core import titles
+
+    _type(value, list, "the titles", name)
+    if len(value) > MAX_SESSIONS:
+        raise _refuse(name, f"it holds more than {MAX_SESSIONS} titles")
+    out = []
+    for doc in value:
+        try:
+            out.append(titles.check_record(doc))
+        except CompanionError as exc:
+            raise _refuse(name, f"the titles: {exc.message.rstrip('.')}") from None
+    return out
+
+
+def incoming_titles(bundle: "Bundle") -> list[dict]:
+    """The titles an import brings: each one's record as its sessions froze it (the latest
+    session's), completed by the file's own record of it (which holds what was given later,
+    a BoardGameGeek id among it). A file written before titles travelled has its sessions'."""
+    from companion.core import titles
+    from companion.core.text import name_key
+
+    out: dict[str, dict] = {}
+    for meta, _journal in sorted(bundle.sessions, key=lambda s: str(s[0].get("created") or "")):
+        record = titles.of_session(meta.get("options") or {})
+        if record is not None:
+            out[name_key(record["title"])] = record
+    for record in bundle.titles:
+        key = name_key(record["title"])
+        out[key] = {**out.get(key, {}), **record}
+    return list(out.values())
+
+
 @dataclass
 class Bundle:
     """A validated import file: its sessions (meta, journal) and its alias table."""
@@ -725,6 +772,7 @@ class Bundle:
     name: str
     sessions: list[tuple[dict, list[dict]]]
     aliases: dict[str, str]
+    titles: list[dict] = field(default_factory=list)  # issue 29 (absent from older files)
 
 
 def read_bundle(raw: bytes, name: str) -> Bundle:
@@ -754,6 +802,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
     if len(items) > MAX_SESSIONS:
         raise _refuse(name, f"it holds more than {MAX_SESSIONS} sessions")
     aliases = _check_aliases(doc.get("aliases", {}), name)
+    titles = _check_titles(doc.get("titles", []), name)
     _walk({k: v for k, v in doc.items() if k != "sessions"}, "the file", name)
     sessions: list[tuple[dict, list[dict]]] = []
     seen: set[str] = set()
@@ -771,7 +820,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
             raise _refuse(name, f"session {sid} is larger than {_size(MAX_SESSION_CHARS)}")
         _walk(item, f"session {sid}", name)
         sessions.append((meta, journal))
-    return Bundle(name, sessions, aliases)
+    return Bundle(name, sessions, aliases, titles)
 
 
 def replay_check(meta: dict, journal: list[dict], name: str):
@@ -833,6 +882,8 @@ class Imported:
     ahead: list[str] = field(default_factory=list)  # this folder's copy went further: kept
     conflicts: list[tuple[str, str]] = field(default_factory=list)  # (id, why), with --skip-conflicts
     dry_run: bool = False
+    titles: int = 0  # titles added or completed (issue 29)
+    title_conflicts: list[str] = field(default_factory=list)  # one line each: this folder's value kept
 
 
 def session_document(meta: dict, journal: list[dict]) -> str:
@@ -1034,6 +1085,10 @@ def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any
     done.added = [m["id"] for m, _ in new]
     done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
     done.aliases = len(set(merged.items()) - set(aliases.items()))
+    from companion.core import titles
+
+    titles_here = titles.load(store)
+    titles_now, done.titles, done.title_conflicts = titles.merge_in(titles_here, incoming_titles(bundle))
     if dry_run:
         return done
 
@@ -1054,6 +1109,9 @@ def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any
 
             undo.keep(aliases_path(store))
             save_aliases(store, merged)
+        if titles_now != titles_here:
+            undo.keep(titles.path(store))
+            titles.save(store, titles_now)
         if entries:
             _write_index(store, entries, index_data)
     except (CompanionError, OSError) as exc:

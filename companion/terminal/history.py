@@ -448,6 +448,8 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
         parts.append(f"{len(done.continued)} continued")
     if done.aliases:
         parts.append(f"{done.aliases} player name{'s' if done.aliases != 1 else ''} added")
+    if done.titles:
+        parts.append(f"{done.titles} title{'s' if done.titles != 1 else ''} added or completed")
     lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
     would = "would be " if dry_run else ""
     for sid, n in done.continued:
@@ -456,6 +458,7 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
         lines.append(f"kept: {sid} went further here than in the file")
     for sid, why in done.conflicts:
         lines.append(f"{would}skipped: {sid} has diverged: {why}")
+    lines += [f"{'would be ' if dry_run else ''}{line}" for line in done.title_conflicts]
     if dry_run:
         lines.append("Dry run: nothing was changed.")
     click.echo("\n".join(lines))

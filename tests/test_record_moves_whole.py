@@ -95,3 +95,32 @@ def test_a_damaged_title_in_the_file_refuses_the_import(run, tmp_path):
     result = run(at(b, "import", str(file)), expect=1)
     assert "the titles" in result.output and len(result.output.strip().splitlines()) == 1
     assert not (b / "titles.json").exists() and not (b / "sessions").exists()
+
+
+# -- the pages' BG Stats link is report's ---------------------------------------------------------
+
+
+def page_link(text: str) -> str:
+    import html
+    import re
+
+    found = re.search(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"', text)
+    assert found, "Add to BG Stats on the page"
+    return html.unescape(found.group(1))
+
+
+def test_the_pages_link_is_reports_after_a_rename_and_a_late_id(run, home):
+    from serve_support import site_and_client
+
+    run(["new", "scoresheet", "--players", "Ann,Björn", "--title", "Azul"], expect=0)
+    sid = json.loads(run(["status", "--json"], expect=0).stdout)["session"]
+    run(["add", "Ann=3", "Björn=1"], expect=0)
+    run(["finish"], expect=0)
+    site, client, links = site_and_client(home, sid, ["Ann", "Björn"])
+    client.get(f"/t/{links['table']}")  # drawn once before the changes: nothing stale is kept
+    run(["player", "rename", "Björn", "Bjørn"], expect=0)
+    run(["played", "Azul", "--players", "Ann=60,Bjørn=55", "--bgg-id", "230802"], expect=0)
+    wanted = run(["export", sid, "--format", "bgstats-link"], expect=0).stdout.strip()
+    assert "Bj%C3%B8rn" in wanted and "230802" in wanted
+    for path in (f"/t/{links['table']}", f"/p/{links['Ann']}", f"/p/{links['Björn']}"):
+        assert page_link(client.get(path).text) == wanted, path

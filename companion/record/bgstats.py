@@ -168,10 +168,18 @@ def link(play_json: dict) -> str:
 
 
 def session_link(store, session, replay=None, roster=None) -> str:
-    """The BG Stats link of a finished session (what `report` and the pages offer)."""
+    """The BG Stats link of a finished session: the one link `report`, `export --format
+    bgstats-link` and the served pages give (issue 29: the pages made their own, without the
+    renames and a title's late id). ``roster`` defaults to the session's names as the data
+    folder shows them now; without a data folder (``store`` None) the session's own."""
     replay = replay if replay is not None else session.replay()
+    if store is None:
+        return link(play(session, replay, roster))
     from companion.record.exchange import bgg_id_of
+    from companion.record.players import session_roster
 
+    if roster is None:
+        roster = session_roster(store, session.players)
     return link(play(session, replay, roster, bgg_id_of(store, session.meta)))
 
 

@@ -78,7 +78,8 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
     status = session.status(replay)
     show = roster.show if roster is not None else (lambda name: name)
     seats = [p["name"] for p in status.get("players", [])]
-    scores = {p["name"]: p.get("score") for p in status.get("players", [])}
+    scores = {p["name"]: None if history.no_points_entered(status) else p.get("score")
+              for p in status.get("players", [])}
     winners = list(status.get("winners") or [])
     summary = {k: status.get(k) for k in ("teams", "team_scores", "coop", "won")}
     given = {p["name"]: p["rank"] for p in status.get("players", []) if isinstance(p.get("rank"), int)}

@@ -307,7 +307,8 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             options = s.meta.get("options") or {}
             start = options.get("start") if isinstance(options.get("start"), str) else None
             summary = e.get("summary") or {}
-            out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
+            scores = {p: None for p in r.scores} if history.no_points_entered(summary) else r.scores
+            out.append(Play(r.id, r.game, e["created"], r.seats, scores, r.winners, r.ranks, True,
                             None if r.minutes is None else round(r.minutes), notes=notes_of(done), teams=r.teams,
                             roles={roster.show(p): v for p, v in (s.meta.get("roles") or {}).items()},
                             start=roster.show(start) if start else (r.seats[0] if r.seats else None),
@@ -327,7 +328,8 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             continue
         s, replay, status = found
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
-        scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}
+        scores = {roster.show(p["name"]): None if history.no_points_entered(status) else p.get("score")
+                  for p in status.get("players", [])}
         start = history.parse_time(e["created"])
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
@@ -379,7 +381,24 @@ def _game_ids() -> set[str]:
     return set(registry.known())
 
 
-def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
+def first_plays(everyone: Iterable[dict], roster: Roster) -> set[tuple[str, str]]:
+    """(session id, player key) of each player's first play of each game in the whole history
+    (BoardGameGeek's ``new``, issue 29): in the order the plays were played, abandoned games
+    not counted, a player renamed or merged counted as the one player they are now."""
+    seen: set[tuple[str, str]] = set()
+    out: set[tuple[str, str]] = set()
+    for e in sorted((e for e in everyone if not history.abandoned(e)),
+                    key=lambda e: (history.when(e), str(e.get("created") or ""), e["id"])):
+        game = history.game_key(e).casefold()
+        for name in e.get("players") or ():
+            key = roster.key(name)
+            if (key, game) not in seen:
+                seen.add((key, game))
+                out.add((e["id"], key))
+    return out
+
+
+def export_bgg(store: Store, entries: list[dict], roster: Roster, everyone: list[dict] | None = None) -> str:
     """The play-log XML of BoardGameGeek's plays (one <play> per session).
 
     Every play has its own id, the same at every export (the session id read in base 36);
@@ -387,9 +406,11 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
     title's `--bgg-id`, `data set GAME bgg_id N`), else 0, and ``item name`` is the game's
     title; the session id goes in ``<comments>``; a session in play is ``incomplete="1"``.
     Dates are local calendar dates, lengths whole minutes; a player's ``color`` is their
-    colour or role (`--roles`).
+    colour or role (`--roles`); ``new`` is 1 for a player's first play of that game in the
+    whole history (``everyone``: the index; the entries exported when not given).
     """
     chosen = plays(store, entries, roster)
+    firsts = first_plays(entries if everyone is None else everyone, roster)
     root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(chosen)), "page": "1",
                                 "termsofuse": BGG_TERMS})
     for play in chosen:
@@ -417,7 +438,8 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
             ET.SubElement(players, "player", {
                 "username": "", "userid": "0", "name": name, "startposition": str(seat),
                 "color": play.roles.get(name, ""),
-                "score": "" if score is None else str(score), "new": "0", "rating": "0",
+                "score": "" if score is None else str(score),
+                "new": "1" if (play.id, name.casefold()) in firsts else "0", "rating": "0",
                 "win": "1" if play.finished and name in play.winners else "0",
             })
     ET.indent(root)
@@ -449,7 +471,7 @@ def export_to(store: Store, fmt: str, out, game: str | None = None, player: str 
     elif fmt == "csv":
         out.write(export_csv(store, entries, roster, excel))
     else:
-        out.write(export_bgg(store, entries, roster))
+        out.write(export_bgg(store, entries, roster, everyone))
     return entries
 
 

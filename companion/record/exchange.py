@@ -193,7 +193,7 @@ def titles_of(store: Store, entries: list[dict]) -> list[dict]:
     """The remembered records of the titles the exported sessions were played under (their
     ways of play and BoardGameGeek ids, late ids included), by title."""
     from companion.core import titles
-    from companion.core.text import name_key
+    from companion.contract.text import name_key
 
     wanted = {name_key(e["title"]) for e in entries if isinstance(e.get("title"), str)}
     if not wanted:
@@ -774,7 +774,7 @@ def incoming_titles(bundle: "Bundle") -> list[dict]:
     session's), completed by the file's own record of it (which holds what was given later,
     a BoardGameGeek id among it). A file written before titles travelled has its sessions'."""
     from companion.core import titles
-    from companion.core.text import name_key
+    from companion.contract.text import name_key
 
     out: dict[str, dict] = {}
     for meta, _journal in sorted(bundle.sessions, key=lambda s: str(s[0].get("created") or "")):

@@ -138,3 +138,16 @@ def test_a_rename_or_a_new_spelling_is_shown_as_a_full_rating_would(history, rat
     result = skill.compute(history, renamed, cache=cache)
     assert len(rated) > PLAYS * 0.9
     same_as_everything_again(history, renamed, cache, tmp_path, result)
+
+
+def test_a_damaged_cache_is_rated_again_in_full(history, tmp_path):
+    roster, cache = Roster({}, history), tmp_path / "ratings.json"
+    skill.compute(history, roster, cache=cache)
+    doc = json.loads(cache.read_text(encoding="utf-8"))
+    for damage in ({"checkpoints": [{"n": 200, "last": ["x", "g", []], "overall": {"ann": ["Ann", "x", 1, 1]},
+                                     "games": {}}]},
+                   {"ids": 5}, {"finished": "only one"}, {"last": [1]}, {"checkpoints": [{"n": 10 ** 6}]}):
+        cache.write_text(json.dumps({**doc, **damage, "fingerprint": None}), encoding="utf-8")
+        history[432] = dict(history[432], finished=None, summary=None)  # a change: the checkpoints are needed
+        result = skill.compute(history, Roster({}, history), cache=cache)
+        same_as_everything_again(history, Roster({}, history), cache, tmp_path, result)

@@ -127,7 +127,8 @@ class Cache:
         self.overall = _read_rows(doc["overall"])
         self.games = {str(g): _read_rows(t) for g, t in doc["games"].items()}
         # checkpoint: (plays before it, the last of them's key, overall, per game)
-        self.checkpoints = [(int(c["n"]), _key(c["last"]), c["overall"], c["games"]) for c in doc["checkpoints"]]
+        self.checkpoints = [(int(c["n"]), _key(c["last"]), _read_rows(c["overall"]),
+                             {str(g): _read_rows(t) for g, t in c["games"].items()}) for c in doc["checkpoints"]]
         self.last = _key(doc["last"]) if doc.get("last") else None
         if not all(0 < n <= len(self.ids) for n, *_ in self.checkpoints):
             raise ValueError("a checkpoint past the plays")
@@ -228,8 +229,7 @@ def _resume(cache: Cache | None, entries: list[dict], roster: Roster, show):
         usable = [c for c in cache.checkpoints if c[0] <= changed and (earliest is None or earliest > c[1])]
         if not usable:
             return None
-        n, last, overall, games = max(usable, key=lambda c: c[0])
-        checkpoint = (n, last, _read_rows(overall), {str(g): _read_rows(t) for g, t in games.items()})
+        checkpoint = max(usable, key=lambda c: c[0])
     start = checkpoint[0]
     again = [Play(kept[sid], show) for sid in ids[start:] if sid in kept]
     plays = sorted(again + new, key=lambda p: p.key)

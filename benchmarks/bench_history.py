@@ -15,6 +15,10 @@ included), so the ratio also shows what each extra session costs beyond the fixe
 measured with `companion --version`.
 
     python benchmarks/bench_history.py [--runs 7] [--sizes 1000,10000] [--commands sessions,stats]
+
+Issue 29: ``--new-play`` times `stats --ratings` the first after a new play on the largest
+folder (the ratings added on top of their cache) beside the same command with every play rated
+again, pair by pair, and checks that both give the same numbers.
 """
 
 from __future__ import annotations
@@ -51,18 +55,64 @@ if pid == 0:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
     os.execvp(sys.argv[1], sys.argv[1:])
 _, status, usage = os.wait4(pid, 0)
-print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status),
+      usage.ru_utime + usage.ru_stime)
 """
+
+
+def launched(argv: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """(seconds, peak resident MB, CPU seconds) of one run of ``argv``, taken by the launcher."""
+    done = subprocess.run([python(), "-S", "-c", LAUNCHER, *argv], capture_output=True, text=True, env=env,
+                          check=True)
+    seconds, kilobytes, code, cpu = done.stdout.split()
+    if int(code):
+        raise SystemExit(f"{' '.join(argv)} failed ({code})")
+    return float(seconds), int(kilobytes) / 1024, float(cpu)
 
 
 def timed(argv: list[str], env: dict | None = None) -> tuple[float, float]:
     """(seconds, peak resident MB) of one run of ``argv``, taken by the launcher."""
-    done = subprocess.run([python(), "-S", "-c", LAUNCHER, *argv], capture_output=True, text=True, env=env,
-                          check=True)
-    seconds, kilobytes, code = done.stdout.split()
-    if int(code):
-        raise SystemExit(f"{' '.join(argv)} failed ({code})")
-    return float(seconds), int(kilobytes) / 1024
+    return launched(argv, env)[:2]
+
+
+def bench_new_play(root: Path, runs: int) -> dict:
+    """`stats --ratings`, the first after a new play (issue 29), side by side with the full
+    recomputation: each pair logs a play (untimed) and times `stats --ratings` on top of the
+    cache (A), then logs another and times it with the cache removed, every play rated again
+    (B). Both outputs are compared: the numbers must be the same. Each pair also times the
+    command once more right after A (the history unchanged: the cached figure, the anchor that
+    carries over from a quiet machine's table)."""
+    import os
+    import statistics
+
+    here = {**os.environ, "PYTHONPATH": ""}
+    cache = root / "cache" / "ratings.json"
+    argv = companion(root, "stats", "--ratings")
+    pairs = []
+    subprocess.run(argv, check=True, capture_output=True)  # the cache of the history as it is
+    for n in range(runs + 1):
+        subprocess.run(companion(root, "played", "Azul", "--players", f"Ann={n % 7},Bob={n % 5},Cy={n % 3}"),
+                       check=True, capture_output=True)
+        a = launched(argv, here)
+        c = launched(argv, here)  # and again: the history unchanged, the kept ratings as they are
+        added = subprocess.run(companion(root, "stats", "--ratings", "--json"), check=True, capture_output=True).stdout
+        cache.unlink()
+        again = subprocess.run(companion(root, "stats", "--ratings", "--json"), check=True, capture_output=True).stdout
+        if added != again:
+            raise SystemExit("the ratings added on top of the cache differ from rating everything again")
+        subprocess.run(companion(root, "played", "Azul", "--players", f"Ann={n % 3},Bob={n % 7},Cy={n % 5}"),
+                       check=True, capture_output=True)
+        cache.unlink()
+        b = launched(argv, here)
+        if n:  # the first pair warms the file cache
+            pairs.append((a, b, c))
+    return {"added": statistics.median(p[0][0] for p in pairs), "added_cpu": statistics.median(p[0][2] for p in pairs),
+            "added_rss": max(p[0][1] for p in pairs),
+            "again": statistics.median(p[1][0] for p in pairs), "again_cpu": statistics.median(p[1][2] for p in pairs),
+            "again_rss": max(p[1][1] for p in pairs),
+            "ratio": statistics.median(p[0][0] / p[1][0] for p in pairs),
+            "cached": statistics.median(p[2][0] for p in pairs), "cached_cpu": statistics.median(p[2][2] for p in pairs),
+            "to_cached": statistics.median(p[0][0] / p[2][0] for p in pairs)}
 
 
 def side_by_side(argv: list[str], base_env: dict | None, runs: int) -> dict:
@@ -161,6 +211,9 @@ def main() -> None:
                              "also runs from it, in turn with this tree, and the ratio is printed.")
     parser.add_argument("--report", action="store_true", help="Also `report ID` of one session.")
     parser.add_argument("--export", action="store_true", help="Also `export --format json -o FILE`.")
+    parser.add_argument("--new-play", action="store_true",
+                        help="Also `stats --ratings` the first after a new play, beside the full recomputation "
+                             "(on the largest folder).")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     commands = [c.split() for c in args.commands.split(",") if c]
@@ -197,6 +250,16 @@ def main() -> None:
                     cold = bench_cold(argv, root / "cache" / "ratings.json", args.runs)
                     verdict = "" if size < 10_000 else (" ok" if cold < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s")
                     print(f"{size:>6} sessions  {name + ' (cold)':<16} median {cold * 1000:8.1f} ms{verdict}")
+            if args.new_play and size == max(sizes):
+                got = bench_new_play(root, args.runs)
+                verdict = "" if size < 10_000 else (" ok" if got["added"] < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s")
+                print(f"{size:>6} sessions  stats --ratings, first after a new play: median {got['added'] * 1000:8.1f} ms "
+                      f"(CPU {got['added_cpu'] * 1000:.0f} ms, peak {got['added_rss']:.1f} MB){verdict}; every play "
+                      f"rated again {got['again'] * 1000:8.1f} ms (CPU {got['again_cpu'] * 1000:.0f} ms, peak "
+                      f"{got['again_rss']:.1f} MB); ratio {got['ratio']:.2f}; the same numbers", flush=True)
+                print(f"{size:>6} sessions  stats --ratings, then unchanged (cached): median {got['cached'] * 1000:8.1f} ms "
+                      f"(CPU {got['cached_cpu'] * 1000:.0f} ms); first after a new play / cached: {got['to_cached']:.2f}",
+                      flush=True)
             if size != max(sizes):
                 import shutil as _shutil
 

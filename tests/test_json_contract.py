@@ -194,3 +194,11 @@ def test_every_format_of_the_framework_is_on_the_page():
     text = page()
     for name, version in JSON_FORMATS.items():
         assert f"`{name}/{version}`" in text, f"{name}/{version} is not described in docs/json.md"
+
+
+def test_the_json_export_file_is_described(run, tmp_path):
+    """The backup `import` reads is a contract too (issue 29 added `titles`)."""
+    run(["played", "Carcassonne", "--players", "Ann=52,Bob=47", "--bgg-id", "822"], expect=0)
+    doc = json.loads(run(["export", "--format", "json"], expect=0).stdout)
+    check(doc, keys(section("The exports")), where="export --format json")
+    assert doc["titles"] == [{"title": "Carcassonne", "bgg_id": 822}]

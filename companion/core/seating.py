@@ -4,7 +4,7 @@ a play logged afterwards, and who sits where from the start player."""
 from __future__ import annotations
 
 import string
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 from companion.contract.errors import CompanionError
 from companion.contract.text import has_unsafe_chars, name_key, normal_name, safe_text
@@ -80,6 +80,26 @@ def parse_played_on(text: str | None) -> str | None:
     if day > date.today() + timedelta(days=1):  # a day of slack for time zones
         raise CompanionError(f"{shown} is in the future: --played-on is the day the game was played.")
     return shown
+
+
+def clock(meta: dict, at: str | None) -> str:
+    """The time of day a log shows for an event recorded at ``at`` (local ``HH:MM``), or "".
+
+    A back-dated session (`--played-on`) shows when it was played, never when it was typed in
+    (issue 29: a play dated 2026-11-21 showed today's time of day): the time given with the
+    date, or none when only the day was given."""
+    played = meta.get("played_on")
+    if isinstance(played, str) and played:
+        return played[11:16] if len(played) == 16 else ""
+    try:
+        moment = datetime.fromisoformat(str(at)) if at else None
+    except ValueError:
+        return ""
+    if moment is None or not 1900 <= moment.year <= 9000:
+        return ""
+    if moment.tzinfo is None:  # read as UTC, as the history reads such a time
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().strftime("%H:%M")
 
 
 def parse_location(text: str | None) -> str | None:

@@ -15,7 +15,7 @@ event folded), journal (a session and its replay), recording (writes under the l
 # One bound for every number on every way in (LARGEST stays importable from here).
 from companion.contract.numbers import LARGEST, check_numbers  # noqa: F401
 from companion.core.seating import (  # noqa: F401
-    ID_ALPHABET, ID_LENGTH, LOCATION_MAX, NAME_BAD_STARTS, NAME_MAX, check_players, new_id,
+    ID_ALPHABET, ID_LENGTH, LOCATION_MAX, NAME_BAD_STARTS, NAME_MAX, check_players, clock, new_id,
     parse_location, parse_played_on, seat_from,
 )
 from companion.core.framework import (  # noqa: F401

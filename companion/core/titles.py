@@ -14,7 +14,7 @@ again replaces the remembered one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from companion.contract.errors import CompanionError
 from companion.contract.text import name_key
@@ -84,8 +84,6 @@ def remember(store, title: str, given: dict) -> dict:
     """Remember ``title`` with the options ``given`` (None: not given, keep what was
     remembered); returns the title's record as it now stands (caller holds no lock: this takes
     the folder's)."""
-    from companion.core.store import open_db
-
     title = check_title(title)
     key = name_key(title)
     with store.writing():
@@ -96,9 +94,7 @@ def remember(store, title: str, given: dict) -> dict:
                 record[option] = given[option]
         if known.get(key) != record:
             known[key] = record
-            docs = {str(n): doc for n, (_, doc) in enumerate(sorted(known.items()), 1)}
-            store.ensure()
-            open_db(store.root / FILE, KIND).storage.write({"titles": docs})
+            save(store, known)
     return record
 
 
@@ -113,3 +109,100 @@ def options_of(record: dict) -> dict:
     if record.get("bgg_id"):  # frozen with the session too: a page shows it without the data folder
         out["bgg_id"] = record["bgg_id"]
     return out
+
+
+# -- carried by the json export and `import` (issue 29) -------------------------------------------
+
+FLAGS = ("lowest_wins", "coop", "no_points")
+TIE_BREAK_MAX = 100
+
+
+def check_record(doc: Any) -> dict:
+    """A title's record as an import file gives it, checked by the rules `new --title` and
+    `played` apply (a file comes from elsewhere: anything else is refused, in words)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("title"), str):
+        raise CompanionError("each title is an object with its \"title\"")
+    unknown = sorted(set(doc) - {"title", *OPTIONS})
+    if unknown:
+        raise CompanionError(f"the title {str(doc['title'])[:40]!r} has keys this companion does not know "
+                             f"({', '.join(unknown)[:60]})")
+    record: dict[str, Any] = {"title": check_title(doc["title"])}
+    for flag in FLAGS:
+        if flag in doc:
+            if not isinstance(doc[flag], bool):
+                raise CompanionError(f"the title {record['title']!r}'s {flag} is true or false")
+            if doc[flag]:
+                record[flag] = True
+    if doc.get("tie_break") is not None:
+        tie = doc["tie_break"]
+        if not isinstance(tie, str) or not tie.strip() or len(tie) > TIE_BREAK_MAX or not tie.isprintable():
+            raise CompanionError(f"the title {record['title']!r}'s tie-breaker is one line of at most "
+                                 f"{TIE_BREAK_MAX} characters")
+        record["tie_break"] = " ".join(tie.split())
+    if doc.get("bgg_id") is not None:
+        if isinstance(doc["bgg_id"], bool) or not isinstance(doc["bgg_id"], int):
+            raise CompanionError(f"the title {record['title']!r}'s bgg_id is a whole number")
+        record["bgg_id"] = check_bgg_id(doc["bgg_id"])
+    return record
+
+
+def of_session(options: dict) -> dict | None:
+    """The title record a session's own options hold (what was frozen when it started), or None
+    for a session without a title: an export made before titles travelled still brings them."""
+    title = options.get("title") if isinstance(options, dict) else None
+    if not isinstance(title, str):
+        return None
+    doc = {"title": title, **{k: options[k] for k in OPTIONS if options.get(k) not in (None, False, "")}}
+    try:
+        return check_record(doc)
+    except CompanionError:
+        return None
+
+
+def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str, dict], int, list[str]]:
+    """``known`` (this folder's titles by name key) with the ``incoming`` records merged in:
+    (the merged titles, how many titles were added or completed, one line per conflict).
+
+    The same title in both is one entry (its spelling here kept): what only the file knows is
+    added (a BoardGameGeek id given on the other laptop), what both know and differ on keeps
+    this folder's value, and the line says which and what the file said."""
+    merged = {k: dict(v) for k, v in known.items()}
+    changed: set[str] = set()
+    conflicts: list[str] = []
+    words = {"bgg_id": "BoardGameGeek id", "tie_break": "tie-breaker", "lowest_wins": "lowest wins",
+             "coop": "co-operative", "no_points": "no points"}
+    for record in incoming:
+        key = name_key(record["title"])
+        here = merged.get(key)
+        if here is None:
+            merged[key] = dict(record)
+            changed.add(key)
+            continue
+        differ = []
+        for option in OPTIONS:
+            theirs = record.get(option)
+            if theirs is None:
+                continue
+            if here.get(option) is None:
+                here[option] = theirs
+                changed.add(key)
+            elif here[option] != theirs:
+                differ.append(f"{words[option]} {here[option]!r} (the file says {theirs!r})")
+        if differ:
+            line = f"kept: {here['title']}'s " + "; ".join(differ) + " as this data folder has it"
+            if line not in conflicts:
+                conflicts.append(line)
+    return merged, len(changed), conflicts
+
+
+def path(store):
+    return store.root / FILE
+
+
+def save(store, known: dict[str, dict]) -> None:
+    """Replace the titles file in one atomic write (caller holds the folder's lock)."""
+    from companion.core.store import open_db
+
+    docs = {str(n): doc for n, (_, doc) in enumerate(sorted(known.items()), 1)}
+    store.ensure()
+    open_db(store.root / FILE, KIND).storage.write({"titles": docs})

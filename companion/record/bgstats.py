@@ -80,7 +80,8 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
     status = Exit(session, replay).status  # the table's, as every surface
     show = roster.show if roster is not None else (lambda name: name)
     seats = [p["name"] for p in status.get("players", [])]
-    scores = {p["name"]: p.get("score") for p in status.get("players", [])}
+    scores = {p["name"]: None if history.no_points_entered(status) else p.get("score")
+              for p in status.get("players", [])}
     winners = list(status.get("winners") or [])
     summary = {k: status.get(k) for k in ("teams", "team_scores", "coop", "won")}
     given = {p["name"]: p["rank"] for p in status.get("players", []) if isinstance(p.get("rank"), int)}
@@ -170,10 +171,18 @@ def link(play_json: dict) -> str:
 
 
 def session_link(store, session, replay=None, roster=None) -> str:
-    """The BG Stats link of a finished session (what `report` and the pages offer)."""
+    """The BG Stats link of a finished session: the one link `report`, `export --format
+    bgstats-link` and the served pages give (issue 29: the pages made their own, without the
+    renames and a title's late id). ``roster`` defaults to the session's names as the data
+    folder shows them now; without a data folder (``store`` None) the session's own."""
     replay = replay if replay is not None else session.replay()
+    if store is None:
+        return link(play(session, replay, roster))
     from companion.record.exchange import bgg_id_of
+    from companion.record.players import session_roster
 
+    if roster is None:
+        roster = session_roster(store, session.players)
     return link(play(session, replay, roster, bgg_id_of(store, session.meta)))
 
 

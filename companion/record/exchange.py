@@ -56,7 +56,7 @@ ID_PATTERN = re.compile(r"[a-z0-9]{8}")
 META_KEYS = {"id", "game", "players", "options", "created", "data", "seed", "commitment", "entropy", "played_on",
              "location", "roles"}
 META_REQUIRED = {"id", "game", "players", "options", "created", "data"}
-TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "sessions"}
+TOP_KEYS = {"format", "version", "exported_at", "companion", "aliases", "titles", "sessions"}
 KINDS = {"do", "undo", "redo", "reveal"}
 
 
@@ -173,6 +173,7 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
         "exported_at": now(),
         "companion": __version__,
         "aliases": {k: v for k, v in sorted(aliases.items()) if k in recorded},
+        "titles": titles_of(store, entries),  # issue 29: a title's ways of play and id travel too
     }
     text = json.dumps(head, ensure_ascii=False, indent=1)
     out.write(text[:-2] + ',\n "sessions": [')
@@ -186,6 +187,19 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
         written += 1
     out.write("\n ]\n}\n" if written else "]\n}\n")
     return written
+
+
+def titles_of(store: Store, entries: list[dict]) -> list[dict]:
+    """The remembered records of the titles the exported sessions were played under (their
+    ways of play and BoardGameGeek ids, late ids included), by title."""
+    from companion.core import titles
+    from companion.contract.text import name_key
+
+    wanted = {name_key(e["title"]) for e in entries if isinstance(e.get("title"), str)}
+    if not wanted:
+        return []
+    known = titles.load(store)
+    return [known[k] for k in sorted(wanted) if k in known]
 
 
 # -- one table row per player per session (csv and bgg) ---------------------------------------
@@ -293,7 +307,8 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             options = s.meta.get("options") or {}
             start = options.get("start") if isinstance(options.get("start"), str) else None
             summary = e.get("summary") or {}
-            out.append(Play(r.id, r.game, e["created"], r.seats, r.scores, r.winners, r.ranks, True,
+            scores = {p: None for p in r.scores} if history.no_points_entered(summary) else r.scores
+            out.append(Play(r.id, r.game, e["created"], r.seats, scores, r.winners, r.ranks, True,
                             None if r.minutes is None else round(r.minutes), notes=notes_of(done), teams=r.teams,
                             roles={roster.show(p): v for p, v in (s.meta.get("roles") or {}).items()},
                             start=roster.show(start) if start else (r.seats[0] if r.seats else None),
@@ -315,7 +330,8 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
             continue
         s, replay, status = found
         seats = [roster.show(p["name"]) for p in status.get("players", [])]
-        scores = {roster.show(p["name"]): p.get("score") for p in status.get("players", [])}
+        scores = {roster.show(p["name"]): None if history.no_points_entered(status) else p.get("score")
+                  for p in status.get("players", [])}
         start = history.parse_time(e["created"])
         last = history.parse_time(replay.events[-1].get("at")) if replay.events else None
         minutes = round((last - start).total_seconds() / 60) if start and last and last >= start else 0
@@ -367,7 +383,24 @@ def _game_ids() -> set[str]:
     return set(registry.known())
 
 
-def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
+def first_plays(everyone: Iterable[dict], roster: Roster) -> set[tuple[str, str]]:
+    """(session id, player key) of each player's first play of each game in the whole history
+    (BoardGameGeek's ``new``, issue 29): in the order the plays were played, abandoned games
+    not counted, a player renamed or merged counted as the one player they are now."""
+    seen: set[tuple[str, str]] = set()
+    out: set[tuple[str, str]] = set()
+    for e in sorted((e for e in everyone if not history.abandoned(e)),
+                    key=lambda e: (history.when(e), str(e.get("created") or ""), e["id"])):
+        game = history.game_key(e).casefold()
+        for name in e.get("players") or ():
+            key = roster.key(name)
+            if (key, game) not in seen:
+                seen.add((key, game))
+                out.add((e["id"], key))
+    return out
+
+
+def export_bgg(store: Store, entries: list[dict], roster: Roster, everyone: list[dict] | None = None) -> str:
     """The play-log XML of BoardGameGeek's plays (one <play> per session).
 
     Every play has its own id, the same at every export (the session id read in base 36);
@@ -375,9 +408,11 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
     title's `--bgg-id`, `data set GAME bgg_id N`), else 0, and ``item name`` is the game's
     title; the session id goes in ``<comments>``; a session in play is ``incomplete="1"``.
     Dates are local calendar dates, lengths whole minutes; a player's ``color`` is their
-    colour or role (`--roles`).
+    colour or role (`--roles`); ``new`` is 1 for a player's first play of that game in the
+    whole history (``everyone``: the index; the entries exported when not given).
     """
     chosen = plays(store, entries, roster)
+    firsts = first_plays(entries if everyone is None else everyone, roster)
     root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(chosen)), "page": "1",
                                 "termsofuse": BGG_TERMS})
     for play in chosen:
@@ -405,7 +440,8 @@ def export_bgg(store: Store, entries: list[dict], roster: Roster) -> str:
             ET.SubElement(players, "player", {
                 "username": "", "userid": "0", "name": name, "startposition": str(seat),
                 "color": play.roles.get(name, ""),
-                "score": "" if score is None else str(score), "new": "0", "rating": "0",
+                "score": "" if score is None else str(score),
+                "new": "1" if (play.id, name.casefold()) in firsts else "0", "rating": "0",
                 "win": "1" if play.finished and name in play.winners else "0",
             })
     ET.indent(root)
@@ -437,7 +473,7 @@ def export_to(store: Store, fmt: str, out, game: str | None = None, player: str 
     elif fmt == "csv":
         out.write(export_csv(store, entries, roster, excel))
     else:
-        out.write(export_bgg(store, entries, roster))
+        out.write(export_bgg(store, entries, roster, everyone))
     return entries
 
 
@@ -720,6 +756,39 @@ def _check_aliases(value: Any, name: str) -> dict[str, str]:
     return out
 
 
+def _check_titles(value: Any, name: str) -> list[dict]:
+    from companion.core import titles
+
+    _type(value, list, "the titles", name)
+    if len(value) > MAX_SESSIONS:
+        raise _refuse(name, f"it holds more than {MAX_SESSIONS} titles")
+    out = []
+    for doc in value:
+        try:
+            out.append(titles.check_record(doc))
+        except CompanionError as exc:
+            raise _refuse(name, f"the titles: {exc.message.rstrip('.')}") from None
+    return out
+
+
+def incoming_titles(bundle: "Bundle") -> list[dict]:
+    """The titles an import brings: each one's record as its sessions froze it (the latest
+    session's), completed by the file's own record of it (which holds what was given later,
+    a BoardGameGeek id among it). A file written before titles travelled has its sessions'."""
+    from companion.core import titles
+    from companion.contract.text import name_key
+
+    out: dict[str, dict] = {}
+    for meta, _journal in sorted(bundle.sessions, key=lambda s: str(s[0].get("created") or "")):
+        record = titles.of_session(meta.get("options") or {})
+        if record is not None:
+            out[name_key(record["title"])] = record
+    for record in bundle.titles:
+        key = name_key(record["title"])
+        out[key] = {**out.get(key, {}), **record}
+    return list(out.values())
+
+
 @dataclass
 class Bundle:
     """A validated import file: its sessions (meta, journal) and its alias table."""
@@ -727,6 +796,7 @@ class Bundle:
     name: str
     sessions: list[tuple[dict, list[dict]]]
     aliases: dict[str, str]
+    titles: list[dict] = field(default_factory=list)  # issue 29 (absent from older files)
 
 
 def read_bundle(raw: bytes, name: str) -> Bundle:
@@ -756,6 +826,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
     if len(items) > MAX_SESSIONS:
         raise _refuse(name, f"it holds more than {MAX_SESSIONS} sessions")
     aliases = _check_aliases(doc.get("aliases", {}), name)
+    titles = _check_titles(doc.get("titles", []), name)
     _walk({k: v for k, v in doc.items() if k != "sessions"}, "the file", name)
     sessions: list[tuple[dict, list[dict]]] = []
     seen: set[str] = set()
@@ -773,7 +844,7 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
             raise _refuse(name, f"session {sid} is larger than {_size(MAX_SESSION_CHARS)}")
         _walk(item, f"session {sid}", name)
         sessions.append((meta, journal))
-    return Bundle(name, sessions, aliases)
+    return Bundle(name, sessions, aliases, titles)
 
 
 def replay_check(meta: dict, journal: list[dict], name: str):
@@ -835,6 +906,8 @@ class Imported:
     ahead: list[str] = field(default_factory=list)  # this folder's copy went further: kept
     conflicts: list[tuple[str, str]] = field(default_factory=list)  # (id, why), with --skip-conflicts
     dry_run: bool = False
+    titles: int = 0  # titles added or completed (issue 29)
+    title_conflicts: list[str] = field(default_factory=list)  # one line each: this folder's value kept
 
 
 def session_document(meta: dict, journal: list[dict]) -> str:
@@ -1036,6 +1109,10 @@ def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any
     done.added = [m["id"] for m, _ in new]
     done.continued = [(m["id"], len(j) - start) for m, j, start in grown]
     done.aliases = len(set(merged.items()) - set(aliases.items()))
+    from companion.core import titles
+
+    titles_here = titles.load(store)
+    titles_now, done.titles, done.title_conflicts = titles.merge_in(titles_here, incoming_titles(bundle))
     if dry_run:
         return done
 
@@ -1056,6 +1133,9 @@ def _import_locked(store: Store, bundle: Bundle, found: dict[str, tuple[str, Any
 
             undo.keep(aliases_path(store))
             save_aliases(store, merged)
+        if titles_now != titles_here:
+            undo.keep(titles.path(store))
+            titles.save(store, titles_now)
         if entries:
             _write_index(store, entries, index_data)
     except (CompanionError, OSError) as exc:

@@ -32,10 +32,12 @@ class Play:
     each player alone, or the teams (issue 23: openskill rates a team from its members'
     ratings, and each member's rating moves with the team's result)."""
 
-    __slots__ = ("game", "seats", "ranks", "key", "sides")
+    __slots__ = ("id", "finished", "game", "seats", "ranks", "key", "sides")
 
     def __init__(self, entry: dict, show) -> None:
         summary = entry["summary"]
+        self.id = entry.get("id")
+        self.finished = entry.get("finished")
         self.game = history.game_key(entry)
         self.seats = seats = [show(p) for p in entry.get("players") or ()]
         raw = summary.get("scores")
@@ -83,81 +85,155 @@ def _shown(rating, plays: int) -> dict:
             "sigma": round(rating.sigma, 2), "plays": plays}
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+CHECKPOINT = 2000  # the tables are kept every this many plays: a change that far back rates again from there
 
 
-def _digests(plays: list[Play]) -> list[str]:
-    """A running fingerprint of the ordered plays: ``out[n]`` covers the first n plays."""
-    import hashlib
-
-    h = hashlib.sha256(f"ratings {CACHE_VERSION}".encode())
-    out = [h.hexdigest()]
-    for play in plays:
-        h.update(repr((play.key, play.seats, play.ranks) if play.sides is None
-                      else (play.key, play.seats, play.ranks, play.sides)).encode("utf-8"))
-        out.append(h.hexdigest())
-    return out
+def _rows(table: dict) -> dict:
+    """A table as the cache keeps it: key -> [name, mu, sigma, plays] (floats exactly)."""
+    return {k: [name, rating.mu, rating.sigma, plays] for k, (name, rating, plays) in table.items()}
 
 
-def _load_cache(path: Path | None, digests: list[str]):
-    """(plays already rated, overall table, per-game tables) from the cache when its plays are
-    the first of these, else (0, {}, {}). A damaged or foreign cache is ignored."""
-    if path is None:
-        return 0, {}, {}
-    try:
-        if not path.is_file() or path.stat().st_size > 64 * 1024 * 1024:
-            return 0, {}, {}
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        n = doc["n"]
-        if doc["version"] != CACHE_VERSION or not isinstance(n, int) or not 0 < n < len(digests) \
-                or doc["digest"] != digests[n]:
-            return 0, {}, {}
-
-        def table(rows: dict) -> dict[str, list]:
-            return {k: [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
-
-        return n, table(doc["overall"]), {g: table(t) for g, t in doc["games"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return 0, {}, {}
+def _read_rows(rows: dict) -> dict[str, list]:
+    return {str(k): [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
 
 
-def _save_cache(path: Path | None, n: int, digest: str, overall: dict, per_game: dict,
-                fingerprint: str | None = None, one_game: bool = False) -> None:
-    """Keep the state after ``n`` plays, so the next `stats --ratings` rates only newer plays
-    (best effort: a read-only folder just means no cache)."""
-    if path is None or n == 0:
+def _key(doc) -> tuple:
+    """A play's order key as the cache keeps it (JSON lists) back as the tuple it was."""
+    when, game, seats = doc
+    return str(when), str(game), tuple((str(p), int(r), str(v)) for p, r, v in seats)
+
+
+class Cache:
+    """The ratings after the plays rated so far, kept in ``cache/ratings.json`` (issue 29:
+    ratings add, they do not redo).
+
+    openskill's update is sequential: the ratings after play n+1 are those after play n updated
+    by that play alone. So the cache keeps, besides the tables after the last play, which plays
+    those were (each session's id and the time it finished, in the order rated) and the tables
+    every :data:`CHECKPOINT` plays. A new play after the last one is rated on top of the tables;
+    a play undone, removed, finished again or imported with an older date rates again from the
+    last checkpoint before it. Names renamed or merged rate everything again."""
+
+    def __init__(self, doc: dict):
+        self.aliases: dict = doc["aliases"]
+        # which plays, in the order rated: their ids and when each finished (two texts, one
+        # line per play: 50,000 plays read and written in a few milliseconds)
+        self.ids: list[str] = doc["ids"].split("\n") if doc["ids"] else []
+        self.done: list[str] = doc["finished"].split("\n") if doc["finished"] else []
+        if len(self.ids) != len(self.done):
+            raise ValueError("not one finishing time per play")
+        self.one_game = bool(doc["one_game"])
+        self.overall = _read_rows(doc["overall"])
+        self.games = {str(g): _read_rows(t) for g, t in doc["games"].items()}
+        # checkpoint: (plays before it, the last of them's key, overall, per game)
+        self.checkpoints = [(int(c["n"]), _key(c["last"]), _read_rows(c["overall"]),
+                             {str(g): _read_rows(t) for g, t in c["games"].items()}) for c in doc["checkpoints"]]
+        self.last = _key(doc["last"]) if doc.get("last") else None
+        if not all(0 < n <= len(self.ids) for n, *_ in self.checkpoints):
+            raise ValueError("a checkpoint past the plays")
+
+    @staticmethod
+    def read(path: Path | None) -> dict | None:
+        """The cache file's document, or None when there is none or it is damaged or foreign."""
+        if path is None:
+            return None
+        try:
+            if not path.is_file() or path.stat().st_size > 64 * 1024 * 1024:
+                return None
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return doc if isinstance(doc, dict) and doc.get("version") == CACHE_VERSION else None
+
+    @staticmethod
+    def of(doc: dict | None) -> "Cache | None":
+        try:
+            return Cache(doc) if doc is not None else None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+def _save(path: Path | None, aliases: dict, ids: list[str], done: list[str], last: tuple | None, overall: dict,
+          per_game: dict, one_game: bool, checkpoints: list, fingerprint: str | None) -> None:
+    """Keep the state after the plays rated (best effort: a read-only folder just means no cache)."""
+    if path is None or not ids:
         return
     import contextlib
 
     from companion.core.store import atomic_write_text
 
-    def table(rows: dict) -> dict:
-        return {k: [name, rating.mu, rating.sigma, plays] for k, (name, rating, plays) in rows.items()}
-
-    doc = {"version": CACHE_VERSION, "n": n, "digest": digest, "overall": table(overall),
-           "games": {g: table(t) for g, t in per_game.items()}, "one_game": one_game}
+    doc = {"version": CACHE_VERSION, "aliases": aliases, "ids": "\n".join(ids), "finished": "\n".join(done),
+           "last": last, "one_game": one_game, "overall": _rows(overall),
+           "games": {g: _rows(t) for g, t in per_game.items()},
+           "checkpoints": [{"n": n, "last": key, "overall": o, "games": g} for n, key, o, g in checkpoints]}
     if fingerprint:  # every play of this very history is in the tables
         doc.update(fingerprint=fingerprint, complete=True)
     with contextlib.suppress(Exception):
         atomic_write_text(path, json.dumps(doc, separators=(",", ":")))
 
 
-def _load_settled(path: Path | None, fingerprint: str | None):
+def _load_settled(doc: dict | None, fingerprint: str | None):
     """(overall, per-game tables, one game?) of the cache when it was saved from exactly this
     history (``fingerprint``: the index's and the aliases' signatures), else None."""
-    if path is None or not fingerprint:
+    if doc is None or not fingerprint:
         return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc.get("version") != CACHE_VERSION or doc.get("fingerprint") != fingerprint or not doc.get("complete"):
+        if doc.get("fingerprint") != fingerprint or not doc.get("complete"):
             return None
-
-        def table(rows: dict) -> dict[str, list]:
-            return {k: [str(name), float(mu), float(sigma), int(plays)] for k, (name, mu, sigma, plays) in rows.items()}
-
-        return table(doc["overall"]), {g: table(t) for g, t in doc["games"].items()}, bool(doc.get("one_game"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return _read_rows(doc["overall"]), {g: _read_rows(t) for g, t in doc["games"].items()}, bool(doc.get("one_game"))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _rateable(entry: dict) -> bool:
+    """A play the ratings may count, as far as its index entry alone says (teams: see Play)."""
+    return history.finished(entry) and len(entry.get("players") or ()) >= MIN_PLAYERS and not history.is_coop(entry)
+
+
+def _resume(cache: Cache | None, entries: list[dict], roster: Roster, show):
+    """Where rating may start again: (checkpoint or None for the start, the plays to rate from
+    there in order, the cached order kept before it), or None when everything is rated again."""
+    if cache is None or cache.aliases != roster.aliases:
+        return None
+    ids, done_then = cache.ids, cache.done
+    position = dict(zip(ids, range(len(ids))))
+    changed = len(ids)  # the first cached position whose play changed or went away
+    fresh: list[dict] = []
+    kept: dict[str, dict] = {}
+    present: set[str] = set()
+    for e in entries:
+        sid = e.get("id")
+        n = position.get(sid)
+        if n is None:
+            if _rateable(e):
+                fresh.append(e)
+            continue
+        present.add(sid)
+        done = e.get("finished")
+        if done is not None and str(done) == done_then[n]:  # finished then as now: the same play
+            kept[sid] = e
+            continue
+        changed = min(changed, n)  # undone, abandoned, finished again: rated again from there
+        if _rateable(e):
+            fresh.append(e)
+    if len(present) < len(ids):  # a session gone (to the bin): rated again from there
+        changed = min(changed, next(n for n, sid in enumerate(ids) if sid not in present))
+    new = [p for p in (Play(e, show) for e in fresh) if p.sides is None or len(p.sides) >= 2]
+    if cache.one_game and any(p.game != next(iter(cache.games), p.game) for p in new):
+        return None  # "all games" was that one game's table: now it is a table of its own
+    earliest = min((p.key for p in new), default=None)
+    if changed == len(ids) and (earliest is None or cache.last is None or earliest > cache.last):
+        checkpoint = (len(ids), cache.last, cache.overall, cache.games)  # the common case: after the last
+    else:
+        usable = [c for c in cache.checkpoints if c[0] <= changed and (earliest is None or earliest > c[1])]
+        if not usable:
+            return None
+        checkpoint = max(usable, key=lambda c: c[0])
+    start = checkpoint[0]
+    again = [Play(kept[sid], show) for sid in ids[start:] if sid in kept]
+    plays = sorted(again + new, key=lambda p: p.key)
+    return checkpoint, plays, ids[:start], done_then[:start], [c for c in cache.checkpoints if c[0] <= start]
 
 
 def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
@@ -166,10 +242,12 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
 
     A row: name, rating (mu - 3 sigma), mu, sigma, plays. ``player`` keeps that player's rows.
     ``cache`` (a file in the data folder's cache) keeps the ratings after all the plays, used
-    only for the whole record (no --game or --since): when the plays rated then are still the
-    first ones in order, only the newer plays are rated. Floats are stored exactly, so the
-    numbers are the same as rating everything again.
+    only for the whole record (no --game or --since): new plays are rated on top of it, and a
+    change further back rates again from the last checkpoint before it (see :class:`Cache`).
+    Floats are stored exactly, so the numbers are the same as rating everything again.
     """
+    import functools
+
     from openskill.models.weng_lin.plackett_luce import PlackettLuce
 
     game = history.check_game(game, entries)
@@ -182,7 +260,8 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
 
     # issue 23: a history unchanged since the cache was saved (the same index and aliases) is
     # not even read into plays again: at 50,000 plays that alone took a second
-    settled = _load_settled(cache, fingerprint) if since is None else None
+    doc = Cache.read(cache)
+    settled = _load_settled(doc, fingerprint) if since is None else None
     if settled is not None:
         cached_overall, cached_games, one = settled
         if game is not None:
@@ -191,16 +270,24 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
         elif one and cached_games:
             cached_overall = next(iter(cached_games.values()))
         return _result(restore(cached_overall), {g: restore(t) for g, t in cached_games.items()}, shown)
-    chosen = history.select(entries, roster, game, None, since)
-    plays = ordered_plays(chosen, roster)
-    one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
     if game is not None or since is not None:
         cache = None
-    digests = _digests(plays) if cache is not None else []
-    start, cached_overall, cached_games = _load_cache(cache, digests)
-
-    overall = restore(cached_overall)
-    per_game = {g: restore(t) for g, t in cached_games.items()}
+    show = functools.lru_cache(maxsize=None)(roster.show)  # a few names, shown 70,000 times
+    resumed = _resume(Cache.of(doc), entries, roster, show) if cache is not None else None
+    del doc
+    if resumed is None:
+        plays = ordered_plays(history.select(entries, roster, game, None, since), roster)
+        one_game = len({p.game for p in plays}) <= 1  # then "all games" is that game's table: rate once
+        overall: dict[str, list] = {}
+        per_game: dict[str, dict[str, list]] = {}
+        ids: list[str] = []
+        done: list[str] = []
+        checkpoints: list = []
+    else:
+        (_n, _last, cached_overall, cached_games), plays, ids, done, checkpoints = resumed
+        per_game = {g: restore(t) for g, t in cached_games.items()}
+        one_game = len(set(per_game) | {p.game for p in plays}) <= 1
+        overall = next(iter(per_game.values())) if one_game and per_game else restore(cached_overall)
 
     def rate(table: dict[str, list], play: Play) -> None:
         if play.sides is not None:  # teams: one openskill team per side, ranked by the side's place
@@ -219,14 +306,27 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
             row = table.get(k)
             table[k] = [p, team[0], row[2] + 1 if row else 1]
 
-    for play in plays[start:]:
+    last = None
+    for play in plays:
         rate(per_game.setdefault(play.game, {}), play)
         if not one_game:
             rate(overall, play)
+        ids.append(str(play.id))
+        done.append(str(play.finished))
+        last = play.key
+        if cache is not None and len(ids) % CHECKPOINT == 0:
+            checkpoints.append((len(ids), last, _rows(per_game[play.game] if one_game else overall),
+                                {g: _rows(t) for g, t in per_game.items()}))
     if one_game and per_game:
         overall = next(iter(per_game.values()))
-    if cache is not None and (len(plays) > start or fingerprint):
-        _save_cache(cache, len(plays), digests[-1], overall, per_game, fingerprint, one_game)
+    if resumed is not None:
+        # names are shown as they are now: a newer spelling of a name shows in every table
+        for table in (overall, *per_game.values()):
+            for row in table.values():
+                row[0] = show(row[0])
+        last = last if plays else resumed[0][1]
+    if cache is not None and (plays or fingerprint):
+        _save(cache, roster.aliases, ids, done, last, overall, per_game, one_game, checkpoints, fingerprint)
     return _result(overall, per_game, shown)
 
 

@@ -228,15 +228,6 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     return labels, names, per_player, axis
 
 
-def _clock(text: Any) -> str:
-    moment = history.parse_time(text)
-    if moment is None:
-        return ""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone()
-    return moment.strftime("%H:%M")
-
-
 def _when(text: Any) -> str:
     moment = history.parse_time(text)
     if moment is None:
@@ -249,7 +240,7 @@ def _when(text: Any) -> str:
 def session_facts(session, replay, roster: Roster) -> dict:
     """Everything a session report shows, computed once for the text and the HTML versions."""
     from companion.contract.exit import Exit
-    from companion.core.session import minutes_between
+    from companion.core.session import clock, minutes_between
 
     seen = Exit(session, replay)  # a report of a game in play shows what the table sees
     status = seen.status
@@ -265,16 +256,20 @@ def session_facts(session, replay, roster: Roster) -> dict:
     ranks = history.session_ranks(seats, scores, winners, summary, lambda p: p) \
         if finished_ and not status.get("coop") else {}
     labels, names, series, axis = score_series(session)
+    # a logged play (`played`) has no course of the scores to draw (issue 29: its chart was
+    # "▁ = 0 … █ = 0" over empty bars)
+    moved = not status.get("played")
     # a live game lasts from its first action to its last; a logged one as long as --length said
     minutes = status.get("minutes") if status.get("played") else minutes_between(
         next((e.get("at") for e in replay.events), None), status.get("finished_at"))
-    log = [(n, _clock(e.get("at")), seen.words(e["event"])) for n, e in enumerate(replay.events, 1)]
+    log = [(n, clock(session.meta, e.get("at")), seen.words(e["event"])) for n, e in enumerate(replay.events, 1)]
     return {
         "id": session.id, "game": session.meta["game"], "title": status.get("title"), "status": status,
         "seats": seats, "shown": shown, "scores": scores, "winners": winners, "finished": finished_,
         "ranks": ranks, "round": status.get("round"), "started": _when(status.get("created")),
         "ended": _when(status.get("finished_at")) if finished_ else None, "minutes": minutes,
         "labels": labels, "series": [(shown.get(n, n), vs) for n, vs in zip(names, series)], "axis": axis,
+        "chart": moved,
         # each player in their seat's colour (the session's order, as on the pages and the board)
         "names": list(names), "colours": {n: seat_colour(session.players, n) for n in [*seats, *names]},
         "log": log, "played_on": status.get("played_on"), "location": status.get("location"),
@@ -288,9 +283,25 @@ def session_facts(session, replay, roster: Roster) -> dict:
 
 def where_words(facts: dict) -> str:
     """`played on 2026-03-01 at Cy's kitchen`, or "" when neither was given."""
-    parts = [f"played on {facts['played_on']}" if facts.get("played_on") else "",
+    parts = [f"played on {facts['played_on'].replace('T', ' ')}" if facts.get("played_on") else "",
              f"at {facts['location']}" if facts.get("location") else ""]
     return " ".join(p for p in parts if p)
+
+
+def when_words(facts: dict, html: bool = False) -> str:
+    """The report's line of when: started, finished, how long, where. A back-dated play
+    (`--played-on`) says when it was played, never when it was typed in (issue 29)."""
+    minutes = f" ({facts['minutes']} min)" if facts["finished"] and facts["minutes"] is not None else ""
+    if facts.get("played_on"):
+        return where_words(facts) + minutes + ("" if facts["finished"] or not html else ", still in play")
+    when = f"{'Started' if html else 'started'} {facts['started']}"
+    if facts["finished"]:
+        when += f", finished {facts['ended']}" + minutes
+    elif html:
+        when += ", still in play"
+    if where_words(facts):
+        when += f" · {where_words(facts)}"
+    return when
 
 
 def result_words(facts: dict) -> str:
@@ -336,13 +347,7 @@ def bgstats_html(facts: dict) -> list[str]:
 
 def session_html(facts: dict) -> str:
     """The report page of one session."""
-    when = f"Started {facts['started']}"
-    if facts["finished"]:
-        when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
-    else:
-        when += ", still in play"
-    if where_words(facts):
-        when += f" · {where_words(facts)}"
+    when = when_words(facts, html=True)
     rows = []
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
@@ -355,8 +360,11 @@ def session_html(facts: dict) -> str:
         cls = ' class="win"' if name in facts["winners"] else ""
         rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{facts['colours'][name]}\"></span>"
                            f"{label}</span>", facts["scores"].get(name), facts["ranks"].get(name, ""), mark])
-    chart = line_chart(facts["labels"], facts["series"], f"Score by {facts['axis']}: {facts['title']}",
-                       x_title=facts["axis"], colours=[facts["colours"].get(n) for n in facts["names"]])
+    chart = [f"<h2>Score by {esc(facts['axis'])}</h2>",
+             "<figure>\n" + line_chart(facts["labels"], facts["series"], f"Score by {facts['axis']}: {facts['title']}",
+                                       x_title=facts["axis"], colours=[facts["colours"].get(n) for n in facts["names"]])
+             + f"\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>"] \
+        if facts.get("chart", True) else []
     log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
     body = [
         f"<h1>{esc(facts['title'])}</h1>",
@@ -365,8 +373,7 @@ def session_html(facts: dict) -> str:
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
         "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
         table_html(["seat", "player", "score", "rank", "result"], rows, numeric=(0, 2, 3), raw=(1,)),
-        f"<h2>Score by {esc(facts['axis'])}</h2>",
-        f"<figure>\n{chart}\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>",
+        *chart,
         *bgstats_html(facts),
         "<h2>What happened</h2>",
         f"<ol class=\"log\">\n{log}\n</ol>" if log else "<p>Nothing was recorded.</p>",

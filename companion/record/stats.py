@@ -97,6 +97,13 @@ def is_coop(entry: dict) -> bool:
     return bool((entry.get("summary") or {}).get("coop"))
 
 
+def no_points_entered(summary: dict) -> bool:
+    """A co-operative score sheet that ended with no round entered: its zeros are nobody's
+    points, so the exports send it as they send a co-operative `played` game, without scores
+    (issue 29: BoardGameGeek got score="0" for one and score="" for the other)."""
+    return bool(summary.get("coop")) and summary.get("round") == 0 and not summary.get("played")
+
+
 def finished(entry: dict) -> bool:
     return bool(entry.get("finished")) and isinstance(entry.get("summary"), dict)
 

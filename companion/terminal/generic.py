@@ -318,7 +318,7 @@ def log(app, as_json: bool) -> None:
     names = long_names(s, replay)
     for r in rows:
         r = dict(r, words=keep_whole(r["words"], names))
-        head = f"{r['n']:>3}. {r['at'][11:16] if r['at'] else '     '}  "
+        head = f"{r['n']:>3}. {sessions.clock(s.meta, r['at']) or '     '}  "
         lead = len(head) - len(head.lstrip(" "))
         click.echo(wrap(head + r["words"], indent=" " * (len(head) - lead)))  # continued under the words
     if undone:

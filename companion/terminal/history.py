@@ -448,6 +448,8 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
         parts.append(f"{len(done.continued)} continued")
     if done.aliases:
         parts.append(f"{done.aliases} player name{'s' if done.aliases != 1 else ''} added")
+    if done.titles:
+        parts.append(f"{done.titles} title{'s' if done.titles != 1 else ''} added or completed")
     lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
     would = "would be " if dry_run else ""
     for sid, n in done.continued:
@@ -456,6 +458,7 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
         lines.append(f"kept: {sid} went further here than in the file")
     for sid, why in done.conflicts:
         lines.append(f"{would}skipped: {sid} has diverged: {why}")
+    lines += [f"{'would be ' if dry_run else ''}{line}" for line in done.title_conflicts]
     if dry_run:
         lines.append("Dry run: nothing was changed.")
     click.echo("\n".join(lines))
@@ -469,11 +472,7 @@ def render_report(facts: dict) -> str:
     from companion.record import report as pages
     from companion.terminal.render import scale_words, sparkline, wrap
 
-    when = f"started {facts['started']}"
-    if facts["finished"]:
-        when += f", finished {facts['ended']}" + (f" ({facts['minutes']} min)" if facts["minutes"] is not None else "")
-    if pages.where_words(facts):
-        when += f" · {pages.where_words(facts)}"
+    when = pages.when_words(facts)
     rounds = f" · round {facts['round']}" if facts["round"] is not None else ""  # a game may have no rounds
     out = [wrap(f"Session {facts['id']} · {facts['title']} · {when}{rounds}"),
            wrap(pages.result_words(facts)), ""]
@@ -489,9 +488,10 @@ def render_report(facts: dict) -> str:
         rows.append([seat, shown + (f" (recorded as {name})" if shown != name else "")
                      + (f" ({', '.join(extra)})" if extra else ""), facts["scores"].get(name),
                      facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
-                     sparkline(values, lo, hi)])
+                     sparkline(values, lo, hi)][:None if facts["chart"] else -1])
     axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
-    out.append(table(["seat", "player", "score", "rank", "", axis], rows, right=(0, 2, 3)))
+    out.append(table(["seat", "player", "score", "rank", "", axis][:None if facts["chart"] else -1], rows,
+                     right=(0, 2, 3)))
     out += ["", "Log:"]
     # a long note continues under its own words, not under the event's number
     out += [wrap(f"{n:>3}. {t:<5}  {words}", indent=" " * (12 - len(f"{n:>3}") + len(str(n))))

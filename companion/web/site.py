@@ -44,7 +44,8 @@ from starlette.routing import Match, Route
 from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
-from companion.core.store import file_signature
+from companion.core.store import ALIAS_FILE, file_signature
+from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, limits, live, pages, tokens
 
 MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
@@ -177,8 +178,11 @@ class Site:
 
     def signature(self) -> tuple:
         """What tells one state of the served files from the next: the session file's and the
-        links file's (inode, size, time). Internal: never sent (it carries the file's size)."""
-        return file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root))
+        links file's (inode, size, time), and the names' and titles' (a rename or a title's late
+        BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
+        the file's size)."""
+        return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
+                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of

@@ -27,9 +27,10 @@ def result_lines(status: dict) -> list[str]:
     return [f"The game is over: {who} {'win' if len(winners) > 1 else 'wins'}."]
 
 
-def bgstats_section(session, replay, qr: bool) -> list[str]:
+def bgstats_section(session, replay, qr: bool, host=None) -> list[str]:
     """Once the game is over: "Add to BG Stats", a link that opens BG Stats' import dialog on
-    the phone, with its QR code on the table's page (a TV: a phone scans it). Issue 23."""
+    the phone, with its QR code on the table's page (a TV: a phone scans it). Issue 23. The
+    link is `report`'s own (issue 29): names as renamed and merged, the title's id as known now."""
     from html import escape
 
     if not replay.finished or replay.abandoned:
@@ -38,7 +39,7 @@ def bgstats_section(session, replay, qr: bool) -> list[str]:
     from companion.record import bgstats
 
     try:
-        link = bgstats.link(bgstats.play(session, replay))
+        link = bgstats.session_link(host.store if host is not None else None, session, replay)
     except CompanionError:
         return []
     svg = bgstats.qr_svg(link) if qr else None
@@ -68,7 +69,7 @@ def table_page(session, replay, version: str, host=None) -> str:
     game = session.game
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
     sections += status_blocks(seen, host)
-    sections += bgstats_section(session, replay, qr=True)
+    sections += bgstats_section(session, replay, qr=True, host=host)
     return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
                       lines=result_lines(status), version=version, sections=sections, tv=True)
 
@@ -113,7 +114,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
         sections.append(forms.take_back_form(said, token(forms.TAKE_BACK, replay.count, {}), action))
     sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
-    sections += bgstats_section(session, replay, qr=False)
+    sections += bgstats_section(session, replay, qr=False, host=host)
     return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
                       lines=result_lines(status), version=version, sections=sections,
                       colour=pages.seat_colour(session.players, player))

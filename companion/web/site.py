@@ -107,6 +107,15 @@ def ascii_count(text: str) -> bool:
     return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
+class _Answer(Exception):
+    """What a post is answered instead of being recorded: (text, HTTP status, the page's
+    address): a refusal, a preview, or the picker of a tap between several choices."""
+
+    def __init__(self, text: str, status: int, then: str):
+        super().__init__(text)
+        self.answer = (text, status, then)
+
+
 class _Stale(CompanionError):
     """The session changed between the page's reading and the locked write."""
 
@@ -626,11 +635,8 @@ class Site:
         says why: whose turn it is) and the form's token must still be good
         (:meth:`move_token`: not made stale by the player's own moves nor by a change to what
         the form offered; anything else recorded meanwhile leaves it good)."""
-        import click
-
-        from companion.core import plugins, registry
-        from companion.contract.declare import At, offered, own_moves, record_move, refusal
-        from companion.contract.exit import Exit
+        from companion.core import registry
+        from companion.contract.declare import At
         from companion.web import forms
 
         form = (given.get("form") or [""])[0]
@@ -647,51 +653,89 @@ class Site:
             return self.take_back(player, form, moves)
         host = App(self.data_dir, session_override=self.sid)  # records as a command does; nobody is asked
         at = At(s, replay, player, host=host)
+        view = forms.PageView.from_query({k: v[0] for k, v in given.items() if k in ("z", "c")})
+        try:
+            move = self._posted_move(parts, moves, at, player, wanted)
+            args, choices, posted = self._read_post(parts, moves, at, player, move, form, given, view)
+        except _Answer as answer:  # a refusal, a preview or a tap between several choices
+            return answer.answer
+        return self._record_post(parts, moves, at, host, player, move, form, args, choices, posted, view)
+
+    def _posted_move(self, parts, moves: list, at, player: str, wanted: str):
+        """The declared phone move a post names (or, naming none, the one its page offers now);
+        a refusal is raised as an :class:`_Answer`."""
+        from companion.core import plugins
+        from companion.contract.declare import At
+
         phone = [m for m in moves if m.phone]
         move = next((m for m in phone if m.name == wanted), None)
         if move is None and not wanted:  # a form naming no move: the one its page offers now
+            s, replay, host = at.session, at.replay, at.host
             now = [m for m, _ in plugins.offers(parts, phone, at, lambda: At(s, replay, player, host=host), player)[0]]
             if not now:
-                return "Nothing is waiting for you now: look at the page again.", 409, ""
+                raise _Answer("Nothing is waiting for you now: look at the page again.", 409, "")
             move = now[0] if len(now) == 1 else None
         if move is None:
-            return "That is not a move you can make on this page: use its buttons.", 400, ""
-        view = forms.PageView.from_query({k: v[0] for k, v in given.items() if k in ("z", "c")})
+            raise _Answer("That is not a move you can make on this page: use its buttons.", 400, "")
+        return move
+
+    def _read_post(self, parts, moves: list, at, player: str, move, form: str, given: dict, view):
+        """The move's values as posted, read by the one reader: (args, what the form offered,
+        the posted fields). What to answer instead is raised as an :class:`_Answer`: a refusal,
+        a preview (200), or a tap between several choices (303 to the picker)."""
+        import click
+
+        from companion.core import plugins
+        from companion.contract.declare import At, offered, own_moves, refusal
+        from companion.web import forms
+
         # a plugin's check that raises or never returns refuses this move, named (plugins.bounded)
         checked, failure = plugins.bounded(parts, move.name, lambda: (refusal(move, at, player),
                                                                       offered(move, at, player)))
         if failure is not None:
-            return failure, 409, ""
+            raise _Answer(failure, 409, "")
         why, choices = checked
         if why is not None:
-            return why, 409, ""
+            raise _Answer(why, 409, "")
         posted = {p.name: [v.strip() for v in given.get(p.name) or given.get("choice") or []]
                   for p in forms.open_params(move)}
-        stale = self._stale(form, player, move.name, own_moves(moves, s.journal, player, move), choices, posted)
+        stale = self._stale(form, player, move.name, own_moves(moves, at.session.journal, player, move), choices,
+                            posted)
         if stale:
-            return stale, 403, ""
+            raise _Answer(stale, 403, "")
         try:
             read = forms.read_post(at, move, choices, given, view, player)
         except forms.Unreadable as exc:
-            return exc.message, exc.status, ""
+            raise _Answer(exc.message, exc.status, "") from None
         except CompanionError as exc:
-            return exc.message, 400, ""
+            raise _Answer(exc.message, 400, "") from None
         if isinstance(read, str):  # a tap between several choices: the page offers them
-            return "", 303, read
+            raise _Answer("", 303, read)
         args = {**read, **({move.actor: player} if move.actor else {})}
         try:
             if move.prepare is not None:
-                prepared = At(s, replay, None, args, host)
+                prepared = At(at.session, at.replay, None, args, at.host)
                 preview = move.prepare(prepared)
                 args = prepared.args  # what prepare found (a ship's card values) goes into the event
                 if preview is not None:
                     from companion.contract.view import plain
 
-                    return plain(preview), 200, ""
+                    raise _Answer(plain(preview), 200, "")
         except CompanionError as exc:
-            return exc.message, 409, ""
+            raise _Answer(exc.message, 409, "") from None
         except click.ClickException as exc:
-            return exc.format_message(), 400, ""
+            raise _Answer(exc.format_message(), 400, "") from None
+        return args, choices, posted
+
+    def _record_post(self, parts, moves: list, at, host, player: str, move, form: str, args: dict, choices: dict,
+                     posted: dict, view) -> tuple[str, int, str]:
+        """Record the read move through ``record_move``, checking under the lock that it is
+        still this player's to make and the form still good; what the laptop and the phone are
+        told."""
+        from companion.core import plugins
+        from companion.contract.declare import At, offered, own_moves, record_move, refusal
+        from companion.contract.exit import Exit
+        from companion.web import forms
 
         def check(locked):
             """Under the lock: still this player's to make, and the form still good."""

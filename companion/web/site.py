@@ -22,7 +22,6 @@ token, gets the same 404, slowed down for an address that keeps guessing.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import os
@@ -33,13 +32,10 @@ from collections import OrderedDict
 from html import escape
 from pathlib import Path
 from typing import Callable, Iterable
-from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Match, Route
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Match
 
 from companion.core import logs
 from companion.core.app import App
@@ -47,9 +43,9 @@ from companion.contract.errors import CompanionError
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, limits, live, pages, tokens
+# the routes' own bounds, importable from here as before
+from companion.web.routes import ANY, MAX_BODY, MAX_DELAYED, MAX_FIELDS, ascii_count  # noqa: F401
 
-MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
-MAX_FIELDS = 40  # fields of one form at most (six players' points, five flags of a sheet, the tokens)
 PAGES_KEPT = 64  # pages drawn and kept (each viewer's page, each board view of it), least recently asked first out
 PAGE_CHARS_KEPT = 8 * 1024 * 1024  # characters of kept pages at most (a Trans page with its board: ~70,000)
 SEEN_KEPT = 2048  # forms whose offers are kept to judge a late post against (a few per page and version)
@@ -57,7 +53,6 @@ FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed d
 GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
 MAX_DELAY = 5.0
 DOUBLINGS = 6  # 0.1 s doubled this often is past MAX_DELAY: the exponent never grows further
-MAX_DELAYED = 64  # slowed 404s waiting at once; past that a new wrong guess's connection is closed unanswered
 HEADERS = {
     "Content-Security-Policy": pages.CSP,
     "Referrer-Policy": "no-referrer",
@@ -70,7 +65,6 @@ HEADERS = {
 }
 # Every route takes every method and answers a wrong one itself, after the token check: a
 # wrong method on a wrong token is the same 404 as anything else.
-ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 TOKEN_ANYWHERE = re.compile(r"/([pt])/[A-Za-z0-9_-]{16,}")
 METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"}  # any other is logged as "other"
 LOCAL_NAMES = ("127.0.0.1", "localhost")
@@ -99,12 +93,6 @@ def head_size(scope) -> int:
     it arrived."""
     line = len(scope.get("method", "")) + len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 12
     return line + sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or ())
-
-
-def ascii_count(text: str) -> bool:
-    """Is ``text`` a count written in ASCII digits? (``str.isdigit`` also takes "²" and "١",
-    which ``int`` refuses or reads: a form token must be exactly what the server wrote.)"""
-    return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
 class _Answer(Exception):
@@ -421,136 +409,9 @@ class Site:
 
     # -- the application ------------------------------------------------------------------------
     def _build(self) -> Starlette:
-        site = self
+        from companion.web.routes import build
 
-        async def not_found(request: Request, exc=None) -> Response:
-            client = request.client.host if request.client else "-"
-            wait = site.guesses.delay(client)
-            if wait:
-                conn = connections.of(request.scope)
-                if site.delayed >= MAX_DELAYED and conn is not None:
-                    conn.close()  # a flood of guesses: this one gets no answer at all
-                    return Response(status_code=404)
-                if conn is not None:
-                    conn.expendable()
-                site.delayed += 1
-                try:
-                    await asyncio.sleep(wait)
-                finally:
-                    site.delayed -= 1
-            return HTMLResponse(pages.NOT_FOUND, status_code=404)
-
-        def page_for(who: str, token: str, html: str) -> str:
-            return html.replace("/p/{token}/choose", f"/p/{token}/choose")
-
-        async def table(request: Request) -> Response:
-            token = request.path_params["token"]
-            if site.whose(token) != tokens.TABLE:
-                return await not_found(request)
-            if request.method not in ("GET", "HEAD"):
-                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
-            html, _ = await run_in_threadpool(site.render, tokens.TABLE)
-            return HTMLResponse(html)
-
-        async def player(request: Request) -> Response:
-            token = request.path_params["token"]
-            who = site.whose(token)
-            if who is None or who == tokens.TABLE:
-                return await not_found(request)
-            if request.method not in ("GET", "HEAD"):
-                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
-            from companion.web.forms import PageView
-
-            html, _ = await run_in_threadpool(site.render, who, site.warning_for(who),
-                                              PageView.from_query(request.query_params))
-            return HTMLResponse(page_for(who, token, html))
-
-        def viewer(request: Request) -> str | None:
-            """Whose page the address names (TABLE or a player), or None: a player's token on a
-            /t/ address, or the table's on a /p/ one, opens nothing."""
-            who = site.whose(request.path_params["token"])
-            if who is None or (request.url.path.startswith("/t/")) != (who == tokens.TABLE):
-                return None
-            return who
-
-        async def version(request: Request) -> Response:
-            who = viewer(request)
-            if who is None:
-                return await not_found(request)
-            if request.method not in ("GET", "HEAD"):
-                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
-            return PlainTextResponse(await run_in_threadpool(site.version_of, who))
-
-        async def stream(request: Request) -> Response:
-            who = viewer(request)
-            if who is None:
-                return await not_found(request)
-            if request.method != "GET":
-                return HTMLResponse(pages.not_allowed("GET"), status_code=405, headers={"Allow": "GET"})
-            from companion.web.forms import PageView
-
-            return site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64],
-                                    PageView.from_query(request.query_params))
-
-        async def choose(request: Request) -> Response:
-            token = request.path_params["token"]
-            who = site.whose(token)
-            if who is None or who == tokens.TABLE:
-                return await not_found(request)
-            if request.method != "POST":
-                return HTMLResponse(pages.not_allowed("POST"), status_code=405, headers={"Allow": "POST"})
-            length = request.headers.get("content-length")
-            if length is not None and (not ascii_count(length) or int(length) > MAX_BODY):
-                return await refusal(who, token, "That request is too large: choose again on the page.", 413)
-            body = b""
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_BODY:
-                    return await refusal(who, token, "That request is too large: choose again on the page.", 413)
-            ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if ctype != "application/x-www-form-urlencoded":
-                return await refusal(who, token, "Choose with the buttons on this page.", 400)
-            try:
-                fields = parse_qs(body.decode("utf-8"), max_num_fields=MAX_FIELDS, strict_parsing=False)
-            except (UnicodeDecodeError, ValueError):
-                return await refusal(who, token, "Choose with the buttons on this page.", 400)
-            given = {k: [v.strip() for v in vs] for k, vs in fields.items() if vs}
-            outcome, status, then = await run_in_threadpool(site.choose, who, given)
-            if status == 200:  # shown on the page, nothing recorded (a preview)
-                html, _ = await run_in_threadpool(site.render, who, outcome)
-                return HTMLResponse(page_for(who, token, html))
-            if status != 303:
-                return await refusal(who, token, outcome, status)
-            if site.notify is not None and outcome:
-                try:
-                    site.notify(outcome)
-                except Exception:  # noqa: BLE001 - telling the shell must never lose a recorded choice
-                    pass
-            return RedirectResponse(f"/p/{token}{then}", status_code=303)
-
-        async def refusal(who: str, token: str, text: str, status: int) -> Response:
-            html, _ = await run_in_threadpool(site.render, who, pages.message(text, "error"))
-            return HTMLResponse(page_for(who, token, html), status_code=status)
-
-        routes = [
-            Route("/t/{token}", table, methods=ANY, name="table page"),
-            Route("/t/{token}/v", version, methods=ANY, name="table version"),
-            Route("/t/{token}/live", stream, methods=ANY, name="table live"),
-            Route("/p/{token}", player, methods=ANY, name="player page"),
-            Route("/p/{token}/v", version, methods=ANY, name="player version"),
-            Route("/p/{token}/live", stream, methods=ANY, name="player live"),
-            Route("/p/{token}/choose", choose, methods=ANY, name="player move"),
-        ]
-        async def server_error(request: Request, exc: Exception) -> Response:
-            return HTMLResponse(site.failure(exc), status_code=500)
-
-        app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, Exception: server_error})
-
-        async def too_many(who: str, token: str) -> Response:
-            html, _ = await run_in_threadpool(site.render, who, pages.message(limits.TOO_MANY, "error"))
-            return HTMLResponse(page_for(who, token, html), status_code=429, headers={"Retry-After": "1"})
-
-        return self._front(app, too_many)
+        return self._front(*build(self))
 
     def route_of(self, app: Starlette, scope) -> tuple[str, dict]:
         """(the route's name, its path parameters) for a request: the name is one of the

@@ -1,0 +1,182 @@
+"""The addresses `serve` answers, and how: the table's page, each player's page, their
+versions and live streams, and a player's move; anything else is the slowed 404 (a flood of
+wrong links is answered with less and less). Each route is a method of :class:`Routes`, given
+the :class:`companion.web.site.Site` it serves; the front door (Host, headers, limits, the
+access log) is the site's own."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from companion.web import connections, limits, pages, tokens
+
+MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
+MAX_FIELDS = 40  # fields of one form at most (six players' points, five flags of a sheet, the tokens)
+MAX_DELAYED = 64  # slowed 404s waiting at once; past that a new wrong guess's connection is closed unanswered
+ANY = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+
+def ascii_count(text: str) -> bool:
+    """Is ``text`` a count written in ASCII digits? (``str.isdigit`` also takes "²" and "١",
+    which ``int`` refuses or reads: a form token must be exactly what the server wrote.)"""
+    return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
+
+
+class Routes:
+    """The route handlers of one site."""
+
+    def __init__(self, site):
+        self.site = site
+
+    async def not_found(self, request: Request, exc=None) -> Response:
+        site = self.site
+        client = request.client.host if request.client else "-"
+        wait = site.guesses.delay(client)
+        if wait:
+            conn = connections.of(request.scope)
+            if site.delayed >= MAX_DELAYED and conn is not None:
+                conn.close()  # a flood of guesses: this one gets no answer at all
+                return Response(status_code=404)
+            if conn is not None:
+                conn.expendable()
+            site.delayed += 1
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                site.delayed -= 1
+        return HTMLResponse(pages.NOT_FOUND, status_code=404)
+
+    @staticmethod
+    def page_for(token: str, html: str) -> str:
+        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+
+    @staticmethod
+    def not_allowed(*methods: str) -> Response:
+        return HTMLResponse(pages.not_allowed(" and ".join(methods)), status_code=405,
+                            headers={"Allow": ", ".join(methods)})
+
+    async def table(self, request: Request) -> Response:
+        if self.site.whose(request.path_params["token"]) != tokens.TABLE:
+            return await self.not_found(request)
+        if request.method not in ("GET", "HEAD"):
+            return self.not_allowed("GET", "HEAD")
+        html, _ = await run_in_threadpool(self.site.render, tokens.TABLE)
+        return HTMLResponse(html)
+
+    async def player(self, request: Request) -> Response:
+        from companion.web.forms import PageView
+
+        token = request.path_params["token"]
+        who = self.site.whose(token)
+        if who is None or who == tokens.TABLE:
+            return await self.not_found(request)
+        if request.method not in ("GET", "HEAD"):
+            return self.not_allowed("GET", "HEAD")
+        html, _ = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
+                                          PageView.from_query(request.query_params))
+        return HTMLResponse(self.page_for(token, html))
+
+    def viewer(self, request: Request) -> str | None:
+        """Whose page the address names (TABLE or a player), or None: a player's token on a
+        /t/ address, or the table's on a /p/ one, opens nothing."""
+        who = self.site.whose(request.path_params["token"])
+        if who is None or (request.url.path.startswith("/t/")) != (who == tokens.TABLE):
+            return None
+        return who
+
+    async def version(self, request: Request) -> Response:
+        who = self.viewer(request)
+        if who is None:
+            return await self.not_found(request)
+        if request.method not in ("GET", "HEAD"):
+            return self.not_allowed("GET", "HEAD")
+        return PlainTextResponse(await run_in_threadpool(self.site.version_of, who))
+
+    async def stream(self, request: Request) -> Response:
+        from companion.web.forms import PageView
+
+        who = self.viewer(request)
+        if who is None:
+            return await self.not_found(request)
+        if request.method != "GET":
+            return self.not_allowed("GET")
+        return self.site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64],
+                                     PageView.from_query(request.query_params))
+
+    async def form_fields(self, request: Request) -> dict | int:
+        """A move's posted fields, or the status refusing them (413: too large, 400: not a form)."""
+        length = request.headers.get("content-length")
+        if length is not None and (not ascii_count(length) or int(length) > MAX_BODY):
+            return 413
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return 413
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
+            return 400
+        try:
+            fields = parse_qs(body.decode("utf-8"), max_num_fields=MAX_FIELDS, strict_parsing=False)
+        except (UnicodeDecodeError, ValueError):
+            return 400
+        return {k: [v.strip() for v in vs] for k, vs in fields.items() if vs}
+
+    async def choose(self, request: Request) -> Response:
+        site = self.site
+        token = request.path_params["token"]
+        who = site.whose(token)
+        if who is None or who == tokens.TABLE:
+            return await self.not_found(request)
+        if request.method != "POST":
+            return self.not_allowed("POST")
+        given = await self.form_fields(request)
+        if given == 413:
+            return await self.refusal(who, token, "That request is too large: choose again on the page.", 413)
+        if given == 400:
+            return await self.refusal(who, token, "Choose with the buttons on this page.", 400)
+        outcome, status, then = await run_in_threadpool(site.choose, who, given)
+        if status == 200:  # shown on the page, nothing recorded (a preview)
+            html, _ = await run_in_threadpool(site.render, who, outcome)
+            return HTMLResponse(self.page_for(token, html))
+        if status != 303:
+            return await self.refusal(who, token, outcome, status)
+        if site.notify is not None and outcome:
+            try:
+                site.notify(outcome)
+            except Exception:  # noqa: BLE001 - telling the shell must never lose a recorded choice
+                pass
+        return RedirectResponse(f"/p/{token}{then}", status_code=303)
+
+    async def refusal(self, who: str, token: str, text: str, status: int) -> Response:
+        html, _ = await run_in_threadpool(self.site.render, who, pages.message(text, "error"))
+        return HTMLResponse(self.page_for(token, html), status_code=status)
+
+    async def server_error(self, request: Request, exc: Exception) -> Response:
+        return HTMLResponse(self.site.failure(exc), status_code=500)
+
+    async def too_many(self, who: str, token: str) -> Response:
+        html, _ = await run_in_threadpool(self.site.render, who, pages.message(limits.TOO_MANY, "error"))
+        return HTMLResponse(self.page_for(token, html), status_code=429, headers={"Retry-After": "1"})
+
+
+def build(site) -> tuple[Starlette, object]:
+    """The application of ``site`` and its answer to a page asking too often (the front door's)."""
+    r = Routes(site)
+    routes = [
+        Route("/t/{token}", r.table, methods=ANY, name="table page"),
+        Route("/t/{token}/v", r.version, methods=ANY, name="table version"),
+        Route("/t/{token}/live", r.stream, methods=ANY, name="table live"),
+        Route("/p/{token}", r.player, methods=ANY, name="player page"),
+        Route("/p/{token}/v", r.version, methods=ANY, name="player version"),
+        Route("/p/{token}/live", r.stream, methods=ANY, name="player live"),
+        Route("/p/{token}/choose", r.choose, methods=ANY, name="player move"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: r.not_found, 405: r.not_found, Exception: r.server_error})
+    return app, r.too_many

@@ -762,38 +762,13 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     coop = bool(options.get("coop"))
     teams = split_teams(named.get("teams"))
     team_totals = team_points(named.get("teams"))
-    # the players: from --players, else the teams' members, else the ranks' names
-    if players_ is not None:
-        scores = parse_final_scores(players_)
-    elif teams is not None:
-        scores = {n: None for t in teams for n in t}
-    elif ranks is not None:
-        scores = {n: None for n in parse_ranks(ranks)}
-    else:
-        raise click.UsageError("Give the players: --players Ann=52,Bob=47 (or --players Ann,Bob with --won, --lost, "
-                               "--ranks or --winner).")
+    scores = _played_players(players_, teams, ranks)
     names = sessions.check_players(list(scores), game)
     scores = dict(zip(names, scores.values()))
     seats = sessions.seat_from(names, start)
     event: dict = {"type": "played"}
     if teams is not None:
-        teams = [[player_name(names, n) for n in t] for t in teams]
-        if sorted(p for t in teams for p in t) != sorted(names):
-            raise CompanionError(f"--teams names every player once (the players are {', '.join(names)}).")
-        if team_totals is not None:
-            if any(v is not None for v in scores.values()):
-                raise CompanionError("Give the points once: after each team (--teams \"Ann+Bob=52,Cy+Dee=47\") or "
-                                     "after each player (--players Ann=30,Bob=22,...).")
-            for team, points in zip(teams, team_totals):
-                for p in team:
-                    scores[p] = points
-        elif all(v is not None for v in scores.values()):
-            from companion.contract.numbers import tidy
-
-            team_totals = [tidy(sum(scores[p] for p in t)) for t in teams]
-        event["teams"] = teams
-        if team_totals is not None:
-            event["team_scores"] = team_totals
+        teams, team_totals = _played_teams(event, names, scores, teams, team_totals)
     have_scores = all(v is not None for v in scores.values())
     if any(v is not None for v in scores.values()) and not have_scores:
         raise click.UsageError("Give every player's final score (--players Ann=52,Bob=47), or none of them.")
@@ -807,36 +782,8 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         rank_of = {player_name(names, n): r for n, r in parse_ranks(ranks).items()}
         if sorted(rank_of) != sorted(names):
             raise CompanionError(f"--ranks names every player's place: {', '.join(names)}.")
-    if coop:
-        if coop_won is None:
-            raise CompanionError("A co-operative play is won or lost together: add --won or --lost.")
-        if winners:
-            raise CompanionError("In a co-operative play everyone wins or loses together: leave out --winner.")
-        chosen = list(seats) if coop_won == "won" else []
-        event.update(coop=True, won=coop_won == "won")
-    elif winners:
-        chosen = []
-        for w in winners:
-            name = player_name(names, w)
-            for member in next((t for t in teams or [] if name in t), [name]):
-                if member not in chosen:
-                    chosen.append(member)
-    elif rank_of is not None:
-        chosen = [p for p in seats if rank_of[p] == 1]
-    elif have_scores:
-        sides = {"+".join(t): v for t, v in zip(teams, team_totals)} if teams and team_totals is not None \
-            else dict(scores)
-        top = game.played_winners(sides, options)
-        if top is None:
-            best = min(sides.values()) if options.get("lowest_wins") else max(sides.values())
-            tied = [p for p, v in sides.items() if v == best]
-            rule = options.get("tie_break") or game.tie_break or "its tie-breaker"
-            raise CompanionError(
-                f"{' and '.join(tied)} tie at {best}: {title or game.title} settles that by {rule}, which the "
-                f"scores do not show. Add --winner NAME (repeat it for a shared win).")
-        chosen = [p for p in seats if any(p in side.split("+") for side in top)]
-    else:
-        raise CompanionError("Say who won: --winner NAME, --ranks Ann=1,Bob=2, or the scores (--players Ann=52,Bob=47).")
+    chosen = _played_winners(game, title, options, event, names, seats, scores, teams, team_totals, coop, coop_won,
+                             winners, rank_of, have_scores)
     if have_scores:
         event["scores"] = {p: scores[p] for p in seats}
     if rank_of is not None:
@@ -868,6 +815,89 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     if as_json:
         echo_json(s.status(), "played")
         return
+    click.echo(wrap(_logged_line(s, extra, event, teams, have_scores, rank_of, seats)))
+
+
+def _played_players(players_: str | None, teams: list | None, ranks: str | None) -> dict:
+    """`played`'s players and their scores (None where not given): from --players, else the
+    teams' members, else the ranks' names."""
+    if players_ is not None:
+        return parse_final_scores(players_)
+    if teams is not None:
+        return {n: None for t in teams for n in t}
+    if ranks is not None:
+        return {n: None for n in parse_ranks(ranks)}
+    raise click.UsageError("Give the players: --players Ann=52,Bob=47 (or --players Ann,Bob with --won, --lost, "
+                           "--ranks or --winner).")
+
+
+def _played_teams(event: dict, names: list, scores: dict, teams: list, team_totals: list | None) -> tuple:
+    """The teams as seated and their points (given per team, or added up from the players'),
+    written into ``event``; each player's score is their team's when given per team."""
+    from companion.contract.api import player_name
+
+    teams = [[player_name(names, n) for n in t] for t in teams]
+    if sorted(p for t in teams for p in t) != sorted(names):
+        raise CompanionError(f"--teams names every player once (the players are {', '.join(names)}).")
+    if team_totals is not None:
+        if any(v is not None for v in scores.values()):
+            raise CompanionError("Give the points once: after each team (--teams \"Ann+Bob=52,Cy+Dee=47\") or "
+                                 "after each player (--players Ann=30,Bob=22,...).")
+        for team, points in zip(teams, team_totals):
+            for p in team:
+                scores[p] = points
+    elif all(v is not None for v in scores.values()):
+        from companion.contract.numbers import tidy
+
+        team_totals = [tidy(sum(scores[p] for p in t)) for t in teams]
+    event["teams"] = teams
+    if team_totals is not None:
+        event["team_scores"] = team_totals
+    return teams, team_totals
+
+
+def _played_winners(game, title, options: dict, event: dict, names: list, seats: list, scores: dict, teams,
+                    team_totals, coop: bool, coop_won: str | None, winners: tuple, rank_of: dict | None,
+                    have_scores: bool) -> list:
+    """Who won a logged play: together (co-op), as named (with their teams), by rank, or by the
+    game's own rule from the scores; a tie the rule cannot settle from scores is refused."""
+    from companion.contract.api import player_name
+
+    if coop:
+        if coop_won is None:
+            raise CompanionError("A co-operative play is won or lost together: add --won or --lost.")
+        if winners:
+            raise CompanionError("In a co-operative play everyone wins or loses together: leave out --winner.")
+        event.update(coop=True, won=coop_won == "won")
+        return list(seats) if coop_won == "won" else []
+    if winners:
+        chosen = []
+        for w in winners:
+            name = player_name(names, w)
+            for member in next((t for t in teams or [] if name in t), [name]):
+                if member not in chosen:
+                    chosen.append(member)
+        return chosen
+    if rank_of is not None:
+        return [p for p in seats if rank_of[p] == 1]
+    if have_scores:
+        sides = {"+".join(t): v for t, v in zip(teams, team_totals)} if teams and team_totals is not None \
+            else dict(scores)
+        top = game.played_winners(sides, options)
+        if top is None:
+            best = min(sides.values()) if options.get("lowest_wins") else max(sides.values())
+            tied = [p for p, v in sides.items() if v == best]
+            rule = options.get("tie_break") or game.tie_break or "its tie-breaker"
+            raise CompanionError(
+                f"{' and '.join(tied)} tie at {best}: {title or game.title} settles that by {rule}, which the "
+                f"scores do not show. Add --winner NAME (repeat it for a shared win).")
+        return [p for p in seats if any(p in side.split("+") for side in top)]
+    raise CompanionError("Say who won: --winner NAME, --ranks Ann=1,Bob=2, or the scores (--players Ann=52,Bob=47).")
+
+
+def _logged_line(s, extra: dict, event: dict, teams, have_scores: bool, rank_of: dict | None, seats: list) -> str:
+    """`Logged session ID: TITLE on DAY at PLACE: Ann 52, Bob 47; Ann wins.`"""
+    coop = bool(event.get("coop"))
     when = f" on {extra['played_on']}" if extra["played_on"] else ""
     where = f" at {extra['location']}" if extra["location"] else ""
     if coop:
@@ -886,4 +916,4 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         result = ", ".join(f"{p} #{r}" for p, r in event["ranks"].items())
     else:
         result = ", ".join(seats)
-    click.echo(wrap(f"Logged session {s.id}: {s.title}{when}{where}: {result}; {won}."))
+    return f"Logged session {s.id}: {s.title}{when}{where}: {result}; {won}."

@@ -139,9 +139,21 @@ def _pct(rate: float) -> str:
 
 
 def render_stats(stats: dict) -> str:
-    """`stats` in the terminal: tables, win-rate bars and recent-score sparklines."""
-    from companion.record import stats as history
-    from companion.terminal.render import bar, scale_words, sparkline, wrap
+    """`stats` in the terminal: tables, win-rate bars and recent-score sparklines, a section
+    each (players, co-operative games, head to head, games, in play, abandoned)."""
+    scope, out = _stats_head(stats)
+    everyone = stats["players"]
+    for section in (_stats_players, _stats_coop, _stats_head_to_head, _stats_games, _stats_left):
+        out += section(stats)
+    if not everyone and not stats["unfinished"] and not stats["abandoned"]:
+        out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
+              [f"No sessions match ({scope})."]
+    return "\n".join(out)
+
+
+def _stats_head(stats: dict) -> tuple[str, list[str]]:
+    """The filters in words, and the first line: how many sessions count, and which do not."""
+    from companion.terminal.render import wrap
 
     f = stats["filters"]
     scope = ", ".join(s for s in (f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
@@ -155,61 +167,94 @@ def render_stats(stats: dict) -> str:
     if stats.get("coop_sessions"):
         c = stats["coop_sessions"]
         head += f"; {c} co-operative, counted apart"
-    out = [wrap(head + ".")]
-    everyone = stats["players"]
-    players = [p for p in everyone if p["sessions"]]
-    if players:
-        out += ["", table(
-            ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
-            [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
-              p["current_streak"], p["longest_streak"]] for p in players],
-            right=(1, 2, 4, 5, 6))]
-        rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
-                 "" if v["average"] is None else f"{v['average']:g}",
-                 "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
-        out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
-                                            right=(2, 3, 4, 5))]
-        charts = history.recent_by_game(players, f["game"])
-        if charts:
-            out += ["", wrap(f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per "
-                             "game):")]
-            for c in charts:
-                out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
-                width = max(_width(name) for name, _ in c["rows"])
-                out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
-                        + " ".join(f"{v:g}" for v in vs) for name, vs in c["rows"]]
-    together = [p for p in everyone if p.get("coop")]
-    if together:
-        out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
-            ["player", "sessions", "won", "win rate"],
-            [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
-             for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
-            right=(1, 2, 3))]
+    return scope, [wrap(head + ".")]
+
+
+def _stats_players(stats: dict) -> list[str]:
+    """Each player's wins and streaks, per game, and their recent scores as sparklines."""
+    from companion.record import stats as history
+    from companion.terminal.render import bar, scale_words, sparkline, wrap
+
+    f = stats["filters"]
+    players = [p for p in stats["players"] if p["sessions"]]
+    if not players:
+        return []
+    out = ["", table(
+        ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
+        [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
+          p["current_streak"], p["longest_streak"]] for p in players],
+        right=(1, 2, 4, 5, 6))]
+    rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
+             "" if v["average"] is None else f"{v['average']:g}",
+             "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
+    out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
+                                   right=(2, 3, 4, 5))]
+    charts = history.recent_by_game(players, f["game"])
+    if charts:
+        out += ["", wrap(f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per "
+                         "game):")]
+        for c in charts:
+            out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
+            width = max(_width(name) for name, _ in c["rows"])
+            out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
+                    + " ".join(f"{v:g}" for v in vs) for name, vs in c["rows"]]
+    return out
+
+
+def _stats_coop(stats: dict) -> list[str]:
+    together = [p for p in stats["players"] if p.get("coop")]
+    if not together:
+        return []
+    return ["", "Co-operative games (won or lost together, not in the win rates above):", table(
+        ["player", "sessions", "won", "win rate"],
+        [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
+         for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
+        right=(1, 2, 3))]
+
+
+def _stats_head_to_head(stats: dict) -> list[str]:
+    """A grid of wins-losses-draws for a few players, else one row per pair."""
+    from companion.terminal.render import wrap
+
     h2h = stats["head_to_head"]
-    if h2h:
-        out += ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
-        names = sorted({b for row in h2h.values() for b in row}, key=str.casefold)
-        if len(names) <= 8 and not f["player"]:
-            rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
-                           for b in names] for a in h2h]
-            out.append(table(["", *names], rows, right=range(1, len(names) + 1)))
+    if not h2h:
+        return []
+    out = ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
+    names = sorted({b for row in h2h.values() for b in row}, key=str.casefold)
+    if len(names) <= 8 and not stats["filters"]["player"]:
+        rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
+                       for b in names] for a in h2h]
+        out.append(table(["", *names], rows, right=range(1, len(names) + 1)))
+    else:
+        rows = [[a, b, c["wins"], c["losses"], c["draws"]] for a, row in h2h.items() for b, c in row.items()]
+        out.append(table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
+    return out
+
+
+def _stats_games(stats: dict) -> list[str]:
+    """Per game: sessions, average rounds and minutes, and its record score."""
+    if not stats["games"]:
+        return []
+    rows = []
+    for g in stats["games"]:
+        rec = g["record"]
+        coop = g.get("coop")
+        if rec:
+            best = f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})"
         else:
-            rows = [[a, b, c["wins"], c["losses"], c["draws"]] for a, row in h2h.items() for b, c in row.items()]
-            out.append(table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
-    if stats["games"]:
-        rows = []
-        for g in stats["games"]:
-            rec = g["record"]
-            coop = g.get("coop")
-            if rec:
-                best = f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})"
-            else:
-                best = f"co-op: won {coop['wins']} of {coop['sessions']}" if coop else ""
-            rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
-                         "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
-                         "" if g["average_minutes"] is None else f"{g['average_minutes']:g}", best])
-        out += ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
-                                         right=(1, 2, 3))]
+            best = f"co-op: won {coop['wins']} of {coop['sessions']}" if coop else ""
+        rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
+                     "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
+                     "" if g["average_minutes"] is None else f"{g['average_minutes']:g}", best])
+    return ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
+                                right=(1, 2, 3))]
+
+
+def _stats_left(stats: dict) -> list[str]:
+    """The sessions not counted: in play, and abandoned."""
+    from companion.record import stats as history
+
+    out: list[str] = []
     if stats["unfinished"]:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
                 for u in stats["unfinished"]]
@@ -218,10 +263,7 @@ def render_stats(stats: dict) -> str:
         rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
                 for u in stats["abandoned"]]
         out += ["", "Abandoned (no result, not counted):", table(["id", "game", "players", "started", "reason"], rows)]
-    if not everyone and not stats["unfinished"] and not stats["abandoned"]:
-        out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
-              [f"No sessions match ({scope})."]
-    return "\n".join(out)
+    return out
 
 
 @click.command()

@@ -391,45 +391,72 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
          "reason": e["summary"].get("reason") or ""}
         for e in chosen if abandoned(e)
     ]
-
-    # which way each game is won: what most of its sessions show
-    votes: dict[str, list[int]] = {}
+    tally = _Tally(results)
     for r in results:
-        v = votes.setdefault(r.game, [0, 0])
-        if r.direction:
-            v[r.direction == "low"] += 1
-    low_game = {g: v[1] > v[0] for g, v in votes.items()}
+        tally.count(r)
+    for r in together:  # co-operative plays: won or lost together, counted apart
+        tally.count_coop(r)
+    players, h2h = tally.players(), tally.h2h
+    if shown is not None:  # one player's statistics, and their record against the others
+        players = [p for p in players if p["name"].casefold() == shown.casefold()]
+        h2h = {k: v for k, v in h2h.items() if k.casefold() == shown.casefold()}
+    return {
+        "filters": {"player": shown, "game": game, "since": since},
+        "sessions": len(results),
+        "coop_sessions": len(together),
+        "players": players,
+        "head_to_head": {k: dict(sorted(v.items(), key=lambda kv: kv[0].casefold()))
+                         for k, v in sorted(h2h.items(), key=lambda kv: kv[0].casefold())},
+        "games": tally.games_out(),
+        "unfinished": unfinished,
+        "abandoned": given_up,
+    }
 
-    per: dict[str, dict] = {}
-    h2h: dict[str, dict[str, dict[str, int]]] = {}
-    games: dict[str, dict] = {}
 
-    def game_row(r: Result) -> dict:
-        g = games.get(r.game)
+class _Tally:
+    """The counts `stats` adds up, play by play: each player's (sessions, wins, streaks, per
+    game, recent scores), each pair's head-to-head, and each game's (sessions, rounds, minutes,
+    record score); rows keep working keys starting with ``_`` until they are given out."""
+
+    def __init__(self, results: list):
+        # which way each game is won: what most of its sessions show
+        votes: dict[str, list[int]] = {}
+        for r in results:
+            v = votes.setdefault(r.game, [0, 0])
+            if r.direction:
+                v[r.direction == "low"] += 1
+        self.low_game = {g: v[1] > v[0] for g, v in votes.items()}
+        self.per: dict[str, dict] = {}
+        self.h2h: dict[str, dict[str, dict[str, int]]] = {}
+        self.games: dict[str, dict] = {}
+
+    def game_row(self, r) -> dict:
+        g = self.games.get(r.game)
         if g is None:
-            g = games[r.game] = {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
-                                 "_minutes": [], "record": None, "lowest_wins": low_game.get(r.game, False)}
+            g = self.games[r.game] = {"game": r.game, "title": title(r.game), "sessions": 0, "_rounds": [],
+                                      "_minutes": [], "record": None, "lowest_wins": self.low_game.get(r.game, False)}
         if r.rounds is not None:
             g["_rounds"].append(r.rounds)
         if r.minutes is not None:
             g["_minutes"].append(r.minutes)
         return g
 
-    def player_row(name: str) -> dict:
-        row = per.get(name.casefold())
+    def player_row(self, name: str) -> dict:
+        row = self.per.get(name.casefold())
         if row is None:
-            row = per[name.casefold()] = {"name": name, "sessions": 0, "wins": 0, "_streak": 0, "longest_streak": 0,
-                                          "_games": {}, "_recent": [], "_coop": None}
+            row = self.per[name.casefold()] = {"name": name, "sessions": 0, "wins": 0, "_streak": 0,
+                                               "longest_streak": 0, "_games": {}, "_recent": [], "_coop": None}
         return row
 
-    for r in results:
-        low = low_game[r.game]
-        g = game_row(r)
+    def count(self, r) -> None:
+        """One competitive play: each seat's session, win, streak, score and record."""
+        low = self.low_game[r.game]
+        g = self.game_row(r)
         g["sessions"] += 1
         for name in r.seats:
             score = r.scores.get(name)
             won = name in r.winners
-            p = player_row(name)
+            p = self.player_row(name)
             p["sessions"] += 1
             p["wins"] += won
             p["_streak"] = p["_streak"] + 1 if won else 0
@@ -446,26 +473,31 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
                 rec = g["record"]
                 if rec is None or _better(score, rec["score"], low):
                     g["record"] = {"score": score, "player": name, "session": r.id, "date": played_date(r.entry)}
-            mates = r.teammates(name) if r.teams else (name,)
-            mine = r.ranks[name]
-            row = h2h.get(name)
-            if row is None:
-                row = h2h[name] = {}
-            for other in r.seats:
-                if other in mates:
-                    continue
-                cell = row.get(other)
-                if cell is None:
-                    cell = row[other] = {"wins": 0, "losses": 0, "draws": 0}
-                theirs = r.ranks[other]
-                cell["wins" if mine < theirs else "losses" if mine > theirs else "draws"] += 1
-    for r in together:  # co-operative plays: won or lost together, counted apart
-        g = game_row(r)
+            self.against(r, name)
+
+    def against(self, r, name: str) -> None:
+        """``name``'s wins, losses and draws against every other seat (teammates excepted)."""
+        mates = r.teammates(name) if r.teams else (name,)
+        mine = r.ranks[name]
+        row = self.h2h.get(name)
+        if row is None:
+            row = self.h2h[name] = {}
+        for other in r.seats:
+            if other in mates:
+                continue
+            cell = row.get(other)
+            if cell is None:
+                cell = row[other] = {"wins": 0, "losses": 0, "draws": 0}
+            theirs = r.ranks[other]
+            cell["wins" if mine < theirs else "losses" if mine > theirs else "draws"] += 1
+
+    def count_coop(self, r) -> None:
+        g = self.game_row(r)
         g.setdefault("_coop", [0, 0])
         g["_coop"][0] += 1
         g["_coop"][1] += bool(r.won)
         for name in r.seats:
-            p = player_row(name)
+            p = self.player_row(name)
             c = p["_coop"] = p["_coop"] or {"sessions": 0, "wins": 0, "games": {}}
             c["sessions"] += 1
             c["wins"] += bool(r.won)
@@ -473,47 +505,40 @@ def compute(entries: list[dict], roster: Roster, player: str | None = None, game
             cg["sessions"] += 1
             cg["wins"] += bool(r.won)
 
-    players = []
-    for p in per.values():
-        pgames = {}
-        for gid, pg in sorted(p["_games"].items()):
-            scores, low = pg["_scores"], low_game[gid]
-            pgames[gid] = {"sessions": pg["sessions"], "wins": pg["wins"], "average": _mean(scores),
-                           "best": (min(scores) if low else max(scores)) if scores else None,
-                           "recent": pg["_recent"][-RECENT:]}
-        row = {
-            "name": p["name"], "sessions": p["sessions"], "wins": p["wins"],
-            "win_rate": round(p["wins"] / p["sessions"], 4) if p["sessions"] else 0.0,
-            "current_streak": p["_streak"], "longest_streak": p["longest_streak"],
-            "games": pgames, "recent": p["_recent"][-RECENT:],
-        }
-        if p["_coop"]:
-            c = p["_coop"]
-            row["coop"] = {"sessions": c["sessions"], "wins": c["wins"], "win_rate": round(c["wins"] / c["sessions"], 4),
-                           "games": dict(sorted(c["games"].items()))}
-        players.append(row)
-    players.sort(key=lambda p: (-p["win_rate"], -p["wins"], p["name"].casefold()))
-    if shown is not None:  # one player's statistics, and their record against the others
-        players = [p for p in players if p["name"].casefold() == shown.casefold()]
-        h2h = {k: v for k, v in h2h.items() if k.casefold() == shown.casefold()}
-    game_rows = []
-    for g in sorted(games.values(), key=lambda g: (-(g["sessions"] + (g.get("_coop") or [0])[0]), g["game"])):
-        minutes = _mean(g.pop("_minutes"))
-        coop = g.pop("_coop", None)
-        row = {**{k: v for k, v in g.items() if not k.startswith("_")},
-               "average_rounds": _mean(g.pop("_rounds")),
-               "average_minutes": round(minutes, 1) if minutes is not None else None}
-        if coop:
-            row["coop"] = {"sessions": coop[0], "wins": coop[1], "win_rate": round(coop[1] / coop[0], 4)}
-        game_rows.append(row)
-    return {
-        "filters": {"player": shown, "game": game, "since": since},
-        "sessions": len(results),
-        "coop_sessions": len(together),
-        "players": players,
-        "head_to_head": {k: dict(sorted(v.items(), key=lambda kv: kv[0].casefold()))
-                         for k, v in sorted(h2h.items(), key=lambda kv: kv[0].casefold())},
-        "games": game_rows,
-        "unfinished": unfinished,
-        "abandoned": given_up,
-    }
+    def players(self) -> list[dict]:
+        """The players' rows as `stats --json` gives them, the best win rate first."""
+        players = []
+        for p in self.per.values():
+            pgames = {}
+            for gid, pg in sorted(p["_games"].items()):
+                scores, low = pg["_scores"], self.low_game[gid]
+                pgames[gid] = {"sessions": pg["sessions"], "wins": pg["wins"], "average": _mean(scores),
+                               "best": (min(scores) if low else max(scores)) if scores else None,
+                               "recent": pg["_recent"][-RECENT:]}
+            row = {
+                "name": p["name"], "sessions": p["sessions"], "wins": p["wins"],
+                "win_rate": round(p["wins"] / p["sessions"], 4) if p["sessions"] else 0.0,
+                "current_streak": p["_streak"], "longest_streak": p["longest_streak"],
+                "games": pgames, "recent": p["_recent"][-RECENT:],
+            }
+            if p["_coop"]:
+                c = p["_coop"]
+                row["coop"] = {"sessions": c["sessions"], "wins": c["wins"],
+                               "win_rate": round(c["wins"] / c["sessions"], 4), "games": dict(sorted(c["games"].items()))}
+            players.append(row)
+        players.sort(key=lambda p: (-p["win_rate"], -p["wins"], p["name"].casefold()))
+        return players
+
+    def games_out(self) -> list[dict]:
+        """The games' rows, the most played first."""
+        game_rows = []
+        for g in sorted(self.games.values(), key=lambda g: (-(g["sessions"] + (g.get("_coop") or [0])[0]), g["game"])):
+            minutes = _mean(g.pop("_minutes"))
+            coop = g.pop("_coop", None)
+            row = {**{k: v for k, v in g.items() if not k.startswith("_")},
+                   "average_rounds": _mean(g.pop("_rounds")),
+                   "average_minutes": round(minutes, 1) if minutes is not None else None}
+            if coop:
+                row["coop"] = {"sessions": coop[0], "wins": coop[1], "win_rate": round(coop[1] / coop[0], 4)}
+            game_rows.append(row)
+        return game_rows

@@ -236,6 +236,38 @@ def _resume(cache: Cache | None, entries: list[dict], roster: Roster, show):
     return checkpoint, plays, ids[:start], done_then[:start], [c for c in cache.checkpoints if c[0] <= start]
 
 
+def _rate(model, table: dict[str, list], play: Play) -> None:
+    """Rate one play into ``table`` (name key -> [name, rating, plays]): openskill's update is
+    sequential, so a play is rated on top of the ratings before it."""
+    if play.sides is not None:  # teams: one openskill team per side, ranked by the side's place
+        rank_of = dict(zip(play.seats, play.ranks))
+        sides = [[(p, p.casefold()) for p in side] for side in play.sides]
+        teams = [[table[k][1] if k in table else model.rating() for _, k in side] for side in sides]
+        rated = model.rate(teams, ranks=[rank_of[side[0][0]] for side in sides])
+        for side, team in zip(sides, rated):
+            for (p, k), rating in zip(side, team):
+                row = table.get(k)
+                table[k] = [p, rating, row[2] + 1 if row else 1]
+        return
+    keys = [p.casefold() for p in play.seats]
+    teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
+    for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):
+        row = table.get(k)
+        table[k] = [p, team[0], row[2] + 1 if row else 1]
+
+
+def _settled_tables(settled: tuple, game: str | None) -> tuple[dict, dict]:
+    """The cached tables of a history unchanged since they were saved: (overall, per game),
+    one game's alone with ``--game``, and a single game's table as the overall one."""
+    cached_overall, cached_games, one = settled
+    if game is not None:
+        cached_games = {game: cached_games[game]} if game in cached_games else {}
+        cached_overall = next(iter(cached_games.values()), {})
+    elif one and cached_games:
+        cached_overall = next(iter(cached_games.values()))
+    return cached_overall, cached_games
+
+
 def compute(entries: list[dict], roster: Roster, game: str | None = None, player: str | None = None,
             since: str | None = None, cache: Path | None = None, fingerprint: str | None = None) -> dict:
     """{"model", "overall": [rows], "games": {game: [rows]}}; rows sorted best first.
@@ -263,12 +295,7 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
     doc = Cache.read(cache)
     settled = _load_settled(doc, fingerprint) if since is None else None
     if settled is not None:
-        cached_overall, cached_games, one = settled
-        if game is not None:
-            cached_games = {game: cached_games[game]} if game in cached_games else {}
-            cached_overall = next(iter(cached_games.values()), {})
-        elif one and cached_games:
-            cached_overall = next(iter(cached_games.values()))
+        cached_overall, cached_games = _settled_tables(settled, game)
         return _result(restore(cached_overall), {g: restore(t) for g, t in cached_games.items()}, shown)
     if game is not None or since is not None:
         cache = None
@@ -289,28 +316,11 @@ def compute(entries: list[dict], roster: Roster, game: str | None = None, player
         one_game = len(set(per_game) | {p.game for p in plays}) <= 1
         overall = next(iter(per_game.values())) if one_game and per_game else restore(cached_overall)
 
-    def rate(table: dict[str, list], play: Play) -> None:
-        if play.sides is not None:  # teams: one openskill team per side, ranked by the side's place
-            rank_of = dict(zip(play.seats, play.ranks))
-            sides = [[(p, p.casefold()) for p in side] for side in play.sides]
-            teams = [[table[k][1] if k in table else model.rating() for _, k in side] for side in sides]
-            rated = model.rate(teams, ranks=[rank_of[side[0][0]] for side in sides])
-            for side, team in zip(sides, rated):
-                for (p, k), rating in zip(side, team):
-                    row = table.get(k)
-                    table[k] = [p, rating, row[2] + 1 if row else 1]
-            return
-        keys = [p.casefold() for p in play.seats]
-        teams = [[table[k][1]] if k in table else [model.rating()] for k in keys]
-        for p, k, team in zip(play.seats, keys, model.rate(teams, ranks=play.ranks)):
-            row = table.get(k)
-            table[k] = [p, team[0], row[2] + 1 if row else 1]
-
     last = None
     for play in plays:
-        rate(per_game.setdefault(play.game, {}), play)
+        _rate(model, per_game.setdefault(play.game, {}), play)
         if not one_game:
-            rate(overall, play)
+            _rate(model, overall, play)
         ids.append(str(play.id))
         done.append(str(play.finished))
         last = play.key
@@ -343,21 +353,3 @@ def _result(overall: dict, per_game: dict, shown: str | None) -> dict:
         "overall": rows(overall),
         "games": {g: rows(t) for g, t in sorted(per_game.items())},
     }
-
-
-def render(ratings: dict) -> str:
-    """`stats --ratings` in the terminal: overall, then one table per game."""
-    from companion.terminal.render import table
-
-    def block(rows: list[dict]) -> str:
-        return table(["player", "rating", "skill ± uncertainty", "plays"],
-                     [[r["name"], f"{r['rating']:.1f}", f"{r['mu']:.1f} ± {r['sigma']:.1f}", r["plays"]] for r in rows],
-                     right=(1, 3))
-
-    if not ratings["overall"]:
-        return "No finished plays of two or more players to rate yet."
-    out = ["Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
-           "each player starts at 25 ± 8.3 (rating 0).", "", "All games:", block(ratings["overall"])]
-    for gid, rows in ratings["games"].items():
-        out += ["", f"{history.title(gid)}:", block(rows)]
-    return "\n".join(out)

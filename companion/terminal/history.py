@@ -151,6 +151,24 @@ def render_stats(stats: dict) -> str:
     return "\n".join(out)
 
 
+def render_ratings(ratings: dict) -> str:
+    """`stats --ratings` in the terminal: overall, then one table per game."""
+    from companion.record import stats as history
+
+    def block(rows: list[dict]) -> str:
+        return table(["player", "rating", "skill ± uncertainty", "plays"],
+                     [[r["name"], f"{r['rating']:.1f}", f"{r['mu']:.1f} ± {r['sigma']:.1f}", r["plays"]] for r in rows],
+                     right=(1, 3))
+
+    if not ratings["overall"]:
+        return "No finished plays of two or more players to rate yet."
+    out = ["Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
+           "each player starts at 25 ± 8.3 (rating 0).", "", "All games:", block(ratings["overall"])]
+    for gid, rows in ratings["games"].items():
+        out += ["", f"{history.title(gid)}:", block(rows)]
+    return "\n".join(out)
+
+
 def _stats_head(stats: dict) -> tuple[str, list[str]]:
     """The filters in words, and the first line: how many sessions count, and which do not."""
     from companion.terminal.render import wrap
@@ -304,7 +322,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
         if as_json:
             echo_json(result, "ratings")
         else:
-            click.echo(skill.render(result))
+            click.echo(render_ratings(result))
         return
     result = history.compute(entries, roster, player=player, game=game, since=since)
     if html_file is not None:

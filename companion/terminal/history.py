@@ -803,17 +803,11 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
     tie and the rule needs more than scores (money, the youngest ship ...). The current session
     is left as it was.
     """
-    from companion.contract.api import player_name
     from companion.games.kit import sheet_setup, split_teams, team_points
 
     game, title = resolve_game(app, game_id)
     sheet = game.id == "scoresheet"
-    given_sheet = [k for k in ("lowest_wins", "coop", "no_points", "tie_break", "bgg_id", "teams") if named.get(k) is not None]
-    if not sheet and given_sheet:
-        option = "--" + given_sheet[0].replace("_", "-").replace("tie-break", "tie-breaker")
-        raise CompanionError(f"{option} is for a game without rules of its own; {game.title} has its own"
-                             + (f": its BoardGameGeek id is set with `data set {game.id} bgg_id N`."
-                                if given_sheet[0] == "bgg_id" else "."))
+    _sheet_options_only_for_a_sheet(game, named)
     if title is not None:
         named["title"] = title
     options = sheet_setup(named) if sheet else {}
@@ -837,11 +831,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
                              "or give --ranks.")
     if coop_won is not None and not coop:
         raise CompanionError("--won and --lost are for a co-operative game: add --coop.")
-    rank_of = None
-    if ranks is not None:
-        rank_of = {player_name(names, n): r for n, r in parse_ranks(ranks).items()}
-        if sorted(rank_of) != sorted(names):
-            raise CompanionError(f"--ranks names every player's place: {', '.join(names)}.")
+    rank_of = _played_ranks(ranks, names)
     chosen = _played_winners(game, title, options, event, names, seats, scores, teams, team_totals, coop, coop_won,
                              winners, rank_of, have_scores)
     if have_scores:
@@ -876,6 +866,29 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         echo_json(s.status(), "played")
         return
     click.echo(wrap(_logged_line(s, extra, event, teams, have_scores, rank_of, seats)))
+
+
+def _sheet_options_only_for_a_sheet(game, named: dict) -> None:
+    """A score sheet's options (--lowest-wins, --coop, --bgg-id ...) refused for a game with
+    rules of its own, naming the first one given."""
+    given = [k for k in ("lowest_wins", "coop", "no_points", "tie_break", "bgg_id", "teams") if named.get(k) is not None]
+    if game.id != "scoresheet" and given:
+        option = "--" + given[0].replace("_", "-").replace("tie-break", "tie-breaker")
+        raise CompanionError(f"{option} is for a game without rules of its own; {game.title} has its own"
+                             + (f": its BoardGameGeek id is set with `data set {game.id} bgg_id N`."
+                                if given[0] == "bgg_id" else "."))
+
+
+def _played_ranks(ranks: str | None, names: list) -> dict | None:
+    """Each player's place from --ranks (every player named once), or None."""
+    from companion.contract.api import player_name
+
+    if ranks is None:
+        return None
+    rank_of = {player_name(names, n): r for n, r in parse_ranks(ranks).items()}
+    if sorted(rank_of) != sorted(names):
+        raise CompanionError(f"--ranks names every player's place: {', '.join(names)}.")
+    return rank_of
 
 
 def _played_players(players_: str | None, teams: list | None, ranks: str | None) -> dict:

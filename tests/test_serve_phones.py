@@ -7,10 +7,12 @@ phone reloading mid-turn, and `undo` typed in the shell taking a phone's move ba
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 
 import pytest
+from long_mode import LONG
 
 from browser_support import body_text, phone, quit_chrome, serve, stop, tap
 from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards, typed_round
@@ -148,7 +150,13 @@ def move_button(move: str, verb_css: str = "button") -> str:
     return f'form:has(input[name="move"][value="{move}"]) {verb_css}'
 
 
+TAPPED_RAILS = 3  # the round's last moves, tapped in the default run (every move in the long run)
+
+
 def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web, run, home, tmp_path):
+    """The start player deals from the phone and the first marker is tapped; the long run
+    (COMPANION_LONG_TESTS=1) taps every move of the round, the default run types the moves
+    between and taps the last :data:`TAPPED_RAILS`, the one that ends the round among them."""
     run(["new", "trans-amerika", "--players", ",".join(PLAYERS), "--entropy", "four phones"], expect=0)
     sid = status_of(run)["session"]
     proc, links = serve(home, PLAYERS)
@@ -164,8 +172,15 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
             return len(track["markers"]), len(track["rails"]), json.dumps(track["turn"]), state["round_open"]
 
         lost = []  # taps in a row that recorded nothing
+        dealt = hands(home, sid)
+        moves = 0 if LONG else _moves_of_the_round(run, home, tmp_path / "dry", sid)
+        done = []
 
         def act(player, move, value):
+            done.append(move)
+            if 1 < len(done) <= moves - TAPPED_RAILS:  # typed at the laptop, between the taps
+                run([move, player] + ([value] if value else []), expect=0)
+                return
             before = board_now()
             if move == "start":
                 tap_on_board(phones, player, value, "junction")
@@ -179,7 +194,6 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
             lost.append(f"{player} {move} {value}")  # the round's next step taps it again, at most 3 times
             assert len(lost) < 3, f"taps recorded nothing: {lost}; the page shows:\n{body_text(phones.web)[:1500]}"
 
-        dealt = hands(home, sid)
         typed = play_trans_round(home, sid, act)
         played = status_of(run)
         assert not played["round_open"] and played["history"][-1]["auto"] is True
@@ -193,6 +207,21 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
     by_hand = typed_round(run, tmp_path / "typed", dealt, typed)
     assert by_hand["history"][-1]["missing"] == played["history"][-1]["missing"]
     assert [p["score"] for p in by_hand["players"]] == [p["score"] for p in played["players"]]
+
+
+def _moves_of_the_round(run, home, folder, sid) -> int:
+    """How many moves the round takes, played as typed commands in a copy of the data folder
+    (typed, the round is over on the board after its last rail, and scored by `round end`)."""
+    shutil.copytree(home, folder)
+    moves = []
+
+    def typed(player, move, value):
+        moves.append(move)
+        run(["--data-dir", str(folder), move, player] + ([value] if value else []), expect=0)
+
+    with pytest.raises(AssertionError, match="over on the board but was not scored"):
+        play_trans_round(folder, sid, typed)
+    return len(moves)
 
 
 def _transatlantic(run):

@@ -1,7 +1,7 @@
 """A Tab in the login shell at 10,000 sessions (issue 23: under 150 ms).
 
-What bash runs on Tab is `companion` itself with Click's completion variables set
-(`_COMPANION_COMPLETE=bash_complete`, `COMP_WORDS`, `COMP_CWORD`): a whole process, start-up
+What bash runs on Tab is `companion` itself with the completion variables its script sets
+(`_COMPANION_COMPLETE=bash2_complete`, `COMP_LINE` up to the cursor; issue 29): a whole process, start-up
 included. Each completion runs as that process, alternating with `companion --version` (the
 floor of any command), medians of ``--runs``.
 
@@ -50,8 +50,7 @@ def main() -> None:
         base_env = {**os.environ, "COMPANION_HOME": str(root)}
         version = [python(), "-m", "companion", "--version"]
         for name, words in CASES:
-            env = {**base_env, "_COMPANION_COMPLETE": "bash_complete", "COMP_WORDS": " ".join(words),
-                   "COMP_CWORD": str(len(words) - 1)}
+            env = {**base_env, "_COMPANION_COMPLETE": "bash2_complete", "COMP_LINE": " ".join(words)}
             argv = [python(), "-m", "companion"]
             timed(argv, env), timed(version, base_env)  # warm the file cache and the bytecode
             tab, floor = [], []

@@ -31,9 +31,10 @@ def shell_env(home) -> dict:
 def bash_complete(home, words: list[str]) -> list[str]:
     """What a real bash offers for ``words`` (the last one being typed), through the function
     `companion completion bash` defines, exactly as Tab calls it."""
-    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    line = " ".join(w.replace(" ", "\\ ") for w in words)
+    quoted = "'" + line.replace("'", "'\\''") + "'"
     script = (f'eval "$(companion completion bash)"\n'
-              f"COMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+              f"COMP_LINE={quoted}\nCOMP_POINT=${{#COMP_LINE}}\n"
               '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n')
     out = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True,
                          env=shell_env(home), timeout=60)
@@ -67,6 +68,15 @@ def test_bash_completes_from_the_data_folder(run, home):
     assert {"Ann=", "Cy="} <= set(bash_complete(home, ["companion", "add", ""]))
 
 
+def test_a_script_installed_from_an_older_version_still_gets_its_answers(run, home):
+    """Click's protocol (`bash_complete`, COMP_WORDS) still answers as Click's script expects;
+    the companion's own scripts ask under other names (issue 29)."""
+    sids = evening(run)
+    env = {**shell_env(home), "_COMPANION_COMPLETE": "bash_complete", "COMP_WORDS": "companion use ", "COMP_CWORD": "2"}
+    out = subprocess.run(["companion"], capture_output=True, text=True, env=env, timeout=60)
+    assert set(out.stdout.split()) == {f"plain,{sid}" for sid in sids}
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completion_with_no_data_folder_offers_nothing_and_fails_nothing(tmp_path):
     assert bash_complete(tmp_path / "nowhere", ["companion", "use", ""]) == []
@@ -81,7 +91,7 @@ def test_fish_completes_session_ids_with_their_game_and_day(run, home):
     assert out.returncode == 0, out.stderr
     found = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
     assert set(found) == set(sids)
-    assert found[sids[0]].startswith("scoresheet · 2026-03-01 · Ann, Bob") or "Carcassonne · 2026-03-01" in found[sids[0]]
+    assert found[sids[0]] == "Carcassonne · 2026-03-01 · Ann, Bob"  # whole: past its comma (issue 29)
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
@@ -133,7 +143,7 @@ def test_command_names_complete_from_a_cache_kept_while_the_games_are_the_same(r
     assert bash_complete(home, ["companion", "--da"]) == ["--data-dir"]  # options as Click completes them
     env = {"COMPANION_GAMES": "scoresheet"}
     out = subprocess.run(["bash", "--norc", "--noprofile", "-c",
-                          'eval "$(companion completion bash)"\nCOMP_WORDS=(companion st)\nCOMP_CWORD=1\n'
+                          'eval "$(companion completion bash)"\nCOMP_LINE="companion st"\nCOMP_POINT=12\n'
                           '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n'],
                          capture_output=True, text=True, env={**shell_env(home), **env}, timeout=60)
     names = out.stdout.split()

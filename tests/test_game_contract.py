@@ -11,7 +11,9 @@ the command line, line by line, as a shell would. After every line:
 - nothing only a player may see (``view(state, player)`` minus ``view(state, None)``) is on
   the table's screen or the table's page.
 
-And every declared move and screen is a working command with help.
+And every declared move and screen is a working command with help, and `companion check`
+(shipped with the package: random legal play beside a twin with other secrets, see
+companion/check/) passes for every game installed here.
 """
 
 from __future__ import annotations
@@ -144,3 +146,12 @@ def test_the_playthrough_replays_as_it_recorded_and_keeps_secrets_off_the_table(
                 assert not re.search(rf"\b{re.escape(word)}\b", page), (line, player, word)
     if game.deals:  # a game with a deal has something to hide at some point
         assert seen_private or type(game).view is not __import__("companion.contract.api", fromlist=["Game"]).Game.view
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_companion_check_passes(plugins, game_id, run):
+    """The check an author runs (docs/writing-a-game.md, "Checking your game"), on every game
+    this test installs: one line per game, "ok", exit status 0."""
+    result = run(["check", game_id], expect=0)
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{game_id}: ok ("), result.stdout

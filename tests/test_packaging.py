@@ -27,6 +27,7 @@ def test_the_wheel_contains_every_data_pack(tmp_path):
     for pack in packs:
         assert f"companion/data/{pack}" in names
     assert "companion/terminal/cli.py" in names and "companion/contract/api.py" in names
+    assert "companion/check/runner.py" in names and "companion/terminal/check.py" in names  # `companion check`
 
 
 def test_the_installed_package_finds_its_packs():

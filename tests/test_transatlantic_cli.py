@@ -294,8 +294,10 @@ def test_refusals_are_one_line_and_change_nothing(game, status, args, text, code
 @pytest.mark.parametrize(
     "args, text",
     [
-        (["final", "Ann", "--cash", "-1", "--sheet", "", "--rows", "0", "--next-row", "0"], "cannot be negative"),
-        (["final", "Ann", "--cash", "0", "--sheet", "", "--rows", "-1", "--next-row", "0"], "cannot be negative"),
+        # read by the kind on every surface (issue 27: one reader), typed or answered alike
+        (["final", "Ann", "--cash", "-1", "--sheet", "", "--rows", "0", "--next-row", "0"],
+         "'-1' does not fit: type a whole number, 0 or more."),
+        (["final", "Ann", "--cash", "0", "--sheet", "", "--rows", "-1", "--next-row", "0"], "'-1' does not fit"),
         (["final", "Ann", "--cash", "0", "--sheet", "pink=2", "--rows", "0", "--next-row", "0"], "no 'pink' flag"),
     ],
 )

@@ -128,11 +128,12 @@ class Kind:
         return f"{param.label[:1].upper()}{param.label[1:]}{hint}: "
 
     # -- on a page (companion.web): the same kind, asked for on a phone ---------------------------
-    most: int | None = None  # a parameter taking several values: at most this many on a page
+    most: int | None = None  # a parameter taking several values: a page draws this many to choose at once
 
     def limit(self, at: At, param: "Param") -> int | None:
-        """How many values a page lets its player give a parameter taking several, now (1: one,
-        a button each; None: any)."""
+        """How many values a page draws to choose at once for a parameter taking several, now
+        (1: one, a button each; None: any). How many the move takes is the rules' to say, on
+        every surface alike (companion.contract.reader)."""
         return self.most
 
     def offered(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
@@ -198,19 +199,13 @@ class Number(Kind):
 
     def read(self, text: str, at: At, param: "Param") -> Any:
         low, high = self.bounds(at)
-        if isinstance(text, int) and not isinstance(text, bool):  # Click read it already
+        if isinstance(text, int) and not isinstance(text, bool):  # a value read already (a test's, a kind's)
             value, text = text, str(text)
-        else:
-            text = str(text).strip()
-            if self.decimals:
-                from companion.contract.numbers import parse_points
+        else:  # typed, answered or posted alike (companion.contract.reader)
+            from companion.contract.numbers import parse_points
 
-                value = parse_points(text, True)
-            else:
-                try:
-                    value = int(text)
-                except ValueError:
-                    value = None
+            text = str(text).strip()
+            value = parse_points(text, self.decimals)  # a numeral of over 40 digits: beyond any game
         if value is None or (low is not None and value < low) or (high is not None and value > high):
             span = (f" from {low} to {high}" if low is not None and high is not None
                     else f" of {low} or more" if low is not None else f" up to {high}" if high is not None else "")

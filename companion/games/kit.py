@@ -262,6 +262,39 @@ def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
 ROLE_MAX = 40
 
 
+def _new_options(game, params: list) -> list:
+    """The options every `new GAME` has, then the game's own: --players, --start, --played-on,
+    --location, --roles, and --entropy for a game that deals."""
+    return [
+        click.Option(["--players"], metavar="A,B,C",
+                     help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
+        click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
+        click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
+                     help="When it was played, for a game typed in later (stats order by this)."),
+        click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
+        click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help="Each player's colour or role (kept with the "
+                                                                  "session, and in the exports)."),
+        *([click.Option(["--entropy"], metavar="TEXT",
+                        help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
+          if game.deals else []),
+        *params,
+    ]
+
+
+def _announce(app: App, game, s, start: str | None, extra: dict) -> None:
+    """`New session ID: TITLE with Ann, Bob (Ann starts), played on ...`, and the deal's
+    commitment on a line of its own (64 characters, copied whole)."""
+    when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at")) if extra[k])
+    whole, wrap = app.screen.whole, app.screen.wrap
+    # who starts, once it is known: a game whose rules decide it later says how
+    starts = game.start_rule if game.start_rule and not start else f"{whole(s.players[0])} starts"
+    click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
+                    f"({starts}){',' + when if when else ''}."))
+    if s.meta.get("commitment"):
+        click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
+        click.echo(wrap("`verify` shows the seed when the game is over, so anyone can check every deal."))
+
+
 def new_command(game) -> Callable:
     """Make `new GAME` from a function returning the game's options; ``game`` is the game's
     class (its facts: id, title, players, whether it deals).
@@ -305,40 +338,17 @@ def new_command(game) -> Callable:
 
                 titles.remember(app.store, *remember)
             app.pin(s.id)  # a shell or a script stays on the session it started itself
-            when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at"))
-                           if extra[k])
-            whole, wrap = app.screen.whole, app.screen.wrap
-            # who starts, once it is known: a game whose rules decide it later says how
-            starts = game.start_rule if game.start_rule and not start else f"{whole(s.players[0])} starts"
-            click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
-                            f"({starts}){',' + when if when else ''}."))
-            if s.meta.get("commitment"):  # the hash on a line of its own: 64 characters, copied whole
-                click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
-                click.echo(wrap("`verify` shows the seed when the game is over, so anyone can check every deal."))
+            _announce(app, game, s, start, extra)
             if app.offer_setup is not None:  # the shell: "5 printed values are not known yet: set them up now?"
                 app.offer_setup(game_id)
             return s
 
         params = list(getattr(fn, "__click_params__", []))
         params.reverse()
-        params = [
-            click.Option(["--players"], metavar="A,B,C",
-                         help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
-            click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
-            click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
-                         help="When it was played, for a game typed in later (stats order by this)."),
-            click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
-            click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help="Each player's colour or role (kept with the "
-                                                                      "session, and in the exports)."),
-            *([click.Option(["--entropy"], metavar="TEXT",
-                            help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
-              if game.deals else []),
-            *params,
-        ]
         return click.Command(
             game_id,
             callback=callback,
-            params=params,
+            params=_new_options(game, params),
             help=f"Start a {game.title} session. {fn.__doc__ or ''}".strip(),
             short_help=game.description,
         )

@@ -14,13 +14,24 @@ The documented format has no teams and no co-operative flag: a team's members sh
 rank and their win, a co-operative play is won (or lost) by everyone, and the comments say
 which teams played. Fields that are false or empty are left out (``startPlayer`` is given
 for the start player, ``role`` for a player with a colour or role, ``board`` never): the link
-stays short enough for a QR code. Made from the session alone (its file and, for names, the alias table):
-what `report`, `export --format bgstats` and the phone's game-over page show is the same.
+stays short enough for a QR code.
+
+The link carries the comments' first :data:`COMMENTS_KEPT` characters (the teams, the co-op
+result and the tie-break first, then the notes in the order they were taken, cut between
+words and marked "…"), so that a long evening's notes do not make every link too long for a
+code (issue 29: 6 players and 12 notes made a 3,830-character link, past the 2,953 bytes a QR
+code holds). `export --format bgstats` writes the whole comments; the report has every note.
+A link still too long for a code (six long names in a script of three bytes a letter) is given
+as a link alone, with the reason in one line (:func:`too_long`).
+
+Made from the session alone (its file and, for names, the alias table): what `report`,
+`export --format bgstats` and the phone's game-over page show is the same.
 """
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -131,9 +142,27 @@ def text(play_json: dict) -> str:
     return json.dumps(play_json, ensure_ascii=False, indent=2) + "\n"
 
 
+COMMENTS_KEPT = 280  # characters of the comments a link carries (a few short notes whole)
+MORE = " … (every note is in the companion's report)"
+
+
+def shortened(comments: str, limit: int = COMMENTS_KEPT) -> str:
+    """The comments as a link carries them: whole when they fit in ``limit`` characters, else
+    their beginning, cut between words, and :data:`MORE`."""
+    if len(comments) <= limit:
+        return comments
+    room = max(0, limit - len(MORE))
+    cut = comments[:room]
+    if " " in cut[room // 2:] and not comments[room:room + 1].isspace():
+        cut = cut[:cut.rfind(" ")]
+    return cut.rstrip() + MORE
+
+
 def link(play_json: dict) -> str:
     """The link that opens BG Stats' import dialog with this play (the JSON compact, encoded
-    as JavaScript's encodeURIComponent does)."""
+    as JavaScript's encodeURIComponent does; the comments :func:`shortened`)."""
+    if len(play_json.get("comments") or "") > COMMENTS_KEPT:
+        play_json = {**play_json, "comments": shortened(play_json["comments"])}
     compact = json.dumps(play_json, ensure_ascii=False, separators=(",", ":"))
     return LINK + quote(compact, safe="-_.!~*'()")
 
@@ -151,23 +180,42 @@ def session_link(store, session, replay=None, roster=None) -> str:
 QUIET = 4  # modules of light border the QR specification asks for
 
 
+QR_BYTES = 2953  # the most a QR code holds (version 40, error correction L, bytes): ISO/IEC 18004
+
+
+@lru_cache(maxsize=8)
 def qr(url: str):
-    """The link's QR code (segno), error correction L: the smallest code for a long link."""
+    """The link's QR code (segno), error correction L: the smallest code for a long link; None
+    when the link is longer than any QR code holds."""
     import segno
 
-    return segno.make(url, error="l", boost_error=False)
+    try:
+        return segno.make(url, error="l", boost_error=False)
+    except segno.DataOverflowError:
+        return None
 
 
-def qr_svg(url: str) -> str:
-    """The QR code as an inline SVG for a page (dark modules on white, with its quiet zone)."""
-    return qr(url).svg_inline(scale=3, border=QUIET, dark="#000", light="#fff")
+def too_long(url: str) -> str | None:
+    """Why the link gets no QR code, in one line (None: it has one)."""
+    if qr(url) is not None:
+        return None
+    return (f"This link is too long for a QR code ({len(url):,} characters; a code holds {QR_BYTES:,}): "
+            "open the link itself on the phone or tablet that has BG Stats.")
+
+
+def qr_svg(url: str) -> str | None:
+    """The QR code as an inline SVG for a page (dark modules on white, with its quiet zone);
+    None when the link is too long for a code."""
+    code = qr(url)
+    return None if code is None else code.svg_inline(scale=3, border=QUIET, dark="#000", light="#fff")
 
 
 def qr_rows(url: str) -> list[str] | None:
     """The QR code as terminal rows of half blocks, dark on light whatever the terminal's own
     colours (explicit black on white, so it also scans on a light terminal); None when the
     matrix is empty. Each row holds two rows of modules."""
-    matrix = [list(row) for row in qr(url).matrix]
+    code = qr(url)
+    matrix = [list(row) for row in code.matrix] if code is not None else []
     size = len(matrix)
     if not size:
         return None
@@ -184,6 +232,7 @@ def qr_rows(url: str) -> list[str] | None:
     return rows
 
 
-def qr_width(url: str) -> int:
-    """Columns the terminal QR code takes (its modules and both quiet zones)."""
-    return len(qr(url).matrix) + 2 * QUIET
+def qr_width(url: str) -> int | None:
+    """Columns the terminal QR code takes (its modules and both quiet zones); None: no code."""
+    code = qr(url)
+    return None if code is None else len(code.matrix) + 2 * QUIET

@@ -322,10 +322,16 @@ def bgstats_html(facts: dict) -> list[str]:
         return []
     from companion.record import bgstats
 
+    code = bgstats.qr_svg(link)
+    if code is None:  # too long for a code: the link alone, and why (issue 29)
+        return ["<h2>Add to BG Stats</h2>",
+                f"<p><a href=\"{esc(link)}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
+                "or a tablet: open this file there).</p>",
+                f"<p>{esc(bgstats.too_long(link))}</p>"]
     return ["<h2>Add to BG Stats</h2>",
             f"<p><a href=\"{esc(link)}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
             "or a tablet), or scan the code with one:</p>",
-            f"<figure>{bgstats.qr_svg(link)}<figcaption>The play, for BG Stats.</figcaption></figure>"]
+            f"<figure>{code}<figcaption>The play, for BG Stats.</figcaption></figure>"]
 
 
 def session_html(facts: dict) -> str:

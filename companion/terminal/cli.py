@@ -11,6 +11,7 @@ may use the same command name.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 import click
@@ -18,7 +19,8 @@ import click
 from companion import __version__
 from companion.core.app import App, default_data_dir
 from companion.contract.errors import CompanionError, Malformed, MissingValue
-from companion.terminal.groups import WORDS, LazyGroup, load_target, usage_line  # noqa: F401 (load_target: tests)
+from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_target,  # noqa: F401 (load_target: tests)
+                                     usage_line)
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -70,6 +72,7 @@ COMMANDS: dict[str, str] = {
     "played": "companion.terminal.history:played",
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
+    "check": "companion.terminal.check:check",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 
@@ -82,15 +85,14 @@ def log_unexpected(app: App | None) -> str:
     try:
         path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        from companion.core import logs
         from companion.core.store import now
-
-        import os
 
         if path.is_symlink():
             return "nowhere (errors.log is a link: move it away)"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # owner only (issue 12)
-        with os.fdopen(fd, "a", encoding="utf-8") as fh:
-            fh.write(f"--- {now()} companion {__version__}\n{text}\n")
+        # owner only (issue 12), at most two files of 1 MiB (issue 29)
+        if not logs.append(path, f"--- {now()} companion {__version__}\n{text}\n"):
+            return "nowhere (the data folder is not writable)"
         return str(path)
     except OSError:
         return "nowhere (the data folder is not writable)"
@@ -264,14 +266,17 @@ class RootGroup(LazyGroup):
                     formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
+            from companion.terminal.login_completion import register
+
+            register()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            from companion.contract.text import safe_text
-
-            click.echo(on_terminal(f"Error: {safe_text(usage_line(exc))}"), err=True)
+            typed = sys.argv[1:] if args is None else args
+            click.echo(on_terminal(f"Error: {click_message(usage_line(exc), typed)}"), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
             from companion.contract.text import safe_text
@@ -288,8 +293,6 @@ class RootGroup(LazyGroup):
         except BrokenPipeError:
             # The reader went away (`| head`): say nothing, and keep Python from complaining
             # about the unflushed output at exit.
-            import os
-
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_REFUSED)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)

@@ -16,6 +16,7 @@ import click
 
 from companion.core.app import App
 from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.contract import reader
 from companion.contract.declare import At, Flag, Move, Param, Screen, record_move
 
 _built: dict[str, dict[str, click.Command]] = {}
@@ -114,8 +115,9 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             if isinstance(p.kind, Flag):
                 params.append(click.Option([*p.flags, p.name], is_flag=True, help=p.help))
             else:
-                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=p.many,
-                                           help=p.help, type=click.INT if p.kind.number else str,
+                # every value given is kept (not only the last): the reader refuses several for one
+                params.append(click.Option([*p.flags, p.name], metavar=p.metavar, multiple=True,
+                                           help=p.help, type=str,  # read by the one reader, not by Click
                                            shell_complete=login_shell_complete(decl, p)))
         else:
             many = p.many or p.kind.joins
@@ -123,7 +125,7 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
             if not p.required:
                 shown = f"[{shown}]"
             params.append(DeclaredArgument([p.name], nargs=-1 if many else 1, required=False, shown=shown,
-                                           type=click.INT if p.kind.number and not many else str,
+                                           type=str,  # read by the one reader, not by Click
                                            shell_complete=login_shell_complete(decl, p)))
     if isinstance(decl, Screen) and decl.json is not None:
         params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
@@ -164,39 +166,31 @@ def at_hand(app: App, viewer: str | None = None) -> At:
 
 
 def read_args(app: App, decl: Move | Screen, raw: dict, at: At) -> None:
-    """Each parameter read by its kind into ``at.args``; one left out is asked for in the
-    shell (again until it fits), else refused as Click refuses a missing one."""
+    """The command line's values read into ``at.args`` by the one reader
+    (:func:`companion.contract.reader.read_move`: the words of the line); a parameter left out
+    is asked for in the shell (again until it fits), else refused as Click refuses a missing one."""
     ctx = click.get_current_context()
+    given: dict[str, list[str]] = {}
     for p in decl.params:
-        given = raw.get(p.name)
+        value = raw.get(p.name)
         if isinstance(p.kind, Flag):
-            at.args[p.name] = bool(given)
-            continue
-        words = list(given) if isinstance(given, (tuple, list)) else ([] if given is None else [given])
-        if words:
-            try:
-                at.args[p.name] = _read(p, words, at)
-            except Malformed as exc:  # not readable: a usage error naming this command's help
-                raise click.UsageError(exc.message, ctx=ctx) from None
-            continue
-        if not p.required:
-            at.args[p.name] = p.default if not p.many else list(p.default or [])
-            continue
+            given[p.name] = ["yes"] if value else []
+        else:
+            given[p.name] = [str(w) for w in (value if isinstance(value, (tuple, list)) else
+                                               [] if value is None else [value])]
+
+    def missing(p: Param) -> Any:
         if p.ask and at.can_ask():
-            at.args[p.name] = ask_for(app, decl, p, at)
-            continue
+            return ask_for(app, decl, p, at)
         if p.missing:
             raise click.UsageError(p.missing, ctx=ctx)
         click_param = next(cp for cp in ctx.command.params if cp.name == p.name)
         raise click.MissingParameter(ctx=ctx, param=click_param)
 
-
-def _read(p: Param, words: list[str], at: At) -> Any:
-    if p.kind.joins:
-        return p.kind.read_words(words, at, p)
-    if not p.many and len(words) == 1:
-        return p.kind.read(words[0], at, p)
-    return [p.kind.read(w, at, p) for w in words]
+    try:
+        reader.read_move(decl, at, given, words=True, missing=missing)
+    except Malformed as exc:  # not readable: a usage error naming this command's help
+        raise click.UsageError(exc.message, ctx=ctx) from None
 
 
 def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
@@ -204,7 +198,7 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
     screen of the move's actor, with what they may see while choosing."""
 
     def parse(text: str) -> Any:
-        return p.kind.read(text, at, p)
+        return reader.answer(p, text, at)
 
     question = p.kind.question(p, at)
     if p.private:
@@ -372,7 +366,7 @@ def given_before(decl: Move | Screen, words: list[str], param: Param, at: At) ->
         if not given or p.private or (p is param and not (p.option and p.many)):
             continue
         try:
-            out[p.name] = _read(p, given, at)
+            out[p.name] = reader.read_param(p, [w for w in given if w.strip()], at, words=True)
         except Exception:  # noqa: BLE001 - a half-typed line: offer what can be offered
             continue
     return out

@@ -64,11 +64,9 @@ def completion(ctx: click.Context, shell_name: str) -> None:
 
     With it, Tab completes the commands and their options, and from your data folder the
     session ids (with their game and day), players, games and titles."""
-    from click.shell_completion import get_completion_class
+    from companion.terminal.login_completion import source
 
-    cls = get_completion_class(shell_name)
-    root = ctx.find_root().command
-    click.echo(cls(root, {}, "companion", "_COMPANION_COMPLETE").source())
+    click.echo(source(ctx.find_root().command, shell_name))
 
 
 def provides(game_id: str) -> list[str]:

@@ -71,3 +71,14 @@ def usage_line(exc: click.UsageError) -> str:
     if hint:
         return clip_echoes(message.rstrip(".") + hint)
     return f"{message} (`{path} --help` shows how to write it)"
+
+
+def click_message(message: str, typed) -> str:
+    """A message Click wrote, made safe for a terminal. Its own structure passes as Click
+    prints it (``Choose from:`` then a line and a tab for each choice); every other control
+    character is shown as an escape. When a word typed holds a line break or a tab, the ones
+    in the message may be the user's, and they are shown as escapes too (issue 29)."""
+    from companion.contract.text import safe_text
+
+    own = not any(isinstance(w, str) and ("\n" in w or "\t" in w) for w in typed or ())
+    return safe_text(message, keep_newlines=own)

@@ -17,7 +17,7 @@ from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
-from companion.terminal.render import table, wrap
+from companion.terminal.render import _width, table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
 
@@ -55,6 +55,12 @@ def write_output(app, path: Path, text: str, force: bool) -> None:
 
 
 force_option = click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+
+
+def to_standard_output(path: Path | None) -> bool:
+    """Whether an output file named ``-`` means standard output, as everywhere on the command
+    line (`export -o -`, `report --html - | less`)."""
+    return path is not None and str(path) == "-"
 
 
 def _store_roster(app):
@@ -169,9 +175,9 @@ def render_stats(stats: dict) -> str:
                              "game):")]
             for c in charts:
                 out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
-                width = max(len(name) for name, _ in c["rows"])
-                out += [f"    {name:<{width}}  {sparkline(vs, c['lo'], c['hi'])}  " + " ".join(f"{v:g}" for v in vs)
-                        for name, vs in c["rows"]]
+                width = max(_width(name) for name, _ in c["rows"])
+                out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
+                        + " ".join(f"{v:g}" for v in vs) for name, vs in c["rows"]]
     together = [p for p in everyone if p.get("coop")]
     if together:
         out += ["", "Co-operative games (won or lost together, not in the win rates above):", table(
@@ -224,8 +230,9 @@ def render_stats(stats: dict) -> str:
 @click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
               shell_complete=completes("games"))
 @click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
-@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
-              help="Also write the statistics as one self-contained HTML page.")
+@click.option("--html", "html_file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
+              help="Also write the statistics as one self-contained HTML page (FILE `-`: to standard output, "
+                   "instead of the table).")
 @force_option
 @click.option("--ratings", is_flag=True, help="Skill ratings per player, per game and overall (openskill).")
 @json_option
@@ -236,7 +243,10 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
     """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
     from companion.record import stats as history
 
-    if html_file is not None:
+    if to_standard_output(html_file) and as_json:
+        raise CompanionError("--html - and --json both write to standard output: give one of them, or a file name "
+                             "after --html.")
+    if html_file is not None and not to_standard_output(html_file):
         check_output(app, html_file, force)
     entries, roster = _store_roster(app)
     if ratings:
@@ -258,6 +268,9 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
     if html_file is not None:
         from companion.record import report as pages
 
+        if to_standard_output(html_file):
+            click.echo(pages.stats_html(result), nl=False)
+            return
         write_output(app, html_file, pages.stats_html(result), force)
     if as_json:
         echo_json(result, "stats")
@@ -345,7 +358,7 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."""
     from companion.record import exchange
 
-    if output is not None and str(output) == "-":
+    if to_standard_output(output):
         output = None
     if excel and fmt != "csv":
         raise CompanionError("--excel is for the csv export: add --format csv.")
@@ -488,8 +501,9 @@ def render_report(facts: dict) -> str:
 
 @click.command()
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE",
-              help="Write the report as one self-contained HTML page (with a chart) instead.")
+@click.option("--html", "html_file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
+              help="Write the report as one self-contained HTML page (with a chart) instead (FILE `-`: to "
+                   "standard output).")
 @force_option
 @pass_app
 @without_cycle_collection()
@@ -500,7 +514,7 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
 
     if session_id:
         app.session_override = session_id
-    if html_file is not None:
+    if html_file is not None and not to_standard_output(html_file):
         check_output(app, html_file, force)
     s = app.session()
     replay = s.replay()
@@ -515,6 +529,9 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
         if facts["bgstats"]:
             show_bgstats(facts["bgstats"])
         return
+    if to_standard_output(html_file):
+        click.echo(pages.session_html(facts), nl=False)
+        return
     write_output(app, html_file, pages.session_html(facts), force)
     click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
 
@@ -526,6 +543,12 @@ def show_bgstats(link: str) -> None:
     from companion.terminal.render import colour_wanted, echo_drawn, screen_width
 
     click.echo("")
+    why = bgstats.too_long(link)
+    if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
+        click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats:")
+        click.echo(link)
+        click.echo(f"({why[:1].lower()}{why[1:-1]}; `report ID --html FILE` writes it in a page to open there.)")
+        return
     click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:")
     click.echo(link)
     if not colour_wanted():

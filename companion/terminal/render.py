@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import re
-from typing import Any, Iterable, Sequence
-
-
-def to_text(renderable: Any, width: int = 100, color: bool = False) -> str:
-    """Render a rich renderable to a string (ANSI colours only when ``color``)."""
-    from rich.console import Console
-
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None,
-                      highlight=False, emoji=False)
-    console.print(renderable)
-    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
+from typing import Any, Callable, Iterable, Sequence
 
 
 class Drawn(str):
@@ -93,27 +81,56 @@ def screen_width() -> int:
         return 80
 
 
-def _width(text: str) -> int:
-    """Columns a string takes on a terminal (wide East Asian characters take two)."""
-    if text.isascii():  # nearly every cell: one column a character
-        return len(text)
-    import unicodedata
+# Letters that take one column each and never join another: printable Latin (Zoë, Bjørn, Łukasz),
+# Greek and Cyrillic (but the Cyrillic combining signs U+0483-U+0489), as wcwidth counts them
+# (tests/test_name_width.py checks every one).
+ONE_COLUMN_EACH = re.compile("[ -~\u00a0-\u02ff\u0370-\u0482\u048a-\u052f]*")
 
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+def _width(text: str) -> int:
+    """Columns a string takes on a terminal, as wcwidth counts them (issue 29): a wide East
+    Asian character two, a combining accent or an Indic vowel sign none (`अंजलि` is 4), a family
+    emoji joined by zero-width joiners 2. A control character counts as the escape that
+    :func:`companion.contract.text.safe_text` shows for it."""
+    if text.isascii() or ONE_COLUMN_EACH.fullmatch(text):  # nearly every cell: one column a character
+        return len(text)
+    from wcwidth import wcswidth  # 15 ms to import (80 under load): only for the other scripts
+
+    width = wcswidth(text)
+    if width < 0:  # a control character: wcwidth has no width for it
+        from companion.contract.text import safe_text
+
+        width = wcswidth(safe_text(text))
+    if width < 0:
+        from wcwidth import wcwidth
+
+        width = sum(max(wcwidth(c), 0) for c in text)
+    return width
+
+
+def _joins_previous(c: str) -> bool:
+    """A character drawn together with the one before it (a combining mark, a vowel sign, a
+    zero-width joiner or a variation selector): a cut never falls just before it."""
+    from wcwidth import wcwidth
+
+    return not c.isascii() and wcwidth(c) == 0
 
 
 def cut(text: str, width: int) -> str:
-    """``text`` in at most ``width`` columns, cut with "…" when longer (a cell never wraps)."""
+    """``text`` in at most ``width`` columns, cut with "…" when longer (a cell never wraps),
+    never between a letter and its accent, nor inside an emoji joined by zero-width joiners."""
     if _width(text) <= width:
         return text
-    out, used = [], 0
-    for c in text:
-        w = _width(c)
-        if used + w > width - 1:
-            break
-        out.append(c)
-        used += w
-    return "".join(out) + "…"
+    low, high = 0, len(text)  # the longest start that fits beside the "…" (widths grow with it)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if _width(text[:mid]) <= width - 1:
+            low = mid
+        else:
+            high = mid - 1
+    while 0 < low < len(text) and (_joins_previous(text[low]) or text[low - 1] == "\u200d"):
+        low -= 1
+    return text[:low] + "…"
 
 
 def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
@@ -197,8 +214,8 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
     latest rounds and the totals stay; then the widest text columns are narrowed, their long
     cells cut with "…" (never wrapped); below 40 columns it is a plain list, one row a line.
 
-    Built by hand rather than with rich: listings can hold thousands of rows (10,000
-    sessions), where rich spends about a millisecond per row; this costs microseconds.
+    Built by hand: listings can hold thousands of rows (10,000 sessions), where a layout
+    library spent about a millisecond per row; this costs microseconds.
     """
     width = width or screen_width()
     right = set(right)
@@ -208,42 +225,58 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
         for row in rows]  # rows of text already (a listing of 50,000) are taken as they are
     if width < NARROW:
         return _plain_list(cells, title, width)
-    keep = list(range(len(headers)))
-    drop = [i for i in keep if i in set(droppable)]
     # nearly every listing is plain ASCII: then a column is as wide as its longest text, and a
     # row is laid out with str methods (50,000 sessions: 0.5 s less)
     plain = all(map(str.isascii, (c for r in cells for c in r)))
     measure = len if plain else _width
-    widths = {i: max(map(measure, (r[i] for r in cells))) for i in keep}
+    widths = {i: max(map(measure, (r[i] for r in cells))) for i in range(len(headers))}
+    cells, keep, fits = _fit_columns(cells, widths, len(headers),
+                                     [i for i in range(len(headers)) if i in set(droppable)], right, width)
+    if not fits:
+        return _plain_list([[r[i] for i in keep] for r in cells], title, width)
+    line = _ascii_row(keep, widths, right) if plain else _row(keep, widths, right)
+    body = [line(cells[0]), "─" * _span(keep, widths)] + [line(r) for r in cells[1:]]
+    return "\n".join(([wrap(title, width)] if title else []) + body)
 
-    def total(cols) -> int:
-        return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
 
+def _span(cols: list[int], widths: dict[int, int]) -> int:
+    return sum(widths[i] for i in cols) + GAP * (len(cols) - 1)
+
+
+def _fit_columns(cells: list[list[str]], widths: dict[int, int], count: int, drop: list[int], right: set[int],
+                 width: int) -> tuple[list[list[str]], list[int], bool]:
+    """The cells, the columns kept so that a table fits ``width`` (``widths`` narrowed in
+    place), and whether a table fits at all (else a plain list of the kept columns): the
+    droppable columns go first, the earliest first, behind a "…" column; then the text columns
+    share what is left."""
+    keep = list(range(count))
     dropped = False
-    if drop and total(keep) > width:
-        while drop and total(keep) + 1 + GAP > width:
+    if drop and _span(keep, widths) > width:
+        while drop and _span(keep, widths) + 1 + GAP > width:
             keep.remove(drop.pop(0))  # the earliest first: the last rounds stay in view
             dropped = True
     if dropped:
         at = keep.index(drop[0]) if drop else len(keep)
         cells = [r + ["…" if n == 0 else ""] for n, r in enumerate(cells)]
-        marker = len(headers)
-        widths[marker] = 1
-        keep.insert(at, marker)
-    if total(keep) > width:
+        widths[count] = 1
+        keep.insert(at, count)
+    if _span(keep, widths) > width:
         # the text columns share what is left, the widest giving way first (a common cap),
         # so a long value and a long source both stay readable
         narrowable = [i for i in keep if i not in right]
-        fixed = total(keep) - sum(widths[i] for i in narrowable)
+        fixed = _span(keep, widths) - sum(widths[i] for i in narrowable)
         room = width - fixed
         if not narrowable or room < 6 * len(narrowable):
-            return _plain_list([[r[i] for i in keep] for r in cells], title, width)
+            return cells, keep, False
         cap = max(widths[i] for i in narrowable)
         while sum(min(widths[i], cap) for i in narrowable) > room:
             cap -= 1
         for i in narrowable:
             widths[i] = min(widths[i], cap)
+    return cells, keep, True
 
+
+def _row(keep: list[int], widths: dict[int, int], right: set[int]) -> Callable[[list[str]], str]:
     def line(row: list[str]) -> str:
         out = []
         for i in keep:
@@ -252,23 +285,25 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str | No
             out.append(pad + cell if i in right else cell + pad)
         return (" " * GAP).join(out).rstrip()
 
-    if plain:
-        columns = [(i, widths[i], i in right) for i in keep]
-        gap = " " * GAP
+    return line
 
-        def line(row: list[str]) -> str:  # noqa: F811 - the same layout, for ASCII cells
-            out = []
-            for i, w, r in columns:
-                cell = row[i]
-                if len(cell) > w:
-                    cell = cell[:w - 1] + "…"
-                    out.append(cell)
-                else:
-                    out.append(cell.rjust(w) if r else cell.ljust(w))
-            return gap.join(out).rstrip()
 
-    body = [line(cells[0]), "─" * total(keep)] + [line(r) for r in cells[1:]]
-    return "\n".join(([wrap(title, width)] if title else []) + body)
+def _ascii_row(keep: list[int], widths: dict[int, int], right: set[int]) -> Callable[[list[str]], str]:
+    """The same layout as :func:`_row`, with str methods, for ASCII cells."""
+    columns = [(i, widths[i], i in right) for i in keep]
+    gap = " " * GAP
+
+    def line(row: list[str]) -> str:
+        out = []
+        for i, w, r in columns:
+            cell = row[i]
+            if len(cell) > w:
+                out.append(cell[:w - 1] + "…")
+            else:
+                out.append(cell.rjust(w) if r else cell.ljust(w))
+        return gap.join(out).rstrip()
+
+    return line
 
 
 def _plain_list(cells: list[list[str]], title: str | None, width: int) -> str:
@@ -341,8 +376,8 @@ def winners_line(status: dict) -> str:
 # name or a command that fits a line), colour (or none: NO_COLOR, a pipe), and every name from data
 # made safe. Games build views; nothing else here knows a game.
 
-def _rich_style(style: str) -> str:
-    """A view's style names as a rich style (see companion.contract.view)."""
+def _style_words(style: str) -> str:
+    """A view's style names (see companion.contract.view) as words: ``bold yellow``, ``bold #e6194b``."""
     from companion.contract.view import COLOURS, player_colour
 
     out = []
@@ -367,6 +402,42 @@ STYLE_NAMES = {
     "built": "bold white",
 }
 
+# The Select Graphic Rendition codes of those words, written here (issue 29): rich, with
+# Pygments and markdown-it-py (13 MB of the install), was a dependency for this table alone.
+SGR_ATTRIBUTES = {"bold": "1", "dim": "2", "reverse": "7"}  # in this order, then the colour
+SGR_COLOURS = {"red": "31", "green": "32", "yellow": "33", "magenta": "35", "cyan": "36", "white": "37",
+               "bright_cyan": "96", "grey50": "38;5;244", "grey70": "38;5;249"}
+
+
+def colour_256(hex_colour: str) -> str:
+    """``#rrggbb`` as the nearest of a terminal's 256 colours (``38;5;N``): a grey (saturation
+    under 15%) on the 24-step grey ramp, any other colour in the 6x6x6 cube."""
+    import colorsys
+
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    _, light, saturation = colorsys.rgb_to_hls(r / 255, g / 255, b / 255)
+    if saturation < 0.15:
+        grey = round(light * 25.0)
+        return f"38;5;{16 if grey == 0 else 231 if grey == 25 else 231 + grey}"
+
+    def six(v: int) -> int:
+        return round(v / 95 if v < 95 else 1 + (v - 95) / 40)
+
+    return f"38;5;{16 + 36 * six(r) + 6 * six(g) + six(b)}"
+
+
+HEX = re.compile("#[0-9a-fA-F]{6}")
+
+
+def sgr(style: str) -> str:
+    """A view's style as SGR parameters (``1;38;5;161``), or "" for none: the attributes in a
+    fixed order, then the last colour named."""
+    words = _style_words(style).split()
+    attributes = [code for word, code in SGR_ATTRIBUTES.items() if word in words]
+    colours = [SGR_COLOURS[w] if w in SGR_COLOURS else colour_256(w) for w in words
+               if w in SGR_COLOURS or HEX.fullmatch(w)]
+    return ";".join(attributes + colours[-1:])
+
 
 class _Painter:
     """Turns (text, style) runs into text with colour codes, or plain when colour is off."""
@@ -383,12 +454,8 @@ class _Painter:
             return text
         codes = self._cache.get(style)
         if codes is None:
-            from rich.color import ColorSystem
-            from rich.style import Style
-
-            rich = _rich_style(style)
-            sgr = Style.parse(rich)._make_ansi_codes(ColorSystem.EIGHT_BIT) if rich else ""
-            codes = (f"\x1b[{sgr}m", "\x1b[0m") if sgr else ("", "")
+            parameters = sgr(style)
+            codes = (f"\x1b[{parameters}m", "\x1b[0m") if parameters else ("", "")
             self._cache[style] = codes
         return f"{codes[0]}{text}{codes[1]}" if codes[0] else text
 
@@ -486,22 +553,25 @@ def _wrap_tokens(tokens: list[tuple[str, str, bool]], width: int, indent: str) -
     return [r for r in rows if any(t.strip() for t, _ in r)] or [[]]
 
 
-def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
-         private: bool = True) -> str:
-    """A view (a list of blocks, companion.contract.view) as terminal text ``width`` columns wide;
-    with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
-    ``private`` False leaves out every Private block (they go to the private screen)."""
-    from companion.contract import view as v
+class _Drawing:
+    """One view being drawn: a method per kind of block, each appending rows to ``out``."""
 
-    width = width or screen_width()
-    painter = _Painter(colour)
-    out: list[str] = []
+    def __init__(self, width: int, colour: bool, viewer: str | None, private: bool):
+        from companion.contract import view as v
 
-    def emit_line(line) -> None:
-        for row in _wrap_tokens(_tokens(line), width, line.indent):
-            out.append(runs(row).rstrip())
+        self.v, self.width, self.viewer, self.private = v, width, viewer, private
+        self.painter = _Painter(colour)
+        self.out: list[str] = []
 
-    def runs(row) -> str:
+    def line(self, line) -> None:
+        for row in _wrap_tokens(_tokens(line), self.width, line.indent):
+            self.out.append(self.runs(row).rstrip())
+
+    def title(self, b) -> None:
+        if b.title:
+            self.line(self.v.Line(b.title))
+
+    def runs(self, row) -> str:
         """Paint a row's runs, neighbours of one style as one."""
         merged: list[list[str]] = []
         for t, s in row:
@@ -509,71 +579,83 @@ def draw(view, width: int | None = None, colour: bool = False, viewer: str | Non
                 merged[-1][0] += t
             else:
                 merged.append([t, s])
-        return "".join(painter.paint(t, s) for t, s in merged)
+        return "".join(self.painter.paint(t, s) for t, s in merged)
 
-    def cell(value) -> str:
-        if isinstance(value, v.Bar):
+    def cell(self, value) -> str:
+        if isinstance(value, self.v.Bar):
             return bar(value.value, value.goal or 1, width=value.width)
         return "" if value is None else str(value)
 
-    def block(b) -> None:
-        kind = getattr(b, "kind", None)
-        if kind == "line":
-            emit_line(b)
-        elif isinstance(b, str):
-            emit_line(v.Line(b))
-        elif kind == "table":
-            if not b.rows and b.empty:
-                if b.title:
-                    emit_line(v.Line(b.title))
-                emit_line(v.Line(b.empty))
-                return
-            from companion.contract.text import safe_text
+    def block(self, b) -> None:
+        if isinstance(b, str):
+            self.line(self.v.Line(b))
+            return
+        drawer = getattr(self, "draw_" + str(getattr(b, "kind", None)), None)
+        if drawer is not None:  # svg: pages only
+            drawer(b)
 
-            head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(cell(c)) for c in row] for row in b.rows]
-            if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > width:
-                for sub in b.narrow:  # too wide whole: the table's other layout
-                    block(sub)
-                return
-            text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=width,
-                         droppable=b.droppable)
-            out.extend(text.split("\n"))
-        elif kind == "facts":
-            if b.title:
-                emit_line(v.Line(b.title))
-            for label, value in b.items:
-                emit_line(v.Line(f"  {label}: ", *(value if isinstance(value, list) else [cell(value)]), indent="    "))
-        elif kind == "items":
-            if b.title:
-                emit_line(v.Line(b.title))
-            if not b.items and b.empty:
-                emit_line(v.Line("  " + b.empty))
-            for item in b.items:
-                if isinstance(item, v.Line):
-                    emit_line(v.Line("  ", *item.parts, style=item.style, indent="  " + item.indent))
-                else:
-                    emit_line(v.Line(f"  {item}"))
-        elif kind == "art":
-            if b.title:
-                emit_line(v.Line(b.title))
-            for row in b.rows:
-                out.append(runs(row).rstrip())
-        elif kind == "section":
-            if b.where == "page":
-                return
-            if b.title:
-                emit_line(v.Line(b.title))
+    def draw_line(self, b) -> None:
+        self.line(b)
+
+    def draw_table(self, b) -> None:
+        from companion.contract.text import safe_text
+
+        if not b.rows and b.empty:
+            self.title(b)
+            self.line(self.v.Line(b.empty))
+            return
+        head, rows = [safe_text(str(h)) for h in b.head], [[safe_text(self.cell(c)) for c in row] for row in b.rows]
+        if b.narrow is not None and max(map(_width, table(head, rows, width=10_000).split("\n"))) > self.width:
+            for sub in b.narrow:  # too wide whole: the table's other layout
+                self.block(sub)
+            return
+        text = table(head, rows, title=safe_text(b.title) if b.title else None, right=b.right, width=self.width,
+                     droppable=b.droppable)
+        self.out.extend(text.split("\n"))
+
+    def draw_facts(self, b) -> None:
+        self.title(b)
+        for label, value in b.items:
+            self.line(self.v.Line(f"  {label}: ", *(value if isinstance(value, list) else [self.cell(value)]),
+                                  indent="    "))
+
+    def draw_items(self, b) -> None:
+        self.title(b)
+        if not b.items and b.empty:
+            self.line(self.v.Line("  " + b.empty))
+        for item in b.items:
+            if isinstance(item, self.v.Line):
+                self.line(self.v.Line("  ", *item.parts, style=item.style, indent="  " + item.indent))
+            else:
+                self.line(self.v.Line(f"  {item}"))
+
+    def draw_art(self, b) -> None:
+        self.title(b)
+        for row in b.rows:
+            self.out.append(self.runs(row).rstrip())
+
+    def draw_section(self, b) -> None:
+        if b.where == "page":
+            return
+        self.title(b)
+        for sub in b.blocks:
+            self.block(sub)
+
+    def draw_private(self, b) -> None:
+        if self.private and (self.viewer is None or self.viewer == b.owner):
             for sub in b.blocks:
-                block(sub)
-        elif kind == "private":
-            if private and (viewer is None or viewer == b.owner):
-                for sub in b.blocks:
-                    block(sub)
-        # svg: pages only
+                self.block(sub)
 
+
+def draw(view, width: int | None = None, colour: bool = False, viewer: str | None = None,
+         private: bool = True) -> str:
+    """A view (a list of blocks, companion.contract.view) as terminal text ``width`` columns wide;
+    with ``colour``, with the renderer's own colour codes (print it with :func:`echo_drawn`).
+    ``private`` False leaves out every Private block (they go to the private screen)."""
+    drawing = _Drawing(width or screen_width(), colour, viewer, private)
     for b in view:
-        block(b)
-    return "\n".join(out)
+        drawing.block(b)
+    return "\n".join(drawing.out)
 
 
 def _takes_three(fn) -> bool:

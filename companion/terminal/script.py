@@ -9,7 +9,7 @@ import click
 
 from companion.core.app import App
 from companion.contract.text import clip_echoes, safe_text
-from companion.terminal.groups import usage_line
+from companion.terminal.groups import click_message, usage_line
 
 # What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".
 STOPPED = "Stopped; nothing was recorded."
@@ -110,6 +110,9 @@ def run_script(app: App, lines: Iterable[str | bytes], root: click.Group) -> int
         if not text or text.startswith("#"):
             continue
         code, message = run_line(app, text, root)
+        if code == 2 and message:  # Click's message, kept to one line: "Choose from: bash, zsh, fish"
+            click.echo(f"line {number}: {' '.join(click_message(message, [text]).split())}", err=True)
+            return 1
         if code:
             click.echo(f"line {number}: {safe_text(message or 'failed')}", err=True)
             return 1

@@ -20,6 +20,7 @@ from companion import __version__
 from companion.core.app import App
 from companion.contract.text import safe_text
 from companion.contract.errors import CompanionError
+from companion.terminal.groups import click_message
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 
@@ -532,7 +533,9 @@ class Shell:
         if code and message == STOPPED:  # Ctrl-C is a choice, not a failure
             click.echo(STOPPED, err=True)
         elif code and message:  # at word boundaries, never inside a name or a command to type
-            click.echo(wrap(safe_text(f"Error: {message}")), err=True)
+            # a usage error (2) is Click's message: its own line breaks pass (groups.click_message)
+            shown = click_message(f"Error: {message}", [text]) if code == 2 else safe_text(f"Error: {message}")
+            click.echo(wrap(shown), err=True)
 
     def loop(self) -> None:
         """Read commands until `exit`, `quit` or Ctrl-D; Ctrl-C clears the line."""

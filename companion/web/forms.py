@@ -335,20 +335,33 @@ class Unreadable(Exception):
         self.message, self.status = message, status
 
 
-def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageView) -> dict | str:
-    """The move's arguments from a post of its form, read by their kinds as a typed command's
-    are, the actor left to the caller: a dict, or a page address to go to instead (a tap that
-    needs picking from, as ``?...``). Refuses with :class:`Unreadable` (a private value the
-    page did not offer) or the kind's own CompanionError (what the shell would say)."""
-    args: dict = {p.name: (p.default if not p.many else list(p.default or []))
-                  for p in move.params if not p.page and p.name != move.actor}
+def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageView,
+              player: str | None = None) -> dict | str:
+    """The move's arguments from a post of its form: a dict, or a page address to go to instead
+    (a tap that needs picking from, as ``?...``). What the page's form posts is turned into
+    values here (a tap on the board into the value it hit, the one-button form's ``choice``),
+    then read by the one reader (:func:`companion.contract.reader.read_move`), exactly as a
+    typed command's values are: the same kinds, counts and refusals in the game's own words.
+    The actor is ``player`` (the page's own, never a posted value); a parameter the page does
+    not ask for (``Param.page`` False) keeps its default. A move the table makes (no actor:
+    scrapping a ship) is made on a page only with what the page offers its player (their own
+    ships): that is who may choose what, not how a value reads. Refuses with
+    :class:`Unreadable` (a tap off the board, a field left empty, a table's move with a value
+    not offered) or the reader's CompanionError."""
+    from companion.contract import reader
+
+    fixed: dict = {p.name: (p.default if not p.many else list(p.default or []))
+                   for p in move.params if not p.page and p.name != move.actor}
+    if move.actor:
+        fixed[move.actor] = player
     params = open_params(move)
+    values: dict[str, list[str]] = {k: list(v) for k, v in given.items()}
     for p in params:
         offered = choices.get(p.name) or []
-        values = [v.strip() for v in given.get(p.name, [])]
-        if not values and len(params) == 1 and given.get("choice"):  # the form of issue 8's one-button choice
-            values = [v.strip() for v in given["choice"]]
-        if not values and offered and "tap.x" in given:
+        posted = [v.strip() for v in given.get(p.name, []) if v.strip()]
+        if not posted and len(params) == 1 and given.get("choice"):  # the form of issue 8's one-button choice
+            values[p.name] = [v.strip() for v in given["choice"]]
+        elif not posted and offered and "tap.x" in given:
             tap = p.kind.tap(at, p, offered)
             if tap is not None:
                 point = tapped_point(tap, view, given["tap.x"][0], (given.get("tap.y") or [""])[0])
@@ -357,39 +370,13 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
                 value, _near = hits(tap, view, point)
                 if value is None:
                     return view.query(pick=point)
-                values = [value]
-        fields = p.kind.fields(at, p)
-        if fields:
-            posted = {key: (given.get(f"{p.name}.{key}") or [""])[0] for key, _text in fields}
-            if not any(v.strip() for v in posted.values()):
-                if p.required:
-                    raise Unreadable(f"Fill in {p.label}.")
-                args[p.name] = p.default
-                continue
-            args[p.name] = p.kind.from_fields(posted, at, p)
-            continue
-        if isinstance(p.kind, Flag):
-            args[p.name] = bool(values and values[0])
-            continue
-        values = [v for v in values if v]
-        if p.private:
-            allowed = {str(v) for v, _ in offered}
-            if not values or any(v not in allowed for v in values):
-                raise Unreadable("That is not one of the cities you may choose: use a button on this page.")
-        if not values:
-            if p.required:
-                raise Unreadable(f"Give {p.label}: fill in the form and send it again.")
-            args[p.name] = p.default if not p.many else list(p.default or [])
-            continue
-        if offered and any(v not in {str(o) for o, _ in offered} for v in values):
-            raise Unreadable("That is not one of the choices this page offers you now: use its buttons.")
-        most = p.kind.limit(at, p) if p.many else None
-        if most is not None and len(values) > most:
-            raise Unreadable(f"Choose at most {most}: {p.label}.")
-        if p.kind.joins:
-            args[p.name] = p.kind.read_words(values, at, p)
-        elif p.many:
-            args[p.name] = [p.kind.read(v, at, p) for v in values]
-        else:
-            args[p.name] = p.kind.read(values[0], at, p)
-    return args
+                values[p.name] = [value]
+    if move.actor is None:  # the table's move made on a page: its player chooses only among what the page offers
+        for p in params:
+            offered = {str(v) for v, _ in choices.get(p.name) or []}
+            if offered and any(v.strip() and v.strip() not in offered for v in values.get(p.name, [])):
+                raise Unreadable("That is not one of the choices this page offers you now: use its buttons.")
+    try:
+        return reader.read_move(move, at, values, fixed=fixed)
+    except reader.Missing as exc:
+        raise Unreadable(exc.message) from None

@@ -378,5 +378,37 @@ def message(text: str, kind: str = "notice") -> str:
     return f'<section class="wide {kind}"><p>{escape(text)}</p></section>'
 
 
-NOT_FOUND = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>"
-             "<body><p>Not found.</p></body></html>")
+def error_page(title: str, text: str) -> str:
+    """A page of its own for an answer that is not a game's page (a wrong link, a request this
+    server does not take, a bug of ours): a heading and one line of what to do, in the pages'
+    own style (the same hash in the Content-Security-Policy), with a language, a title and a
+    ``main`` landmark, so that a screen reader reads it as it reads any page (issue 29: the 404
+    page tripped three axe-core rules, the 500 answer was plain text). It says nothing of the
+    address asked for: every wrong token gets the same bytes."""
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        '<link rel="icon" href="data:,">'
+        f"<title>{escape(title)} · Tabletop Companion</title><style>{STYLE}</style></head>"
+        f"<body><header><h1>{escape(title)}</h1></header>"
+        f"<main><p>{escape(text)}</p></main>"
+        "<footer>Tabletop Companion</footer></body></html>"
+    )
+
+
+NOT_FOUND = error_page("Not found", "This link opens nothing here: it may be mistyped, or replaced by new links. "
+                                    "Open the link or scan the code that `serve` shows on the laptop now.")
+BAD_HOST = error_page("Wrong address", "This server answers only at its own address: open the link `serve` showed.")
+SERVER_ERROR = error_page("Something went wrong", "Something went wrong inside companion: nothing more was "
+                                                  "recorded. Reload the page; the laptop's errors.log says what "
+                                                  "happened.")
+HEAD_TOO_LARGE = error_page("Request too large", "This request's head is larger than any page of this server "
+                                                 "needs: open the link again.")
+
+
+def not_allowed(allowed: str) -> str:
+    """The page of a method a route does not take (``allowed``: the ones it does)."""
+    return error_page("Not allowed", f"This address is not asked that way ({allowed} only): open the link "
+                                     "`serve` showed, and choose with the page's own buttons.")

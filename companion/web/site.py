@@ -29,6 +29,7 @@ import os
 import re
 import threading
 import time
+from collections import OrderedDict
 from html import escape
 from pathlib import Path
 from typing import Callable, Iterable
@@ -40,6 +41,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Match, Route
 
+from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
 from companion.core.store import file_signature
@@ -47,10 +49,13 @@ from companion.web import connections, limits, live, pages, tokens
 
 MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
 MAX_FIELDS = 40  # fields of one form at most (six players' points, five flags of a sheet, the tokens)
+PAGES_KEPT = 64  # pages drawn and kept (each viewer's page, each board view of it), least recently asked first out
+PAGE_CHARS_KEPT = 8 * 1024 * 1024  # characters of kept pages at most (a Trans page with its board: ~70,000)
 SEEN_KEPT = 2048  # forms whose offers are kept to judge a late post against (a few per page and version)
 FREE_GUESSES = 10  # wrong tokens an address may try before each 404 is slowed down
 GUESS_WINDOW = 600.0  # seconds after which an address's count of wrong tokens is forgotten
 MAX_DELAY = 5.0
+DOUBLINGS = 6  # 0.1 s doubled this often is past MAX_DELAY: the exponent never grows further
 MAX_DELAYED = 64  # slowed 404s waiting at once; past that a new wrong guess's connection is closed unanswered
 HEADERS = {
     "Content-Security-Policy": pages.CSP,
@@ -69,8 +74,6 @@ TOKEN_ANYWHERE = re.compile(r"/([pt])/[A-Za-z0-9_-]{16,}")
 METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"}  # any other is logged as "other"
 LOCAL_NAMES = ("127.0.0.1", "localhost")
 VERSION_SLOT = "{version}"  # where a page's own version goes, once the page is drawn
-BAD_HOST = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Bad request</title></head>"
-            "<body><p>This server answers only at its own address: open the link `serve` showed.</p></body></html>")
 
 
 def host_name(value: str) -> str | None:
@@ -84,6 +87,23 @@ def host_name(value: str) -> str | None:
     if not name or (port and not port.isdigit()):
         return None
     return name.rstrip(".")
+
+
+def head_size(scope) -> int:
+    """The bytes of a request's head as it came: its request line and every header line.
+
+    uvicorn's limit (h11's ``max_incomplete_event_size``) holds only for a head still
+    incomplete after a read, and one read takes up to 64 KiB: a 65 KB head, or 10,000 header
+    lines, sent at once passed it (issue 29, D3). This counts the head h11 has read, however
+    it arrived."""
+    line = len(scope.get("method", "")) + len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 12
+    return line + sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or ())
+
+
+def ascii_count(text: str) -> bool:
+    """Is ``text`` a count written in ASCII digits? (``str.isdigit`` also takes "²" and "١",
+    which ``int`` refuses or reads: a form token must be exactly what the server wrote.)"""
+    return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
 class _Stale(CompanionError):
@@ -113,7 +133,8 @@ class Guesses:
             self.seen[address] = (count, first)
         if count <= FREE_GUESSES:
             return 0.0
-        return min(MAX_DELAY, 0.1 * 2 ** (count - FREE_GUESSES - 1))
+        # the power is capped before it is computed: 2 ** 1025 is past any float (issue 29, D7)
+        return min(MAX_DELAY, 0.1 * 2 ** min(count - FREE_GUESSES - 1, DOUBLINGS))
 
 
 class Site:
@@ -133,17 +154,17 @@ class Site:
         self.root = self.data_dir
         self.secret = tokens.server_secret(self.root)
         self.log_path = access_log if access_log is not None else tokens.web_dir(self.root) / "access.log"
-        self._log_lock = threading.Lock()
+        self.repeats = logs.Repeats()
         self._known: tuple[object, dict[str, str]] = (-1, {})
-        self._cache: dict[tuple[object, str], tuple[str, str]] = {}
+        self._cache: OrderedDict[tuple, tuple[str, str]] = OrderedDict()  # (state, viewer, view) -> page
+        self._cache_chars = 0
         self._cache_key: object = None
         self._render_lock = threading.Lock()
         self._flights: dict[tuple[str, str], threading.Lock] = {}
         self._load_lock = threading.Lock()
-        from collections import OrderedDict
-
         self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
         self._seen_lock = threading.Lock()
+        self._warned: dict[str, tuple[tuple, str]] = {}  # player -> (the files' signature, a warning to show)
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -224,7 +245,7 @@ class Site:
         player's move, a change to options the player did not choose, leaves it good (issue 22:
         a phone's choice is not starved by unrelated writes)."""
         said, seen, mac = (form.split(".") + ["", "", ""])[:3]
-        if not said.isdigit() or not hmac.compare_digest(mac.encode(), self._mac(player, move, int(said), seen).encode()):
+        if not ascii_count(said) or not hmac.compare_digest(mac.encode(), self._mac(player, move, int(said), seen).encode()):
             return "This page's form is not one this laptop drew for you: reload the page and choose again."
         if int(said) != own:
             return ("This page was out of date (that move was made, or taken back, since it was drawn): "
@@ -254,26 +275,46 @@ class Site:
         does not replace it before anything changed."""
         key = self.signature()
         part = view.key() if view is not None else ""
+        slot = (key, who, part)
         with self._render_lock:
             if self._cache_key != key:
                 self._cache.clear()
+                self._cache_chars = 0
                 self._flights.clear()
                 self._cache_key = key
-            kept = self._cache.get((key, who, part))
-            flight = self._flights.setdefault((key, who, part), threading.Lock())
-        if kept is None:
+            kept = self._cache.get(slot)
+            if kept is not None:
+                self._cache.move_to_end(slot)
+            flight = self._flights.setdefault(slot, threading.Lock()) if kept is None else None
+        if flight is not None:
             with flight:  # the first asker draws; the others wait for it and take its page
                 with self._render_lock:
-                    kept = self._cache.get((key, who, part))
+                    kept = self._cache.get(slot)
                 if kept is None:
                     kept = self._versioned(self._render(who, VERSION_SLOT, "", view))
                     with self._render_lock:
                         if self._cache_key == key:
-                            self._cache[(key, who, part)] = kept
+                            self._keep(slot, kept)
+            with self._render_lock:
+                if self._flights.get(slot) is flight:
+                    del self._flights[slot]
         html, version = kept
         if extra:
             html = self._scrub(self._render(who, VERSION_SLOT, extra, view)).replace(VERSION_SLOT, escape(version), 1)
         return html, version
+
+    def _keep(self, slot, kept: tuple[str, str]) -> None:
+        """Keep a drawn page, the least recently asked ones going first past :data:`PAGES_KEPT`
+        pages or :data:`PAGE_CHARS_KEPT` characters (each board view of a page is a page of
+        its own: issue 29, D2). Called under the render lock."""
+        old = self._cache.pop(slot, None)
+        if old is not None:
+            self._cache_chars -= len(old[0])
+        self._cache[slot] = kept
+        self._cache_chars += len(kept[0])
+        while len(self._cache) > 1 and (len(self._cache) > PAGES_KEPT or self._cache_chars > PAGE_CHARS_KEPT):
+            _slot, gone = self._cache.popitem(last=False)
+            self._cache_chars -= len(gone[0])
 
     @staticmethod
     def for_token(html: str, token: str) -> str:
@@ -330,27 +371,21 @@ class Site:
         method = scope.get("method", "")
         line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {address} {method if method in METHODS else 'other'} "
                 f"{route} {status} {1000 * (time.perf_counter() - started):.1f}ms\n")
-        try:
-            with self._log_lock:
-                fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-                with os.fdopen(fd, "a", encoding="utf-8") as fh:
-                    fh.write(line)
-        except OSError:
-            pass
+        logs.append(self.log_path, line)
 
     def log_error(self) -> None:
-        """An unexpected error's traceback into the data folder's errors.log, tokens left out."""
+        """An unexpected error's traceback into the data folder's errors.log, tokens left out;
+        the same error again is counted, not written again (:mod:`companion.core.logs`)."""
         import traceback
 
         text = traceback.format_exc()
         for token in self.known().values():
             text = text.replace(token, "~")
         text = TOKEN_ANYWHERE.sub(lambda m: f"/{m.group(1)}/~", text)
-        try:
-            with self._log_lock, open(self.data_dir / "errors.log", "a", encoding="utf-8") as fh:
-                fh.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve\n{text}\n")
-        except OSError:
-            pass
+        entry = logs.error_entry(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve", text,
+                                 self.repeats.count(text))
+        if entry is not None:
+            logs.append(self.data_dir / "errors.log", entry)
 
     # -- the application ------------------------------------------------------------------------
     def _build(self) -> Starlette:
@@ -381,7 +416,7 @@ class Site:
             if site.whose(token) != tokens.TABLE:
                 return await not_found(request)
             if request.method not in ("GET", "HEAD"):
-                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
             html, _ = await run_in_threadpool(site.render, tokens.TABLE)
             return HTMLResponse(html)
 
@@ -391,10 +426,11 @@ class Site:
             if who is None or who == tokens.TABLE:
                 return await not_found(request)
             if request.method not in ("GET", "HEAD"):
-                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
             from companion.web.forms import PageView
 
-            html, _ = await run_in_threadpool(site.render, who, "", PageView.from_query(request.query_params))
+            html, _ = await run_in_threadpool(site.render, who, site.warning_for(who),
+                                              PageView.from_query(request.query_params))
             return HTMLResponse(page_for(who, token, html))
 
         def viewer(request: Request) -> str | None:
@@ -410,7 +446,7 @@ class Site:
             if who is None:
                 return await not_found(request)
             if request.method not in ("GET", "HEAD"):
-                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET, HEAD"})
+                return HTMLResponse(pages.not_allowed("GET and HEAD"), status_code=405, headers={"Allow": "GET, HEAD"})
             return PlainTextResponse(await run_in_threadpool(site.version_of, who))
 
         async def stream(request: Request) -> Response:
@@ -418,7 +454,7 @@ class Site:
             if who is None:
                 return await not_found(request)
             if request.method != "GET":
-                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "GET"})
+                return HTMLResponse(pages.not_allowed("GET"), status_code=405, headers={"Allow": "GET"})
             from companion.web.forms import PageView
 
             return site.live.stream(who, request.path_params["token"], request.query_params.get("v", "")[:64],
@@ -430,9 +466,9 @@ class Site:
             if who is None or who == tokens.TABLE:
                 return await not_found(request)
             if request.method != "POST":
-                return PlainTextResponse("Method not allowed.", status_code=405, headers={"Allow": "POST"})
+                return HTMLResponse(pages.not_allowed("POST"), status_code=405, headers={"Allow": "POST"})
             length = request.headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            if length is not None and (not ascii_count(length) or int(length) > MAX_BODY):
                 return await refusal(who, token, "That request is too large: choose again on the page.", 413)
             body = b""
             async for chunk in request.stream():
@@ -474,7 +510,7 @@ class Site:
             Route("/p/{token}/choose", choose, methods=ANY, name="player move"),
         ]
         async def server_error(request: Request, exc: Exception) -> Response:
-            return PlainTextResponse("Something went wrong inside companion.", status_code=500)
+            return HTMLResponse(pages.SERVER_ERROR, status_code=500)
 
         app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, Exception: server_error})
 
@@ -528,8 +564,11 @@ class Site:
 
             route, params = site.route_of(app, scope)
             try:
+                if head_size(scope) > connections.HEAD_LIMIT:  # however the head came: at once or in pieces
+                    await answer(HTMLResponse(pages.HEAD_TOO_LARGE, status_code=431, headers={"Connection": "close"}))
+                    return
                 if not site.host_allowed(scope):
-                    await answer(HTMLResponse(BAD_HOST, status_code=400, headers={"Connection": "close"}))
+                    await answer(HTMLResponse(pages.BAD_HOST, status_code=400, headers={"Connection": "close"}))
                     return
                 if route == "player move" and scope.get("method") == "POST":
                     who = site.whose(params.get("token", ""))
@@ -543,10 +582,7 @@ class Site:
                 if not isinstance(exc, ClientDisconnect):
                     site.log_error()
                 if "status" not in seen:
-                    await send_with_headers({"type": "http.response.start", "status": 500,
-                                             "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
-                    await send_with_headers({"type": "http.response.body",
-                                             "body": b"Something went wrong inside companion."})
+                    await answer(HTMLResponse(pages.SERVER_ERROR, status_code=500))
             finally:
                 if route == "player move":
                     site.live.poke()  # a move recorded (or refused) here: the pages need not wait for the poll
@@ -561,7 +597,7 @@ class Site:
 
         The move is one the game declared for the phones and offers this player now; the actor
         is the page's own player, never a posted value; each value is read by its kind (a
-        private one must be one the page offered). It is recorded through ``App.record`` (the
+        value posted is read by the one reader, as a typed one is). It is recorded through ``App.record`` (the
         write lock, the rules, the journal, so `undo` takes it back), and under the lock, on
         the state as it is there, the player must still be allowed to make it (else the page
         says why: whose turn it is) and the form's token must still be good
@@ -607,7 +643,7 @@ class Site:
         if stale:
             return stale, 403, ""
         try:
-            read = forms.read_post(at, move, choices, given, view)
+            read = forms.read_post(at, move, choices, given, view, player)
         except forms.Unreadable as exc:
             return exc.message, exc.status, ""
         except CompanionError as exc:
@@ -617,7 +653,9 @@ class Site:
         args = {**read, **({move.actor: player} if move.actor else {})}
         try:
             if move.prepare is not None:
-                preview = move.prepare(At(s, replay, None, args, host))
+                prepared = At(s, replay, None, args, host)
+                preview = move.prepare(prepared)
+                args = prepared.args  # what prepare found (a ship's card values) goes into the event
                 if preview is not None:
                     from companion.contract.view import plain
 
@@ -644,12 +682,48 @@ class Site:
             return exc.message, 403, ""
         except CompanionError as exc:
             return exc.message, 409, ""
+        warned = self.warnings(move, outcome)
         self._follow(host, move, outcome)
         said = describe_event(s.game, outcome.event)
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
+        if warned:  # what a typed move says as a warning is said to the phone and to the laptop
+            self.warn(player, " ".join(warned))
+            if not move.private:
+                told += " " + " ".join(warned)
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
+
+    def warnings(self, move, outcome) -> list[str]:
+        """The warnings a typed move says once recorded (the lines of its ``done`` styled
+        ``warn``: "that makes 4 rails' worth in Ann's turn"), to say to the phone that made it."""
+        if move.done is None:
+            return []
+        try:
+            said = move.done(outcome)
+        except Exception:  # noqa: BLE001 - the move is recorded: a bug in what it says is logged, never lost
+            self.log_error()
+            return []
+        from companion.contract.view import plain
+
+        return [plain([b]) for b in said if getattr(b, "kind", None) == "line" and "warn" in (b.style or "").split()]
+
+    def warn(self, player: str, text: str) -> None:
+        """Show ``text`` on ``player``'s page until the session changes again (a warning about
+        the move just made there)."""
+        with self._seen_lock:
+            self._warned[player] = (self.signature(), text)
+
+    def warning_for(self, player: str) -> str:
+        """The warning kept for ``player``'s page ('' when none, or when the session changed since)."""
+        with self._seen_lock:
+            kept = self._warned.get(player)
+            if kept is None:
+                return ""
+            if kept[0] != self.signature():
+                del self._warned[player]
+                return ""
+        return pages.message(kept[1], "notice warn")
 
     def _follow(self, host, move, outcome) -> None:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
@@ -665,7 +739,9 @@ class Site:
             return
         try:
             if then.prepare is not None:
-                then.prepare(At(outcome.session, outcome.replay, None, args, host))
+                prepared = At(outcome.session, outcome.replay, None, args, host)
+                then.prepare(prepared)
+                args = prepared.args
             record_move(host, then, args)
         except CompanionError:
             pass
@@ -690,7 +766,7 @@ class Site:
                 return ("Someone has moved since your last move: only the laptop can take it back now "
                         "(`undo`)."), 409, ""
             said, seen, mac = (form.split(".") + ["", "", ""])[:3]
-            good = said.isdigit() and hmac.compare_digest(mac.encode(), self._mac(player, forms.TAKE_BACK, int(said),
+            good = ascii_count(said) and hmac.compare_digest(mac.encode(), self._mac(player, forms.TAKE_BACK, int(said),
                                                                                   seen).encode())
             if not good:
                 return "This page's form is not one this laptop drew for you: reload the page.", 403, ""

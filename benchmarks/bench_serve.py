@@ -270,9 +270,9 @@ class TapTable:
         self.arm("Waiting for Bob")
         web = self._in("Ann")
         WebDriverWait(web, 10, poll_frequency=0.02).until(
-            lambda w: w.find_elements("css selector", "form button[name=choice]"))
+            lambda w: w.find_elements("css selector", "form button[name=city]"))
         tapped = web.execute_script(
-            "var t = Date.now(); document.querySelector('form button[name=choice]').click(); return t;")
+            "var t = Date.now(); document.querySelector('form button[name=city]').click(); return t;")
         return self.collect(tapped)
 
     def undo(self) -> float:

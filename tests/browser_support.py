@@ -1,5 +1,10 @@
 """Headless Chromium from the operating system's packages, driven by Selenium.
 
+One test process keeps the browsers its tests asked for and hands them out again (issue 29:
+starting a Chromium took 3 s of each browser test): :func:`quit_chrome` gives a browser back
+with one fresh tab, its cookies and cache cleared, and a later :func:`chrome` or :func:`phone`
+of the same kind takes it. The browsers are quit when the process ends.
+
 The browser tests skip, saying why, where Chromium or its driver is missing (install them with
 `apt-get install -y chromium chromium-driver`). Nothing is downloaded: the driver is the
 system's, so Selenium Manager is never asked for one.
@@ -7,6 +12,7 @@ system's, so Selenium Manager is never asked for one.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -33,9 +39,19 @@ def find_browser() -> tuple[str, str] | str:
     return browser, driver
 
 
-def _launch(extra) -> object:
-    """A fresh headless Chromium with its own throw-away profile, ``extra(options)`` adding
-    what the caller needs, or a skip with the reason."""
+IDLE_AT_MOST = 4  # browsers kept between tests, per test process (the oldest is quit first)
+_idle: list[tuple[tuple, object]] = []  # (kind, browser), the last given back last
+_launched: list = []  # every browser this process started and has not quit
+atexit.register(lambda: quit_all())
+
+
+def _launch(kind: tuple, extra) -> object:
+    """A headless Chromium of ``kind`` with its own throw-away profile, ``extra(options)``
+    adding what the caller needs: one given back earlier when there is one, else a new one;
+    or a skip with the reason."""
+    for n in range(len(_idle) - 1, -1, -1):
+        if _idle[n][0] == kind:
+            return _idle.pop(n)[1]
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -51,13 +67,25 @@ def _launch(extra) -> object:
     options.add_argument(f"--user-data-dir={profile}")
     extra(options)
     web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    web._companion_profile = profile
+    web._companion_profile, web._companion_kind = profile, kind
+    _launched.append(web)
     return web
 
 
+def quit_all() -> None:
+    """Quit every browser this process started (the tests are over)."""
+    _idle.clear()
+    for web in list(_launched):
+        _quit(web)
+
+
 def chrome(width: int = 412, height: int = 915):
-    """A fresh headless Chromium of ``width`` x ``height`` (a desktop window), or a skip."""
-    return _launch(lambda options: options.add_argument(f"--window-size={width},{height}"))
+    """A headless Chromium of ``width`` x ``height`` (a desktop window) with no page open, or
+    a skip."""
+    web = _launch(("desktop",), lambda options: options.add_argument(f"--window-size={width},{height}"))
+    if web.get_window_size() != {"width": width, "height": height}:
+        web.set_window_size(width, height)
+    return web
 
 
 PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
@@ -76,7 +104,7 @@ def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, r
         if not scripts:
             options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
 
-    return _launch(extra)
+    return _launch(("phone", width, height, scripts, ratio), extra)
 
 
 def tap(web, element, x: float | None = None, y: float | None = None) -> None:
@@ -97,8 +125,36 @@ def tap(web, element, x: float | None = None, y: float | None = None) -> None:
 
 
 def quit_chrome(web) -> None:
+    """Done with ``web``: it is kept for the next test that asks for one of its kind, with one
+    blank tab (the test's tabs closed, and with them what it set through the DevTools: touch,
+    the network's state, scripts off), no cookies and an empty cache; quit when that fails or
+    when more are kept than :data:`IDLE_AT_MOST`."""
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        old = list(web.window_handles)
+        web.switch_to.new_window("tab")
+        for handle in old:
+            web.switch_to.window(handle)
+            web.close()
+        web.switch_to.window(web.window_handles[0])
+        web.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        web.execute_cdp_cmd("Network.clearBrowserCache", {})
+    except WebDriverException:
+        _quit(web)
+        return
+    _idle.append((web._companion_kind, web))
+    while len(_idle) > IDLE_AT_MOST:
+        _quit(_idle.pop(0)[1])
+
+
+def _quit(web) -> None:
+    if web in _launched:
+        _launched.remove(web)
     try:
         web.quit()
+    except Exception:  # noqa: BLE001 - a browser already gone: nothing left to quit
+        pass
     finally:
         shutil.rmtree(getattr(web, "_companion_profile", ""), ignore_errors=True)
 

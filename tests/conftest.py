@@ -96,3 +96,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.section(section)
         for line in rows:
             terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The browsers the tests shared (tests/browser_support.py) are quit as this process's
+    tests end, whether or not the process then runs its exit handlers (an xdist worker)."""
+    import sys
+
+    for name in ("browser_support", "tests.browser_support"):
+        if name in sys.modules:
+            sys.modules[name].quit_all()

@@ -24,6 +24,7 @@ import subprocess
 import sys
 
 import pytest
+from built_once import built_once
 
 from companion.core import registry
 from companion.core import session as sessions
@@ -32,12 +33,17 @@ from storm_support import copying_replay
 
 
 def long_scoresheet(home, rounds: int = sessions.SNAPSHOT_EVERY + 30) -> tuple[Store, str]:
+    def build(folder) -> str:
+        store = Store(folder)
+        s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+        for i in range(rounds):
+            sessions.record(store, s.id, {"type": "add", "scores": {"Ann": 1, "Bob": i % 3}})
+        return s.id
+
+    sid = built_once(home, ("caches checked", rounds), build)
     store = Store(home)
-    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
-    for i in range(rounds):
-        sessions.record(store, s.id, {"type": "add", "scores": {"Ann": 1, "Bob": i % 3}})
-    assert store.snapshot_path(s.id).is_file()
-    return store, s.id
+    assert store.snapshot_path(sid).is_file()
+    return store, sid
 
 
 def truth(store: Store, sid: str) -> dict:

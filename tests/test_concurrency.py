@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from long_mode import scaled
+
 from companion.core import session as sessions
 from companion.core.store import Store
 
@@ -80,14 +82,15 @@ def long_tests() -> bool:
 def test_eight_scripts_and_four_one_shot_writers_nothing_refused(tmp_path):
     """Issue 12: one lock for the whole folder refused 17 of 600 writes and stopped 7 of 8
     scripts. With a lock per session (and a short one for the index) and bounded waits, 8
-    scripts of 150 actions on 8 sessions, plus 4 one-shot writers, all finish: nothing refused."""
+    scripts of 150 actions on 8 sessions (60 each in the default run), plus 4 one-shot writers,
+    all finish: nothing refused."""
     import os
 
     home = tmp_path / "home"
     store = Store(home)
     ids = [sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None}).id
            for _ in range(8)]
-    actions = 150
+    actions = scaled(60, 150)
     env = dict(os.environ, COMPANION_HOME=str(home))
     scripts = []
     for sid in ids:

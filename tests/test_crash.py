@@ -14,7 +14,7 @@ from long_mode import report_kills, scaled
 from companion.core import session as sessions
 from companion.core.store import Store, read_json_file
 
-KILLS = scaled(20, 200)
+KILLS = scaled(10, 200)
 
 WRITER = r"""
 import sys
@@ -93,7 +93,7 @@ def test_kills_in_a_long_session_read_from_its_snapshot(tmp_path):
     rng = random.Random(20261201)
     saved: list[int] = []
     n = 1
-    kills = scaled(10, 150)
+    kills = scaled(6, 150)
     for kill in range(kills):
         saved += write_then_kill(store, s.id, n, rng.uniform(0, 0.05), "no-undo")
         every_file_loads(store.root)

@@ -126,7 +126,7 @@ def site(tmp_path_factory) -> Path:
                                 {"checks_rules.py": RULES, "checks_moves.py": MOVES, "checks_views.py": VIEWS,
                                  "checks_slowturn.py": SLOW_TURN},
                                 {"checky": "checks_rules:Checky", "slowturn": "checks_rules:SlowTurn"})
-    pip_install(source, work / "site")
+    pip_install(source, target=work / "site")
     return work / "site"
 
 

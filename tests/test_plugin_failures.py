@@ -97,7 +97,7 @@ def site(tmp_path_factory) -> Path:
     source = write_distribution(work / "companion-boom", "companion-boom", PLUGIN, {
         "boom-call": "boomgames.atcall:Boom", "boom-summary": "boomgames.atcall:BoomSummary"},
         version="0.0.2", packages=["boomgames"])
-    pip_install(source, work / "site")
+    pip_install(source, target=work / "site")
     return work / "site"
 
 

@@ -145,12 +145,11 @@ def site(tmp_path_factory) -> Path:
     source = work / "companion-yacht"
     shutil.copytree(EXAMPLE, source)  # built from a copy: nothing is written into the repository
     target = work / "site"
-    pip_install(source, target)
     broken = write_distribution(work / "companion-broken", "companion-broken", BROKEN, {
         "broken": "broken_game:Broken", "nocontract": "odd_game:NotAGame", "twin": "twin_game:Twin",
         "typo": "typo_game:Typo", "nosummary": "typo_game:NoSummary", "stauts": "typo_game:Stauts",
         "boom": "typo_game:Boom"})
-    pip_install(broken, target)
+    pip_install(source, broken, target=target)
     assert any(p.name.startswith("companion_yacht") and p.suffix == ".dist-info" for p in target.iterdir())
     return target
 

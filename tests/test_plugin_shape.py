@@ -162,8 +162,8 @@ def site(tmp_path_factory) -> Path:
     points = {g: f"shapes_game:{names[g]}" for g in SHAPE_GAMES}
     points.update(scoresheet="shapes_game:Impostor", twin="shapes_game:Twin", oldnames="oldnames_game:OldNames")
     target = work / "site"
-    pip_install(write_distribution(work / "shapes", "companion-shapes", SHAPES, points), target)
-    pip_install(write_distribution(work / "twins", "companion-twins", TWINS, {"twin": "twins_game:Twin"}), target)
+    pip_install(write_distribution(work / "shapes", "companion-shapes", SHAPES, points),
+                write_distribution(work / "twins", "companion-twins", TWINS, {"twin": "twins_game:Twin"}), target=target)
     return target
 
 

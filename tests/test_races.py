@@ -11,7 +11,7 @@ Each trial starts two real commands at one instant (tests/race_support.py: two p
 after a random delay of up to a few milliseconds) on a fresh copy of a data folder, then checks
 that every write acknowledged (exit status 0) is in the files, that a refusal is one line, and
 that the session is in exactly one place. The action raced is, in turn, a note, an add, an
-undo and a finish (which also updates the index). 50 trials per race by default, 1,000 with
+undo and a finish (which also updates the index). 25 trials per race by default, 1,000 with
 COMPANION_LONG_TESTS=1 (tests/long_mode.py); pytest's summary prints the counts.
 """
 
@@ -28,7 +28,7 @@ from companion.core import session as sessions
 from companion.core.store import Store
 from companion.terminal.cli import cli
 
-TRIALS = scaled(50, 1000)
+TRIALS = scaled(25, 1000)
 EVENTS = 60  # the session raced on: long enough that an import takes a while to check it
 IMPORTED = 5  # the notes the other laptop's export adds
 
@@ -193,7 +193,7 @@ def test_an_import_continuing_hundreds_of_sessions_holds_all_their_locks(tmp_pat
     here, there = tmp_path / "here", tmp_path / "there"
     store = Store(here)
     ids = [sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None},
-                           make_current=False).id for _ in range(300)]
+                           make_current=False).id for _ in range(150)]
     shutil.copytree(here, there)
     far = Store(there)
     for sid in ids:
@@ -208,11 +208,11 @@ def test_an_import_continuing_hundreds_of_sessions_holds_all_their_locks(tmp_pat
                               capture_output=True, text=True, preexec_fn=limit, timeout=300, cwd=tmp_path)
 
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    refused = limited(200, 200)
+    refused = limited(100, 100)
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
-    assert "lock 300 sessions at once" in refused.stderr and "ulimit -n" in refused.stderr
+    assert "lock 150 sessions at once" in refused.stderr and "ulimit -n" in refused.stderr
     assert "Too many open files" not in refused.stderr
     if hard == resource.RLIM_INFINITY or hard >= 1024:
-        done = limited(200, hard)
-        assert done.returncode == 0 and "300 continued" in done.stdout, done.stderr
+        done = limited(100, hard)
+        assert done.returncode == 0 and "150 continued" in done.stdout, done.stderr
         assert all(len(sessions.load(Store(here), sid).journal) == 1 for sid in ids)

@@ -10,15 +10,20 @@ from companion.core import session as sessions
 from companion.contract.errors import RuleError
 from companion.core.store import Store
 from companion.contract.api import Game
+from built_once import built_once
 from storm_support import copying_replay
 
 
 def long_scoresheet(tmp_path, rounds: int) -> tuple[Store, str]:
-    store = Store(tmp_path / "home")
-    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
-    for i in range(rounds):
-        sessions.record(store, s.id, {"type": "add", "scores": {"Ann": i % 5, "Bob": 1}})
-    return store, s.id
+    def build(folder) -> str:
+        store = Store(folder)
+        s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+        for i in range(rounds):
+            sessions.record(store, s.id, {"type": "add", "scores": {"Ann": i % 5, "Bob": 1}})
+        return s.id
+
+    sid = built_once(tmp_path / "home", ("replay linear", rounds), build)
+    return Store(tmp_path / "home"), sid
 
 
 def test_a_long_session_replays_from_its_snapshot_to_the_same_state(tmp_path):

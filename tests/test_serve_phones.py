@@ -7,10 +7,12 @@ phone reloading mid-turn, and `undo` typed in the shell taking a phone's move ba
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 
 import pytest
+from long_mode import LONG
 
 from browser_support import body_text, phone, quit_chrome, serve, stop, tap
 from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards, typed_round
@@ -148,7 +150,13 @@ def move_button(move: str, verb_css: str = "button") -> str:
     return f'form:has(input[name="move"][value="{move}"]) {verb_css}'
 
 
+TAPPED_RAILS = 3  # the round's last moves, tapped in the default run (every move in the long run)
+
+
 def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web, run, home, tmp_path):
+    """The start player deals from the phone and the first marker is tapped; the long run
+    (COMPANION_LONG_TESTS=1) taps every move of the round, the default run types the moves
+    between and taps the last :data:`TAPPED_RAILS`, the one that ends the round among them."""
     run(["new", "trans-amerika", "--players", ",".join(PLAYERS), "--entropy", "four phones"], expect=0)
     sid = status_of(run)["session"]
     proc, links = serve(home, PLAYERS)
@@ -164,8 +172,9 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
             return len(track["markers"]), len(track["rails"]), json.dumps(track["turn"]), state["round_open"]
 
         lost = []  # taps in a row that recorded nothing
+        dealt = hands(home, sid)
 
-        def act(player, move, value):
+        def act(player, move, value) -> bool:
             before = board_now()
             if move == "start":
                 tap_on_board(phones, player, value, "junction")
@@ -175,12 +184,21 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
                 tap_button(phones, player, move_button(move))
             if settled(lambda: board_now() != before):
                 lost.clear()
-                return
-            lost.append(f"{player} {move} {value}")  # the round's next step taps it again, at most 3 times
+                return True
+            lost.append(f"{player} {move} {value}")  # tapped again, at most 3 times
             assert len(lost) < 3, f"taps recorded nothing: {lost}; the page shows:\n{body_text(phones.web)[:1500]}"
+            return False
 
-        dealt = hands(home, sid)
-        typed = play_trans_round(home, sid, act)
+        if LONG:
+            typed = play_trans_round(home, sid, act)
+        else:  # the same round: its first marker and last rails tapped, the moves between typed
+            typed = _round_typed_in_a_copy(run, home, tmp_path / "dry", sid)
+            for n, line in enumerate(typed):
+                if 0 < n < len(typed) - TAPPED_RAILS:
+                    run(line, expect=0)
+                    continue
+                while not act(line[1], line[0], line[2] if len(line) > 2 else None):
+                    pass
         played = status_of(run)
         assert not played["round_open"] and played["history"][-1]["auto"] is True
         assert sum(1 for line in typed if line[0] == "build") >= 8
@@ -193,6 +211,21 @@ def test_a_whole_trans_round_played_from_four_phones_ends_and_scores_itself(web,
     by_hand = typed_round(run, tmp_path / "typed", dealt, typed)
     assert by_hand["history"][-1]["missing"] == played["history"][-1]["missing"]
     assert [p["score"] for p in by_hand["players"]] == [p["score"] for p in played["players"]]
+
+
+def _round_typed_in_a_copy(run, home, folder, sid) -> list[list[str]]:
+    """The round's moves as typed commands, played in a copy of the data folder (typed, the
+    round is over on the board after its last rail, and scored by `round end`)."""
+    shutil.copytree(home, folder)
+
+    def typed(player, move, value):
+        run(["--data-dir", str(folder), move, player] + ([value] if value else []), expect=0)
+
+    moves = []
+    with pytest.raises(AssertionError, match="over on the board but was not scored"):
+        moves = play_trans_round(folder, sid, lambda player, move, value: (
+            moves.append([move, player] + ([value] if value else [])), typed(player, move, value)))
+    return moves
 
 
 def _transatlantic(run):

@@ -140,6 +140,6 @@ class TransEuropaStorm(TransStorm):
 
 
 TestTransAmerikaStorm = TransAmerikaStorm.TestCase
-TestTransAmerikaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 15))
+TestTransAmerikaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(2, 15))
 TestTransEuropaStorm = TransEuropaStorm.TestCase
-TestTransEuropaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 15))
+TestTransEuropaStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(2, 15))

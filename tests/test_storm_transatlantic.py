@@ -119,7 +119,7 @@ class TransatlanticStorm(Storm):
 
 
 TestTransatlanticStorm = TransatlanticStorm.TestCase
-TestTransatlanticStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(3, 20))
+TestTransatlanticStorm.settings = settings(STORM_SETTINGS, max_examples=scaled(2, 20))
 
 
 def test_ctrl_d_at_a_question_stops_the_command():

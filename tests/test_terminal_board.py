@@ -59,9 +59,26 @@ def test_the_map_itself_is_drawn_at_80_columns(table):
     assert "widen the window" not in shown.text()
 
 
+def board_typed(shell) -> None:
+    """`board amerika` typed, and the screen once the whole board is on it with the prompt
+    below it (the prompt's own redraw as Enter is pressed comes first: on a busy machine the
+    board came later than the fixed wait after it)."""
+    import time
+
+    shell.type("board amerika")
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        lines = shell.text().splitlines()
+        board = [n for n, line in enumerate(lines) if "Sea══•" in line]
+        if board and any(line.startswith("companion>") for line in lines[board[0]:]):
+            return
+        shell.wait_for("companion>", timeout=1)
+    raise AssertionError(f"the board never appeared:\n{shell.text()}")
+
+
 def test_in_the_shell_the_board_is_in_colour_with_no_code_as_text(table):
     with Shell(table, columns=80, rows=60) as shell:
-        shell.type("board amerika")
+        board_typed(shell)
         assert "Sea══•" in shell.text()
         assert "\\x1b" not in shell.text()
         assert shell.coloured_rows("═══") > 5  # the lines and cities reached the terminal in colour
@@ -69,7 +86,7 @@ def test_in_the_shell_the_board_is_in_colour_with_no_code_as_text(table):
 
 def test_in_the_shell_with_no_color_the_board_is_plain(table):
     with Shell(table, columns=80, rows=60, colour=False) as shell:
-        shell.type("board amerika")
+        board_typed(shell)
         assert "Sea══•" in shell.text()
         assert "\\x1b" not in shell.text()
         assert shell.coloured_rows("═══") == 0

@@ -20,6 +20,7 @@ from companion.record.import_values import refuse, size_words
 from companion.record.json_export import session_document
 from companion.record.players import Roster, load_aliases, same_session_clash, save_aliases
 
+
 @dataclass
 class Imported:
     added: list[str]
@@ -286,7 +287,7 @@ def _take_back(written: list[Path], undo: Undo, texts: dict[Path, str]) -> None:
     undo.undo()
 
 
-def incoming_titles(bundle: "Bundle") -> list[dict]:
+def incoming_titles(bundle: Bundle) -> list[dict]:
     """The titles an import brings: each one's record as its sessions froze it (the latest
     session's), completed by the file's own record of it (which holds what was given later,
     a BoardGameGeek id among it). A file written before titles travelled has its sessions'."""
@@ -305,6 +306,8 @@ def incoming_titles(bundle: "Bundle") -> list[dict]:
 
 
 def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run: bool = False) -> Imported:
+    """`import FILE`: the file read within the size limit (never a pipe, a device or a folder),
+    then :func:`import_bundle`."""
     import stat
 
     name = path.name

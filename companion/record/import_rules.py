@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.contract.errors import CompanionError
 from companion.record.import_values import refuse
 
+
 def replay_check(meta: dict, journal: list[dict], name: str):
     """The session and its replay, or a refusal when the rules do not accept it."""
     from companion.core import session as sessions

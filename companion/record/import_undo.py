@@ -9,6 +9,7 @@ from pathlib import Path
 from companion.contract.errors import CompanionError, StoreError
 from companion.core.store import atomic_write_text
 
+
 class Undo:
     """The files an import replaces, kept as they were: each is linked to a second name first,
     so taking it back is a rename, which needs no room on the disk. (Where links cannot be made,

@@ -16,6 +16,7 @@ from companion.contract.errors import CompanionError
 from companion.record import import_limits as limits
 from companion.record import stats as history
 
+
 class Refused(CompanionError):
     """An import file refused whole; the message names the file and what is wrong."""
 

@@ -12,6 +12,7 @@ from companion.core.store import Store
 from companion.record import stats as history
 from companion.record.players import Roster
 
+
 @dataclass
 class Play:
     id: str

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.record import exchange
+from companion.record import import_limits
 
 
 @pytest.fixture
@@ -125,7 +125,7 @@ def test_files_that_are_not_exports_are_refused(run, target, tmp_path, content, 
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(run, valid, target, tmp_path, monkeypatch):
-    monkeypatch.setattr(exchange, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(import_limits, "MAX_FILE_BYTES", 1000)
     refused(run, target, tmp_path, json.dumps(valid), "larger than 1000 bytes")
 
 

@@ -211,7 +211,7 @@ def test_the_import_file_must_exist(run, tmp_path):
 
 
 def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path, monkeypatch):
-    from companion.record import exchange
+    from companion.record import import_merge
     from companion.contract.errors import StoreError
 
     laptop = tmp_path / "laptop"
@@ -224,7 +224,7 @@ def test_a_failure_while_writing_takes_back_what_was_written(run, home, tmp_path
     def disk_full(store, entries, data=None):
         raise StoreError("Could not write index.json: No space left on device. Nothing was changed.")
 
-    monkeypatch.setattr(exchange, "_write_index", disk_full)
+    monkeypatch.setattr(import_merge, "_write_index", disk_full)
     err = run(["--data-dir", str(laptop), "import", str(tmp_path / "x.json")], expect=1).stderr
     assert err.startswith("Error: Import of x.json stopped (Could not write index.json: No space left")
     assert err.endswith("nothing was imported.\n")

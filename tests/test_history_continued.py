@@ -146,7 +146,7 @@ def _deals(node):
 
 def test_a_failure_while_writing_takes_back_the_continued_and_new_sessions(run, tmp_path, monkeypatch):
     from companion.contract.errors import StoreError
-    from companion.record import exchange
+    from companion.record import import_merge
 
     home, laptop, f = tmp_path / "home", tmp_path / "laptop", tmp_path / "x.json"
     sid = sheet(run, home)
@@ -161,7 +161,7 @@ def test_a_failure_while_writing_takes_back_the_continued_and_new_sessions(run, 
     def disk_full(store, entries, data=None):
         raise StoreError("Could not write index.json: No space left on device.")
 
-    monkeypatch.setattr(exchange, "_write_index", disk_full)
+    monkeypatch.setattr(import_merge, "_write_index", disk_full)
     err = at(run, laptop, "import", str(f), expect=1).stderr
     assert "No space left" in err and "nothing was imported" in err
     assert folder_bytes(laptop) == before

@@ -38,7 +38,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.record import exchange
+from companion.record import import_limits
 from companion.terminal.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -229,7 +229,7 @@ def test_an_id_already_here_with_other_content_is_refused(export, laptop, tmp_pa
     ("MAX_STRING", lambda d: d["sessions"][1]["journal"][0]["event"].update(player="A" * 5_000)),
 ])
 def test_limits_refuse_enormous_files(export, laptop, tmp_path, monkeypatch, limit, grow):
-    monkeypatch.setattr(exchange, limit, 50 if limit != "MAX_SESSION_CHARS" else 60_000)
+    monkeypatch.setattr(import_limits, limit, 50 if limit != "MAX_SESSION_CHARS" else 60_000)
     doc = copy.deepcopy(export)
     grow(doc)
     assert attempt(laptop, tmp_path / "attempt", json.dumps(doc).encode()) == "refused"

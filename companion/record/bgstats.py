@@ -178,7 +178,7 @@ def session_link(store, session, replay=None, roster=None) -> str:
     replay = replay if replay is not None else session.replay()
     if store is None:
         return link(play(session, replay, roster))
-    from companion.record.exchange import bgg_id_of
+    from companion.record.plays import bgg_id_of
     from companion.record.players import session_roster
 
     if roster is None:

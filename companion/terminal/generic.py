@@ -42,7 +42,7 @@ def games_json(app) -> dict:
     """`games --json`: the installed games (id, title, description, players, whether they deal,
     BoardGameGeek id), those that failed to load, and the group's own titles (issue 23)."""
     from companion.core import titles
-    from companion.record.exchange import pack_bgg_id
+    from companion.record.plays import pack_bgg_id
 
     rows = []
     for gid in registry.available():

@@ -1,7 +1,8 @@
 """Commands over the whole history: players, player rename/merge, stats, export, import, report.
 
 Thin over the library modules: ``companion.record.stats`` computes, ``companion.record.players`` keeps the
-alias table, ``companion.record.exchange`` reads and writes files, ``companion.record.report`` draws pages.
+alias table, ``companion.record.exporting`` writes the exports (their formats: ``companion.record.formats``),
+``companion.record.import_merge`` imports one, ``companion.record.report`` draws pages.
 Everything here reads the index (one small file), never every session file, except `export`
 and `report`, which need the sessions they contain.
 """
@@ -17,6 +18,7 @@ from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
+from companion.record import formats
 from companion.terminal.render import _width, table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
@@ -397,11 +399,8 @@ def to_stdout(text: str) -> None:
 
 @click.command()
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--format", "fmt", type=click.Choice(["json", "csv", "bgg", "bgstats", "bgstats-link"]), default="json",
-              show_default=True,
-              help="json: everything, for `import`; csv: one row per player per session; bgg: BoardGameGeek play "
-                   "XML; bgstats: one finished play's JSON for BG Stats; bgstats-link: the link that adds it to BG "
-                   "Stats.")
+@click.option("--format", "fmt", type=click.Choice(formats.NAMES), default="json", show_default=True,
+              help=formats.help_text())
 @click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).",
               shell_complete=completes("games"))
 @click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
@@ -416,7 +415,8 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
            output: Path | None, force: bool) -> None:
     """Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for
     BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."""
-    from companion.record import exchange
+    from companion.record import exporting
+    from companion.record.plays import bgg_id_of
 
     if to_standard_output(output):
         output = None
@@ -424,7 +424,7 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
         raise CompanionError("--excel is for the csv export: add --format csv.")
     if output is not None:
         check_output(app, output, force)
-    if fmt in ("bgstats", "bgstats-link"):
+    if formats.FORMATS[fmt].writes == formats.PLAY:
         from companion.record import bgstats
         from companion.record import players as registry
 
@@ -434,8 +434,8 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
         if session_id:
             app.session_override = session_id
         s = app.session()
-        play = bgstats.play(s, s.replay(), registry.roster(app.store), exchange.bgg_id_of(app.store, s.meta))
-        text = bgstats.text(play) if fmt == "bgstats" else bgstats.link(play) + "\n"
+        play = bgstats.play(s, s.replay(), registry.roster(app.store), bgg_id_of(app.store, s.meta))
+        text = formats.FORMATS[fmt].write(play)
         if output is None:
             click.echo(text, nl=False)
             return
@@ -445,7 +445,7 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     only = app.store.resolve(session_id) if session_id else None
     if output is None:
         if fmt == "csv":
-            text, entries = exchange.export(app.store, fmt, game, player, only, excel)
+            text, entries = exporting.export(app.store, fmt, game, player, only, excel)
             if excel:
                 to_stdout(text)
             else:
@@ -454,16 +454,16 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
             import sys
 
             stream = sys.stdout
-            entries = exchange.export_to(app.store, fmt, stream, game, player, only)
+            entries = exporting.export_to(app.store, fmt, stream, game, player, only)
             stream.flush()
     else:
         found: list[list[dict]] = []
         write_output_stream(app, output, lambda fh: found.append(
-            exchange.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
+            exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
         entries = found[0]
         n = len(entries)
         click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
-    secret = exchange.unfinished_dealt(app.store, entries) if fmt == "json" else []
+    secret = exporting.unfinished_dealt(app.store, entries) if fmt == "json" else []
     put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
     playing = [sid for sid in secret if sid not in put_away]
     stopped = [sid for sid in secret if sid in put_away]
@@ -485,20 +485,20 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
 def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     """Add the sessions of a json export (from another laptop) to this data folder; games
     continued there are brought up to date."""
-    from companion.record import exchange
+    from companion.record import import_checks, import_limits, import_merge
 
     if str(file) == "-":  # standard input: `companion export | ssh other companion import -`
         import sys
 
         stream = getattr(sys.stdin, "buffer", sys.stdin)
-        raw = stream.read(exchange.MAX_FILE_BYTES + 1)
+        raw = stream.read(import_limits.MAX_FILE_BYTES + 1)
         if isinstance(raw, str):
             raw = raw.encode("utf-8")
         file = Path("standard input")
-        done = exchange.import_bundle(app.store, exchange.read_bundle_sized(raw, "standard input"),
-                                      skip_conflicts, dry_run)
+        done = import_merge.import_bundle(app.store, import_checks.read_bundle_sized(raw, "standard input"),
+                                          skip_conflicts, dry_run)
     else:
-        done = exchange.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
+        done = import_merge.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
     verb = "Would import" if dry_run else "Imported"
     parts = [f"{verb} {added} session{'s' if added != 1 else ''} from {file.name}"]

@@ -1,0 +1,74 @@
+"""The hostile import's last check: every session it adds or continues is replayed by this
+companion's rules, and every deal it records is the one its seed gives."""
+
+from __future__ import annotations
+
+from companion.contract.errors import CompanionError
+from companion.record.import_values import refuse
+
+
+def replay_check(meta: dict, journal: list[dict], name: str):
+    """The session and its replay, or a refusal when the rules do not accept it."""
+    from companion.core import session as sessions
+
+    s = sessions.Session(meta, journal)
+    try:
+        replay = s.replay()
+    except CompanionError as exc:
+        reason = exc.message.replace(" Its file was not changed.", "")
+        reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
+        raise refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
+    except Exception:  # noqa: BLE001 - hostile events may break a rules module in any way
+        raise refuse(name, _unreadable(s, journal)) from None
+    try:  # what `status`, `stats` and every export ask of it (issue 22: a damaged printed value
+        s.status(replay)  # in meta.data imported, then `export --format csv` failed)
+    except Exception:  # noqa: BLE001 - the same: hostile values may break the rules' summary
+        raise refuse(name, f"session {meta['id']}'s printed values (meta.data) or events give a state the rules of "
+                            f"{meta['game']} cannot score: it was not made by this companion") from None
+    return s, replay
+
+
+def _unreadable(s, journal: list[dict]) -> str:
+    """Which entry breaks the rules' code (found by replaying ever shorter prefixes: a few
+    replays, on a refusal only), in words without Python's: the entry, its type and the game."""
+    done, _ = s.fold()
+    sid, game = s.meta["id"], s.meta["game"]
+    try:
+        s.replay(upto=0)  # the start alone: its options and printed values
+    except Exception:  # noqa: BLE001 - the same breakage, before any event
+        return (f"session {sid} cannot be replayed by this companion: its options or printed values (meta) are "
+                f"not ones the rules of {game} can start from")
+    low, high = 0, len(done)  # the first `low` events replay; the first `high` do not
+    while high - low > 1:
+        mid = (low + high) // 2
+        try:
+            s.replay(upto=mid)
+            low = mid
+        except Exception:  # noqa: BLE001 - the same breakage, earlier
+            high = mid
+    if not done:
+        return f"session {sid} cannot be replayed by this companion: the rules of {game} cannot read it"
+    entry = done[high - 1]
+    number = next((n for n, e in enumerate(journal, 1) if e is entry), high)
+    return (f"session {sid}'s journal entry {number} ({entry['event'].get('type')}) holds an event whose fields the "
+            f"rules of {game} cannot read: it was not made by this companion")
+
+
+def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> None:
+    """Every deal recorded from entry ``start`` on must be what the session's seed gives: a
+    continued game is held to the same seed as a new one (nobody can append a chosen hand)."""
+    from companion.core import dealing
+
+    seed = meta.get("seed")
+    if not seed:
+        return
+    for n, entry in enumerate(journal[start:], start + 1):
+        if entry.get("kind") != "do":
+            continue
+        for deal in dealing.deals_in(entry["event"]):
+            try:
+                good = dealing.check(deal, seed, meta.get("entropy", ""))
+            except Exception:  # noqa: BLE001 - a doctored deal may break the shuffle in any way
+                good = False
+            if not good:
+                raise refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")

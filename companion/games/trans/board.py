@@ -57,8 +57,9 @@ def resolve_map(name: str) -> str:
 @lru_cache(maxsize=4096)  # the same few hundred names, looked up at every rail of a replay
 def fold(text: str) -> str:
     """A name as compared: case, accents, dots and extra spaces ignored (Zurich = Zürich)."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():  # an ASCII name has no accent to take off (every coordinate: issue 27)
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace(".", " ").casefold()
     return " ".join(text.split())
 

@@ -127,7 +127,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "bare.py"
         bare.write_text(BARE)
-        envs = {game: dict(os.environ, COMPANION_HOME=str(Path(tmp) / game)) for game in games}
+        # bytecode written and kept, as an installed companion has it (a PYTHONDONTWRITEBYTECODE
+        # left in the environment would compile every module at every start)
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        envs = {game: dict(base, COMPANION_HOME=str(Path(tmp) / game)) for game in games}
         for game in games:
             prepare(game, Path(tmp) / game, companion, envs[game])
         commands = {

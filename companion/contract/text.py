@@ -45,9 +45,11 @@ def __getattr__(name: str):
 def safe_text(text: str, keep_newlines: bool = False) -> str:
     """``text`` with every control character shown as a visible escape (``\\x1b``, ``\\u202e``)."""
     # every unsafe character is one str.isprintable refuses (Cc, Cf, Zl, Zp): a printable text,
-    # nearly every one, is safe without the pattern
+    # nearly every one (a screen's lines, once their line breaks are set aside), is safe
+    # without the pattern
     name = "UNSAFE_KEEPING_LINES" if keep_newlines else "UNSAFE"
-    if text.isprintable() or not (globals().get(name) or __getattr__(name)).search(text):
+    printable = (text.replace("\n", "").replace("\t", "") if keep_newlines else text).isprintable()
+    if printable or not (globals().get(name) or __getattr__(name)).search(text):
         return text
     out = []
     for c in text:

@@ -22,7 +22,6 @@ the table's screens, completion, the phones' pages and the shell's history are m
 from __future__ import annotations
 
 import abc
-import copy
 from contextvars import ContextVar
 from typing import Any, Iterator
 
@@ -170,6 +169,8 @@ class Game(abc.ABC):
     def apply(self, state: State, event: Event, data: dict) -> State:
         """The state after ``event``, leaving ``state`` and ``event`` untouched even by a refusal
         half-way (a dry run). The session layer uses :meth:`advance`."""
+        import copy  # only here: a `status` replays with advance and never imports it (issue 27)
+
         return self.advance(copy.deepcopy(state), json_copy(event), data)
 
     def advance(self, state: State, event: Event, data: dict) -> State:

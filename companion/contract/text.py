@@ -26,13 +26,30 @@ def has_unsafe_chars(text: str) -> bool:
 
 # The same characters as is_unsafe_char (categories Cc, Zl, Zp and the bidi controls), as one
 # pattern: a long output (10,000 rows of `sessions`) is checked in one pass, not char by char.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
-UNSAFE_KEEPING_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+# Compiled when first needed (see __getattr__): the two cost a tenth of a `status` (issue 27),
+# whose texts are printable and never need them.
+_PATTERNS = {
+    "UNSAFE": "[\x00-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]",
+    "UNSAFE_KEEPING_LINES": "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]",
+}
+
+
+def __getattr__(name: str):
+    """``UNSAFE`` and ``UNSAFE_KEEPING_LINES``, compiled on first use (PEP 562)."""
+    if name in _PATTERNS:
+        pattern = globals()[name] = re.compile(_PATTERNS[name])
+        return pattern
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def safe_text(text: str, keep_newlines: bool = False) -> str:
     """``text`` with every control character shown as a visible escape (``\\x1b``, ``\\u202e``)."""
-    if not (UNSAFE_KEEPING_LINES if keep_newlines else UNSAFE).search(text):
+    # every unsafe character is one str.isprintable refuses (Cc, Cf, Zl, Zp): a printable text,
+    # nearly every one (a screen's lines, once their line breaks are set aside), is safe
+    # without the pattern
+    name = "UNSAFE_KEEPING_LINES" if keep_newlines else "UNSAFE"
+    printable = (text.replace("\n", "").replace("\t", "") if keep_newlines else text).isprintable()
+    if printable or not (globals().get(name) or __getattr__(name)).search(text):
         return text
     out = []
     for c in text:

@@ -3,14 +3,14 @@ a play logged afterwards, and who sits where from the start player."""
 
 from __future__ import annotations
 
-import string
 from datetime import date, datetime, timedelta, timezone
 
 from companion.contract.errors import CompanionError
 from companion.contract.text import has_unsafe_chars, name_key, normal_name, safe_text
 
 
-ID_ALPHABET = string.ascii_lowercase + string.digits
+ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"  # string.ascii_lowercase + digits, without importing
+# string (its Template compiles a pattern at import: a twentieth of a `status`, issue 27)
 ID_LENGTH = 8
 NAME_MAX = 20
 # A name starting with one of these is a formula in a spreadsheet (the CSV export) or an option

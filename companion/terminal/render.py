@@ -82,9 +82,22 @@ def screen_width() -> int:
 
 
 # Letters that take one column each and never join another: printable Latin (Zoë, Bjørn, Łukasz),
-# Greek and Cyrillic (but the Cyrillic combining signs U+0483-U+0489), as wcwidth counts them
-# (tests/test_name_width.py checks every one).
-ONE_COLUMN_EACH = re.compile("[ -~\u00a0-\u02ff\u0370-\u0482\u048a-\u052f]*")
+# Greek and Cyrillic (but the Cyrillic combining signs U+0483-U+0489), and the punctuation,
+# arrows, signs, lines and blocks the screens draw with (— … → ≈ ━ ═ █ ◆: without them a
+# screen holding one imported wcwidth, 15 ms, issue 27), as wcwidth counts them
+# (tests/test_name_width.py checks every one). Compiled on first use (see __getattr__): the
+# pattern costs a twentieth of a `status`, whose texts are mostly printable Latin, which
+# _width counts without it.
+_ONE_COLUMN_EACH = ("[ -~\u00a0-\u02ff\u0370-\u0482\u048a-\u052f"
+                    "\u2010-\u2027\u2030-\u205f\u2100-\u2319\u2500-\u25fc]*")
+
+
+def __getattr__(name: str):
+    """``ONE_COLUMN_EACH``, compiled on first use (PEP 562)."""
+    if name == "ONE_COLUMN_EACH":
+        pattern = globals()[name] = re.compile(_ONE_COLUMN_EACH)
+        return pattern
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _width(text: str) -> int:
@@ -92,7 +105,11 @@ def _width(text: str) -> int:
     Asian character two, a combining accent or an Indic vowel sign none (`अंजलि` is 4), a family
     emoji joined by zero-width joiners 2. A control character counts as the escape that
     :func:`companion.contract.text.safe_text` shows for it."""
-    if text.isascii() or ONE_COLUMN_EACH.fullmatch(text):  # nearly every cell: one column a character
+    # nearly every cell: one column a character (printable and below U+0300, the combining
+    # accents, is within ONE_COLUMN_EACH without asking it)
+    if text.isascii() or (max(text) < "\u0300" and text.isprintable()):
+        return len(text)
+    if (globals().get("ONE_COLUMN_EACH") or __getattr__("ONE_COLUMN_EACH")).fullmatch(text):
         return len(text)
     from wcwidth import wcswidth  # 15 ms to import (80 under load): only for the other scripts
 

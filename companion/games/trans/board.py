@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Iterable
 
 from companion.core.datapack import example, pack, set_command
@@ -57,8 +57,9 @@ def resolve_map(name: str) -> str:
 @lru_cache(maxsize=4096)  # the same few hundred names, looked up at every rail of a replay
 def fold(text: str) -> str:
     """A name as compared: case, accents, dots and extra spaces ignored (Zurich = Zürich)."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():  # an ASCII name has no accent to take off (every coordinate: issue 27)
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace(".", " ").casefold()
     return " ".join(text.split())
 
@@ -87,12 +88,11 @@ def _abbreviations(names: list[str]) -> dict[str, str]:
         if not words:
             words = [name or "?"]
         first = "".join(w[0] for w in words)
-        if len(words) > 1:
-            candidates = [(first + words[-1][1:])[:3]]
-        else:
-            candidates = [words[0][:3]]
         letters = "".join(words)
-        candidates += [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
+        # the usual label first; the others are made only when it clashes (issue 27: all of
+        # them for every city were a fifth of building the board at every start)
+        candidates = chain([(first + words[-1][1:])[:3] if len(words) > 1 else words[0][:3]],
+                           (letters[0] + a + b for a, b in combinations(letters[1:], 2)))
         for cand in candidates:
             label = cand[0].upper() + cand[1:]
             if fold(label) not in used:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,12 @@ def post_move(client, token: str, move: str, fields: dict | None = None, query: 
     form = chosen[0]
     data = dict(form["hidden"])
     data.update(fields or {})
-    return client.post(form["action"].replace("{token}", token), data=data, follow_redirects=follow)
+    for _ in range(5):  # "Too many taps at once: wait a moment": a person waits, then taps again
+        response = client.post(form["action"].replace("{token}", token), data=data, follow_redirects=follow)
+        if response.status_code != 429:
+            return response
+        time.sleep(float(response.headers.get("retry-after", "1")))
+    return response
 
 
 # -- a Trans round played from the phones --------------------------------------------------------------

@@ -281,3 +281,13 @@ def test_an_output_that_is_not_a_regular_file_is_left_alone(laptop, tmp_path, ar
     result = cli_run(home, *args, str(pipe))
     assert stat.S_ISFIFO(pipe.stat().st_mode), "the named pipe was replaced by a regular file"
     assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_board_line_only_the_table_screen_reads_is_refused_at_import(export, laptop, tmp_path):
+    """Found by the random damage above (issue 27): a Trans session whose frozen board names a
+    double line that is not one was imported, and `status` then refused to show it. The import
+    now draws the table's screen as `status` does, so it refuses such a file whole."""
+    doc = copy.deepcopy(export)
+    trans = next(s for s in doc["sessions"] if s["meta"]["game"].startswith("trans-"))
+    trans["meta"]["data"]["board"]["double_edges"][0] = [[1, 0]]
+    assert attempt(laptop, tmp_path / "attempt", json.dumps(doc).encode()) == "refused"

@@ -21,11 +21,25 @@ def replay_check(meta: dict, journal: list[dict], name: str):
     except Exception:  # noqa: BLE001 - hostile events may break a rules module in any way
         raise refuse(name, _unreadable(s, journal)) from None
     try:  # what `status`, `stats` and every export ask of it (issue 22: a damaged printed value
-        s.status(replay)  # in meta.data imported, then `export --format csv` failed)
+        s.status(replay)  # in meta.data imported, then `export --format csv` failed), and what
+        _table_screen(s, replay)  # `status` shows the table (a Trans board built from its data)
     except Exception:  # noqa: BLE001 - the same: hostile values may break the rules' summary
         raise refuse(name, f"session {meta['id']}'s printed values (meta.data) or events give a state the rules of "
                             f"{meta['game']} cannot score: it was not made by this companion") from None
     return s, replay
+
+
+def _table_screen(s, replay) -> None:
+    """Draw the table's `status` screen as data, as `status` would: a printed value only a view
+    reads (the lines of a Trans board) must be refused here, not by `status` after the import."""
+    from companion.contract.exit import Exit
+    from companion.core import registry
+
+    seen = Exit(s, replay)
+    seen.status
+    view = registry.parts(s.meta["game"]).get("status_view")
+    if view is not None:
+        view(seen.at())
 
 
 def _unreadable(s, journal: list[dict]) -> str:

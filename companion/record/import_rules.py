@@ -38,7 +38,7 @@ def _table_screen(s, replay) -> None:
     seen = Exit(s, replay)
     seen.status
     view = registry.parts(s.meta["game"]).get("status_view")
-    if view is not None:
+    if view is not None and not replay.played:  # a play logged whole: `status` draws no game screen
         view(seen.at())
 
 

@@ -3,6 +3,7 @@ which the companion then finds on its path through the entry point group, as any
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -68,3 +69,26 @@ def not_loaded(out: str) -> list[str]:
         else:
             lines and lines.append("")
     return [line for line in lines if line]
+
+
+@contextlib.contextmanager
+def on_path(site: Path, packages: tuple[str, ...]):
+    """Distributions installed into ``site`` found by the registry like any plugin while the
+    block runs (``site`` put first on this process's path), then taken off again with their
+    ``packages``' modules, so the next test sees only what it installs itself."""
+    import importlib
+
+    from companion.core import registry
+
+    sys.path.insert(0, str(site))
+    importlib.invalidate_caches()
+    registry.use_cache_file(None)
+    registry.forget()
+    try:
+        yield site
+    finally:
+        sys.path.remove(str(site))
+        for name in [m for m in sys.modules if m.split(".")[0] in packages]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+        registry.forget()

@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -40,30 +38,23 @@ GAMES = BUILT_IN + sorted(EXAMPLES)
 def plugins(tmp_path_factory):
     """The examples installed with pip into a folder put on this process's path (and taken off
     again), so the registry finds them through their entry points like any plugin."""
-    from companion.core import registry
+    from plugin_support import on_path, pip_install
 
     work = tmp_path_factory.mktemp("contract")
     site = work / "site"
+    copies = []
     for name, source in EXAMPLES.items():
-        copy = work / source.name
-        shutil.copytree(source, copy)  # built from a copy: nothing is written into the repository
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                        "--no-index", "--target", str(site), str(copy)], check=True, capture_output=True)
-    sys.path.insert(0, str(site))
-    import importlib
-
-    importlib.invalidate_caches()
-    registry.use_cache_file(None)
-    registry.forget()
-    yield site
-    sys.path.remove(str(site))
-    for name in [m for m in sys.modules if m.split(".")[0] in ("yacht_companion", "tally_companion", "tricks_companion")]:
-        del sys.modules[name]
+        copies.append(work / source.name)
+        shutil.copytree(source, copies[-1])  # built from a copy: nothing is written into the repository
+    pip_install(*copies, target=site)
+    with on_path(site, ("yacht_companion", "tally_companion", "tricks_companion")):
+        yield site
     from companion.terminal import declared  # its commands, made once per moves module
+
+    from companion.core import registry
 
     for name in [m for m in declared._built if m.split(".")[0].endswith("_companion")]:
         del declared._built[name]
-    importlib.invalidate_caches()
     registry.forget()
 
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from html import unescape
 from pathlib import Path
 
@@ -384,26 +382,15 @@ def status_view(at):
 @pytest.fixture
 def hidden_bid(tmp_path):
     """The test game installed as a real distribution (pip, from a folder), found by the registry."""
-    import importlib
-
-    from companion.core import registry
+    from plugin_support import on_path, pip_install
 
     source, site = tmp_path / "hidden-bid", tmp_path / "site"
     for name, text in HIDDEN_BID.items():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text, encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(site), str(source)], check=True, capture_output=True)
-    sys.path.insert(0, str(site))
-    importlib.invalidate_caches()
-    registry.use_cache_file(None)
-    registry.forget()
-    yield site
-    sys.path.remove(str(site))
-    for name in [m for m in sys.modules if m.split(".")[0] == "hiddenbid"]:
-        del sys.modules[name]
-    importlib.invalidate_caches()
-    registry.forget()
+    pip_install(source, target=site)
+    with on_path(site, ("hiddenbid",)):
+        yield site
     shutil.rmtree(site, ignore_errors=True)
 
 

@@ -234,7 +234,7 @@ def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
-    result = check(site, home, "leaky")
+    result = check(site, home, "leaky", "--seeds", "2", "--moves", "40")  # naming a leak needs no long run
     assert result.returncode == 1, result.stdout
     lines = result.stdout.splitlines()
     # one line per failure: the game, the move, the surface, the value; then the game's summary
@@ -255,7 +255,7 @@ def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
 def test_a_dealt_hand_drawn_on_another_players_page_is_named(site, home):
     """The twin of an even seed is dealt the same cards but two, one player's hand at a time:
     the page of a player whose hand is the same in both shows the other's city, and is named."""
-    result = check(site, home, "leaky-trans")
+    result = check(site, home, "leaky-trans", "--seeds", "2", "--moves", "40")
     assert result.returncode == 1, result.stdout + result.stderr
     found = [re.search(r"^leaky-trans: seed \d+, move \d+ `[^`]+`: (\w+)'s page: shows a secret of (\w+)'s: "
                        r"'([^']+)' in '(.*)' \(its twin", line) for line in result.stdout.splitlines()]

@@ -75,7 +75,8 @@ def not_loaded(out: str) -> list[str]:
 def on_path(site: Path, packages: tuple[str, ...]):
     """Distributions installed into ``site`` found by the registry like any plugin while the
     block runs (``site`` put first on this process's path), then taken off again with their
-    ``packages``' modules, so the next test sees only what it installs itself."""
+    ``packages``' modules and the commands made from them, so the next test sees only what it
+    installs itself."""
     import importlib
 
     from companion.core import registry
@@ -90,5 +91,9 @@ def on_path(site: Path, packages: tuple[str, ...]):
         sys.path.remove(str(site))
         for name in [m for m in sys.modules if m.split(".")[0] in packages]:
             del sys.modules[name]
+        from companion.terminal import declared  # its commands, made once per moves module
+
+        for name in [m for m in declared._built if m.split(".")[0] in packages]:
+            del declared._built[name]
         importlib.invalidate_caches()
         registry.forget()

@@ -49,13 +49,6 @@ def plugins(tmp_path_factory):
     pip_install(*copies, target=site)
     with on_path(site, ("yacht_companion", "tally_companion", "tricks_companion")):
         yield site
-    from companion.terminal import declared  # its commands, made once per moves module
-
-    from companion.core import registry
-
-    for name in [m for m in declared._built if m.split(".")[0].endswith("_companion")]:
-        del declared._built[name]
-    registry.forget()
 
 
 def strings(value, found: set) -> set:

@@ -8,12 +8,12 @@ secret), once the session's id, times and the pages' tokens are set aside.
 
 from __future__ import annotations
 
-import importlib
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+import plugin_support
+from plugin_support import pip_install
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-tricks"
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -24,33 +24,15 @@ def install(work: Path, source: Path = EXAMPLE) -> Path:
     into the repository)."""
     copy = work / source.name
     shutil.copytree(source, copy)
-    site = work / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(site), str(copy)], check=True, capture_output=True)
-    return site
+    pip_install(copy, target=work / "site")
+    return work / "site"
 
 
 def on_path(site: Path, package: str = "tricks_companion"):
     """Put ``site`` on this process's path so the registry finds the example (a generator:
     yields once, then takes it off again)."""
-    from companion.core import registry
-
-    sys.path.insert(0, str(site))
-    importlib.invalidate_caches()
-    registry.use_cache_file(None)
-    registry.forget()
-    try:
+    with plugin_support.on_path(site, (package,)):
         yield site
-    finally:
-        sys.path.remove(str(site))
-        for name in [m for m in sys.modules if m.split(".")[0] == package]:
-            del sys.modules[name]
-        from companion.terminal import declared  # its commands, made once per moves module
-
-        for name in [m for m in declared._built if m.split(".")[0] == package]:
-            del declared._built[name]
-        importlib.invalidate_caches()
-        registry.forget()
 
 
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?|\b\d\d:\d\d\b")

@@ -92,7 +92,9 @@ def speak_click() -> None:
         module = sys.modules.get(f"click.{name}")
         if module is None:
             continue
-        if getattr(module, "_", None) is not None:
+        if name == "decorators":  # its texts are option help ("Show this message and exit."), made
+            module._ = languages.N_  # on every parse: translated where --help writes them
+        elif getattr(module, "_", None) is not None:
             module._ = languages.gettext
         if getattr(module, "ngettext", None) is not None:
             module.ngettext = languages.ngettext

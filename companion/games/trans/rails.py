@@ -145,7 +145,7 @@ def _no_trans_session(app, name: str) -> CompanionError:
     what = (f"`rails {name}` counts a player's missing rails in a Trans session (`use ID` picks one, `sessions` "
             "lists them); a map instead of a name counts any hand: `rails amerika --hand CITY,...`.")
     try:
-        other, _ = app.loaded()
+        other, _replay = app.loaded()
     except CompanionError as exc:  # no current session, or it is gone
         return CompanionError(f"{exc.message.split(':')[0]}: {what}")
     return CompanionError(f"Session {other.id} ({other.game.title}) is not a Trans game: {what}")
@@ -165,7 +165,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 
     def count():
         # the lines the players said count single since the session began count here too
-        values, _ = singles.with_supplied(app.store, s.meta["game"], replay.data)
+        values, _laid = singles.with_supplied(app.store, s.meta["game"], replay.data)
         return with_supplied(app, s, values, lambda data: (game.missing_tree(replay.state, data, player), data))[0]
 
     tree, data = count()
@@ -347,7 +347,7 @@ def with_supplied(app, session, data: dict, compute):
 
     frozen: dict = {}
     current = data
-    for _ in range(10):
+    for _try in range(10):
         try:
             return compute(current), frozen
         except MissingValue as missing:

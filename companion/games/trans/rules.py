@@ -218,7 +218,7 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         if turned["needed"]:
             from companion.core import dealing
 
-            cards, _ = special_deck(data)
+            cards, _complete = special_deck(data)
             shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
             event["special_shuffle"] = shuffled
             turned = draw(rest, shuffled["order"], per_round)

@@ -249,7 +249,7 @@ def and_list(items: list[str]) -> str:
 def ask_before_round_end(app, game, state: dict, data: dict, winners, rails_out: bool) -> None:
     """In the shell, before `round end --auto` counts: when a count may go through a named
     line nobody has said yet, ask for the lines once (the count then uses them)."""
-    values, _ = with_supplied(app.store, game.id, data)
+    values, _laid = with_supplied(app.store, game.id, data)
     if not unknown(values):
         return
     try:

@@ -12,7 +12,7 @@ import re
 from typing import Any, Iterable
 
 from companion.contract.errors import CompanionError
-from companion.games.trans.rules import PRESTIGE_GOAL, city_colours
+from companion.games.trans.rules import PRESTIGE_GOAL, city_colours, colour_word
 from companion.contract.language import N_, _, ngettext
 from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, message, names, player_colour
 
@@ -201,16 +201,6 @@ def next_what(status: dict) -> str:
     if len(waiting) < len(status["players"]):
         return _("`start NAME JUNCTION` for {names}, then `build NAME PATH`.").format(names=and_list(waiting))
     return _("`round end --winner NAME --missing NAME=N ...` (or `--rails-out`).")
-
-
-# the city cards' colours as words (the pack's ids are English words: `colours` in data/)
-COLOUR_WORDS = {"yellow": N_("yellow"), "red": N_("red"), "orange": N_("orange"), "green": N_("green"),
-                "blue": N_("blue")}
-
-
-def colour_word(colour: str) -> str:
-    """A city card's colour as the viewer's word (a colour the list lacks as the pack says it)."""
-    return _(COLOUR_WORDS[colour]) if colour in COLOUR_WORDS else colour
 
 
 # -- a hand ----------------------------------------------------------------------------------------

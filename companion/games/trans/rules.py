@@ -167,7 +167,7 @@ def check_specials(cards, per_round: int | None = None) -> list[str]:
     if found:
         a, b, why = found
         raise RuleError(_("{a} and {b} cannot be played together: {why}. Set one aside and take "
-                          "the next card instead.").format(a=a, b=b, why=why))
+                          "the next card instead.").format(a=a, b=b, why=_(why)))
     return named
 
 

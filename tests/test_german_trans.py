@@ -177,3 +177,146 @@ def test_every_trans_screen_and_refusal_in_the_pseudo_language_passes_the_catalo
                     f"new {game} --players A,B --deal balanced=x", "round end --winner Ann --rails-out"):
         check(refusal)
     assert not found, json.dumps(found)
+
+
+# -- the special cards, the choices they ask for, and every viewer's page ------------------------------
+
+def page_words(view) -> str:
+    """Every word of a view a page shows: the blocks' words (view.plain) and their titles, a
+    table's head, a private part's name, a board's title and label."""
+    from companion.contract.view import plain
+
+    out = [plain(view)]
+    for block in view:
+        out += [str(getattr(block, name, "") or "") for name in ("title", "label", "shows")]
+        out += [str(h) for h in getattr(block, "head", []) or []]
+        if getattr(block, "kind", "") in ("section", "private"):
+            out.append(page_words(block.blocks))
+    return re.sub(r"<[\w.]+ object at 0x[0-9a-f]+>", "", "\n".join(out))  # (a score bar is drawn, not said)
+
+
+def pages(home, players=PLAYERS) -> dict[str, str]:
+    """What the table's page and each player's page show now, as words."""
+    from companion.contract.exit import Exit
+    from companion.core.session import load
+    from companion.core.store import Store
+    from companion.games.trans.views import status_view
+
+    store = Store(home)
+    s = load(store, store.current())
+    replay = s.replay()
+    from companion.games.trans import screens
+
+    out = {}
+    for viewer in (None, *players):
+        at = Exit(s, replay, viewer).at()
+        view = status_view(at)
+        if viewer is not None:  # the boards a player taps for a start marker and for rails
+            view += [screens.marker_tap(at, viewer, []), screens.build_tap(at, viewer)]
+        out[str(viewer)] = page_words(view)
+    return out
+
+
+def hands(home) -> dict:
+    from companion.core.session import load
+    from companion.core.store import Store
+
+    store = Store(home)
+    s = load(store, store.current())
+    return s.replay().state["hands"]
+
+
+def test_the_special_cards_and_their_choices_in_german_and_on_every_page(run, home):
+    says(run, "de", "new trans-amerika --players Ann,Bob,Cy,Dee --variant special-cards --entropy x")
+    started = flat(says(run, "de", "round start --special return-any"))
+    assert "Sonderkarte: " in started and "alle spielen mit 4 Städten: jeder legt eine nach Wahl zurück" in started
+    assert "Jetzt: Es fehlt noch das Zurücklegen einer Stadt von Ann, Bob, Cy, Dee: hand NAME --return CITY" in started
+    with using("de"):
+        ann = pages(home)["Ann"]
+    assert "Eine Stadt zurücklegen" in ann and "Wähle die Stadt, die du zurücklegst" in ann
+    assert "Deine Städte (Runde 1)" in ann and "Fehlende Schienen" in ann
+    for p in PLAYERS:
+        city = hands(home)[p][0]
+        said = flat(says(run, "de", f"hand {p} --return {shlex.quote(city)}"))
+        assert f"{p} hat eine Stadt zurückgelegt und spielt mit 4." in said
+    assert "Alle haben gewählt: die Runde kann gespielt werden." in said
+    refused = flat(says(run, "de", "hand Ann --return Dallas", expect=1))
+    assert "Nur die Sonderkarte 'return-any' lässt Spieler eine Stadt zurücklegen." in refused
+    says(run, "de", "round end --winner Ann --missing Bob=2 --missing Cy=3 --missing Dee=4")
+    started = flat(says(run, "de", "round start --special pass-three"))
+    assert "alle geben dreimal eine Stadt nach links weiter" in started
+    assert "Weitergabe 1 von 3: es fehlt noch die Wahl einer Stadt zum Weitergeben nach links von Ann, Bob, Cy, " \
+           "Dee: pass NAME CITY" in started
+    with using("de"):
+        bob = pages(home)["Bob"]
+    assert "Eine Stadt weitergeben (Weitergabe 1 von 3)" in bob
+    said = flat(says(run, "de", f"pass Bob {shlex.quote(hands(home)['Bob'][0])}"))
+    assert "Die Wahl von Bob ist festgehalten." in said
+    assert "Bob hat schon eine Stadt für Weitergabe 1 von 3 gewählt" in \
+        flat(says(run, "de", f"pass Bob {shlex.quote(hands(home)['Bob'][0])}", expect=1))
+
+
+@pytest.mark.parametrize("cards", [["return-any"], ["pass-three", "rhythm-321"], ["swap-hands", "build-anywhere"],
+                                   ["generous", "three-rails"]])
+def test_the_special_cards_choices_and_pages_in_the_pseudo_language(run, home, cards):
+    allowed = [*PLAYERS, *printed_names("trans-amerika"), *VALUES, *cards]
+    found: dict[str, list[str]] = {}
+
+    def check(line: str, expect: int | None = None) -> None:
+        words = leaks(clean(says(run, "xx", line, expect)), allowed)
+        if words:
+            found[line] = words
+
+    def check_pages() -> None:
+        with using("xx"):
+            shown = pages(home)
+        for viewer, text in shown.items():
+            words = leaks(text, allowed)
+            if words:
+                found[f"page of {viewer}"] = words
+
+    check("new trans-amerika --players Ann,Bob,Cy,Dee --variant special-cards --specials-per-round "
+          f"{len(cards)} --entropy x", 0)
+    check("round start " + " ".join(f"--special {c}" for c in cards), 0)
+    for _ in range(16):  # every choice the cards ask for, each checked on every screen and page
+        check("status")
+        check_pages()
+        from companion.core.session import load
+        from companion.core.store import Store
+
+        store = Store(home)
+        s = load(store, store.current())
+        state = s.replay().state
+        if not state["pending"]:
+            break
+        p = s.game.waiting(state)[0]
+        check(f"hand {p} --print")
+        city = shlex.quote(state["hands"][p][0])
+        check(f"hand {p} --return {city}" if state["pending"]["kind"] == "return" else f"pass {p} {city}", 0)
+    for p, where in zip(PLAYERS, ("Dallas", "Boston", "Denver", "Seattle")):
+        check(f"start {p} {where}", 0)
+    check("build Ann Dallas-K10")
+    check("build Ann Dallas-K10")  # refused: the line is taken
+    check("end-turn Ann")
+    check("status")
+    check_pages()
+    check("rails Ann --print")
+    check("round end --auto")
+    check("round end --winner Ann --missing Bob=2 --missing Cy=3 --missing Dee=4")  # refused: the board says
+    check("status")
+    check_pages()
+    check("log")
+    assert not found, json.dumps(found)
+
+
+def test_german_trans_screens_fit_60_columns(run, monkeypatch):
+    """German runs longer: every line of the game's screens still fits 60 columns (a deal's
+    commitment is one word of 64 characters, copied whole, and a refusal is one line, as in English)."""
+    monkeypatch.setenv("COLUMNS", "60")
+    lines = [*PLAYTHROUGH["trans-amerika"][:-3], "log", "hand Ann --print", "rails Ann --print",
+             "rails amerika --hand Dallas,Omaha,Boston", *PLAYTHROUGH["trans-amerika"][-3:]]
+    for line in lines:
+        for shown in says(run, "de", line).splitlines():
+            if shown.startswith("Error: ") or re.fullmatch(r"  [0-9a-f]{64}", shown):
+                continue
+            assert len(shown) <= 60, (line, shown)

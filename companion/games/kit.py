@@ -410,21 +410,21 @@ def sheet_options(fn: Callable) -> Callable:
     title, how it is won, teams, co-op, no points, its tie-breaker and its BoardGameGeek id.
     The flags default to None: a title remembers what was said of it until it is said again."""
     for option in reversed([
-        click.option("--title", metavar="NAME", help="The game's name (Carcassonne): remembered with the options "
-                                                     "below, and counted as its own game in the history.",
+        click.option("--title", metavar="NAME", help=N_("The game's name (Carcassonne): remembered with the options "
+                                                     "below, and counted as its own game in the history."),
                      shell_complete=completes("titles")),
         click.option("--lowest-wins/--highest-wins", "lowest_wins", default=None,
-                     help="The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one."),
+                     help=N_("The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one.")),
         click.option("--teams", metavar='"Ann+Bob,Cy+Dee"',
-                     help="Teams: a team's points add up and its members win or lose together."),
+                     help=N_("Teams: a team's points add up and its members win or lose together.")),
         click.option("--coop/--competitive", "coop", default=None,
-                     help="A co-operative game: everyone wins or loses together."),
+                     help=N_("A co-operative game: everyone wins or loses together.")),
         click.option("--no-points/--points", "no_points", default=None,
-                     help="A game without points: the winners are named."),
+                     help=N_("A game without points: the winners are named.")),
         click.option("--tie-breaker", "tie_break", metavar="TEXT",
-                     help="What the rules settle a tie for first by (most money): the winner is then named."),
+                     help=N_("What the rules settle a tie for first by (most money): the winner is then named.")),
         click.option("--bgg-id", "bgg_id", metavar="N",
-                     help="The game's BoardGameGeek id (the number in its address), for the exports."),
+                     help=N_("The game's BoardGameGeek id (the number in its address), for the exports.")),
     ]):
         fn = option(fn)
     return fn

@@ -434,7 +434,7 @@ class Board:
                 raise MissingValue(self.game, "dashed", _("the 10 dashed-border city cards, left "
                                                           "out with 2 or 3 players: CITY is a "
                                                           "city's name, 2 of each colour"), example(self.game, "dashed"),
-                                   also="or deal the cities at the table with `round start --physical`")
+                                   also=_("or deal the cities at the table with `round start --physical`"))
             by_colour = [[c for c in cs if not c.dashed] for cs in by_colour]
         return by_colour
 

@@ -39,7 +39,7 @@ that each rejected deal was out of balance and the one dealt is within it: nobod
 
 from __future__ import annotations
 
-from companion.contract.language import ENGLISH, N_, _, ngettext, using
+from companion.contract.language import ENGLISH, N_, _, language, ngettext, using
 
 import unicodedata
 
@@ -1162,6 +1162,8 @@ class TransGame(TrackMixin, Game):
     def _english(words, *args) -> str:
         """A text of the summary in English: `status --json` is read by programs, never translated
         (the screens make their own in the viewer's language from the state)."""
+        if language() == ENGLISH:  # (the usual case: no context to set)
+            return words(*args)
         with using(ENGLISH):
             return words(*args)
 

@@ -139,6 +139,13 @@ def test_the_refusals_and_questions_in_german(run):
 
 # -- the pseudo-language: no English word left on any Trans screen ------------------------------------
 
+def session_ids(home) -> list[str]:
+    """The sessions' ids (random letters and digits, sometimes a word of letters only)."""
+    from companion.core.store import Store
+
+    return [path.stem for path in Store(home).sessions_dir.glob("*.json")]
+
+
 def clean(text: str) -> str:
     """What a Trans screen says, without the words of the floors below it (the terminal's own
     `Error:` and its pointer to `--help`, which its own part translates)."""
@@ -156,13 +163,13 @@ SCREENS = ["status", "board", "log", "hand Ann --print", "rails Ann --print", "b
 
 
 @pytest.mark.parametrize("game", ["trans-amerika", "trans-europa"])
-def test_every_trans_screen_and_refusal_in_the_pseudo_language_passes_the_catalogue(run, game):
+def test_every_trans_screen_and_refusal_in_the_pseudo_language_passes_the_catalogue(run, home, game):
     allowed = [*PLAYERS, *printed_names("trans-amerika"), *printed_names("trans-europa"), *VALUES]
     found: dict[str, list[str]] = {}
 
     def check(line: str, expect: int | None = None) -> None:
         text = clean(says(run, "xx", line, expect))
-        words = leaks(text, allowed)
+        words = leaks(text, [*allowed, *session_ids(home)])
         if words:
             found[line] = words
 
@@ -263,7 +270,7 @@ def test_the_special_cards_choices_and_pages_in_the_pseudo_language(run, home, c
     found: dict[str, list[str]] = {}
 
     def check(line: str, expect: int | None = None) -> None:
-        words = leaks(clean(says(run, "xx", line, expect)), allowed)
+        words = leaks(clean(says(run, "xx", line, expect)), [*allowed, *session_ids(home)])
         if words:
             found[line] = words
 
@@ -271,7 +278,7 @@ def test_the_special_cards_choices_and_pages_in_the_pseudo_language(run, home, c
         with using("xx"):
             shown = pages(home)
         for viewer, text in shown.items():
-            words = leaks(text, allowed)
+            words = leaks(text, [*allowed, *session_ids(home)])
             if words:
                 found[f"page of {viewer}"] = words
 
@@ -320,3 +327,15 @@ def test_german_trans_screens_fit_60_columns(run, monkeypatch):
             if shown.startswith("Error: ") or re.fullmatch(r"  [0-9a-f]{64}", shown):
                 continue
             assert len(shown) <= 60, (line, shown)
+
+
+def test_the_trans_commands_help_in_german(run):
+    """--help texts are translated as the terminal writes them: the declared moves', the
+    hand-written commands' and `new`'s, each written whole."""
+    says(run, "de", "new trans-amerika --players Ann,Bob,Cy,Dee --entropy x")
+    assert "Genau die fehlenden Schienen" in flat(says(run, "de", "rails --help"))
+    assert "Die Städte von NAME privat zeigen" in flat(says(run, "de", "hand --help"))
+    assert "Die Schienen von NAME festhalten" in flat(says(run, "de", "build --help"))
+    new = flat(says(run, "de", "new trans-europa --help"))
+    assert "Eine Partie Trans Europa beginnen. 2 bis 6 Spieler" in new
+    assert "(1 bis 8; Standard 1)" in new

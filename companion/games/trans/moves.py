@@ -29,14 +29,26 @@ from companion.contract.view import Line, Name, Private, message, winners
 
 # -- new -----------------------------------------------------------------------------------------
 
+# Help texts are translated as the terminal writes them, so each is written whole, as shown (the
+# card ids and the most cards a round from specials.py, checked below).
+SPECIALS_PER_ROUND_HELP = N_("With --variant special-cards: turn over N cards a round, played together (1 to 8; "
+                             "default 1).")
+SPECIAL_HELP = N_("The special card you turned over at the table; repeat it for several cards played together (one "
+                  "of: generous, demanding, three-rails, water-single, mountain-single, return-white, "
+                  "return-turquoise, return-any, rhythm-321, reveal-pink-orange, reveal-pink-brown, "
+                  "reveal-brown-orange, pass-pink, pass-brown, pass-orange, pass-three, swap-hands, build-anywhere).")
+# `new GAME --help` as kit.new_command writes it ("Start a TITLE session. " and `new`'s docstring)
+NEW_HELP = (N_("Start a Trans Europa session. 2 to 6 players; the start player passes to the left every round."),
+            N_("Start a Trans Amerika session. 2 to 6 players; the start player passes to the left every round."))
+assert f"1 to {MAX_PER_ROUND};" in SPECIALS_PER_ROUND_HELP and f"(one of: {', '.join(SPECIAL_IDS)})." in SPECIAL_HELP
+
 
 def _new(game) -> click.Command:
     @new_command(game)
     @click.option("--variant", type=click.Choice(["special-cards"]),
                   help=N_("Play with the special cards: one is turned over before every round."))
     @click.option("--specials-per-round", "per_round", type=int, metavar="N",
-                  help=N_("With --variant special-cards: turn over N cards a round, played together "
-                          "(1 to {most}; default 1).").replace("{most}", str(MAX_PER_ROUND)))
+                  help=SPECIALS_PER_ROUND_HELP)
     @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
                   help=N_("prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails."))
     @click.option("--deal", "deal", metavar="balanced=K",
@@ -898,9 +910,8 @@ def _deal_why(at, player: str) -> str:
 MOVES = [
     Move("round start",
          [Param("physical", Flag(), N_("The cities are dealt at the table, not by the app."), page=False),
-          Param("specials", SpecialCard(), N_("The special card you turned over at the table; repeat it for several "
-                "cards played together (one of: {cards}).").replace("{cards}", ", ".join(SPECIAL_IDS)),
-                flags=("--special",), many=True, required=False, metavar="CARD", page=False),
+          Param("specials", SpecialCard(), SPECIAL_HELP, flags=("--special",), many=True, required=False,
+                metavar="CARD", page=False),
           Param("unbalanced", Flag(), N_("With --deal balanced=K: deal this round once, plainly (when no balanced "
                 "deal is found)."), page=False)],
          _round_start_event,
@@ -1032,6 +1043,7 @@ completes_with(_offer_rails)(rails)
 
 COMMANDS = {"hand": hand, "rails": rails}
 NEW = {"trans-europa": _new(TransEuropa), "trans-amerika": _new(TransAmerika)}
+assert [NEW["trans-europa"].help, NEW["trans-amerika"].help] == list(NEW_HELP)
 
 # A short game each, dealt at the table (no random deal): the hands typed, start markers,
 # rails, a round counted on the board, a special card named at the table, a round scored by hand.

@@ -339,3 +339,16 @@ def test_the_trans_commands_help_in_german(run):
     new = flat(says(run, "de", "new trans-europa --help"))
     assert "Eine Partie Trans Europa beginnen. 2 bis 6 Spieler" in new
     assert "(1 bis 8; Standard 1)" in new
+
+
+def test_the_shells_next_step_in_german_names_the_command(run, home):
+    """The shell's toolbar says what comes next: in German the sentence of `status`, or, while a
+    card waits for choices, the command to type (`status --json`'s words are English)."""
+    from companion.games.trans.views import next_action
+
+    says(run, "de", "new trans-amerika --players Ann,Bob,Cy,Dee --variant special-cards --entropy x")
+    says(run, "de", "round start --special return-any")
+    with using("de"):
+        data = json.loads(run(["status", "--json"], expect=0).stdout)
+        assert next_action(data) == "hand NAME --return"
+    assert next_action(data) == "Ann, Bob, Cy, Dee must still put a city back: hand NAME --return"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from companion.games.trans import screens
 from companion.games.trans.rules import PRESTIGE_GOAL
-from companion.contract.language import _, ngettext
+from companion.contract.language import ENGLISH, _, language, ngettext
 from companion.contract.view import Line, Name, Private, Section, Table, message, winners
 
 MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", "europe", "trans-europa")
@@ -148,8 +148,10 @@ def next_action(status: dict) -> str:
     if not status["round_open"]:
         return "round start"
     if status["pending"]:
-        return status["pending"].replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return") \
-            .replace(" CITY", "")
+        due = status["pending"]  # English, as `status --json` says it: another language shows its command only
+        if language() != ENGLISH:
+            due = due.rpartition(": ")[2]
+        return due.replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return").replace(" CITY", "")
     return screens.next_what(status).replace("`", "").rstrip(".")
 
 

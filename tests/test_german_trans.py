@@ -352,3 +352,14 @@ def test_the_shells_next_step_in_german_names_the_command(run, home):
         data = json.loads(run(["status", "--json"], expect=0).stdout)
         assert next_action(data) == "hand NAME --return"
     assert next_action(data) == "Ann, Bob, Cy, Dee must still put a city back: hand NAME --return"
+
+
+def test_the_all_hands_statistics_in_german_numbers(run):
+    """`rails MAP --all-hands --stats`: thousands and decimals as a German player writes them."""
+    said = flat(says(run, "de", "rails europa --all-hands --stats"))
+    assert "Spielplan Europa, leer: 16.807 Hände (4 bis 6 Spieler, alle Karten)." in said
+    assert re.search(r"Fehlende Schienen: Mittelwert \d+,\d\d, Standardabweichung \d+,\d\d, Minimum \d+, Maximum \d+\.",
+                     said)
+    assert re.search(r"Am schwersten \(\d+ Schienen, 1 Hand\): ", said)
+    english = flat(says(run, "en", "rails europa --all-hands --stats"))
+    assert "16,807 hands" in english and re.search(r"mean \d+\.\d\d, standard deviation \d+\.\d\d", english)

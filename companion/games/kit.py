@@ -492,3 +492,40 @@ def refuse_known_game(title: str) -> None:
         if wanted in (name_key(gid), name_key(shown)):
             raise CompanionError(f"{title} is a game the companion knows: `new {gid}` plays it with its rules, and "
                                  f"`played {gid} ...` logs it.")
+
+
+def said(message: str, **values: Any) -> list:
+    """The parts of a translated message for a view's ``Line``: its text around the named
+    placeholders, each value put in as it is, so a name stays a ``Name`` (kept whole, styled) and
+    a command a ``Cmd`` wherever the translation puts it (issue 28: never a sentence glued from
+    parts). A list value is spliced in (``names(...)``); any other is written with ``str``.
+    ``{{`` and ``}}`` are braces. ``Line(*said(_("{name} owns {ship}."), name=Name(p), ship=...))``"""
+    out: list = []
+    text, i, n = [], 0, len(message)
+    while i < n:
+        c = message[i]
+        if c in "{}" and message[i + 1:i + 2] == c:  # an escaped brace
+            text.append(c)
+            i += 2
+            continue
+        end = message.find("}", i) if c == "{" else -1
+        if end == -1:
+            text.append(c)
+            i += 1
+            continue
+        value = values[message[i + 1:end]]
+        if text:
+            out.append("".join(text))
+            text = []
+        out += value if isinstance(value, (list, tuple)) else [value if isinstance(value, str) else str(value)]
+        i = end + 1
+    if text:
+        out.append("".join(text))
+    return out
+
+
+def and_list(items) -> str:
+    """Names joined by "and" in the viewer's language (``Ann and Bob`` / ``Ann und Bob``)."""
+    from companion.contract.language import _
+
+    return _(" and ").join(str(i) for i in items)

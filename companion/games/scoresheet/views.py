@@ -35,7 +35,8 @@ def status_view(at) -> list:
     players = status["players"]
     # a page is narrow and tall (a phone): the rounds go down, the players across
     sheet = [[n + 1, *(_points(p["rounds"][n]) for p in players)] for n in range(rounds)]
-    title = status.get("title") or _("Score sheet")
+    title = status.get("title") or "Score sheet"
+    title = _(title) if title == "Score sheet" else title  # the game's own name, not one a group gave it
     out = [Line(ngettext("Session {id} · {title} · {rule} · {count} round",
                          "Session {id} · {title} · {rule} · {count} rounds", rounds).format(
                 id=at.session.id, title=title, rule=rule, count=rounds)),
@@ -50,8 +51,9 @@ def status_view(at) -> list:
     entered = status.get("entered") or []
     if entered and not status["finished"]:
         waiting = [p["name"] for p in players if p["name"] not in entered]
-        out.append(Line(*said(_("Round {round} is being entered: {entered} entered their points; waiting for "
-                                 "{waiting}."), round=rounds + 1, entered=names(entered, last=_(" and ")),
+        out.append(Line(*said(ngettext("Round {round} is being entered: {entered} entered their points; waiting for "
+                                        "{waiting}.", "Round {round} is being entered: {entered} entered their "
+                                        "points; waiting for {waiting}.", len(entered)), round=rounds + 1, entered=names(entered, last=_(" and ")),
                               waiting=names(waiting, last=_(" and ")))))
         mine = (at.state.get("entered") or {}).get(at.viewer) if at.viewer else None
         if mine is not None:

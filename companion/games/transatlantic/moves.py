@@ -111,7 +111,7 @@ def _unmet_noted(at, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
     for name, _note in _unmet(at):
         ship = known.get(name) or {}
         if ship.get("kind", "steam") in kinds:
-            out.append((name, f"{ship.get('kind', '?')}, {ship.get('flag') or _('no flag')}, {ship.get('year') or '?'}"))
+            out.append((name, f"{views.kind_name(ship.get('kind', '?'))}, {ship.get('flag') or _('no flag')}, {ship.get('year') or '?'}"))
     return out
 
 
@@ -375,7 +375,7 @@ def _final_why(at, player: str) -> str:
     state = at.full
     if player in state["finals"]:
         return _("{name}'s final scoring is entered: `undo` on the laptop takes it back.").format(name=player)
-    return _("The game ends only after the last steamship is bought (seed 002: \"{rule}\").").format(rule=END_LINE)
+    return _("The game ends only after the last steamship is bought (seed 002: \"{rule}\").").format(rule=_(END_LINE))
 
 MOVES = [
     Move("own", [Param("player", Player(), metavar=PLAYER),

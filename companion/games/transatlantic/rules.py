@@ -99,10 +99,11 @@ def check_flag(flag: Any, flags: list[str] | None) -> str:
 
 
 # The rulebook lines the turn order follows (seed 002, "Start"), quoted in refusals and tests.
-OLDEST_STARTS = "The owner of the oldest ship becomes the starting player"
-OPENING_LINE = ("Before starting to play, each player purchases a steamship from the ship market in "
-                "anti-clockwise order")
-END_LINE = "The game ends after the last steamship is purchased from the ship market"
+# (marked for the catalogue: a German table reads them translated, in quotes all the same)
+OLDEST_STARTS = N_("The owner of the oldest ship becomes the starting player")
+OPENING_LINE = N_("Before starting to play, each player purchases a steamship from the ship market in "
+                  "anti-clockwise order")
+END_LINE = N_("The game ends after the last steamship is purchased from the ship market")
 # Seed 001, SHIPYARD (a card played on one's own turn): when a ship may be bought after the opening.
 SHIPYARD_LINE = "The player may purchase 1 or 2 ships from the ship market."
 TURN_LINE = "A player's turn consists of playing one card and executing the related action/s."
@@ -352,7 +353,7 @@ class Transatlantic(Game):
             return  # two players' ships from the same year: the table decides, --start stands
         year, oldest, owner = ships[0]
         if owner != seats[0]:
-            why = {"owner": owner, "ship": oldest, "year": year, "rule": OLDEST_STARTS, "first": seats[0]}
+            why = {"owner": owner, "ship": oldest, "year": year, "rule": _(OLDEST_STARTS), "first": seats[0]}
             if s["start_by"] == "--start":
                 raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and seed 002 says: \"{rule}\"; this "
                                   "session was started with --start {first}: check the years, or start the session "
@@ -451,10 +452,10 @@ class Transatlantic(Game):
             if player != due:
                 raise RuleError(_("It is {due}'s opening purchase: the opening steamships are bought anti-clockwise "
                                   "from the start player's right-hand neighbour ({order}); seed 002: \"{rule}\".").format(
-                    due=due, order=", ".join(order), rule=OPENING_LINE))
+                    due=due, order=", ".join(order), rule=_(OPENING_LINE)))
             if len(names) != 1 or (names[0] in s["ships"] and s["ships"][names[0]]["kind"] != "steam"):
                 raise RuleError(_("The opening purchase is one steamship (seed 002: \"{rule}\"): type `{command}` with "
-                                  "one steamship.").format(rule="each player purchases a steamship",
+                                  "one steamship.").format(rule=_("each player purchases a steamship"),
                                                            command=f"buy {player} SHIP"))
         positions = []
         for name in names:
@@ -564,7 +565,7 @@ class Transatlantic(Game):
         player = player_name(s["players_order"], event.get("player", ""))
         if s.get("rulebook_order") and s["end"] is None:
             raise RuleError(_("The game ends only after the last steamship is bought (seed 002: \"{rule}\"), and it "
-                              "has not been: to stop a game early, type `abandon`.").format(rule=END_LINE))
+                              "has not been: to stop a game early, type `abandon`.").format(rule=_(END_LINE)))
         cash = _count(event.get("cash"), _("Cash (--cash)"))
         rows_vp = list(self.need(data, GAME, "rows_vp", _("VPs for the 1st to 4th complete row"), "[5, 10, 15, 20]"))
         rows = _count(event.get("rows"), _("Complete rows (--rows)"))

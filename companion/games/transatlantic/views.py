@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.games.transatlantic.rules import (END_LINE, OLDEST_STARTS, SHIP_EXTRAS, Transatlantic, add_command,
                                                  opening_order)
-from companion.contract.language import N_, _, ngettext
+from companion.contract.language import N_, _, ngettext, pgettext
 from companion.contract.view import Cmd, Facts, Line, Name, Private, Section, Table, joined, names
 from companion.games.kit import said
 
@@ -28,6 +28,13 @@ FINAL_PARTS = {"cash": N_("cash"), "rows": N_("rows"), "next_row": N_("next row"
 STACK = {"empty": N_("empty"), "no steamships": N_("no steamships"), "steamships": N_("steamships")}
 
 
+def kind_name(kind):
+    """A card's kind as the viewer says it (``steam`` stays the word typed in English)."""
+    names = {"steam": pgettext("ship kind", "steam"), "sail": pgettext("ship kind", "sail"),
+             "hq": pgettext("ship kind", "hq")}
+    return names.get(kind, kind)
+
+
 def _stack(stack) -> str:
     return _(STACK[stack]) if stack in STACK else stack
 
@@ -39,7 +46,7 @@ def ship_parts(ship: dict) -> list:
     flag = ship.get("flag") or _("no flag")
     price = f"£{ship['price']}" if ship.get("price") is not None else _("no price")
     extras = ", ".join(f"{k} {ship[k]}" for k in SHIP_EXTRAS if ship.get(k) is not None)
-    values = _("{kind}, {flag}, {year}, {price}").format(kind=ship["kind"], flag=flag,
+    values = _("{kind}, {flag}, {year}, {price}").format(kind=kind_name(ship["kind"]), flag=flag,
                                                          year=ship.get("year") or _("year unknown"), price=price)
     return [Name(ship["name"]), f": {values}" + (f" ({extras})" if extras else "")]
 
@@ -107,7 +114,7 @@ def market_table(at, title: str | None, data: dict | None = None) -> list:
     rows = at.game.market_rows(at.state, data) if data is not None else market_rows(at)
     out: list[Any] = [Table([_("pos"), _("ship"), _("kind"), _("flag"), _("year"), _("price"), _("surcharge"),
                              _("total")],
-                            [[r["position"], Name(r["ship"]) if r["ship"] else _("(empty)"), r.get("kind"), r.get("flag"),
+                            [[r["position"], Name(r["ship"]) if r["ship"] else _("(empty)"), kind_name(r.get("kind")), r.get("flag"),
                               r.get("year"), _price(r) if r["ship"] else "",
                               _money(r["surcharge"]) if r["ship"] or r["surcharge"] is not None else "",
                               _money(r.get("total")) if r["ship"] else ""] for r in rows],
@@ -296,7 +303,7 @@ def ships_listing(known: dict) -> list:
         return [Line(*said(_("No ships yet: add each card once with {command}."), command=Cmd(add_command("NAME"))))]
     # the optional values only where some card has them: 80 columns then hold whole names
     extras = [k for k in SHIP_EXTRAS if any(s.get(k) is not None for s in known.values())]
-    rows = [[s["name"], s["kind"], s.get("flag") or "-", s.get("year"), s.get("price"), *(s.get(k) for k in extras)]
+    rows = [[s["name"], kind_name(s["kind"]), s.get("flag") or "-", s.get("year"), s.get("price"), *(s.get(k) for k in extras)]
             for s in sorted(known.values(), key=lambda s: (s.get("year") or 0, s["name"]))]
     return [Table([_("ship"), _("kind"), _("flag"), _("year"), _("price"), *extras], rows,
                   title=ngettext("{n} ship in the catalogue", "{n} ships in the catalogue", len(rows)).format(n=len(rows)),
@@ -337,7 +344,7 @@ def oldest_start(state: dict) -> list:
     oldest = min(sails, key=lambda n: state["ships"][n]["year"])
     return [Line(*said(_("{name} owns the oldest ship ({ship}, {year}) and starts (\"{rule}\"). Opening purchases, "
                          "anti-clockwise: {opening}; then turns go clockwise: {seats}."), name=Name(start),
-                       ship=Name(oldest), year=state["ships"][oldest]["year"], rule=OLDEST_STARTS,
+                       ship=Name(oldest), year=state["ships"][oldest]["year"], rule=_(OLDEST_STARTS),
                        opening=names(opening_order(seats)), seats=names(seats)))]
 
 
@@ -365,7 +372,7 @@ def end_news(state: dict, ended_before: bool) -> list:
                                        "the last steamship purchased: \"{rule}\" (seed 002).",
                                        "{ship}, the last steamship on the market, went to the docks, so {bought} were "
                                        "the last steamships purchased: \"{rule}\" (seed 002).", len(bought)),
-                              ship=Name(last["docked"]), bought=names(bought, _(" and ")), rule=END_LINE)))
+                              ship=Name(last["docked"]), bought=names(bought, _(" and ")), rule=_(END_LINE))))
     return out
 
 

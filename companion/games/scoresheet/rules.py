@@ -329,8 +329,8 @@ class ScoreSheet(Game):
 
     def describe(self, event: dict) -> str:
         if event.get("type") == "add":
-            parts = ", ".join(f"{p} {pts:+g}" if isinstance(pts, float) else f"{p} {pts:+d}"
-                              for p, pts in (event.get("scores") or {}).items())
+            parts = ", ".join(f"{p} {'-' if pts < 0 else '+'}{number(abs(pts))}" if isinstance(pts, (int, float))
+                              else f"{p} {pts}" for p, pts in (event.get("scores") or {}).items())
             return _("round scored: {scores}").format(scores=parts)
         if event.get("type") == "score":
             return _("{name} entered their points").format(name=event.get("player"))

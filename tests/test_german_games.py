@@ -190,3 +190,17 @@ def test_no_english_is_left_in_the_example_plugin(tricks_site):
         results = played("xx", ["new tricks --players Ann,Bob,Cy", "bid Ann 1", "bid Ann 0", "status", "tricks Ann 1",
                                 "bid Bob 0", "bid Cy 0", "tricks Ann 1", "status", "log"])
     assert english_left(results) == {}
+
+
+# -- German runs longer: it still fits ---------------------------------------------------------------
+
+@pytest.mark.parametrize("game", sorted(PSEUDO))
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_german_screens_fit_the_terminal(game, columns, monkeypatch):
+    """Every screen and message of a game, refusals aside (one line each, as the house writes
+    them, wrapped by the terminal itself)."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    wide = [(line, row) for line, _, text in played("de", PSEUDO[game] + ["status", "board"])
+            if not line.startswith(NOT_THE_GAMES) for row in text.splitlines()
+            if len(row) > columns and not row.startswith("Error: ")]  # a refusal is one line, unwrapped
+    assert wide == []

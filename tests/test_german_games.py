@@ -149,6 +149,16 @@ def test_the_example_plugin_speaks_its_own_german(tricks_site):
     assert "Alle Gebote sind da: Ann 1, Bob 0, Cy 0." in text
 
 
+def test_the_yacht_example_speaks_german_too(tmp_path):
+    site = tricks_support.install(tmp_path, tricks_support.EXAMPLE.parent / "companion-yacht")
+    for _site in tricks_support.on_path(site, "yacht_companion"):
+        text = said("de", ["new yacht --players Ann,Bob", "score Bob yacht 6,6,6,6,6", "score Ann full-house 3,3,3,5,5",
+                           "status"])
+    assert "Error: Ann ist am Zug, nicht Bob." in text
+    assert "Ann: 25 in full-house, 25 insgesamt." in text and "Als Nächstes: Bob." in text
+    assert "Yacht (Beispiel)" in text and "Summe" in text
+
+
 # -- the pseudo-language: no English bypasses a catalogue ------------------------------------------
 
 PSEUDO = {

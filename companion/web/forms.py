@@ -240,7 +240,8 @@ def _field(at, p, offered: list[tuple[str, str]]) -> str:
                         f'{_option_text(v, n)}</label>' for v, n in offered)
         return f'<fieldset><legend>{label}{escape(limit)}</legend>{boxes}</fieldset>'
     if offered:
-        blank = "" if p.required else f'<option value="">{escape(_("(none)"))}</option>'
+        none = escape(_("(none)"))
+        blank = "" if p.required else f'<option value="">{none}</option>'
         opts = "".join(f'<option value="{_q(v)}">{_option_text(v, n)}</option>' for v, n in offered)
         return f'<label>{label} <select name="{name}"{required}>{blank}{opts}</select></label>'
     if p.kind.number:
@@ -278,10 +279,11 @@ def tap_form(tap, p, move, offered, hidden: str, action: str, view: PageView) ->
     if view.pick is not None:
         _value, near = hits(tap, view, view.pick)
         if near:
+            which, nearest = escape(_("Which one?")), escape(_("The nearest to your tap:"))
             buttons = "".join(f'<button type="submit" name="{_q(p.name)}" value="{_q(v)}">{_option_text(v, n)}</button>'
                               for v, n in near)
             picker = (f'<form method="post" action="{_q(action)}" class="picker">{hidden}{hidden_view}'
-                      f'<p><strong>{escape(_("Which one?"))}</strong> {escape(_("The nearest to your tap:"))}</p>'
+                      f'<p><strong>{which}</strong> {nearest}</p>'
                       f'<div class="choices">{buttons}</div>'
                       f'</form>')
         else:
@@ -289,14 +291,16 @@ def tap_form(tap, p, move, offered, hidden: str, action: str, view: PageView) ->
             picker = f'<p class="warn">{escape(far)}</p>'
     quick = ""
     if tap.quick:
+        yours = escape(_("Or one of your cities:"))
         buttons = "".join(f'<button type="submit" name="{_q(p.name)}" value="{_q(v)}">{escape(v)}</button>'
                           for v in tap.quick)
         quick = (f'<form method="post" action="{_q(action)}">{hidden}{hidden_view}'
-                 f'<p>{escape(_("Or one of your cities:"))}</p>'
+                 f'<p>{yours}</p>'
                  f'<div class="choices">{buttons}</div></form>')
+    from_list = escape(_("Or pick it from the list:"))
     listing = "".join(f'<option value="{_q(v)}">{_option_text(v, n)}</option>' for v, n in offered)
     every = (f'<form method="post" action="{_q(action)}" class="every">{hidden}{hidden_view}'
-             f'<label>{escape(_("Or pick it from the list:"))} <select name="{_q(p.name)}" required>{listing}'
+             f'<label>{from_list} <select name="{_q(p.name)}" required>{listing}'
              f'</select></label><button type="submit" class="go">{escape(_(move.verb))}</button></form>')
     return title + picker + zoom_links(tap, view, (vx, vy, vw, vh, z)) + board + quick + every
 
@@ -323,17 +327,19 @@ def zoom_links(tap, view: PageView, shown) -> str:
     items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(_(name))}">{mark}'
                     f'{"" if name in steps else f"<span>{escape(_(name))}</span>"}</a>'
                     for href, name, mark in links)
-    return f'<nav class="zoom" aria-label="{_q(_("Zoom and move the board"))}">{items}</nav>'
+    label = _q(_("Zoom and move the board"))
+    return f'<nav class="zoom" aria-label="{label}">{items}</nav>'
 
 
 def take_back_form(said: str, token: str, action: str) -> str:
     """"Take my last move back", while nobody has moved since."""
     hidden = _hidden(token, TAKE_BACK)
-    return (f'<section class="wide move"><h2>{escape(_("Your last move"))}</h2><p>{escape(said)}</p>'
+    heading, button = escape(_("Your last move")), escape(_("Take it back"))
+    until = escape(_("Until someone else moves; after that only the laptop can undo it."))
+    return (f'<section class="wide move"><h2>{heading}</h2><p>{escape(said)}</p>'
             f'<form method="post" action="{_q(action)}">{hidden}'
-            f'<button type="submit">{escape(_("Take it back"))}</button></form>'
-            f'<p class="sub">{escape(_("Until someone else moves; after that only the laptop can undo it."))}</p>'
-            '</section>')
+            f'<button type="submit">{button}</button></form>'
+            f'<p class="sub">{until}</p></section>')
 
 
 # -- reading a post --------------------------------------------------------------------------------------

@@ -282,7 +282,8 @@ def _inner(b, viewer) -> str:
         return title + "<dl>" + "".join(f"<dt>{part(k)}</dt><dd>{_value(v)}</dd>" for k, v in b.items) + "</dl>"
     if kind == "table":
         if not b.rows:
-            return title + f'<p class="sub">{escape(str(b.empty or _("Nothing yet.")))}</p>'
+            empty = escape(str(b.empty or _("Nothing yet.")))
+            return title + f'<p class="sub">{empty}</p>'
         # an empty heading (a column of positions, of row names) is a plain cell: a screen reader's
         # heading must say something
         head = "".join(f"<th scope=\"col\">{part(h)}</th>" if str(h) else "<td></td>" for h in b.head)
@@ -291,7 +292,8 @@ def _inner(b, viewer) -> str:
                         "</tbody></table></div>")
     if kind == "items":
         if not b.items:
-            return title + f'<p class="sub">{escape(str(b.empty or _("None.")))}</p>'
+            empty = escape(str(b.empty or _("None.")))
+            return title + f'<p class="sub">{empty}</p>'
         return title + "<ul>" + "".join(f"<li>{_value(i)}</li>" for i in b.items) + "</ul>"
     if kind == "svg":
         return title + str(b.markup or "")
@@ -341,7 +343,8 @@ def score_bars(status: dict, goal: float | None, seats=None, big: bool = False) 
                     f"<td>{escape(str(shown))}</td><td class=\"bar\">{bar}</td></tr>")
     aim = (_("The bars fill up toward {goal}.").format(goal=number(goal)) if goal
            else _("The bars compare with the leader."))
-    return (f'<section class="scores"><h2>{escape(_("Scores"))}</h2><table><tbody>{"".join(rows)}</tbody></table>'
+    scores = escape(_("Scores"))
+    return (f'<section class="scores"><h2>{scores}</h2><table><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="sub">{escape(aim)}</p></section>')
 
 
@@ -380,6 +383,7 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     body = ' class="tv"' if tv else ""
     from companion.web.languages import switch
 
+    follows, reload = escape(_("This page follows the game by itself.")), escape(_("Reload it to see the latest moves."))
     return (
         "<!doctype html>\n"
         f'<html lang="{language()}" data-v="{escape(version)}"><head><meta charset="utf-8">'
@@ -389,8 +393,7 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
         f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
         f"<main>{''.join(sections)}</main>"
-        f"<footer>{escape(_('This page follows the game by itself.'))} "
-        f"<noscript>{escape(_('Reload it to see the latest moves.'))}</noscript></footer>"
+        f"<footer>{follows} <noscript>{reload}</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
 

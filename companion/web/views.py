@@ -50,8 +50,8 @@ def bgstats_section(session, replay, qr: bool, host=None) -> list[str]:
     if qr and svg is None:  # too long for a code: the link alone, and why (issue 29, D9)
         each = escape(_("Each player's page has it."), quote=False)
         code = f"<p class=\"sub\">{escape(bgstats.too_long(link) or '')} {each}</p>"
-    return [f"<section><h2>{escape(_('Add to BG Stats'))}</h2><p><a href=\"{escape(link)}\">"
-            f"{escape(_('Add this play to BG Stats'))}</a></p>{code}</section>"]
+    heading, add = escape(_("Add to BG Stats")), escape(_("Add this play to BG Stats"))
+    return [f"<section><h2>{heading}</h2><p><a href=\"{escape(link)}\">{add}</a></p>{code}</section>"]
 
 
 def goal(session, status: dict):

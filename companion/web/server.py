@@ -84,7 +84,7 @@ def make_server(site, sock: socket.socket):
       the live pages' streams are bounded by the live channel instead;
     - ``timeout_keep_alive`` 5 s, the same as a new connection's;
     - ``h11_max_incomplete_event_size`` 8 KiB: a request head larger than that is refused (a
-      phone's is under 2 KiB: the pages set no cookies);
+      phone's is under 2 KiB: the one cookie is a page's language, ``companion-lang=de``);
     - ``backlog`` 1,024, no WebSocket (``ws="none"``), no lifespan, no server or date header,
       uvicorn's own access log off (the site writes its own, without paths);
     - ``timeout_graceful_shutdown`` 2 s: the live streams are ended first, so stopping is quick.

@@ -68,6 +68,8 @@ def test_the_switch_wins_over_the_browser_and_is_remembered_for_that_page_only(r
     assert lang_of(client.get(f"/p/{links['Ann']}", headers=GERMAN).text) == "en"
     assert lang_of(client.get(f"/p/{links['Bob']}", headers=GERMAN).text) == "de"
     assert "set-cookie" not in client.get(f"/p/{links['Bob']}", headers=GERMAN).headers
+    assert "set-cookie" not in client.get("/p/not-a-token-at-all-here?lang=de").headers  # a wrong link: nothing kept
+    assert "set-cookie" not in client.get(f"/t/{links['Bob']}?lang=de").headers
     # the language changes the words around the forms, never what they post
     english = client.get(f"/p/{links['Ann']}?lang=en").text
     assert what_it_posts(english) == what_it_posts(german) and forms_on(german)

@@ -27,6 +27,7 @@ from html import escape
 from companion.contract.language import _, language, ngettext
 from companion.contract.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
 from companion.contract.written import number
+from companion.web.languages import switch
 
 STYLE = """
 :root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#595959;--card:#fff;--line:#ddd}
@@ -381,8 +382,6 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     sub = "".join(f'<p class="sub">{escape(line)}</p>' for line in lines if line)
     mark = f'{dot(colour, 18)}' if colour else ""
     body = ' class="tv"' if tv else ""
-    from companion.web.languages import switch
-
     follows, reload = escape(_("This page follows the game by itself.")), escape(_("Reload it to see the latest moves."))
     return (
         "<!doctype html>\n"

@@ -467,7 +467,8 @@ class Site:
             route, params = site.route_of(app, scope)
             lang = languages.of_request(scope)  # the page's switch, its cookie, its browser's language
             headers_now = extra
-            if route in ("table page", "player page") and languages.switched(scope) and "token" in params:
+            page = site.whose(params.get("token", "")) if route in ("table page", "player page") else None
+            if page is not None and (page == tokens.TABLE) == (route == "table page") and languages.switched(scope):
                 # the switch remembered for this page's address (its stream and its posts lie under it)
                 where = f"/{'t' if route == 'table page' else 'p'}/{params['token']}"
                 headers_now = extra + [(b"set-cookie", languages.cookie(lang, where))]

@@ -24,7 +24,7 @@ import base64
 import hashlib
 from html import escape
 
-from companion.contract.language import _, language, ngettext
+from companion.contract.language import N_, _, language, ngettext
 from companion.contract.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
 from companion.contract.written import number
 from companion.web.languages import switch
@@ -421,26 +421,24 @@ def error_page(title: str, text: str) -> str:
     )
 
 
-def not_found() -> str:
-    return error_page(_("Not found"), _("This link opens nothing here: it may be mistyped, or replaced by new "
-                                        "links. Open the link or scan the code that `serve` shows on the laptop "
-                                        "now."))
+# The answers that are not a game's page: (title, what to do), drawn in the viewer's language.
+ERRORS = {
+    "not found": (N_("Not found"), N_("This link opens nothing here: it may be mistyped, or replaced by new links. "
+                                      "Open the link or scan the code that `serve` shows on the laptop now.")),
+    "bad host": (N_("Wrong address"), N_("This server answers only at its own address: open the link `serve` "
+                                         "showed.")),
+    "server error": (N_("Something went wrong"), N_("Something went wrong inside companion: nothing more was "
+                                                    "recorded. Reload the page; the laptop's errors.log says what "
+                                                    "happened.")),
+    "head too large": (N_("Request too large"), N_("This request's head is larger than any page of this server "
+                                                   "needs: open the link again.")),
+}
 
 
-def bad_host() -> str:
-    return error_page(_("Wrong address"), _("This server answers only at its own address: open the link `serve` "
-                                            "showed."))
-
-
-def server_error() -> str:
-    return error_page(_("Something went wrong"), _("Something went wrong inside companion: nothing more was "
-                                                   "recorded. Reload the page; the laptop's errors.log says what "
-                                                   "happened."))
-
-
-def head_too_large() -> str:
-    return error_page(_("Request too large"), _("This request's head is larger than any page of this server "
-                                                "needs: open the link again."))
+def error(kind: str) -> str:
+    """The page of one of :data:`ERRORS` (every wrong link gets the same bytes in a language)."""
+    title, text = ERRORS[kind]
+    return error_page(_(title), _(text))
 
 
 def not_allowed(allowed: list[str]) -> str:

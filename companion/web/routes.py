@@ -52,7 +52,7 @@ class Routes:
                 await asyncio.sleep(wait)
             finally:
                 site.delayed -= 1
-        return HTMLResponse(pages.not_found(), status_code=404)
+        return HTMLResponse(pages.error("not found"), status_code=404)
 
     @staticmethod
     def page_for(token: str, html: str) -> str:

@@ -421,7 +421,7 @@ class Site:
         except Exception:  # noqa: BLE001 - never fail while saying what failed
             parts = None
         if parts is None:
-            return pages.server_error()
+            return pages.error("server error")
         said = plugins.failed(parts, exc)
         return pages.error_page(_("Something went wrong"), _(
             "{failure}; nothing more was recorded: tell the game's author (the laptop's errors.log says what "
@@ -486,11 +486,11 @@ class Site:
             with language.using(lang):  # every answer to this request speaks its page's language
                 try:
                     if head_size(scope) > connections.HEAD_LIMIT:  # however the head came: at once or in pieces
-                        await answer(HTMLResponse(pages.head_too_large(), status_code=431,
+                        await answer(HTMLResponse(pages.error("head too large"), status_code=431,
                                                   headers={"Connection": "close"}))
                         return
                     if not site.host_allowed(scope):
-                        await answer(HTMLResponse(pages.bad_host(), status_code=400, headers={"Connection": "close"}))
+                        await answer(HTMLResponse(pages.error("bad host"), status_code=400, headers={"Connection": "close"}))
                         return
                     if route == "player move" and scope.get("method") == "POST":
                         who = site.whose(params.get("token", ""))

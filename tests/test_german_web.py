@@ -189,5 +189,16 @@ def test_serve_speaks_german_on_the_laptop(run, home):
     assert "Es läuft kein Server: `serve` startet einen." in stopped.output + (stopped.stderr or "")
     usage = run(["--lang", "de", "serve", "--force"], expect=2)
     assert "--qr-format und --force gehören zu --qr-dir DIR." in usage.output + (usage.stderr or "")
-    help_text = run(["--lang", "de", "serve", "--help"], expect=0).output
-    assert "Alle Links ersetzen" in help_text or "Replace every link" in help_text  # help: the terminal's to show
+
+
+def test_a_german_laptop_is_told_in_german_of_an_english_phones_move(run, home, monkeypatch):
+    from companion.contract import language
+
+    site, client, links = sheet(run, home)
+    told = []
+    site.notify = told.append
+    monkeypatch.setattr(language, "_process", "de")  # the laptop speaks German (`language de`)
+    html = client.get(f"/p/{links['Ann']}", headers=ENGLISH).text
+    assert lang_of(html) == "en" and "Scores" in html  # the phone's own language, whatever the laptop's
+    assert post_move(client, links["Ann"], "score", {"points": "4"}).status_code == 303
+    assert told and told[-1].startswith("Vom Handy von Ann: "), told

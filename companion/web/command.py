@@ -303,7 +303,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
     else:
         serving = _("Serving session {sid} ({game}) on this computer only (add --lan for the phones).")
     say = (lambda text: click.echo(text)) if (on_terminal() or app.interactive) else (lambda text: click.echo(text, err=True))
-    say(serving.format(sid=sid, game=s.game.title, host=host))
+    say(serving.format(sid=sid, game=_(s.game.title), host=host))
     server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
     show_links(app, base, s.players, links, codes(sid))
     if app.interactive:

@@ -31,6 +31,7 @@ ZOOMS = (1, 2, 4, 8)
 PICK = 6  # the most targets a picker offers
 GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"  # transparent pixel
 TAKE_BACK = "(take back)"  # the hidden move name of "take my last move back" (no game's move has it)
+RECORD = N_("Record")  # a move's button when its game names none (declare.Move's verb): shown, translated, here
 
 
 def _q(value: Any) -> str:

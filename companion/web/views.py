@@ -74,7 +74,7 @@ def table_page(session, replay, version: str, host=None) -> str:
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
     sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True, host=host)
-    title = _("{game}: the table").format(game=game.title)
+    title = _("{game}: the table").format(game=_(game.title))  # a game marks its title; a group's own is as typed
     return pages.page(title=title, heading=title,
                       lines=result_lines(status), version=version, sections=sections, tv=True)
 
@@ -120,6 +120,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False, host=host)
-    return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
+    name = _(game.title)
+    return pages.page(title=f"{player}: {name}", heading=f"{player} · {name}",
                       lines=result_lines(status), version=version, sections=sections,
                       colour=pages.seat_colour(session.players, player))

@@ -202,3 +202,41 @@ def test_a_german_laptop_is_told_in_german_of_an_english_phones_move(run, home, 
     assert lang_of(html) == "en" and "Scores" in html  # the phone's own language, whatever the laptop's
     assert post_move(client, links["Ann"], "score", {"points": "4"}).status_code == 303
     assert told and told[-1].startswith("Vom Handy von Ann: "), told
+
+
+def test_serve_in_the_pseudo_language_keeps_its_links_lines_and_says_the_rest_through_the_catalogue(run, home,
+                                                                                                   tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from browser_support import link_line, stop
+
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    env = dict(os.environ, COMPANION_HOME=str(home), LANGUAGE="xx")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+        assert [link_line(line)[:2] for line in lines] == [("table", None), ("player", "Ann"), ("player", "Bob")]
+        again = subprocess.run([sys.executable, "-m", "companion", "serve", "--links"], capture_output=True,
+                               text=True, env=env, timeout=60)
+        assert again.stdout.splitlines() == [line.rstrip("\n") for line in lines]  # what scripts read: as it was
+        codes = subprocess.run([sys.executable, "-m", "companion", "serve", "--links", "--qr-dir", str(tmp_path)],
+                               capture_output=True, text=True, env=env, timeout=60)
+        said = [line for line in codes.stdout.splitlines() if not line.startswith(("table ", "  "))]
+        assert said and leaks(" ".join(said), allowed=["QR"]) == [], said
+        stopping = subprocess.run([sys.executable, "-m", "companion", "serve", "--stop"], capture_output=True,
+                                  text=True, env=env, timeout=60)
+        assert stopping.returncode == 0 and stopping.stdout.strip() and leaks(stopping.stdout) == [], stopping.stdout
+        proc.wait(timeout=30)
+        told = proc.stderr.read()
+        assert "Score sheet" in told or "Šçöŕé" in told  # the session's line: its game named
+        assert leaks(told, allowed=["Score", "sheet", "Ctrl"]) == [], told
+    finally:
+        stop(proc)
+    for args in (["serve", "--stop"], ["serve", "--force"]):
+        refused = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+                                 env=env, timeout=60)
+        wrapper = ["Error", "shows", "how", "write"]  # the terminal's words around a usage error: its own area
+        assert refused.returncode in (1, 2) and leaks(refused.stderr, allowed=wrapper) == [], refused.stderr

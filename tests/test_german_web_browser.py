@@ -147,6 +147,10 @@ def test_every_german_page_fits_a_360_px_phone_and_the_tv(game, run, home):
                 shot(web, f"{game}-{who}-360-de")
                 found = violations(web)
                 assert found == [], f"{game} {who}:\n{summary(found)}"
+                web.get(links[who] + "?lang=xx")  # every message 40% longer: still within the phone
+                assert lang(web) == "xx" and test_serve_layout.overflow(web) == [], (game, who)
+                shot(web, f"{game}-{who}-360-xx")
+                web.get(links[who] + "?lang=de")
         tv.get(links["table"])
         assert lang(tv) == "de" and fits(tv) and test_serve_layout.overflow(tv) == []
         shot(tv, f"{game}-tv-1920-de")

@@ -88,6 +88,7 @@ footer{padding:10px 12px;color:var(--muted);font-size:.85em}
 nav.lang{float:right;margin:-10px -6px 0 8px;font-size:.85em;color:var(--muted)}
 nav.lang a,nav.lang span{display:inline-block;min-height:44px;padding:12px 6px 0}
 nav.lang a{color:inherit}
+@media (max-width:400px){table{font-size:.94em}td,th{padding:3px 3px}}
 @media (min-width:900px) and (min-height:500px){
 body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
 body.tv header{padding:.4em 1em}

@@ -47,7 +47,7 @@ def test_each_page_speaks_its_own_browsers_language_at_the_same_time(run, home):
         assert "<h2>Punktestand</h2>" in german and "<td>68,5</td>" in german
         assert "Diese Seite folgt dem Spiel von selbst." in german and "Die Balken messen sich am Führenden." in german
         assert "This page follows" not in german and "68.5" not in german
-    assert "Score sheet: der Tisch" in table
+    assert "Punkteblock: der Tisch" in table  # the score sheet is a Punkteblock in German
     assert "<h2>Scores</h2>" in ann and "<td>68.5</td>" in ann and "This page follows the game by itself." in ann
     # the same page asked again in the other language is drawn apart, never mixed up by the cache
     assert lang_of(client.get(f"/p/{links['Ann']}", headers=GERMAN).text) == "de"

@@ -11,6 +11,8 @@ never verified).
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import copy
 import json
 import random
@@ -40,7 +42,7 @@ def swapped_journal(session, rng: random.Random, target: str | None = None) -> l
     here = _views(game, session.replay().state, players)
     deals = list(deals_in(dealt["event"]))
     fallback = None
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         k = rng.randrange(len(deals))
         order = deals[k]["order"]
         if len(order) < 2:

@@ -7,6 +7,8 @@ and an exit status that says whether anything failed.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import os
 
 import click
@@ -21,7 +23,15 @@ def defaults() -> tuple[int, int]:
     return (LONG_SEEDS, LONG_MOVES) if os.environ.get("COMPANION_LONG_TESTS") == "1" else (SEEDS, MOVES)
 
 
-@click.command()
+@click.command(help=N_("Check installed games against the contract, plugins included (no GAME: every one).\n"
+    "\n"
+    "Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer\n"
+    "a phone, several seeds. After every move the journal must replay to the state kept, and\n"
+    "undo then redo must give it back. Beside every random run goes a twin with other secrets\n"
+    "(another deal, other private values): whatever the table, `status --json`, `log` or another\n"
+    "player's page and stream shows must be the same bytes in both, or it shows a secret. One\n"
+    "line per failure (the game, the move, the surface, what it shows), a summary per game;\n"
+    "the exit status is 1 when anything failed. Nothing is written to your data folder."))
 @click.argument("game_ids", metavar="[GAME]...", nargs=-1)
 @click.option("--seeds", type=click.IntRange(0, 1000), default=None, metavar="N",
               help=f"Random runs per game (default {SEEDS}; {LONG_SEEDS} with COMPANION_LONG_TESTS=1).")
@@ -30,15 +40,6 @@ def defaults() -> tuple[int, int]:
                    f"{LONG_MOVES} with COMPANION_LONG_TESTS=1).")
 @json_option
 def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_json: bool) -> None:
-    """Check installed games against the contract, plugins included (no GAME: every one).
-
-    Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer
-    a phone, several seeds. After every move the journal must replay to the state kept, and
-    undo then redo must give it back. Beside every random run goes a twin with other secrets
-    (another deal, other private values): whatever the table, `status --json`, `log` or another
-    player's page and stream shows must be the same bytes in both, or it shows a secret. One
-    line per failure (the game, the move, the surface, what it shows), a summary per game;
-    the exit status is 1 when anything failed. Nothing is written to your data folder."""
     from companion.check import runner
     from companion.contract.errors import CompanionError
     from companion.core import registry

@@ -10,6 +10,8 @@ here (:func:`commands_of`) and refuses one used on a session of another game.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import weakref
 from typing import Any, Callable, Iterable
 
@@ -52,7 +54,7 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
     groups: dict[str, dict[str, Any]] = {}
     out: dict[str, click.Command] = {}
     for decl in [*(found.get("MOVES") or []), *(found.get("SCREENS") or [])]:
-        first, _, rest = decl.name.partition(" ")
+        first, _space, rest = decl.name.partition(" ")
         if rest:
             groups.setdefault(first, {})[rest] = decl
         else:
@@ -175,7 +177,7 @@ def at_hand(app: App, viewer: str | None = None) -> At:
     """The session the command targets, as a declaration sees it (refused when it is another
     game's: see App.expects)."""
     s = app.session()
-    _, replay = app.loaded(s.id)
+    _s, replay = app.loaded(s.id)
     return At(s, replay, viewer, host=app)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import click
 
 from companion.core.app import App
@@ -15,14 +17,13 @@ from companion.contract.exit import Exit
 from companion.core.store import without_cycle_collection
 
 
-@click.command()
-@click.option("--verbose", "-v", is_flag=True, help="Also what each game provides: its distribution, moves, "
-                                                    "screens, commands and views.")
+@click.command(help=N_("List the games the companion knows, with their ids for `new`; a game that could not be\n"
+    "loaded is named with its distribution and what is wrong with it."))
+@click.option("--verbose", "-v", is_flag=True, help=N_("Also what each game provides: its distribution, moves, "
+                                                    "screens, commands and views."))
 @json_option
 @pass_app
 def games(app, verbose: bool, as_json: bool) -> None:
-    """List the games the companion knows, with their ids for `new`; a game that could not be
-    loaded is named with its distribution and what is wrong with it."""
     from companion.terminal.render import wrap
 
     if as_json:
@@ -57,14 +58,13 @@ def games_json(app) -> dict:
     return {"games": rows, "not_loaded": registry.problems(), "titles": named}
 
 
-@click.command()
+@click.command(help=N_("Print the Tab completion script for bash, zsh or fish (README: how to install it).\n"
+    "\n"
+    "With it, Tab completes the commands and their options, and from your data folder the\n"
+    "session ids (with their game and day), players, games and titles."))
 @click.argument("shell_name", metavar="SHELL", type=click.Choice(["bash", "zsh", "fish"]))
 @click.pass_context
 def completion(ctx: click.Context, shell_name: str) -> None:
-    """Print the Tab completion script for bash, zsh or fish (README: how to install it).
-
-    With it, Tab completes the commands and their options, and from your data folder the
-    session ids (with their game and day), players, games and titles."""
     from companion.terminal.login_completion import source
 
     click.echo(source(ctx.find_root().command, shell_name))
@@ -141,9 +141,9 @@ class NewGroup(click.Group):
         return cmd
 
 
-@click.group(cls=NewGroup)
+@click.group(cls=NewGroup, help=N_("Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."))
 def new() -> None:
-    """Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."""
+    pass
 
 
 def _current_or_none(app) -> str | None:
@@ -156,21 +156,20 @@ def _current_or_none(app) -> str | None:
         return None
 
 
-@click.command("sessions")
+@click.command("sessions", help=N_("List the stored sessions by the day they were played, newest last; * marks the current one."))
 @json_option
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+@click.option("--game", metavar="GAME", help=N_("Only sessions of this game (an id from `games`, or a title)."),
               shell_complete=completes("games"))
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
-@click.option("--since", metavar="DATE", help="Only sessions played on or after DATE (YYYY-MM-DD).")
-@click.option("--until", metavar="DATE", help="Only sessions played on or before DATE (YYYY-MM-DD).")
-@click.option("--finished", "state", flag_value="finished", help="Only finished sessions.")
-@click.option("--in-play", "state", flag_value="in-play", help="Only sessions still in play.")
-@click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
+@click.option("--player", metavar="NAME", help=N_("Only sessions this player sat in."), shell_complete=completes("players"))
+@click.option("--since", metavar="DATE", help=N_("Only sessions played on or after DATE (YYYY-MM-DD)."))
+@click.option("--until", metavar="DATE", help=N_("Only sessions played on or before DATE (YYYY-MM-DD)."))
+@click.option("--finished", "state", flag_value="finished", help=N_("Only finished sessions."))
+@click.option("--in-play", "state", flag_value="in-play", help=N_("Only sessions still in play."))
+@click.option("--deleted", is_flag=True, help=N_("List the bin instead: sessions `delete` moved out (`restore ID`)."))
 @pass_app
 @without_cycle_collection()
 def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since: str | None, until: str | None,
                  state: str | None, deleted: bool) -> None:
-    """List the stored sessions by the day they were played, newest last; * marks the current one."""
     from companion.record import players as registry
     from companion.record import stats as history
 
@@ -246,25 +245,23 @@ def session_state(entry: dict, roster) -> str:
     return "in play"
 
 
-@click.command()
+@click.command(help=N_("Make session ID (or the first letters of its id) the current one."))
 @click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def use(app, session_id: str) -> None:
-    """Make session ID (or the first letters of its id) the current one."""
     sid = app.store.resolve(session_id)
-    s, _ = app.loaded(sid)
+    s, _replay = app.loaded(sid)
     with app.store.writing():
         app.store.set_current(sid)
     app.pin(sid)  # a shell or a script stays here, whatever another terminal does
     click.echo(f"Now using session {sid}: {s.game.title} with {', '.join(s.players)}.")
 
 
-@click.command()
+@click.command(help=N_("Show the current session: round, scores, whose turn, and what is left to do."))
 @json_option
 @session_option
 @pass_app
 def status(app, as_json: bool) -> None:
-    """Show the current session: round, scores, whose turn, and what is left to do."""
     s = app.session()
     replay = s.replay()
     seen = Exit(s, replay)  # the table's: everything here is made from view(state, None)
@@ -293,12 +290,11 @@ def status(app, as_json: bool) -> None:
     show(app, view)
 
 
-@click.command()
+@click.command(help=N_("List the session's events, numbered, in words."))
 @json_option
 @session_option
 @pass_app
 def log(app, as_json: bool) -> None:
-    """List the session's events, numbered, in words."""
     s = app.session()
     replay = s.replay()  # one replay: its events and undone ones are the journal's fold
     done, undone = replay.events, replay.undone
@@ -355,32 +351,28 @@ def _step(app, kind: str) -> None:
         show(app, winners(seen.status))
 
 
-@click.command()
+@click.command(help=N_("Take back the last event (works on a finished game too)."))
 @session_option
 @pass_app
 def undo(app) -> None:
-    """Take back the last event (works on a finished game too)."""
     _step(app, "undo")
 
 
-@click.command()
+@click.command(help=N_("Bring back the event `undo` took back last."))
 @session_option
 @pass_app
 def redo(app) -> None:
-    """Bring back the event `undo` took back last."""
     _step(app, "redo")
 
 
-@click.command()
+@click.command(help=N_("Show the deal seed and re-derive every recorded deal from it.\n"
+    "\n"
+    "On a finished or abandoned game anyone may check; before the end, `--reveal` is needed and\n"
+    "is recorded, because the seed lets anyone work out every hand."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
+@click.option("--reveal", is_flag=True, help=N_("Show the seed before the game is over (recorded in the session)."))
 @pass_app
 def verify(app, session_id: str | None, reveal: bool) -> None:
-    """Show the deal seed and re-derive every recorded deal from it.
-
-    On a finished or abandoned game anyone may check; before the end, `--reveal` is needed and
-    is recorded, because the seed lets anyone work out every hand.
-    """
     if session_id:
         app.session_override = session_id
     s = app.session()
@@ -427,12 +419,11 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
     click.echo(f"All {count} deals match the seed.")
 
 
-@click.command()
+@click.command(help=N_("Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."))
 @click.argument("map_id", metavar="[MAP]", required=False)
 @session_option
 @pass_app
 def board(app, map_id: str | None) -> None:
-    """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
     from companion.contract.declare import At
     from companion.terminal.declared import show
 
@@ -455,9 +446,8 @@ def board(app, map_id: str | None) -> None:
     show(app, view)
 
 
-@click.command()
+@click.command(help=N_("Clear the screen (in the shell, as Ctrl-L does)."))
 def clear() -> None:
-    """Clear the screen (in the shell, as Ctrl-L does)."""
     import sys
 
     stream = sys.__stdout__
@@ -466,10 +456,9 @@ def clear() -> None:
         stream.flush()
 
 
-@click.command()
+@click.command(help=N_("Start the interactive shell (also what `companion` alone does on a terminal)."))
 @click.pass_context
 def shell(ctx: click.Context) -> None:
-    """Start the interactive shell (also what `companion` alone does on a terminal)."""
     import sys
 
     app = ctx.find_object(App)
@@ -482,11 +471,10 @@ def shell(ctx: click.Context) -> None:
     run_shell(app, ctx.find_root().command)
 
 
-@click.command("help")
+@click.command("help", help=N_("Show the commands, or `help CMD` for one command's options."))
 @click.argument("words", nargs=-1)
 @click.pass_context
 def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
-    """Show the commands, or `help CMD` for one command's options."""
     root = ctx.find_root().command
     app = ctx.find_object(App)
     if not words and app is not None and app.interactive:
@@ -502,15 +490,13 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
         click.echo(cmd.get_help(sub_ctx))
 
 
-@click.command()
+@click.command(help=N_("End an unfinished game with no result (`undo` takes it back).\n"
+    "\n"
+    "An abandoned game counts neither as played nor as in play in `stats`; it is listed apart."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--reason", metavar="TEXT", help="Why the game stopped (kept with the session).")
+@click.option("--reason", metavar="TEXT", help=N_("Why the game stopped (kept with the session)."))
 @pass_app
 def abandon(app, session_id: str | None, reason: str | None) -> None:
-    """End an unfinished game with no result (`undo` takes it back).
-
-    An abandoned game counts neither as played nor as in play in `stats`; it is listed apart.
-    """
     if session_id:
         app.session_override = session_id
     event = {"type": "abandon"}
@@ -523,12 +509,11 @@ def abandon(app, session_id: str | None, reason: str | None) -> None:
     click.echo(wrap(f"Session {s.id} ({s.game.title}) is abandoned{why}: it has no result. `undo` takes that back."))
 
 
-@click.command()
+@click.command(help=N_("Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."))
 @click.argument("words", nargs=-1, required=True, metavar="TEXT")
 @session_option
 @pass_app
 def note(app, words: tuple[str, ...]) -> None:
-    """Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."""
     text = " ".join(w.strip() for w in words).strip()
     s, replay, _event = app.record({"type": "note", "text": text})
     from companion.terminal.render import wrap

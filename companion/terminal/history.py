@@ -9,6 +9,8 @@ and `report`, which need the sessions they contain.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import json
 from pathlib import Path
 
@@ -56,7 +58,7 @@ def write_output(app, path: Path, text: str, force: bool) -> None:
     write_output_stream(app, path, lambda fh: fh.write(text), force)
 
 
-force_option = click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+force_option = click.option("--force", is_flag=True, help=N_("Replace the output file if it exists."))
 
 
 def to_standard_output(path: Path | None) -> bool:
@@ -75,12 +77,11 @@ def _store_roster(app):
 # -- players -----------------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(help=N_("List every player with their sessions and wins (renames and merges applied)."))
 @json_option
 @pass_app
 @without_cycle_collection()
 def players(app, as_json: bool) -> None:
-    """List every player with their sessions and wins (renames and merges applied)."""
     from companion.record import stats as history
 
     entries, roster = _store_roster(app)
@@ -102,17 +103,16 @@ def players(app, as_json: bool) -> None:
     ))
 
 
-@click.group("player")
+@click.group("player", help=N_("Fix names across the whole history: `player rename OLD NEW`, `player merge A B`."))
 def player_group() -> None:
-    """Fix names across the whole history: `player rename OLD NEW`, `player merge A B`."""
+    pass
 
 
-@player_group.command("rename")
+@player_group.command("rename", help=N_("Show player OLD as NEW in every session (the recorded events keep their names)."))
 @click.argument("old", shell_complete=completes("players"))
 @click.argument("new")
 @pass_app
 def player_rename(app, old: str, new: str) -> None:
-    """Show player OLD as NEW in every session (the recorded events keep their names)."""
     from companion.record import players as registry
 
     shown_old, new, count = registry.rename(app.store, old, new)
@@ -120,12 +120,11 @@ def player_rename(app, old: str, new: str) -> None:
                "the recorded events are unchanged.")
 
 
-@player_group.command("merge")
+@player_group.command("merge", help=N_("Join A's history to B's: A's sessions count as B's from now on."))
 @click.argument("a", metavar="A", shell_complete=completes("players"))
 @click.argument("b", metavar="B", shell_complete=completes("players"))
 @pass_app
 def player_merge(app, a: str, b: str) -> None:
-    """Join A's history to B's: A's sessions count as B's from now on."""
     from companion.record import players as registry
 
     shown_a, shown_b, moved = registry.merge(app.store, a, b)
@@ -286,23 +285,22 @@ def _stats_left(stats: dict) -> list[str]:
     return out
 
 
-@click.command()
-@click.option("--player", metavar="NAME", help="One player's statistics and head-to-head.",
+@click.command(help=N_("Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."))
+@click.option("--player", metavar="NAME", help=N_("One player's statistics and head-to-head."),
               shell_complete=completes("players"))
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+@click.option("--game", metavar="GAME", help=N_("Only sessions of this game (an id from `games`, or a title)."),
               shell_complete=completes("games"))
-@click.option("--since", metavar="DATE", help="Only sessions started on or after DATE (YYYY-MM-DD).")
+@click.option("--since", metavar="DATE", help=N_("Only sessions started on or after DATE (YYYY-MM-DD)."))
 @click.option("--html", "html_file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
-              help="Also write the statistics as one self-contained HTML page (FILE `-`: to standard output, "
-                   "instead of the table).")
+              help=N_("Also write the statistics as one self-contained HTML page (FILE `-`: to standard output, "
+                   "instead of the table)."))
 @force_option
-@click.option("--ratings", is_flag=True, help="Skill ratings per player, per game and overall (openskill).")
+@click.option("--ratings", is_flag=True, help=N_("Skill ratings per player, per game and overall (openskill)."))
 @json_option
 @pass_app
 @without_cycle_collection()
 def stats(app, player: str | None, game: str | None, since: str | None, html_file: Path | None, force: bool,
           ratings: bool, as_json: bool) -> None:
-    """Wins, win rates, streaks, scores, head-to-head and records (finished sessions only)."""
     from companion.record import stats as history
 
     if to_standard_output(html_file) and as_json:
@@ -397,24 +395,23 @@ def to_stdout(text: str) -> None:
         inner.write(safe)
 
 
-@click.command()
+@click.command(help=N_("Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for\n"
+    "BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--format", "fmt", type=click.Choice(formats.NAMES), default="json", show_default=True,
               help=formats.help_text())
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id or a title).",
+@click.option("--game", metavar="GAME", help=N_("Only sessions of this game (an id or a title)."),
               shell_complete=completes("games"))
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
-@click.option("--excel", is_flag=True, help="csv: UTF-8 with a byte order mark and CRLF line ends, for Excel and "
-                                            "LibreOffice.")
+@click.option("--player", metavar="NAME", help=N_("Only sessions this player sat in."), shell_complete=completes("players"))
+@click.option("--excel", is_flag=True, help=N_("csv: UTF-8 with a byte order mark and CRLF line ends, for Excel and "
+                                            "LibreOffice."))
 @click.option("-o", "--output", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
-              help="Write to FILE instead of printing (`-`: standard output).")
+              help=N_("Write to FILE instead of printing (`-`: standard output)."))
 @force_option
 @pass_app
 @without_cycle_collection()
 def export(app, session_id: str | None, fmt: str, game: str | None, player: str | None, excel: bool,
            output: Path | None, force: bool) -> None:
-    """Export sessions: json (to import elsewhere), csv, BoardGameGeek play XML, or one play for
-    BG Stats (`export ID --format bgstats-link`; ID: the current session if left out)."""
     from companion.record import exporting
     from companion.record.plays import bgg_id_of
 
@@ -476,15 +473,14 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
                    "deal on if `undo` took the abandon back).", err=True)
 
 
-@click.command("import")
+@click.command("import", help=N_("Add the sessions of a json export (from another laptop) to this data folder; games\n"
+    "continued there are brought up to date."))
 @click.argument("file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE")
 @click.option("--skip-conflicts", is_flag=True,
-              help="Import everything else when a session has diverged, and list what was skipped.")
-@click.option("--dry-run", is_flag=True, help="Say what the import would do, changing nothing.")
+              help=N_("Import everything else when a session has diverged, and list what was skipped."))
+@click.option("--dry-run", is_flag=True, help=N_("Say what the import would do, changing nothing."))
 @pass_app
 def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
-    """Add the sessions of a json export (from another laptop) to this data folder; games
-    continued there are brought up to date."""
     from companion.record import import_checks, import_limits, import_merge
 
     if str(file) == "-":  # standard input: `companion export | ssh other companion import -`
@@ -559,16 +555,15 @@ def render_report(facts: dict) -> str:
     return "\n".join(out)
 
 
-@click.command()
+@click.command(help=N_("A session's report: players, scores, winners, a score chart and the log in words."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
 @click.option("--html", "html_file", type=click.Path(path_type=Path, allow_dash=True), metavar="FILE",
-              help="Write the report as one self-contained HTML page (with a chart) instead (FILE `-`: to "
-                   "standard output).")
+              help=N_("Write the report as one self-contained HTML page (with a chart) instead (FILE `-`: to "
+                   "standard output)."))
 @force_option
 @pass_app
 @without_cycle_collection()
 def report(app, session_id: str | None, html_file: Path | None, force: bool) -> None:
-    """A session's report: players, scores, winners, a score chart and the log in words."""
     from companion.record import players as registry
     from companion.record import report as pages
 
@@ -625,12 +620,11 @@ def show_bgstats(link: str) -> None:
 # -- delete and restore ------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(help=N_("Move session ID into the data folder's bin (`restore ID` brings it back whole)."))
 @click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
-@click.option("--yes", is_flag=True, help="Delete without asking (needed in script mode).")
+@click.option("--yes", is_flag=True, help=N_("Delete without asking (needed in script mode)."))
 @pass_app
 def delete(app, session_id: str, yes: bool) -> None:
-    """Move session ID into the data folder's bin (`restore ID` brings it back whole)."""
     from companion.record import trash
 
     sid = app.store.resolve(session_id)
@@ -650,11 +644,10 @@ def delete(app, session_id: str, yes: bool) -> None:
     click.echo(wrap(f"Deleted {what}: it is in the bin, out of stats and exports. `restore {sid}` brings it back."))
 
 
-@click.command()
+@click.command(help=N_("Bring a deleted session back from the bin (`sessions --deleted` lists it)."))
 @click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def restore(app, session_id: str) -> None:
-    """Bring a deleted session back from the bin (`sessions --deleted` lists it)."""
     from companion.record import trash
 
     s = trash.restore(app.store, session_id)
@@ -774,35 +767,33 @@ def shlex_quote(text: str) -> str:
     return shlex.quote(text)
 
 
-@click.command()
+@click.command(help=N_("Log a finished play from its result alone (it counts in stats like any other).\n"
+    "\n"
+    "GAME is a game id (`games` lists them), or the name of any other game (`played Carcassonne\n"
+    "--players Ann=52,Bob=47`): the title is remembered with --lowest-wins, --coop, --no-points,\n"
+    "--tie-breaker and --bgg-id. The winners follow the game's own rule; give --winner when scores\n"
+    "tie and the rule needs more than scores (money, the youngest ship ...). The current session\n"
+    "is left as it was."))
 @click.argument("game_id", metavar="GAME", shell_complete=completes("games"))
 @click.option("--players", "players_", metavar="Ann=52,Bob=47",
-              help="Every player's final score, in seat order (Ann,Bob alone: a co-op or rank-only play).")
-@click.option("--ranks", metavar="Ann=1,Bob=2", help="Each player's place, for a game that ranks without points.")
+              help=N_("Every player's final score, in seat order (Ann,Bob alone: a co-op or rank-only play)."))
+@click.option("--ranks", metavar="Ann=1,Bob=2", help=N_("Each player's place, for a game that ranks without points."))
 @click.option("--winner", "winners", multiple=True, metavar="NAME", shell_complete=completes("players"),
-              help="Who won (repeat for a shared win): a tie the rules settle, or a game without points.")
-@click.option("--won", "coop_won", flag_value="won", default=None, help="A co-operative play the players won together.")
-@click.option("--lost", "coop_won", flag_value="lost", help="A co-operative play the players lost together.")
-@click.option("--start", metavar="NAME", shell_complete=completes("players"), help="Who started (default: the first named); the seats go round from there.")
-@click.option("--roles", metavar="Ann=red,Bob=Mayor", help="Each player's colour or role.")
-@click.option("--length", metavar="45m", help="How long it took: 45m, 1h30m, 90.")
-@click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help="When it was played (default: now).")
-@click.option("--location", metavar="TEXT", help="Where it was played.")
-@click.option("--note", "--comment", "note_text", metavar="TEXT", help="A comment kept with the play.")
+              help=N_("Who won (repeat for a shared win): a tie the rules settle, or a game without points."))
+@click.option("--won", "coop_won", flag_value="won", default=None, help=N_("A co-operative play the players won together."))
+@click.option("--lost", "coop_won", flag_value="lost", help=N_("A co-operative play the players lost together."))
+@click.option("--start", metavar="NAME", shell_complete=completes("players"), help=N_("Who started (default: the first named); the seats go round from there."))
+@click.option("--roles", metavar="Ann=red,Bob=Mayor", help=N_("Each player's colour or role."))
+@click.option("--length", metavar="45m", help=N_("How long it took: 45m, 1h30m, 90."))
+@click.option("--played-on", metavar="YYYY-MM-DD[THH:MM]", help=N_("When it was played (default: now)."))
+@click.option("--location", metavar="TEXT", help=N_("Where it was played."))
+@click.option("--note", "--comment", "note_text", metavar="TEXT", help=N_("A comment kept with the play."))
 @sheet_options
 @json_option
 @pass_app
 def played(app, game_id: str, players_: str | None, ranks: str | None, winners: tuple[str, ...],
            coop_won: str | None, start: str | None, roles: str | None, length: str | None, played_on: str | None,
            location: str | None, note_text: str | None, as_json: bool, **named) -> None:
-    """Log a finished play from its result alone (it counts in stats like any other).
-
-    GAME is a game id (`games` lists them), or the name of any other game (`played Carcassonne
-    --players Ann=52,Bob=47`): the title is remembered with --lowest-wins, --coop, --no-points,
-    --tie-breaker and --bgg-id. The winners follow the game's own rule; give --winner when scores
-    tie and the rule needs more than scores (money, the youngest ship ...). The current session
-    is left as it was.
-    """
     from companion.games.kit import sheet_setup, split_teams, team_points
 
     game, title = resolve_game(app, game_id)

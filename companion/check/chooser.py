@@ -13,8 +13,6 @@ the same draw would take, so the twin differs from its run in its secrets only.
 
 from __future__ import annotations
 
-from companion.contract.language import N_, _, ngettext  # noqa: F401
-
 import random
 from typing import Any
 

@@ -11,8 +11,6 @@ never verified).
 
 from __future__ import annotations
 
-from companion.contract.language import N_, _, ngettext  # noqa: F401
-
 import copy
 import json
 import random

@@ -9,8 +9,6 @@ None)``) is among those words, as that player's secret.
 
 from __future__ import annotations
 
-from companion.contract.language import N_, _, ngettext  # noqa: F401
-
 import difflib
 import html
 import re

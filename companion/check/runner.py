@@ -77,9 +77,13 @@ class Report:
                 "finished": self.finished, "compared": self.compared}
 
     def summary(self) -> str:
-        verdict = "ok" if not self.failures else f"{len(self.failures)} failure{'s' * (len(self.failures) != 1)}"
-        return (f"{self.game}: {verdict} (playthrough {self.lines} lines; {self.seeds} seeds, {self.moves} random "
-                f"moves, {self.finished} played to the end; {self.compared} surfaces compared with a twin)")
+        """One line for the game (its failures' details are their JSON's values, kept as they are)."""
+        count = len(self.failures)
+        verdict = _("ok") if not count else ngettext("{n} failure", "{n} failures", count).format(n=count)
+        return _("{game}: {verdict} (playthrough {lines} lines; {seeds} seeds, {moves} random moves, {finished} "
+                 "played to the end; {compared} surfaces compared with a twin)").format(
+            game=self.game, verdict=verdict, lines=self.lines, seeds=self.seeds, moves=self.moves,
+            finished=self.finished, compared=self.compared)
 
 
 def state_of(replay) -> str:

@@ -10,8 +10,6 @@ prints is masked, so that two runs recorded a moment apart compare equal.
 
 from __future__ import annotations
 
-from companion.contract.language import N_, _, ngettext  # noqa: F401
-
 import contextlib
 import io
 import re

@@ -43,6 +43,11 @@ class FittedFormatter(click.HelpFormatter):
 # Context.formatter_class, and the commands' contexts are Click's own.
 click.Context.formatter_class = FittedFormatter
 
+# ... and read each help in the viewer's language (helps are marked with N_ where declared).
+from companion.terminal.speech import speak_helps  # noqa: E402
+
+speak_helps()
+
 # top-level command name -> "module:attribute": the commands every session shares and the
 # group's record. Games declare their own commands (companion.contract.api.Game.commands).
 COMMANDS: dict[str, str] = {
@@ -252,7 +257,7 @@ class RootGroup(LazyGroup):
             heading = game.section or game.title
             listed = games.setdefault(heading, [])
             for name in sorted(commands):
-                if name not in {n for n, _ in listed} and not commands[name].hidden:
+                if name not in {n for n, _c in listed} and not commands[name].hidden:
                     listed.append((name, commands[name]))
         here = list(games.items())[:1] if self.game_at_hand(ctx) else []
         rest = [item for item in games.items() if item not in here]
@@ -261,7 +266,7 @@ class RootGroup(LazyGroup):
     def format_commands(self, ctx, formatter):
         """The commands grouped: the game at hand's first, so a player sees what belongs together."""
         sections = self.sections(ctx)
-        width = max((len(n) for _, cmds in sections for n, _ in cmds), default=0)
+        width = max((len(n) for _t, cmds in sections for n, _c in cmds), default=0)
         limit = formatter.width - 6 - width
         for title, cmds in sections:
             if cmds:

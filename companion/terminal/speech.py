@@ -153,12 +153,13 @@ def _translating(method, *names):
 
     def run(self, *args, **kwargs):
         saved = {name: getattr(self, name, None) for name in names}
-        if languages.language() == languages.ENGLISH or not any(saved.values()):
+        values = getattr(self, "help_values", None)  # a help with {placeholders}: filled in once translated
+        if (languages.language() == languages.ENGLISH and not values) or not any(saved.values()):
             return method(self, *args, **kwargs)
         try:
             for name, value in saved.items():
                 if value:
-                    setattr(self, name, help_text(value))
+                    setattr(self, name, help_text(value).format(**values) if values else help_text(value))
             return method(self, *args, **kwargs)
         finally:
             for name, value in saved.items():

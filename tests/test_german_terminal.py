@@ -129,6 +129,35 @@ def test_the_private_screen_and_the_hand_over_speak_german():
             assert wanted in out.text
 
 
+@pytest.fixture()
+def german():
+    """The process speaks German (the shell runs in-process, as `companion --lang de` would)."""
+    language.set_language("de")
+    yield
+    language._process = None
+
+
+def test_data_setup_asks_in_german(home, capsys, german):
+    from shell_support import drive
+
+    drive(home, "data setup atlantic-star\nskip\n\x03")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "5 gedruckte Werte von atlantic-star sind noch unbekannt. Jeder wird einmal gefragt" in out
+    assert "1 von 5 · atlantic-star vp.1" in out and "2 von 5 · atlantic-star vp.2" in out
+    assert "Übersprungen: die Frage kommt wieder, wenn der Wert gebraucht wird." in out
+    assert "Einrichtung nach 0 gespeicherten Werten abgebrochen" in out
+
+
+def test_new_offers_the_setup_in_german_and_takes_j_for_yes(home, capsys, german):
+    from shell_support import Screen, drive
+
+    screen = Screen()
+    drive(home, "new atlantic-star --players Ann,Bob\n\nj\n\x03", output=screen.output(columns=100))
+    flat = " ".join(screen.getvalue().split())
+    assert "5 gedruckte Werte sind noch unbekannt: jetzt einrichten? [j/N]" in flat
+    assert "1 von 5 · atlantic-star vp.1" in " ".join(capsys.readouterr().out.split())
+
+
 # -- the pseudo-language: the terminal's own words all pass the catalogue ----------------------------
 
 
@@ -148,6 +177,7 @@ def test_no_english_word_of_the_terminal_bypasses_the_catalogue(home):
     from companion.core.app import App
 
     sid = App(home).store.current()
+    allowed.append(sid)
     for args in (["verify"], ["board"], ["export", "--excel"], ["check", "nosuch"], ["delete", sid],
                  ["played", "scoresheet", "--players", "Ann=x"], ["frobnicate"], ["help", "nosuch"]):
         result = CliRunner().invoke(cli, args, env={"COMPANION_HOME": str(home), "LANGUAGE": "xx"})
@@ -163,6 +193,7 @@ def test_no_english_word_of_the_terminal_bypasses_the_catalogue(home):
                                   turn=["Ann", "Bob"]))
         shown.append(toolbar_text({"session": "ab12", "game": "scoresheet", "title": "Score sheet",
                                    "abandoned": True, "players": []}))
+    allowed += App(home).store.session_ids()  # ids are values
     found = {text: leaks(text, allowed) for text in shown}
     assert not any(found.values()), "\n".join(f"{w}: {t[:300]!r}" for t, w in found.items() if w)
 
@@ -195,3 +226,14 @@ def test_the_shells_bar_fits_in_german(played, game_id, columns):  # noqa: F811 
         assert bar, screen
         # cut with "…" only past the width: the session, the game and the round always show
         assert all(len(row) <= columns - 1 for row in bar)
+
+
+def test_the_shell_started_with_lang_de_speaks_german_on_every_line(tmp_path):
+    """`companion --lang de` in a terminal: every line typed in its shell speaks German (a line
+    once chose the language again from its own words and fell back to English)."""
+    with Shell(tmp_path / "home", columns=80, rows=24, colour=False, args=("--lang", "de")) as shell:
+        screen = shell.type("sessions")
+        assert "Noch keine Partien" in screen and "keine Partie · `new GAME --players A,B`" in screen
+        screen = shell.type("--lang en sessions")  # that line only
+        assert "No sessions yet" in screen
+        assert shell.type("players").count("Noch keine Spieler") == 1

@@ -276,7 +276,8 @@ class RootGroup(LazyGroup):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from companion.terminal.speech import choose_for, speak_click
 
-        choose_for(args)  # the language, worked out when the first message is translated
+        if not isinstance(extra.get("obj"), App):  # a line of the shell or a script speaks as its process
+            choose_for(args)  # the language, worked out when the first message is translated
         speak_click()
         if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
             from companion.terminal.login_completion import register

@@ -52,6 +52,9 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
         return 2, _("--data-dir cannot change inside a script or the shell: give it when starting, "
                     "`companion --data-dir DIR`.")
     base = app.session_override
+    from companion.contract import language
+
+    spoken = language._process  # `--lang en status` in the shell: that line only
     try:
         result = root.main(args=words, prog_name="companion", standalone_mode=False, obj=app)
         return (result if isinstance(result, int) else 0), None
@@ -65,6 +68,7 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
         return 1, _(STOPPED)
     finally:
         app.session_override = base
+        language._process = spoken
 
 
 class RunAgain(BaseException):

@@ -218,14 +218,24 @@ def test_every_screen_fits_in_german(played, game_id, args, columns, colour):  #
 def test_the_shells_bar_fits_in_german(played, game_id, columns):  # noqa: F811 (the fixture)
     home = played[game_id]
     with Shell(home, columns=columns, rows=24, colour=False, env={"LANGUAGE": "de"}) as shell:
-        shell.wait_for("Partie")  # the bar, once the session is read
+        shell.wait_for(" · ")  # the bar, once the session is read
         screen = shell.text()
         assert "Tabletop Companion" in screen and "`help` zeigt die Befehle" in screen
         assert all(len(row) <= columns for row in screen.splitlines())
-        bar = [row for row in screen.splitlines() if row.startswith("Partie ")]
-        assert bar, screen
-        # cut with "…" only past the width: the session, the game and the round always show
+        bar = [row for row in screen.splitlines() if " · " in row or row.startswith("weiter:")]
+        assert bar and not any(row.startswith(("session ", "next: ")) for row in bar), screen
         assert all(len(row) <= columns - 1 for row in bar)
+
+
+def test_the_bar_spares_the_id_and_the_title_before_it_cuts_and_never_cuts_a_word():
+    from companion.terminal.shell import fit
+
+    line = "Partie 9iuwhe3h · Trans Europa · Runde 0 · gleichauf: Ann & Bob & Cy & Dee (0)"
+    assert fit(line, 79) == line
+    assert fit(line, 64) == "Trans Europa · Runde 0 · gleichauf: Ann & Bob & Cy & Dee (0)"
+    assert fit(line, 59) == "Runde 0 · gleichauf: Ann & Bob & Cy & Dee (0)"
+    assert fit(line, 30) == "Runde 0 · gleichauf: Ann…"
+    assert fit("weiter: Startmarker setzen mit `start NAME CITY`", 30) == "weiter: Startmarker setzen…"
 
 
 def test_the_shell_started_with_lang_de_speaks_german_on_every_line(tmp_path):

@@ -241,8 +241,22 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "",
 
 
 def fit(text: str, width: int) -> str:
-    """One line of at most ``width`` characters, cut with "…" (the toolbar never wraps)."""
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    """One line of at most ``width`` characters (the toolbar never wraps): the parts it can spare
+    go first, from the front (the session's id, then the game's title: the turn and the leader
+    stay), then it is cut with "…" after a whole word (German runs longer: a word is never cut in
+    two, unless one word is longer than the line)."""
+    if len(text) <= width:
+        return text
+    parts = text.split(" · ")
+    while len(parts) > 2 and len(" · ".join(parts)) > width:
+        parts.pop(0)
+    text = " · ".join(parts)
+    if len(text) <= width:
+        return text
+    cut = text[: max(width - 1, 0)]
+    if " " in cut.strip() and text[len(cut)] != " ":
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip(" ·&,:(") + "…"
 
 
 class CommandCompleter(Completer):

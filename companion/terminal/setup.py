@@ -316,7 +316,7 @@ def offer(app: App, game: str) -> None:
             return True
         if text.strip().casefold() in ("", "n", "no", pgettext("answer", "n"), pgettext("answer", "no")):
             return False
-        raise ValueError(_("Type y or n."))
+        raise ValueError(pgettext("answer", "Type y or n."))  # j or n in German (is_yes)
 
     try:
         wanted = app.ask_until(ngettext("{n} printed value is not known yet: set it up now? [y/N] (each is asked "

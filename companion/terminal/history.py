@@ -587,7 +587,9 @@ def render_report(facts: dict) -> str:
                      + (f" ({', '.join(extra)})" if extra else ""), points(score) if score is not None else None,
                      facts["ranks"].get(name, ""), _("winner") if name in facts["winners"] else "",
                      sparkline(values, lo, hi)][:None if facts["chart"] else -1])
-    axis = _("by {axis}").format(axis=_(facts["axis"])) + (f" ({scale_words(lo, hi)})" if every else "")
+    by = {"round": N_("by round"), "event": N_("by event")}  # the chart's x axis (report.score_series)
+    axis = (_(by[facts["axis"]]) if facts["axis"] in by else _("by {axis}").format(axis=facts["axis"])) \
+        + (f" ({scale_words(lo, hi)})" if every else "")
     out.append(table([_("seat"), _("player"), _("score"), _("rank"), "", axis][:None if facts["chart"] else -1], rows,
                      right=(0, 2, 3)))
     out += ["", _("Log:")]
@@ -638,25 +640,31 @@ def show_bgstats(link: str) -> None:
     """"Add to BG Stats" after a finished play's report: the link, and on a terminal wide
     enough its QR code (black on white, so it scans on a dark or a light terminal)."""
     from companion.record import bgstats
-    from companion.terminal.render import colour_wanted, echo_drawn, screen_width
+    import sys
+
+    from companion.terminal.render import colour_wanted, echo_drawn, screen_width, terminal_width
+
+    width = terminal_width(sys.stdout)
+
+    def say(text: str) -> None:  # on a terminal at spaces (German runs longer); piped, one line
+        click.echo(wrap(text, width) if width else text)
 
     click.echo("")
     why = bgstats.too_long(link)
     if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
-        click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
+        say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
         click.echo(link)
-        click.echo(_("({reason}; `report ID --html FILE` writes it in a page to open there.)").format(
+        say(_("({reason}; `report ID --html FILE` writes it in a page to open there.)").format(
             reason=why[:1].lower() + why[1:-1]))
         return
-    click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
+    say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
     click.echo(link)
     if not colour_wanted():
-        click.echo(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
+        say(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
         return
     need = bgstats.qr_width(link)
     if need > screen_width():
-        click.echo(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)").format(
-            n=need))
+        say(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)").format(n=need))
         return
     rows = bgstats.qr_rows(link) or []
     echo_drawn("\n".join(rows))

@@ -17,6 +17,8 @@ import click
 from companion.core import session as sessions
 from companion.games.kit import completes, echo_json, json_option, parse_roles, pass_app, sheet_options
 from companion.contract.errors import CompanionError
+from companion.contract.language import _, ngettext
+
 from companion.core.store import without_cycle_collection
 from companion.record import formats
 from companion.terminal.render import _width, table, wrap
@@ -89,14 +91,17 @@ def players(app, as_json: bool) -> None:
         echo_json(rows, "players")
         return
     if not rows:
-        click.echo("No players yet: start a session with `new GAME --players Ann,Bob`.")
+        click.echo(_("No players yet: start a session with `new GAME --players Ann,Bob`."))
         return
+    from companion.record.report import day
+
     # "also recorded as" only once a rename or merge gave it something to say: empty, it cut
     # the other headers and long names at 80 columns ("first pla…", "Bartholom…")
     aliases = any(r["recorded_as"] for r in rows)
     click.echo(table(
-        ["player", "sessions", "finished", "wins", "first played", "last played"] + (["also recorded as"] if aliases else []),
-        [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"]]
+        [_("player"), _("sessions"), _("finished"), _("wins"), _("first played"), _("last played")]
+        + ([_("also recorded as")] if aliases else []),
+        [[r["name"], r["sessions"], r["finished"], r["wins"], day(r["first"]), day(r["last"])]
          + ([", ".join(r["recorded_as"])] if aliases else []) for r in rows],
         right=(1, 2, 3),
     ))
@@ -116,8 +121,9 @@ def player_rename(app, old: str, new: str) -> None:
     from companion.record import players as registry
 
     shown_old, new, count = registry.rename(app.store, old, new)
-    click.echo(f"{shown_old} is now shown as {new} in {count} session{'s' if count != 1 else ''}; "
-               "the recorded events are unchanged.")
+    click.echo(ngettext("{old} is now shown as {new} in {n} session; the recorded events are unchanged.",
+                        "{old} is now shown as {new} in {n} sessions; the recorded events are unchanged.",
+                        count).format(old=shown_old, new=new, n=count))
 
 
 @player_group.command("merge")
@@ -129,15 +135,25 @@ def player_merge(app, a: str, b: str) -> None:
     from companion.record import players as registry
 
     shown_a, shown_b, moved = registry.merge(app.store, a, b)
-    click.echo(f"Merged {shown_a} into {shown_b}: {moved} session{'s' if moved != 1 else ''} now count{'' if moved != 1 else 's'} as "
-               f"{shown_b}'s; the recorded events are unchanged.")
+    click.echo(ngettext("Merged {a} into {b}: {n} session now counts as {b}'s; the recorded events are unchanged.",
+                        "Merged {a} into {b}: {n} sessions now count as {b}'s; the recorded events are unchanged.",
+                        moved).format(a=shown_a, b=shown_b, n=moved))
 
 
 # -- stats -------------------------------------------------------------------------------------
 
 
 def _pct(rate: float) -> str:
-    return f"{round(100 * rate)}%"
+    from companion.record.report import percent
+
+    return percent(rate)
+
+
+def _num(value) -> str:
+    """A number of the tables (an average: 68.5 / 68,5), "" for none."""
+    from companion.record.report import _num as written
+
+    return written(value)
 
 
 def render_stats(stats: dict) -> str:
@@ -148,8 +164,8 @@ def render_stats(stats: dict) -> str:
     for section in (_stats_players, _stats_coop, _stats_head_to_head, _stats_games, _stats_left):
         out += section(stats)
     if not everyone and not stats["unfinished"] and not stats["abandoned"]:
-        out = ["No sessions yet: start one with `new GAME --players Ann,Bob`."] if not scope else \
-              [f"No sessions match ({scope})."]
+        out = [_("No sessions yet: start one with `new GAME --players Ann,Bob`.")] if not scope else \
+              [_("No sessions match ({scope}).").format(scope=scope)]
     return "\n".join(out)
 
 
@@ -157,17 +173,24 @@ def render_ratings(ratings: dict) -> str:
     """`stats --ratings` in the terminal: overall, then one table per game."""
     from companion.record import stats as history
 
+    from companion.contract.written import number
+
+    def one(value: float) -> str:  # one decimal always (25.0), with the viewer's decimal sign
+        return f"{value:.1f}".replace(".", number(0.5)[1])
+
     def block(rows: list[dict]) -> str:
-        return table(["player", "rating", "skill ± uncertainty", "plays"],
-                     [[r["name"], f"{r['rating']:.1f}", f"{r['mu']:.1f} ± {r['sigma']:.1f}", r["plays"]] for r in rows],
+        return table([_("player"), _("rating"), _("skill ± uncertainty"), _("plays")],
+                     [[r["name"], f"{one(r['rating'])}", _("{skill} ± {uncertainty}").format(
+                         skill=one(r["mu"]), uncertainty=one(r["sigma"])), r["plays"]] for r in rows],
                      right=(1, 3))
 
     if not ratings["overall"]:
-        return "No finished plays of two or more players to rate yet."
-    out = ["Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
-           "each player starts at 25 ± 8.3 (rating 0).", "", "All games:", block(ratings["overall"])]
+        return _("No finished plays of two or more players to rate yet.")
+    out = [_("Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
+             "each player starts at {mu} ± {sigma} (rating 0).").format(mu=number(25), sigma=number(8.3)),
+           "", _("All games:"), block(ratings["overall"])]
     for gid, rows in ratings["games"].items():
-        out += ["", f"{history.title(gid)}:", block(rows)]
+        out += ["", _("{title}:").format(title=history.title(gid)), block(rows)]
     return "\n".join(out)
 
 
@@ -175,18 +198,21 @@ def _stats_head(stats: dict) -> tuple[str, list[str]]:
     """The filters in words, and the first line: how many sessions count, and which do not."""
     from companion.terminal.render import wrap
 
-    f = stats["filters"]
-    scope = ", ".join(s for s in (f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
-                                  f"since {f['since']}" if f["since"] else "") if s)
+    from companion.record.report import scope_words
+
+    scope = scope_words(stats["filters"])
     n = stats["sessions"]
-    head = f"Statistics: {n} finished session{'s' if n != 1 else ''}" + (f" ({scope})" if scope else "")
+    if scope:
+        head = ngettext("Statistics: {n} finished session ({scope})", "Statistics: {n} finished sessions ({scope})",
+                        n).format(n=n, scope=scope)
+    else:
+        head = ngettext("Statistics: {n} finished session", "Statistics: {n} finished sessions", n).format(n=n)
     if stats["unfinished"]:
-        head += f"; {len(stats['unfinished'])} in play, not counted"
+        head += "; " + _("{n} in play, not counted").format(n=len(stats["unfinished"]))
     if stats["abandoned"]:
-        head += f"; {len(stats['abandoned'])} abandoned, not counted"
+        head += "; " + _("{n} abandoned, not counted").format(n=len(stats["abandoned"]))
     if stats.get("coop_sessions"):
-        c = stats["coop_sessions"]
-        head += f"; {c} co-operative, counted apart"
+        head += "; " + _("{n} co-operative, counted apart").format(n=stats["coop_sessions"])
     return scope, [wrap(head + ".")]
 
 
@@ -199,25 +225,27 @@ def _stats_players(stats: dict) -> list[str]:
     players = [p for p in stats["players"] if p["sessions"]]
     if not players:
         return []
+    from companion.record.report import as_written
+
     out = ["", table(
-        ["player", "sessions", "wins", "win rate (bar: 0 … 100%)", "", "streak now", "longest"],
+        [_("player"), _("sessions"), _("wins"), _("win rate (bar: 0 … 100%)"), "", _("streak now"), _("longest")],
         [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
           p["current_streak"], p["longest_streak"]] for p in players],
         right=(1, 2, 4, 5, 6))]
     rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
-             "" if v["average"] is None else f"{v['average']:g}",
-             "" if v["best"] is None else v["best"]] for p in players for g, v in p["games"].items()]
-    out += ["", "Per game:", table(["player", "game", "sessions", "wins", "average", "best"], rows,
-                                   right=(2, 3, 4, 5))]
+             "" if v["average"] is None else _num(v["average"]),
+             "" if v["best"] is None else as_written(v["best"])] for p in players for g, v in p["games"].items()]
+    out += ["", _("Per game:"), table([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")],
+                                      rows, right=(2, 3, 4, 5))]
     charts = history.recent_by_game(players, f["game"])
     if charts:
-        out += ["", wrap(f"Recent scores per game, oldest first (last {history.RECENT} at most; one scale per "
-                         "game):")]
+        out += ["", wrap(_("Recent scores per game, oldest first (last {n} at most; one scale per "
+                           "game):").format(n=history.RECENT))]
         for c in charts:
             out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
-            width = max(_width(name) for name, _ in c["rows"])
+            width = max(_width(name) for name, _w in c["rows"])
             out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
-                    + " ".join(f"{v:g}" for v in vs) for name, vs in c["rows"]]
+                    + " ".join(_num(float(v)) for v in vs) for name, vs in c["rows"]]
     return out
 
 
@@ -225,8 +253,8 @@ def _stats_coop(stats: dict) -> list[str]:
     together = [p for p in stats["players"] if p.get("coop")]
     if not together:
         return []
-    return ["", "Co-operative games (won or lost together, not in the win rates above):", table(
-        ["player", "sessions", "won", "win rate"],
+    return ["", _("Co-operative games (won or lost together, not in the win rates above):"), table(
+        [_("player"), _("sessions"), _("won"), _("win rate")],
         [[p["name"], p["coop"]["sessions"], p["coop"]["wins"], _pct(p["coop"]["win_rate"])]
          for p in sorted(together, key=lambda p: (-p["coop"]["win_rate"], p["name"].casefold()))],
         right=(1, 2, 3))]
@@ -239,7 +267,7 @@ def _stats_head_to_head(stats: dict) -> list[str]:
     h2h = stats["head_to_head"]
     if not h2h:
         return []
-    out = ["", wrap("Head to head (wins-losses-draws of the left player against the other):")]
+    out = ["", wrap(_("Head to head (wins-losses-draws of the left player against the other):"))]
     names = sorted({b for row in h2h.values() for b in row}, key=str.casefold)
     if len(names) <= 8 and not stats["filters"]["player"]:
         rows = [[a] + ["-" if a == b else ("{wins}-{losses}-{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
@@ -247,7 +275,7 @@ def _stats_head_to_head(stats: dict) -> list[str]:
         out.append(table(["", *names], rows, right=range(1, len(names) + 1)))
     else:
         rows = [[a, b, c["wins"], c["losses"], c["draws"]] for a, row in h2h.items() for b, c in row.items()]
-        out.append(table(["player", "against", "wins", "losses", "draws"], rows, right=(2, 3, 4)))
+        out.append(table([_("player"), _("against"), _("wins"), _("losses"), _("draws")], rows, right=(2, 3, 4)))
     return out
 
 
@@ -260,29 +288,33 @@ def _stats_games(stats: dict) -> list[str]:
         rec = g["record"]
         coop = g.get("coop")
         if rec:
-            best = f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})"
+            from companion.record.report import record_words
+
+            best = record_words(rec)
         else:
-            best = f"co-op: won {coop['wins']} of {coop['sessions']}" if coop else ""
+            best = _("co-op: won {wins} of {n}").format(wins=coop["wins"], n=coop["sessions"]) if coop else ""
         rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
-                     "" if g["average_rounds"] is None else f"{g['average_rounds']:g}",
-                     "" if g["average_minutes"] is None else f"{g['average_minutes']:g}", best])
-    return ["", "Games:", table(["game", "sessions", "avg rounds", "avg minutes", "record score"], rows,
-                                right=(1, 2, 3))]
+                     "" if g["average_rounds"] is None else _num(g["average_rounds"]),
+                     "" if g["average_minutes"] is None else _num(g["average_minutes"]), best])
+    return ["", _("Games:"), table([_("game"), _("sessions"), _("avg rounds"), _("avg minutes"), _("record score")],
+                                   rows, right=(1, 2, 3))]
 
 
 def _stats_left(stats: dict) -> list[str]:
     """The sessions not counted: in play, and abandoned."""
     from companion.record import stats as history
+    from companion.record.report import day
 
     out: list[str] = []
     if stats["unfinished"]:
-        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), day(history.local_date(u["created"]))]
                 for u in stats["unfinished"]]
-        out += ["", "In play (not counted):", table(["id", "game", "players", "started"], rows)]
+        out += ["", _("In play (not counted):"), table([_("id"), _("game"), _("players"), _("started")], rows)]
     if stats["abandoned"]:
-        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), day(history.local_date(u["created"])), u["reason"]]
                 for u in stats["abandoned"]]
-        out += ["", "Abandoned (no result, not counted):", table(["id", "game", "players", "started", "reason"], rows)]
+        out += ["", _("Abandoned (no result, not counted):"),
+                table([_("id"), _("game"), _("players"), _("started"), _("reason")], rows)]
     return out
 
 
@@ -306,8 +338,8 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
     from companion.record import stats as history
 
     if to_standard_output(html_file) and as_json:
-        raise CompanionError("--html - and --json both write to standard output: give one of them, or a file name "
-                             "after --html.")
+        raise CompanionError(_("--html - and --json both write to standard output: give one of them, or a file name "
+                               "after --html."))
     if html_file is not None and not to_standard_output(html_file):
         check_output(app, html_file, force)
     entries, roster = _store_roster(app)
@@ -315,7 +347,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
         from companion.record import ratings as skill
 
         if html_file is not None:
-            raise CompanionError("`stats --ratings` prints to the screen: leave out --html.")
+            raise CompanionError(_("`stats --ratings` prints to the screen: leave out --html."))
         from companion.core.store import file_signature
 
         fingerprint = json.dumps([file_signature(app.store.index_path), file_signature(app.store.aliases_path)])
@@ -337,7 +369,10 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
     if as_json:
         echo_json(result, "stats")
     elif html_file is not None:
-        click.echo(f"Wrote the statistics of {result['sessions']} finished sessions to {html_file}.")
+        click.echo(ngettext("Wrote the statistics of {n} finished session to {file}.",
+                            "Wrote the statistics of {n} finished sessions to {file}.",
+                            result["sessions"]).format(n=result["sessions"], file=html_file))
+
     else:
         click.echo(render_stats(result))
 
@@ -421,7 +456,7 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     if to_standard_output(output):
         output = None
     if excel and fmt != "csv":
-        raise CompanionError("--excel is for the csv export: add --format csv.")
+        raise CompanionError(_("--excel is for the csv export: add --format csv."))
     if output is not None:
         check_output(app, output, force)
     if formats.FORMATS[fmt].writes == formats.PLAY:
@@ -429,8 +464,8 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
         from companion.record import players as registry
 
         if game or player:
-            raise CompanionError(f"--format {fmt} exports one play: give its session id (`export ID --format {fmt}`), "
-                                 "not --game or --player.")
+            raise CompanionError(_("--format {format} exports one play: give its session id (`export ID --format "
+                                   "{format}`), not --game or --player.").format(format=fmt))
         if session_id:
             app.session_override = session_id
         s = app.session()
@@ -440,7 +475,8 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
             click.echo(text, nl=False)
             return
         write_output(app, output, text, force)
-        click.echo(f"Exported session {s.id} ({s.title}) for BG Stats to {output}.")
+        click.echo(_("Exported session {id} ({title}) for BG Stats to {file}.").format(id=s.id, title=s.title,
+                                                                                     file=output))
         return
     only = app.store.resolve(session_id) if session_id else None
     if output is None:
@@ -462,18 +498,22 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
             exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
         entries = found[0]
         n = len(entries)
-        click.echo(f"Exported {n} session{'s' if n != 1 else ''} as {fmt} to {output}.")
+        click.echo(ngettext("Exported {n} session as {format} to {file}.", "Exported {n} sessions as {format} to {file}.",
+                            n).format(n=n, format=fmt, file=output))
     secret = exporting.unfinished_dealt(app.store, entries) if fmt == "json" else []
     put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
     playing = [sid for sid in secret if sid not in put_away]
     stopped = [sid for sid in secret if sid in put_away]
     if playing:
-        click.echo(f"Note: {', '.join(playing)} still in play: the file holds their secret deal seeds, which show "
-                   "every hand. Keep it from the players until those games are over.", err=True)
+        click.echo(_("Note: {ids} still in play: the file holds their secret deal seeds, which show "
+                     "every hand. Keep it from the players until those games are over.").format(ids=", ".join(playing)),
+                   err=True)
     if stopped:  # abandoned: over, but `undo` there would bring the game back with the same seed
-        click.echo(f"Note: {', '.join(stopped)} {'was' if len(stopped) == 1 else 'were'} abandoned: the file holds "
-                   f"{'its' if len(stopped) == 1 else 'their'} deal seed, which shows the hands dealt (and would "
-                   "deal on if `undo` took the abandon back).", err=True)
+        click.echo(ngettext("Note: {ids} was abandoned: the file holds its deal seed, which shows the hands dealt "
+                            "(and would deal on if `undo` took the abandon back).",
+                            "Note: {ids} were abandoned: the file holds their deal seed, which shows the hands dealt "
+                            "(and would deal on if `undo` took the abandon back).",
+                            len(stopped)).format(ids=", ".join(stopped)), err=True)
 
 
 @click.command("import")
@@ -500,27 +540,34 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     else:
         done = import_merge.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
-    verb = "Would import" if dry_run else "Imported"
-    parts = [f"{verb} {added} session{'s' if added != 1 else ''} from {file.name}"]
-    if skipped:
-        parts.append(f"{skipped} {'was' if skipped == 1 else 'were'} already here")
-    if done.continued:
-        parts.append(f"{len(done.continued)} continued")
-    if done.aliases:
-        parts.append(f"{done.aliases} player name{'s' if done.aliases != 1 else ''} added")
-    if done.titles:
-        parts.append(f"{done.titles} title{'s' if done.titles != 1 else ''} added or completed")
-    lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
-    would = "would be " if dry_run else ""
-    for sid, n in done.continued:
-        lines.append(f"{'would be ' if dry_run else ''}continued: {sid}, {n} new event{'s' if n != 1 else ''}")
-    for sid in done.ahead:
-        lines.append(f"kept: {sid} went further here than in the file")
-    for sid, why in done.conflicts:
-        lines.append(f"{would}skipped: {sid} has diverged: {why}")
-    lines += [f"{'would be ' if dry_run else ''}{line}" for line in done.title_conflicts]
+    name = file.name if str(file) != "standard input" else _("standard input")
     if dry_run:
-        lines.append("Dry run: nothing was changed.")
+        head = ngettext("Would import {n} session from {file}", "Would import {n} sessions from {file}", added)
+    else:
+        head = ngettext("Imported {n} session from {file}", "Imported {n} sessions from {file}", added)
+    parts = [head.format(n=added, file=name)]
+    if skipped:
+        parts.append(ngettext("{n} was already here", "{n} were already here", skipped).format(n=skipped))
+    if done.continued:
+        parts.append(_("{n} continued").format(n=len(done.continued)))
+    if done.aliases:
+        parts.append(ngettext("{n} player name added", "{n} player names added", done.aliases).format(n=done.aliases))
+    if done.titles:
+        parts.append(ngettext("{n} title added or completed", "{n} titles added or completed",
+                              done.titles).format(n=done.titles))
+    lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
+    for sid, n in done.continued:
+        lines.append((ngettext("would be continued: {id}, {n} new event", "would be continued: {id}, {n} new events", n)
+                      if dry_run else ngettext("continued: {id}, {n} new event", "continued: {id}, {n} new events", n))
+                     .format(id=sid, n=n))
+    for sid in done.ahead:
+        lines.append(_("kept: {id} went further here than in the file").format(id=sid))
+    for sid, why in done.conflicts:
+        lines.append((_("would be skipped: {id} has diverged: {why}") if dry_run else
+                      _("skipped: {id} has diverged: {why}")).format(id=sid, why=why))
+    lines += [_("would be {what}").format(what=line) if dry_run else line for line in done.title_conflicts]
+    if dry_run:
+        lines.append(_("Dry run: nothing was changed."))
     click.echo("\n".join(lines))
 
 
@@ -533,9 +580,10 @@ def render_report(facts: dict) -> str:
     from companion.terminal.render import scale_words, sparkline, wrap
 
     when = pages.when_words(facts)
-    rounds = f" · round {facts['round']}" if facts["round"] is not None else ""  # a game may have no rounds
-    out = [wrap(f"Session {facts['id']} · {facts['title']} · {when}{rounds}"),
-           wrap(pages.result_words(facts)), ""]
+    head = _("Session {id}").format(id=facts["id"]) + f" · {facts['title']} · {when}"
+    if facts["round"] is not None:  # a game may have no rounds
+        head += " · " + _("round {round}").format(round=facts["round"])
+    out = [wrap(head), wrap(pages.result_words(facts)), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
     every = [v for vs in series.values() for v in vs if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -543,19 +591,22 @@ def render_report(facts: dict) -> str:
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
         values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
-        extra = [x for x in (facts["roles"].get(name), next(("team " + "+".join(t) for t in facts.get("teams") or []
-                                                               if shown in t), None)) if x]
-        rows.append([seat, shown + (f" (recorded as {name})" if shown != name else "")
-                     + (f" ({', '.join(extra)})" if extra else ""), facts["scores"].get(name),
-                     facts["ranks"].get(name, ""), "winner" if name in facts["winners"] else "",
+        extra = [x for x in (facts["roles"].get(name),
+                             next((_("team {names}").format(names="+".join(t)) for t in facts.get("teams") or []
+                                   if shown in t), None)) if x]
+        rows.append([seat, shown + (" " + _("(recorded as {name})").format(name=name) if shown != name else "")
+                     + (f" ({', '.join(extra)})" if extra else ""), pages.as_written(facts["scores"].get(name)),
+                     facts["ranks"].get(name, ""), _("winner") if name in facts["winners"] else "",
                      sparkline(values, lo, hi)][:None if facts["chart"] else -1])
-    axis = f"by {facts['axis']}" + (f" ({scale_words(lo, hi)})" if every else "")
-    out.append(table(["seat", "player", "score", "rank", "", axis][:None if facts["chart"] else -1], rows,
+    axis = _("by round") if facts["axis"] == "round" else _("by event")
+    if every:
+        axis += f" ({scale_words(lo, hi)})"
+    out.append(table([_("seat"), _("player"), _("score"), _("rank"), "", axis][:None if facts["chart"] else -1], rows,
                      right=(0, 2, 3)))
-    out += ["", "Log:"]
+    out += ["", _("Log:")]
     # a long note continues under its own words, not under the event's number
     out += [wrap(f"{n:>3}. {t:<5}  {words}", indent=" " * (12 - len(f"{n:>3}") + len(str(n))))
-            for n, t, words in facts["log"]] or ["  nothing recorded yet"]
+            for n, t, words in facts["log"]] or ["  " + _("nothing recorded yet")]
     return "\n".join(out)
 
 
@@ -593,7 +644,9 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
         click.echo(pages.session_html(facts), nl=False)
         return
     write_output(app, html_file, pages.session_html(facts), force)
-    click.echo(f"Wrote the report of session {s.id} ({facts['title']}) to {html_file}.")
+    click.echo(_("Wrote the report of session {id} ({title}) to {file}.").format(id=s.id, title=facts["title"],
+                                                                               file=html_file))
+
 
 
 def show_bgstats(link: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from typing import Iterable
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core import session as sessions
 from companion.core.store import Store
@@ -41,10 +42,13 @@ def export_to(store: Store, fmt: str, out, game: str | None = None, player: str 
     twice)."""
     found = formats.FORMATS.get(fmt)
     if found is None:
-        raise CompanionError(f"There is no export format {fmt!r}: choose {', '.join(formats.NAMES)}.")
+        raise CompanionError(_("There is no export format {format}: choose {formats}.").format(
+            format=repr(fmt), formats=", ".join(formats.NAMES)))
     if found.writes != formats.HISTORY:
-        raise CompanionError(f"The export format {fmt!r} writes one play, not a history: export it with "
-                             f"`export ID --format {fmt}`, or choose {', '.join(formats.names(formats.HISTORY))}.")
+        raise CompanionError(_("The export format {format} writes one play, not a history: export it with "
+                               "`export ID --format {name}`, or choose {formats}.").format(
+            format=repr(fmt), name=fmt, formats=", ".join(formats.names(formats.HISTORY))))
+
     aliases = load_aliases(store)
     everyone = sessions.index(store)
     roster = Roster(aliases, everyone)

@@ -9,10 +9,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.record import import_limits as limits
 from companion.record.import_values import (check_played_on, check_time, check_type, kind_of, parse, refuse,
-                                            size_words, walk)
+                                            size_words, too_large, walk)
 from companion.record.json_export import FORMAT, VERSION
 from companion.record.players import check_name
 
@@ -163,23 +164,25 @@ class Bundle:
 def read_bundle(raw: bytes, name: str) -> Bundle:
     """Parse and validate an import file completely (no disk access besides the game rules)."""
     doc = parse(raw, name)
-    how = "(make one with `export --format json`)"
     if not isinstance(doc, dict):
-        raise refuse(name, f"it is not a companion export: it holds {kind_of(doc)}, not one object {how}")
+        raise refuse(name, _("it is not a companion export: it holds {kind}, not one object (make one with "
+                             "`export --format json`)").format(kind=kind_of(doc)))
     if "format" not in doc:
-        raise refuse(name, f'it is not a companion export: it has no format (an export says "format": '
-                            f'"{FORMAT}") {how}')
+        raise refuse(name, _('it is not a companion export: it has no format (an export says "format": '
+                             '"{format}") (make one with `export --format json`)').format(format=FORMAT))
     if doc.get("format") != FORMAT:
         from companion.contract.text import safe_text
 
-        raise refuse(name, f"it is not a companion export: its format is {safe_text(repr(doc.get('format')))[:60]}, "
-                            f"not '{FORMAT}' {how}")
+        raise refuse(name, _("it is not a companion export: its format is {found}, not '{format}' (make one with "
+                             "`export --format json`)").format(found=safe_text(repr(doc.get("format")))[:60],
+                                                               format=FORMAT))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise refuse(name, "it has no valid format version")
+        raise refuse(name, _("it has no valid format version"))
     if version > VERSION:
-        raise refuse(name, f"it was written by a newer companion (format {version}, this one reads {VERSION}): "
-                            "upgrade companion")
+        raise refuse(name, _("it was written by a newer companion (format {version}, this one reads {reads}): "
+                             "upgrade companion").format(version=version, reads=VERSION))
+
     unknown = set(doc) - TOP_KEYS
     if unknown:
         raise refuse(name, f"it has keys this companion does not know ({', '.join(sorted(unknown))[:80]})")
@@ -211,5 +214,5 @@ def read_bundle(raw: bytes, name: str) -> Bundle:
 def read_bundle_sized(raw: bytes, name: str) -> Bundle:
     """:func:`read_bundle` of bytes read elsewhere (standard input), with the size limit."""
     if len(raw) > limits.MAX_FILE_BYTES:
-        raise refuse(name, f"the file is larger than {size_words(limits.MAX_FILE_BYTES)}")
+        raise refuse(name, too_large())
     return read_bundle(raw, name)

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from companion.contract.language import _, ngettext
 from companion.contract.errors import CompanionError
 from companion.record import import_limits as limits
 from companion.record import stats as history
@@ -22,11 +23,18 @@ class Refused(CompanionError):
 
 
 def size_words(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+    if n >= 1024 * 1024:
+        return _("{n} MB").format(n=n // (1024 * 1024))
+    return ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
 def refuse(name: str, what: str) -> Refused:
-    return Refused(f"{name}: {what}; nothing was imported.")
+    return Refused(_("{file}: {what}; nothing was imported.").format(file=name, what=what))
+
+
+def too_large() -> str:
+    """The refusal of a file over the limit (its reason, for :func:`refuse`)."""
+    return _("the file is larger than {size}").format(size=size_words(limits.MAX_FILE_BYTES))
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
@@ -45,16 +53,18 @@ def _no_constants(text: str) -> Any:
 def parse(raw: bytes, name: str) -> Any:
     """The JSON value of an import file, refusing anything a strict reader would not accept."""
     if len(raw) > limits.MAX_FILE_BYTES:
-        raise refuse(name, f"the file is larger than {size_words(limits.MAX_FILE_BYTES)}")
+        raise refuse(name, too_large())
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise refuse(name, "it is not UTF-8 text (an export from `export --format json` is)") from None
+        raise refuse(name, _("it is not UTF-8 text (an export from `export --format json` is)")) from None
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise refuse(name, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                            "an export from `export --format json` is expected") from None
+        raise refuse(name, _("it is not valid JSON (line {line}, column {column}): "
+                             "an export from `export --format json` is expected").format(line=exc.lineno,
+                                                                                         column=exc.colno)) from None
+
     except (ValueError, RecursionError) as exc:
         long = re.search(r"\d{4301,}", text) if isinstance(exc, ValueError) else None
         if long is not None:  # Python's own limit on reading integers: said in our words (issue 22)

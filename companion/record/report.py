@@ -16,9 +16,10 @@ import math
 from typing import Any, Sequence
 
 from companion.contract.language import _, language, ngettext
-from companion.contract.written import long_date, number
 from companion.record import stats as history
 from companion.record.players import Roster
+from companion.record.shown import as_written, day, day_and_time, percent
+from companion.record.shown import short as _num
 
 # The players' colours by seat, the pages' and the terminal's (issue 21: Ann was blue here, red there)
 from companion.contract.view import PLAYER_COLOURS as PALETTE  # noqa: E402
@@ -242,25 +243,6 @@ def _when(text: Any) -> str:
     return day_and_time(moment)
 
 
-def day_and_time(moment) -> str:
-    """A moment as the viewer writes it: 2026-12-04 20:15 in English (as it always was),
-    4. Dezember 2026, 20:15 in German."""
-    if language() == "en":
-        return moment.strftime("%Y-%m-%d %H:%M")
-    return _("{date}, {time}").format(date=long_date(moment.date()), time=moment.strftime("%H:%M"))
-
-
-def day(text: Any) -> str:
-    """A stored calendar date (YYYY-MM-DD) as the viewer writes it: unchanged in English, 4.
-    Dezember 2026 in German; anything else as it is."""
-    from datetime import date
-
-    if language() == "en" or not isinstance(text, str):
-        return "" if text is None else str(text)
-    try:
-        return long_date(date.fromisoformat(text[:10])) + text[10:].replace("T", " ")
-    except ValueError:
-        return text
 
 
 def axis_words(axis: str) -> str:
@@ -438,25 +420,6 @@ def session_html(facts: dict) -> str:
 
 # -- statistics --------------------------------------------------------------------------------
 
-
-def _num(value: Any) -> str:
-    """A number as the viewer writes it (68.5 / 68,5); English as it always was (``:g``)."""
-    if value is None:
-        return ""
-    if language() == "en" or not history.is_number(value):
-        return f"{value:g}" if isinstance(value, float) else str(value)
-    return number(float(f"{value:g}") if isinstance(value, float) and "e" not in f"{value:g}" else value)
-
-
-def as_written(value: Any) -> Any:
-    """A stored number as the viewer writes it (German: 68,5), anything else as it is; English
-    unchanged (its pages printed the stored value)."""
-    return number(value) if language() != "en" and history.is_number(value) else value
-
-
-def percent(rate: float) -> str:
-    """A win rate as a percentage: 68% / 68 %."""
-    return _("{percent}%").format(percent=round(100 * rate))
 
 
 def _rate(p: dict) -> str:

@@ -93,7 +93,7 @@ def players(app, as_json: bool) -> None:
     if not rows:
         click.echo(_("No players yet: start a session with `new GAME --players Ann,Bob`."))
         return
-    from companion.record.report import day
+    from companion.record.shown import day
 
     # "also recorded as" only once a rename or merge gave it something to say: empty, it cut
     # the other headers and long names at 80 columns ("first pla…", "Bartholom…")
@@ -144,14 +144,14 @@ def player_merge(app, a: str, b: str) -> None:
 
 
 def _pct(rate: float) -> str:
-    from companion.record.report import percent
+    from companion.record.shown import percent
 
     return percent(rate)
 
 
 def _num(value) -> str:
     """A number of the tables (an average: 68.5 / 68,5), "" for none."""
-    from companion.record.report import _num as written
+    from companion.record.shown import short as written
 
     return written(value)
 
@@ -174,9 +174,8 @@ def render_ratings(ratings: dict) -> str:
     from companion.record import stats as history
 
     from companion.contract.written import number
+    from companion.record.shown import one_decimal as one
 
-    def one(value: float) -> str:  # one decimal always (25.0), with the viewer's decimal sign
-        return f"{value:.1f}".replace(".", number(0.5)[1])
 
     def block(rows: list[dict]) -> str:
         return table([_("player"), _("rating"), _("skill ± uncertainty"), _("plays")],
@@ -225,7 +224,7 @@ def _stats_players(stats: dict) -> list[str]:
     players = [p for p in stats["players"] if p["sessions"]]
     if not players:
         return []
-    from companion.record.report import as_written
+    from companion.record.shown import as_written
 
     out = ["", table(
         [_("player"), _("sessions"), _("wins"), _("win rate (bar: 0 … 100%)"), "", _("streak now"), _("longest")],
@@ -303,7 +302,7 @@ def _stats_games(stats: dict) -> list[str]:
 def _stats_left(stats: dict) -> list[str]:
     """The sessions not counted: in play, and abandoned."""
     from companion.record import stats as history
-    from companion.record.report import day
+    from companion.record.shown import day
 
     out: list[str] = []
     if stats["unfinished"]:

@@ -29,10 +29,13 @@ def selection(store: Store, roster: Roster, game: str | None = None, player: str
 
 def export(store: Store, fmt: str, game: str | None = None, player: str | None = None,
            only: str | None = None, excel: bool = False) -> tuple[str, list[dict]]:
-    """The export text in ``fmt`` and the entries it holds (``only``: one session's id)."""
-    buf = io.StringIO()
+    """The export text in ``fmt`` and the entries it holds (``only``: one session's id); bytes
+    for a format that writes a file (xlsx)."""
+    found = formats.FORMATS.get(fmt)
+    buf = io.BytesIO() if found is not None and found.binary else io.StringIO()
     entries = export_to(store, fmt, buf, game, player, only, excel)
     return buf.getvalue(), entries
+
 
 
 def export_to(store: Store, fmt: str, out, game: str | None = None, player: str | None = None,

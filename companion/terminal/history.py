@@ -452,8 +452,12 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     from companion.record import exporting
     from companion.record.plays import bgg_id_of
 
-    if to_standard_output(output):
+    dash = to_standard_output(output)
+    if dash:
         output = None
+    if formats.FORMATS[fmt].binary and output is None and not dash:
+        raise CompanionError(_("--format {format} writes a file: add -o FILE (`export --format {format} -o "
+                               "plays.{format}`), or -o - for standard output.").format(format=fmt))
     if excel and fmt != "csv":
         raise CompanionError(_("--excel is for the csv export: add --format csv."))
     if output is not None:
@@ -479,7 +483,20 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
         return
     only = app.store.resolve(session_id) if session_id else None
     if output is None:
-        if fmt == "csv":
+        if formats.FORMATS[fmt].binary:
+            import io
+            import sys
+
+            buffer = io.BytesIO()
+            entries = exporting.export_to(app.store, fmt, buffer, game, player, only)
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:  # a stream of text only (a test's): the bytes as latin-1 text
+                sys.stdout.write(buffer.getvalue().decode("latin-1"))
+            else:
+                sys.stdout.flush()
+                stream.write(buffer.getvalue())
+                stream.flush()
+        elif fmt == "csv":
             text, entries = exporting.export(app.store, fmt, game, player, only, excel)
             if excel:
                 to_stdout(text)
@@ -494,11 +511,19 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     else:
         found: list[list[dict]] = []
         write_output_stream(app, output, lambda fh: found.append(
-            exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
+            exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="",
+            binary=formats.FORMATS[fmt].binary)
         entries = found[0]
         n = len(entries)
         click.echo(ngettext("Exported {n} session as {format} to {file}.", "Exported {n} sessions as {format} to {file}.",
                             n).format(n=n, format=fmt, file=output))
+    if excel:
+        from companion.record.csv_export import excel_form_note
+
+        note = excel_form_note()
+        if note:
+            click.echo(note, err=True)
+
     secret = exporting.unfinished_dealt(app.store, entries) if fmt == "json" else []
     put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
     playing = [sid for sid in secret if sid not in put_away]

@@ -86,7 +86,7 @@ def delete(store: Store, sid: str) -> sessions.Session:
             try:
                 store.set_current(None)
             except StoreError as exc:  # the session is in the bin all the same: say so (issue 22)
-                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
+                reason = exc.message.split(": ", 1)[-1].split(". ")[0]  # (its words in any language)
                 store.notes.append(_("Session {id} is in the bin, but it could not be unset as the current one "
                                      "({reason}): pick another with `use ID`.").format(id=sid, reason=reason))
     return s

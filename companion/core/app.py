@@ -127,20 +127,24 @@ class App:
             return self.store.resolve(self.session_override)
         if self.pinning:
             return self._pinned_id()
-        return self._existing(self.store.current(), "No current session", "The current session {} is gone")
+        return self._existing(self.store.current(), pinned=False)
 
     def _pinned_id(self) -> str:
-        return self._existing(self.pinned, "No session here yet", "This session ({}) is gone")
+        return self._existing(self.pinned, pinned=True)
 
-    def _existing(self, sid: str | None, none: str, gone: str) -> str:
+    def _existing(self, sid: str | None, pinned: bool) -> str:
         """``sid`` if its file is there, else a refusal saying how to start or pick one."""
         if not sid:
-            raise CompanionError(_("{none}: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
-                                   "(`sessions` lists them).")
-                                   .format(none=none))
+            raise CompanionError(
+                (_("No session here yet: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
+                   "(`sessions` lists them).") if pinned else
+                 _("No current session: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
+                   "(`sessions` lists them).")))
         if not self.store.session_path(sid).exists():
-            raise CompanionError(_("{format}: pick another with `use ID`.").format(format=gone.format(sid)))
+            raise CompanionError((_("This session ({id}) is gone: pick another with `use ID`.") if pinned else
+                                  _("The current session {id} is gone: pick another with `use ID`.")).format(id=sid))
         return sid
+
 
     # -- the session at hand, read once -----------------------------------------------------------
     def loaded(self, sid: str | None = None) -> tuple["sessions.Session", "sessions.Replay"]:

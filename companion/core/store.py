@@ -204,7 +204,7 @@ class Store:
     def writing(self) -> Iterator[None]:
         """Hold the folder's short lock: the index, settings, the players' values and aliases,
         creating and importing sessions (re-entrant within one Store)."""
-        with self._locked(self.root / ".lock", "the list of sessions"):
+        with self._locked(self.root / ".lock", _("the list of sessions")):
             yield
 
     @contextlib.contextmanager
@@ -212,7 +212,7 @@ class Store:
         """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
         for each other; they share only the folder's short lock, and only to update the index."""
         self.session_path(sid)  # an id, not a path
-        with self._locked(self.root / "locks" / f"{sid}.lock", f"session {sid}"):
+        with self._locked(self.root / "locks" / f"{sid}.lock", _("session {id}").format(id=sid)):
             yield
 
     @contextlib.contextmanager

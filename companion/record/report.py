@@ -65,6 +65,14 @@ def page(title: str, body: str) -> str:
     )
 
 
+def h2(text: str) -> str:
+    return f"<h2>{esc(text)}</h2>"
+
+
+def para(text: str, cls: str = "") -> str:
+    return f"<p class=\"{cls}\">{esc(text)}</p>" if cls else f"<p>{esc(text)}</p>"
+
+
 def table_html(headers: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = (),
                raw: Sequence[int] = ()) -> str:
     """An HTML table; columns in ``numeric`` align right; cells of columns in ``raw`` are HTML."""
@@ -361,14 +369,14 @@ def bgstats_html(facts: dict) -> list[str]:
 
     code = bgstats.qr_svg(link)
     if code is None:  # too long for a code: the link alone, and why (issue 29)
-        return [f"<h2>{esc(_('Add to BG Stats'))}</h2>",
+        return [h2(_("Add to BG Stats")),
                 "<p>" + _("<a href=\"{link}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
                           "or a tablet: open this file there).").format(link=esc(link)) + "</p>",
                 f"<p>{esc(bgstats.too_long(link))}</p>"]
-    return [f"<h2>{esc(_('Add to BG Stats'))}</h2>",
+    return [h2(_("Add to BG Stats")),
             "<p>" + _("<a href=\"{link}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
                       "or a tablet), or scan the code with one:").format(link=esc(link)) + "</p>",
-            f"<figure>{code}<figcaption>{esc(_('The play, for BG Stats.'))}</figcaption></figure>"]
+            f"<figure>{code}<figcaption>" + esc(_("The play, for BG Stats.")) + "</figcaption></figure>"]
 
 
 
@@ -407,13 +415,13 @@ def session_html(facts: dict) -> str:
         f"<h1>{esc(facts['title'])}</h1>",
         f"<p class=\"meta\">{esc(meta)}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
-        f"<h2>{esc(_('Final scores'))}</h2>" if facts["finished"] else f"<h2>{esc(_('Scores so far'))}</h2>",
+        h2(_("Final scores")) if facts["finished"] else h2(_("Scores so far")),
         table_html([_("seat"), _("player"), _("score"), _("rank"), _("result")], rows, numeric=(0, 2, 3), raw=(1,)),
         *chart,
         *bgstats_html(facts),
-        f"<h2>{esc(_('What happened'))}</h2>",
-        f"<ol class=\"log\">\n{log}\n</ol>" if log else f"<p>{esc(_('Nothing was recorded.'))}</p>",
-        f"<p class=\"meta\">{esc(_('Made by Tabletop Companion.'))}</p>",
+        h2(_("What happened")),
+        f"<ol class=\"log\">\n{log}\n</ol>" if log else para(_("Nothing was recorded.")),
+        para(_("Made by Tabletop Companion."), "meta"),
     ]
     return page(_("{title} · session {id}").format(title=facts["title"], id=facts["id"]), "\n".join(body))
 
@@ -434,28 +442,28 @@ def stats_html(stats: dict) -> str:
     scope_text = scope_words(stats["filters"]) or _("all sessions")
     players = [p for p in stats["players"] if p["sessions"]]
     n = stats["sessions"]
-    body = [f"<h1>{esc(_('Statistics'))}</h1>",
+    body = ["<h1>" + esc(_("Statistics")) + "</h1>",
             "<p class=\"meta\">" + esc(ngettext("{n} finished session ({scope}); {playing} in play, not counted.",
                                                 "{n} finished sessions ({scope}); {playing} in play, not counted.",
                                                 n).format(n=n, scope=scope_text, playing=len(stats["unfinished"])))
             + "</p>"]
     if players:
-        body.append(f"<h2>{esc(_('Win rates'))}</h2>")
+        body.append(h2(_("Win rates")))
         body.append("<figure>\n" + bar_chart([(p["name"], p["win_rate"], _rate(p)) for p in players],
                                              _("Win rate per player")) + "\n</figure>")
         rows = [[p["name"], p["sessions"], p["wins"], percent(p["win_rate"]), p["current_streak"],
                  p["longest_streak"]] for p in players]
-        body.append(f"<h2>{esc(_('Players'))}</h2>")
+        body.append(h2(_("Players")))
         body.append(table_html([_("player"), _("sessions"), _("wins"), _("win rate"), _("streak now"),
                                 _("longest streak")], rows, numeric=(1, 2, 3, 4, 5)))
         rows = [[p["name"], history.title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
                 for p in players for g, v in p["games"].items()]
-        body.append(f"<h2>{esc(_('Scores per game'))}</h2>")
+        body.append(h2(_("Scores per game")))
         body.append(table_html([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")], rows,
                                numeric=(2, 3, 4, 5)))
         charts = history.recent_by_game(players, f["game"])
         if charts:
-            body.append(f"<h2>{esc(_('Recent scores'))}</h2>")
+            body.append(h2(_("Recent scores")))
         for c in charts:  # one chart per game: scores of different games never share a scale
             width = max(len(vs) for _n, vs in c["rows"])
             series = [(name, [None] * (width - len(vs)) + vs) for name, vs in c["rows"]]
@@ -470,8 +478,9 @@ def stats_html(stats: dict) -> str:
                         "</figure>")
     h2h = stats["head_to_head"]
     if h2h:
-        body.append(f"<h2>{esc(_('Head to head'))}</h2><p class=\"meta\">"
-                    f"{esc(_('Wins–losses–draws of the row player against the column player.'))}</p>")
+        body.append(h2(_("Head to head")) + para(_("Wins–losses–draws of the row player against the column player."),
+                                                 "meta"))
+
         names = sorted({n for row in h2h.values() for n in row} | set(h2h), key=str.casefold)
         cols = [n for n in names if any(n in row for row in h2h.values())]
         rows = [[a] + [("–" if a == b else "{wins}–{losses}–{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
@@ -483,17 +492,17 @@ def stats_html(stats: dict) -> str:
             rec = g["record"]
             rows.append([g["title"], g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
                          record_words(rec) if rec else ""])
-        body.append(f"<h2>{esc(_('Games'))}</h2>")
+        body.append(h2(_("Games")))
         body.append(table_html([_("game"), _("sessions"), _("average rounds"), _("average minutes"),
                                 _("record score")], rows, numeric=(1, 2, 3)))
     if stats["unfinished"]:
         rows = [[u["id"], history.title(u["game"]), ", ".join(u["players"]), _when(u["created"])]
                 for u in stats["unfinished"]]
-        body.append(f"<h2>{esc(_('In play (not counted)'))}</h2>")
+        body.append(h2(_("In play (not counted)")))
         body.append(table_html([_("session"), _("game"), _("players"), _("started")], rows))
     if not players and not stats["unfinished"]:
-        body.append(f"<p>{esc(_('No sessions yet.'))}</p>")
-    body.append(f"<p class=\"meta\">{esc(_('Made by Tabletop Companion.'))}</p>")
+        body.append(para(_("No sessions yet.")))
+    body.append(para(_("Made by Tabletop Companion."), "meta"))
     return page(_("Statistics · Tabletop Companion"), "\n".join(body))
 
 

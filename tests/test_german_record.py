@@ -52,7 +52,7 @@ def test_stats_in_german_with_plurals_decimal_commas_and_german_dates(run):
     evening(run)
     text = de(run, "stats").stdout
     assert "Statistik: 3 beendete Partien." in text
-    assert "Siegquote" in text and "Serie jetzt" in text and "Je Spiel:" in text
+    assert "Siegquote" in text and "Serie jetzt" in text and "Pro Spiel:" in text
     assert re.search(r"Ann\s+Azul\s+2\s+1\s+68,5\s+69", text), "Ann's average at Azul is 68,5"
     assert "Direkter Vergleich" in text and "Siege-Niederlagen-Unentschieden" in text
     assert "52 von Ann (1. März 2026," in text, "a record with its German date"
@@ -70,9 +70,9 @@ def test_players_and_their_renames_in_german(run):
     assert "zuerst gespielt" in text and "zuletzt gespielt" in text
     assert "1. März 2026" in text and "5. Dezember 2026" in text
     said = de(run, "player", "rename", "Zoë", "Zoe").stdout
-    assert said.strip() == "Zoë heißt jetzt Zoe in 1 Partie; die aufgezeichneten Ereignisse bleiben unverändert."
+    assert said.strip() == "Zoë wird jetzt in 1 Partie als Zoe gezeigt; die gespeicherten Ereignisse bleiben unverändert."
     said = de(run, "player", "rename", "Bob", "Robert").stdout
-    assert "in 2 Partien;" in said
+    assert "in 2 Partien als Robert" in said
     refused = de(run, "player", "merge", "Ann", "Robert", expect=1)
     assert "Ann und Robert haben beide in Partie" in refused.stderr and "4. Dezember 2026" in refused.stderr
     assert "also wurde nichts zusammengelegt" in refused.stderr
@@ -95,7 +95,7 @@ def test_report_and_its_page_in_german(run):
     first = ids(run)[0]
     text = de(run, "report", first).stdout
     assert f"Partie {first} · Azul · gespielt am 4. Dezember 2026" in text
-    assert "Sieg für Ann." in text and "Platz am Tisch" in text and "47,5" in text
+    assert "Sieg für Ann." in text and "Rang" in text and "47,5" in text
     page = de(run, "report", first, "--html", "-").stdout
     assert '<html lang="de">' in page
     assert "<h2>Endstand</h2>" in page and "Sieg für Ann." in page and "<td class=\"n\">47,5</td>" in page

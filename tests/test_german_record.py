@@ -200,3 +200,23 @@ def test_the_pseudo_language_shows_no_english_in_the_record(run, tmp_path):
     for what, text in shown.items():
         assert text.strip(), what
         assert leaks(text, allowed=allowed) == [], (what, text)
+
+
+def test_the_pseudo_language_shows_no_english_in_the_cores_and_the_contracts_refusals(run):
+    shown = {}
+    with language.using("xx"):
+        shown["no session"] = run(["status"], expect=1).stderr
+        shown["no such session"] = run(["use", "zzzz"], expect=1).stderr
+        shown["twice"] = run(["new", "scoresheet", "--players", "Ann,Ann"], expect=1).stderr
+        run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+        shown["nothing to undo"] = run(["undo"], expect=1).stderr
+        # (the terminal's hint after it, "(`... --help` shows how ...)", is the terminal's message)
+        shown["not a number"] = run(["add", "Ann=drei"], expect=2).stderr.splitlines()[-1].split(" (`")[0]
+
+        run(["add", "Ann=3", "Bob=2"], expect=0)
+        run(["finish"], expect=0)
+        shown["over"] = run(["add", "Ann=1"], expect=1).stderr
+    for what, text in shown.items():
+        assert text.strip(), what
+        assert leaks(text, allowed=["Ann", "Bob", "drei", "zzzz"]) == [], (what, text)
+

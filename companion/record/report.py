@@ -306,9 +306,9 @@ def where_words(facts: dict) -> str:
     """`played on 2026-03-01 at Cy's kitchen`, or "" when neither was given."""
     on, at = facts.get("played_on"), facts.get("location")
     if on and at:
-        return _("played on {date} at {place}").format(date=day(on), place=at)
+        return _("played on {date} at {place}").format(date=day(on.replace("T", " ")), place=at)
     if on:
-        return _("played on {date}").format(date=day(on))
+        return _("played on {date}").format(date=day(on.replace("T", " ")))
     return _("at {place}").format(place=at) if at else ""
 
 

@@ -58,13 +58,18 @@ def write_xlsx(store: Store, entries: list[dict], roster: Roster, out) -> None:
 
     def cell(value: Any):
         if isinstance(value, str):
-            c = WriteOnlyCell(sheet, value=ILLEGAL_CHARACTERS_RE.sub("", value))
-            c.data_type = "s"  # text, even "=1+1" or "+1 for Bob": never a formula
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+            if not value.startswith("="):
+                return value  # text as it is (openpyxl reads only "=..." as a formula)
+            c = WriteOnlyCell(sheet, value=value)
+            c.data_type = "s"  # text, even "=1+1": never a formula
             return c
-        c = WriteOnlyCell(sheet, value=value)
         if isinstance(value, datetime.date):
+            c = WriteOnlyCell(sheet, value=value)
             c.number_format = "yyyy-mm-dd"
-        return c
+            return c
+        return value  # a number or None (an empty cell)
+
 
     sheet.append([cell(c) for c in CSV_COLUMNS])
     for row in rows(store, entries, roster):

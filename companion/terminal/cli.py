@@ -37,6 +37,19 @@ class FittedFormatter(click.HelpFormatter):
             width = min(screen_width(), max_width or 100) - 1
         super().__init__(indent_increment, width, max_width)
 
+    # The help texts are translated as they are written, for the reader's language (issue 28):
+    # Click's own help option is made untranslated (speech.speak_click), so that a command line
+    # that shows no help never works out its language.
+    def write_text(self, text: str) -> None:
+        from companion.contract.language import _
+
+        super().write_text(_(text))
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        from companion.contract.language import _
+
+        super().write_dl([(term, _(text) if text else text) for term, text in rows], col_max, col_spacing)
+
 
 # Every command's `--help` and `help CMD` use it: Click makes each help formatter through
 # Context.formatter_class, and the commands' contexts are Click's own.

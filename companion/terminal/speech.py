@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
 from companion.contract import language as languages
 
-SETTING = Path(".local") / "language"
+
+def setting_path(root):
+    """``.local/language`` in the data folder (a laptop's choice: the folder's machine-local part)."""
+    from pathlib import Path
+
+    return Path(root) / ".local" / "language"
 
 
-def setting_path(root: Path) -> Path:
-    return root / SETTING
-
-
-def read_setting(root: Path) -> str | None:
+def read_setting(root) -> str | None:
     """The data folder's language, or None (no setting, or one no longer known)."""
     try:
         return languages.known(setting_path(root).read_text(encoding="utf-8").strip()[:16])
@@ -36,7 +36,7 @@ def read_setting(root: Path) -> str | None:
         return None
 
 
-def write_setting(root: Path, lang: str | None) -> None:
+def write_setting(root, lang: str | None) -> None:
     """Keep ``lang`` for this data folder (None: follow the locale variables again)."""
     path = setting_path(root)
     if lang is None:
@@ -70,7 +70,7 @@ def choose_for(args) -> None:
             return lang
         folder = _given(words, "--data-dir")
         if folder:
-            root = Path(folder).expanduser()
+            root = os.path.expanduser(folder)
         else:
             from companion.core.app import default_data_dir
 
@@ -92,7 +92,9 @@ def speak_click() -> None:
         module = sys.modules.get(f"click.{name}")
         if module is None:
             continue
-        if getattr(module, "_", None) is not None:
+        if name == "decorators":  # its texts are option help ("Show this message and exit."), made
+            module._ = languages.N_  # on every parse: translated where --help writes them
+        elif getattr(module, "_", None) is not None:
             module._ = languages.gettext
         if getattr(module, "ngettext", None) is not None:
             module.ngettext = languages.ngettext

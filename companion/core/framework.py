@@ -173,34 +173,45 @@ def describe_event(game, event: Event, state: State | None = None) -> str:
     viewer's view, when the game's ``describe`` takes it: companion.contract.exit)."""
     etype = event.get("type")
     if etype == "note":
-        return f"Note: {event.get('text', '')}"
+        return _("Note: {text}").format(text=event.get("text", ""))
     if etype == "abandon":
         reason = event.get("reason")
-        return "Abandoned" + (f": {reason}" if reason else " (no result)")
+        return _("Abandoned: {reason}").format(reason=reason) if reason else _("Abandoned (no result)")
     if etype == "played":
-        scores = event.get("scores") or {}
-        ranks = event.get("ranks") or {}
-        won = event.get("winners") or []
-        teams = event.get("teams") or []
-        if scores:
-            parts = [f"{p} {v}" for p, v in scores.items()]
-        elif ranks:
-            parts = [f"{p} #{r}" for p, r in ranks.items()]
-        else:
-            parts = [str(p) for p in won or []]
-        words = "Played: " + ", ".join(parts)
-        if teams:
-            words += "; teams " + ", ".join("+".join(t) for t in teams)
-        if event.get("coop"):
-            return words + ("; won together" if event.get("won") else "; lost together")
-        if won and (scores or ranks):
-            words += f"; won by {', '.join(won)}"
-        elif won:
-            words = f"Played: won by {', '.join(won)}"
-        if event.get("tie_break"):
-            words += f" (tie settled by {event['tie_break']})"
-        return words
+        return _played_words(event)
     return game.describe(event) if state is None else game.describe(event, state)
+
+
+def _played_words(event: Event) -> str:
+    """A logged play in words: `Played: Ann 52, Bob 47.5; won by Ann` (each clause a message)."""
+    from companion.contract.language import language
+    from companion.contract.written import number
+
+    scores = event.get("scores") or {}
+    ranks = event.get("ranks") or {}
+    won = event.get("winners") or []
+    teams = event.get("teams") or []
+    german = language() != "en"  # English as it always was (47.5, 70.0); else the viewer's 47,5
+    if scores:
+        parts = [f"{p} {number(v) if german and is_points(v) else v}" for p, v in scores.items()]
+    elif ranks:
+        parts = [f"{p} #{r}" for p, r in ranks.items()]
+    else:
+        parts = [str(p) for p in won or []]
+    clauses = [_("Played: {results}").format(results=", ".join(parts))]
+    if teams:
+        clauses.append(_("teams {teams}").format(teams=", ".join("+".join(t) for t in teams)))
+    if event.get("coop"):
+        return "; ".join(clauses + [_("won together") if event.get("won") else _("lost together")])
+    if won and (scores or ranks):
+        clauses.append(_("won by {names}").format(names=", ".join(won)))
+    elif won:
+        clauses = [_("Played: won by {names}").format(names=", ".join(won))]
+    words = "; ".join(clauses)
+    if event.get("tie_break"):
+        words = _("{words} (tie settled by {rule})").format(words=words, rule=event["tie_break"])
+    return words
+
 
 
 def and_list(names) -> str:

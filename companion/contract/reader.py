@@ -103,5 +103,6 @@ class Missing(CompanionError):
     asks, a command line names its usage, a page asks to fill in its form)."""
 
     def __init__(self, param: Param):
-        super().__init__(f"Give {param.label}: fill in the form and send it again.")
+        super().__init__(_("Give {label}: fill in the form and send it again.").format(label=param.label))
+
         self.param = param

@@ -268,7 +268,8 @@ class App:
                 if not hasattr(exc, "format_message"):
                     raise
                 message = exc.format_message()
-            (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
+            (self.say or print)(_("{message} (Ctrl-C stops without recording anything.)").format(message=message))
+
 
 
 def seated_event(game, players: list[str], event: Any) -> Any:

@@ -57,8 +57,10 @@ def _apply_generic(seats, ctx: dict, event: Event) -> None:
                               .format(NOTE_MAX=NOTE_MAX, count=len(text)))
         if not text.isprintable():
             at = next(i for i, c in enumerate(text) if not c.isprintable())
-            what = {"\x1b": "an escape (ESC)", "\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(
-                text[at], f"the control character U+{ord(text[at]):04X}")
+            what = {"\x1b": _("an escape (ESC)"), "\n": _("a line break"), "\r": _("a line break"),
+                    "\t": _("a tab")}.get(text[at]) or _("the control character U+{code}").format(
+                code=f"{ord(text[at]):04X}")
+
             raise RuleError(_("A note is one line of plain text: character {at} is {what}. Type it again without it.")
                               .format(at=at + 1, what=what))
         ctx["notes"] = ctx.get("notes", 0) + 1  # the journal keeps the words

@@ -69,7 +69,8 @@ def parse_played_on(text: str | None) -> str | None:
     if text is None:
         return None
     raw = text.strip().replace(" ", "T")
-    how = "write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30"
+    how = _("write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30")
+
     try:
         if len(raw) == 10:
             day = date.fromisoformat(raw)

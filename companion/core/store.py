@@ -690,17 +690,18 @@ def _room_for_locks(count: int) -> None:
 def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
     """What is wrong with the shape of a session file's contents, or None (one reason only)."""
     if not isinstance(meta, dict):
-        return "its description is not a table"
+        return _("its description is not a table")
     if meta.get("id") != sid:
-        return f"its description names the session {str(meta.get('id'))[:40]!r}, not {sid}"
+        return _("its description names the session {named}, not {id}").format(named=repr(str(meta.get("id"))[:40]),
+                                                                               id=sid)
     if not isinstance(meta.get("game"), str):
-        return "it names no game"
+        return _("it names no game")
     players = meta.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
-        return "its players are not a list of names"
+        return _("its players are not a list of names")
     for key in ("options", "data"):
         if meta.get(key) is not None and not isinstance(meta.get(key), dict):
-            return f"its {key} are not a table"
+            return _("its {key} are not a table").format(key=key)
     if all(map(isinstance, journal, repeat(dict))):  # the common case, checked at C speed
         kinds = list(map(dict.get, journal, repeat("kind")))
         if all(map(isinstance, kinds, repeat(str))):
@@ -709,9 +710,10 @@ def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
                 return None
     for n, entry in enumerate(journal, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
-            return f"journal entry {n} is not an entry"
+            return _("journal entry {n} is not an entry").format(n=n)
         if entry["kind"] == "do" and not isinstance(entry.get("event"), dict):
-            return f"journal entry {n} holds no action"
+            return _("journal entry {n} holds no action").format(n=n)
+
     return None
 
 

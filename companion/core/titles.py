@@ -174,8 +174,8 @@ def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str
     merged = {k: dict(v) for k, v in known.items()}
     changed: set[str] = set()
     conflicts: list[str] = []
-    words = {"bgg_id": "BoardGameGeek id", "tie_break": "tie-breaker", "lowest_wins": "lowest wins",
-             "coop": "co-operative", "no_points": "no points"}
+    words = {"bgg_id": _("BoardGameGeek id"), "tie_break": _("tie-breaker"), "lowest_wins": _("lowest wins"),
+             "coop": _("co-operative"), "no_points": _("no points")}
     for record in incoming:
         key = name_key(record["title"])
         here = merged.get(key)
@@ -192,9 +192,12 @@ def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str
                 here[option] = theirs
                 changed.add(key)
             elif here[option] != theirs:
-                differ.append(f"{words[option]} {here[option]!r} (the file says {theirs!r})")
+                differ.append(_("{option} {here} (the file says {theirs})").format(
+                    option=words[option], here=repr(here[option]), theirs=repr(theirs)))
         if differ:
-            line = f"kept: {here['title']}'s " + "; ".join(differ) + " as this data folder has it"
+            line = _("kept: {title}'s {values} as this data folder has it").format(title=here["title"],
+                                                                                  values="; ".join(differ))
+
             if line not in conflicts:
                 conflicts.append(line)
     return merged, len(changed), conflicts

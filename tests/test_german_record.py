@@ -218,3 +218,18 @@ def test_the_pseudo_language_shows_no_english_in_the_cores_and_the_contracts_ref
         assert text.strip(), what
         assert leaks(text, allowed=["Ann", "Bob", "drei", "zzzz"]) == [], (what, text)
 
+
+
+def test_the_contracts_shared_refusals_in_german(run):
+    from companion.contract.errors import MissingValue
+
+    with language.using("de"):
+        said = MissingValue("trans-europa", "scoring.rounds", "the rounds' points", example="[1, 2]").message
+    assert said.startswith("Der gedruckte Wert scoring.rounds (the rounds' points) ist noch unbekannt:")
+    assert "`companion data set trans-europa scoring.rounds '[1, 2]'`" in said
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    run(["abandon"], expect=0)
+    refused = de(run, "add", "Ann=1", expect=1)
+    assert "Diese Partie wurde abgebrochen: `undo` nimmt das zurück" in refused.stderr
+    refused = de(run, "abandon", expect=1)
+    assert "Diese Partie wurde schon abgebrochen" in refused.stderr

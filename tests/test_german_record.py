@@ -230,6 +230,6 @@ def test_the_contracts_shared_refusals_in_german(run):
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
     run(["abandon"], expect=0)
     refused = de(run, "add", "Ann=1", expect=1)
-    assert "Diese Partie wurde abgebrochen: `undo` nimmt das zurück" in refused.stderr
+    assert "Dieses Spiel wurde abgebrochen: `undo` nimmt das zurück" in refused.stderr
     refused = de(run, "abandon", expect=1)
     assert "Diese Partie wurde schon abgebrochen" in refused.stderr

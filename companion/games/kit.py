@@ -514,3 +514,18 @@ def refuse_known_game(title: str) -> None:
         if wanted in (name_key(gid), name_key(shown)):
             raise CompanionError(_("{title} is a game the companion knows: `new {gid}` plays it "
                                    "with its rules, and `played {gid} ...` logs it.").format(title=title, gid=gid))
+
+
+def said(message: str, **values: Any) -> list:
+    """The parts of a translated message for a view's ``Line`` (issue 28): the contract's
+    :func:`companion.contract.view.message`, named here for the games that say it so."""
+    from companion.contract.view import message as parts
+
+    return parts(message, **values)
+
+
+def and_list(items) -> str:
+    """Names joined by "and" in the viewer's language (``Ann and Bob`` / ``Ann und Bob``)."""
+    from companion.contract.language import _
+
+    return _(" and ").join(str(i) for i in items)

@@ -25,7 +25,7 @@ asks for the lines once, by name (:func:`ask_lines`). A command given in full ne
 
 from __future__ import annotations
 
-from companion.contract.language import N_, _, ngettext
+from companion.contract.language import N_, _, ngettext, pgettext
 from companion.core import datapack
 from companion.contract.errors import CompanionError, RuleError
 from companion.games.trans.board import Board, Edge
@@ -251,7 +251,7 @@ def round_end_note(game, state: dict, data: dict, missing: dict[str, int]):
         counts = ngettext("{n} rail", "{n} rails", lower[who[0]]).format(n=lower[who[0]])
         on = _("it is on it") if len(names) == 1 else _("they are on it")
     else:
-        whose = _("{names} routes").format(names=and_list([_("{name}'s").format(name=p) for p in who]))
+        whose = _("{names} routes").format(names=and_list([pgettext("whose routes", "{name}'s").format(name=p) for p in who]))
         counts = _("{counts} rails").format(counts=and_list([f"{p} {n}" for p, n in lower.items()]))
         on = _("it is on them") if len(names) == 1 else _("they are on them")
     return route_note(game.id, data, names, whose, counts, on)

@@ -209,7 +209,14 @@ def test_libreoffice_in_german_opens_the_xlsx_and_the_german_excel_csv_as_number
     assert {row[header.index("date")] for row in shown[1:]} == {"2026-03-01"}
     assert {row[header.index("location")] for row in shown[1:]} == {"=HYPERLINK(\"http://127.0.0.1/x\",\"x\")"}
     src = tmp_path / "deutsch.csv"
-    run(["--lang", "de", "export", "--format", "csv", "--excel", "-o", str(src)], expect=0)
+    from companion.contract import language
+
+    before = language._process, language.resolver
+    try:
+        run(["--lang", "de", "export", "--format", "csv", "--excel", "-o", str(src)], expect=0)
+    finally:  # `--lang de` chose this process's language: the next test speaks English again
+        language._process, language.resolver = before
+
     # LibreOffice's text import as a German user has it: `;`, double quotes, UTF-8, German (1031)
     _soffice(tmp_path, "--infilter=CSV:59,34,76,1,,1031", "--convert-to", "xlsx", "--outdir", str(tmp_path),
              str(src), env=german)

@@ -18,10 +18,13 @@ NAMES = ["Ann", "Bob", "Zoë", "Azul", "Carcassonne", "Cy's", "kitchen"]
 
 @pytest.fixture(autouse=True)
 def english_again():
-    """`--lang de` chooses the process's language: every test starts and ends without it."""
-    language._process = None
+    """`--lang de` chooses the process's language (and leaves a resolver reading that command
+    line): every test starts and ends without either, as the next test file expects."""
+    before = language._process, language.resolver
+    language._process, language.resolver = None, None
     yield
-    language._process = None
+    language._process, language.resolver = before
+
 
 
 def evening(run):

@@ -21,7 +21,6 @@ from companion.games.kit import completes, echo_json, json_option, parse_roles, 
 from companion.contract.errors import CompanionError
 from companion.core.store import without_cycle_collection
 from companion.record import formats
-from companion.contract.written import number
 from companion.terminal.render import _width, points, table, wrap
 
 # -- output helpers ----------------------------------------------------------------------------
@@ -97,13 +96,15 @@ def players(app, as_json: bool) -> None:
     if not rows:
         click.echo(_("No players yet: start a session with `new GAME --players Ann,Bob`."))
         return
+    from companion.record.shown import day
+
     # "also recorded as" only once a rename or merge gave it something to say: empty, it cut
     # the other headers and long names at 80 columns ("first pla…", "Bartholom…")
     aliases = any(r["recorded_as"] for r in rows)
     click.echo(table(
         [_("player"), _("sessions"), _("finished"), _("wins"), _("first played"), _("last played")]
         + ([_("also recorded as")] if aliases else []),
-        [[r["name"], r["sessions"], r["finished"], r["wins"], r["first"], r["last"]]
+        [[r["name"], r["sessions"], r["finished"], r["wins"], day(r["first"]), day(r["last"])]
          + ([", ".join(r["recorded_as"])] if aliases else []) for r in rows],
         right=(1, 2, 3),
     ))
@@ -144,19 +145,16 @@ def player_merge(app, a: str, b: str) -> None:
 
 
 def _pct(rate: float) -> str:
-    return f"{round(100 * rate)}%"
+    from companion.record.shown import percent
+
+    return percent(rate)
 
 
-def _g(value) -> str:
-    """A figure as ``{:g}`` writes it (an average: 7.5), in the viewer's form (7,5 in German)."""
-    text = f"{value:g}"
-    return number(float(text)) if "e" not in text and "." in text else text
+def _num(value) -> str:
+    """A number of the tables (an average: 68.5 / 68,5), "" for none."""
+    from companion.record.shown import short as written
 
-
-def _one(value) -> str:
-    """A rating with one decimal (25.0), in the viewer's form (25,0 in German)."""
-    text = f"{value:.1f}"
-    return text.replace(".", number(0.5)[1]) if number(0.5) != "0.5" else text
+    return written(value)
 
 
 def render_stats(stats: dict) -> str:
@@ -168,7 +166,7 @@ def render_stats(stats: dict) -> str:
         out += section(stats)
     if not everyone and not stats["unfinished"] and not stats["abandoned"]:
         out = [_("No sessions yet: start one with `new GAME --players Ann,Bob`.")] if not scope else \
-              [_("No sessions match ({filters}).").format(filters=scope)]
+              [_("No sessions match ({scope}).").format(scope=scope)]
     return "\n".join(out)
 
 
@@ -176,19 +174,23 @@ def render_ratings(ratings: dict) -> str:
     """`stats --ratings` in the terminal: overall, then one table per game."""
     from companion.record import stats as history
 
+    from companion.contract.written import number
+    from companion.record.shown import one_decimal as one
+
+
     def block(rows: list[dict]) -> str:
         return table([_("player"), _("rating"), _("skill ± uncertainty"), _("plays")],
-                     [[r["name"], _one(r["rating"]), f"{_one(r['mu'])} ± {_one(r['sigma'])}", r["plays"]]
-                      for r in rows],
+                     [[r["name"], f"{one(r['rating'])}", _("{skill} ± {uncertainty}").format(
+                         skill=one(r["mu"]), uncertainty=one(r["sigma"])), r["plays"]] for r in rows],
                      right=(1, 3))
 
     if not ratings["overall"]:
         return _("No finished plays of two or more players to rate yet.")
     out = [_("Ratings (openskill): rating = skill − 3 × uncertainty, a cautious estimate; "
-             "each player starts at 25 ± 8.3 (rating 0).").replace("8.3", number(8.3)), "", _("All games:"),
-           block(ratings["overall"])]
+             "each player starts at {mu} ± {sigma} (rating 0).").format(mu=number(25), sigma=number(8.3)),
+           "", _("All games:"), block(ratings["overall"])]
     for gid, rows in ratings["games"].items():
-        out += ["", f"{history.title(gid)}:", block(rows)]
+        out += ["", _("{title}:").format(title=history.title(gid)), block(rows)]
     return "\n".join(out)
 
 
@@ -196,14 +198,15 @@ def _stats_head(stats: dict) -> tuple[str, list[str]]:
     """The filters in words, and the first line: how many sessions count, and which do not."""
     from companion.terminal.render import wrap
 
-    f = stats["filters"]
-    scope = ", ".join(s for s in (_("player {name}").format(name=f["player"]) if f["player"] else "",
-                                  _("game {game}").format(game=f["game"]) if f["game"] else "",
-                                  _("since {date}").format(date=f["since"]) if f["since"] else "") if s)
+    from companion.record.report import scope_words
+
+    scope = scope_words(stats["filters"])
     n = stats["sessions"]
-    head = (ngettext("Statistics: {n} finished session ({filters})", "Statistics: {n} finished sessions ({filters})", n)
-            if scope else ngettext("Statistics: {n} finished session", "Statistics: {n} finished sessions", n)).format(
-        n=n, filters=scope)
+    if scope:
+        head = ngettext("Statistics: {n} finished session ({scope})", "Statistics: {n} finished sessions ({scope})",
+                        n).format(n=n, scope=scope)
+    else:
+        head = ngettext("Statistics: {n} finished session", "Statistics: {n} finished sessions", n).format(n=n)
     if stats["unfinished"]:
         head += "; " + _("{n} in play, not counted").format(n=len(stats["unfinished"]))
     if stats["abandoned"]:
@@ -222,25 +225,27 @@ def _stats_players(stats: dict) -> list[str]:
     players = [p for p in stats["players"] if p["sessions"]]
     if not players:
         return []
+    from companion.record.shown import as_written
+
     out = ["", table(
         [_("player"), _("sessions"), _("wins"), _("win rate (bar: 0 … 100%)"), "", _("streak now"), _("longest")],
         [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
           p["current_streak"], p["longest_streak"]] for p in players],
         right=(1, 2, 4, 5, 6))]
     rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
-             "" if v["average"] is None else _g(v["average"]),
-             "" if v["best"] is None else points(v["best"])] for p in players for g, v in p["games"].items()]
-    out += ["", _("Per game:"), table([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")], rows,
-                                      right=(2, 3, 4, 5))]
+             "" if v["average"] is None else _num(v["average"]),
+             "" if v["best"] is None else as_written(v["best"])] for p in players for g, v in p["games"].items()]
+    out += ["", _("Per game:"), table([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")],
+                                      rows, right=(2, 3, 4, 5))]
     charts = history.recent_by_game(players, f["game"])
     if charts:
-        out += ["", wrap(_("Recent scores per game, oldest first (last {n} at most; one scale per game):").format(
-            n=history.RECENT))]
+        out += ["", wrap(_("Recent scores per game, oldest first (last {n} at most; one scale per "
+                           "game):").format(n=history.RECENT))]
         for c in charts:
             out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
-            width = max(_width(name) for name, _ in c["rows"])
+            width = max(_width(name) for name, _w in c["rows"])
             out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
-                    + " ".join(_g(v) for v in vs) for name, vs in c["rows"]]
+                    + " ".join(_num(float(v)) for v in vs) for name, vs in c["rows"]]
     return out
 
 
@@ -283,13 +288,14 @@ def _stats_games(stats: dict) -> list[str]:
         rec = g["record"]
         coop = g.get("coop")
         if rec:
-            best = _("{score} by {name} ({date}, {session})").format(score=points(rec["score"]), name=rec["player"],
-                                                                    date=rec["date"], session=rec["session"])
+            from companion.record.report import record_words
+
+            best = record_words(rec)
         else:
             best = _("co-op: won {wins} of {n}").format(wins=coop["wins"], n=coop["sessions"]) if coop else ""
         rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
-                     "" if g["average_rounds"] is None else _g(g["average_rounds"]),
-                     "" if g["average_minutes"] is None else _g(g["average_minutes"]), best])
+                     "" if g["average_rounds"] is None else _num(g["average_rounds"]),
+                     "" if g["average_minutes"] is None else _num(g["average_minutes"]), best])
     return ["", _("Games:"), table([_("game"), _("sessions"), _("avg rounds"), _("avg minutes"), _("record score")],
                                    rows, right=(1, 2, 3))]
 
@@ -297,14 +303,15 @@ def _stats_games(stats: dict) -> list[str]:
 def _stats_left(stats: dict) -> list[str]:
     """The sessions not counted: in play, and abandoned."""
     from companion.record import stats as history
+    from companion.record.shown import day
 
     out: list[str] = []
     if stats["unfinished"]:
-        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"])]
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), day(history.local_date(u["created"]))]
                 for u in stats["unfinished"]]
         out += ["", _("In play (not counted):"), table([_("id"), _("game"), _("players"), _("started")], rows)]
     if stats["abandoned"]:
-        rows = [[u["id"], u["game"], ", ".join(u["players"]), history.local_date(u["created"]), u["reason"]]
+        rows = [[u["id"], u["game"], ", ".join(u["players"]), day(history.local_date(u["created"])), u["reason"]]
                 for u in stats["abandoned"]]
         out += ["", _("Abandoned (no result, not counted):"),
                 table([_("id"), _("game"), _("players"), _("started"), _("reason")], rows)]
@@ -362,8 +369,9 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
         echo_json(result, "stats")
     elif html_file is not None:
         click.echo(ngettext("Wrote the statistics of {n} finished session to {file}.",
-                            "Wrote the statistics of {n} finished sessions to {file}.", result["sessions"]).format(
-            n=result["sessions"], file=html_file))
+                            "Wrote the statistics of {n} finished sessions to {file}.",
+                            result["sessions"]).format(n=result["sessions"], file=html_file))
+
     else:
         click.echo(render_stats(result))
 
@@ -445,8 +453,12 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     from companion.record import exporting
     from companion.record.plays import bgg_id_of
 
-    if to_standard_output(output):
+    dash = to_standard_output(output)
+    if dash:
         output = None
+    if formats.FORMATS[fmt].binary and output is None and not dash:
+        raise CompanionError(_("--format {format} writes a file: add -o FILE (`export --format {format} -o "
+                               "plays.{format}`), or -o - for standard output.").format(format=fmt))
     if excel and fmt != "csv":
         raise CompanionError(_("--excel is for the csv export: add --format csv."))
     if output is not None:
@@ -468,11 +480,24 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
             return
         write_output(app, output, text, force)
         click.echo(_("Exported session {id} ({title}) for BG Stats to {file}.").format(id=s.id, title=s.title,
-                                                                                      file=output))
+                                                                                     file=output))
         return
     only = app.store.resolve(session_id) if session_id else None
     if output is None:
-        if fmt == "csv":
+        if formats.FORMATS[fmt].binary:
+            import io
+            import sys
+
+            buffer = io.BytesIO()
+            entries = exporting.export_to(app.store, fmt, buffer, game, player, only)
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:  # a stream of text only (a test's): the bytes as latin-1 text
+                sys.stdout.write(buffer.getvalue().decode("latin-1"))
+            else:
+                sys.stdout.flush()
+                stream.write(buffer.getvalue())
+                stream.flush()
+        elif fmt == "csv":
             text, entries = exporting.export(app.store, fmt, game, player, only, excel)
             if excel:
                 to_stdout(text)
@@ -487,11 +512,19 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
     else:
         found: list[list[dict]] = []
         write_output_stream(app, output, lambda fh: found.append(
-            exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="")
+            exporting.export_to(app.store, fmt, fh, game, player, only, excel)), force, newline="",
+            binary=formats.FORMATS[fmt].binary)
         entries = found[0]
         n = len(entries)
         click.echo(ngettext("Exported {n} session as {format} to {file}.", "Exported {n} sessions as {format} to {file}.",
                             n).format(n=n, format=fmt, file=output))
+    if excel:
+        from companion.record.csv_export import excel_form_note
+
+        note = excel_form_note()
+        if note:
+            click.echo(note, err=True)
+
     secret = exporting.unfinished_dealt(app.store, entries) if fmt == "json" else []
     put_away = {e["id"] for e in entries if "abandoned_at" in (e.get("summary") or {})}
     playing = [sid for sid in secret if sid not in put_away]
@@ -501,11 +534,11 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
                      "every hand. Keep it from the players until those games are over.").format(ids=", ".join(playing)),
                    err=True)
     if stopped:  # abandoned: over, but `undo` there would bring the game back with the same seed
-        click.echo(ngettext("Note: {ids} was abandoned: the file holds its deal seed, which shows the hands dealt (and "
-                            "would deal on if `undo` took the abandon back).",
+        click.echo(ngettext("Note: {ids} was abandoned: the file holds its deal seed, which shows the hands dealt "
+                            "(and would deal on if `undo` took the abandon back).",
                             "Note: {ids} were abandoned: the file holds their deal seed, which shows the hands dealt "
-                            "(and would deal on if `undo` took the abandon back).", len(stopped)).format(
-            ids=", ".join(stopped)), err=True)
+                            "(and would deal on if `undo` took the abandon back).",
+                            len(stopped)).format(ids=", ".join(stopped)), err=True)
 
 
 @click.command("import", help=N_("Add the sessions of a json export (from another laptop) to this data folder; games\n"
@@ -531,10 +564,12 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     else:
         done = import_merge.import_file(app.store, file, skip_conflicts=skip_conflicts, dry_run=dry_run)
     added, skipped = len(done.added), len(done.skipped)
-    head = (ngettext("Would import {n} session from {file}", "Would import {n} sessions from {file}", added) if dry_run
-            else ngettext("Imported {n} session from {file}", "Imported {n} sessions from {file}", added)).format(
-        n=added, file=file.name)
-    parts = []
+    name = file.name if str(file) != "standard input" else _("standard input")
+    if dry_run:
+        head = ngettext("Would import {n} session from {file}", "Would import {n} sessions from {file}", added)
+    else:
+        head = ngettext("Imported {n} session from {file}", "Imported {n} sessions from {file}", added)
+    parts = [head.format(n=added, file=name)]
     if skipped:
         parts.append(ngettext("{n} was already here", "{n} were already here", skipped).format(n=skipped))
     if done.continued:
@@ -542,13 +577,13 @@ def import_cmd(app, file: Path, skip_conflicts: bool, dry_run: bool) -> None:
     if done.aliases:
         parts.append(ngettext("{n} player name added", "{n} player names added", done.aliases).format(n=done.aliases))
     if done.titles:
-        parts.append(ngettext("{n} title added or completed", "{n} titles added or completed", done.titles).format(
-            n=done.titles))
-    lines = [head + (f" ({'; '.join(parts)})" if parts else "") + "."]
+        parts.append(ngettext("{n} title added or completed", "{n} titles added or completed",
+                              done.titles).format(n=done.titles))
+    lines = [parts[0] + (f" ({'; '.join(parts[1:])})" if len(parts) > 1 else "") + "."]
     for sid, n in done.continued:
         lines.append((ngettext("would be continued: {id}, {n} new event", "would be continued: {id}, {n} new events", n)
-                      if dry_run else ngettext("continued: {id}, {n} new event", "continued: {id}, {n} new events", n)
-                      ).format(id=sid, n=n))
+                      if dry_run else ngettext("continued: {id}, {n} new event", "continued: {id}, {n} new events", n))
+                     .format(id=sid, n=n))
     for sid in done.ahead:
         lines.append(_("kept: {id} went further here than in the file").format(id=sid))
     for sid, why in done.conflicts:
@@ -579,12 +614,11 @@ def render_report(facts: dict) -> str:
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
         values = [v for v in series.get(name, []) if isinstance(v, (int, float))]
-        extra = [x for x in (facts["roles"].get(name), next((_("team {names}").format(names="+".join(t))
-                                                                for t in facts.get("teams") or [] if shown in t),
-                                                               None)) if x]
-        score = facts["scores"].get(name)
+        extra = [x for x in (facts["roles"].get(name),
+                             next((_("team {names}").format(names="+".join(t)) for t in facts.get("teams") or []
+                                   if shown in t), None)) if x]
         rows.append([seat, shown + (" " + _("(recorded as {name})").format(name=name) if shown != name else "")
-                     + (f" ({', '.join(extra)})" if extra else ""), points(score) if score is not None else None,
+                     + (f" ({', '.join(extra)})" if extra else ""), pages.as_written(facts["scores"].get(name)),
                      facts["ranks"].get(name, ""), _("winner") if name in facts["winners"] else "",
                      sparkline(values, lo, hi)][:None if facts["chart"] else -1])
     by = {"round": N_("by round"), "event": N_("by event")}  # the chart's x axis (report.score_series)
@@ -632,8 +666,9 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
         click.echo(pages.session_html(facts), nl=False)
         return
     write_output(app, html_file, pages.session_html(facts), force)
-    click.echo(_("Wrote the report of session {id} ({game}) to {file}.").format(id=s.id, game=facts["title"],
+    click.echo(_("Wrote the report of session {id} ({title}) to {file}.").format(id=s.id, title=facts["title"],
                                                                                file=html_file))
+
 
 
 def show_bgstats(link: str) -> None:
@@ -652,20 +687,22 @@ def show_bgstats(link: str) -> None:
     click.echo("")
     why = bgstats.too_long(link)
     if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
-        say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
+        click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
         click.echo(link)
-        say(_("({reason}; `report ID --html FILE` writes it in a page to open there.)").format(
-            reason=why[:1].lower() + why[1:-1]))
+        click.echo(_("({why}; `report ID --html FILE` writes it in a page to open there.)").format(
+            why=why[:1].lower() + why[1:-1]))
         return
-    say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
+    click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
     click.echo(link)
     if not colour_wanted():
-        say(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
+        click.echo(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
         return
     need = bgstats.qr_width(link)
     if need > screen_width():
-        say(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)").format(n=need))
+        click.echo(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)")
+                   .format(n=need))
         return
+
     rows = bgstats.qr_rows(link) or []
     echo_drawn("\n".join(rows))
 

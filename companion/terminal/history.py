@@ -687,22 +687,20 @@ def show_bgstats(link: str) -> None:
     click.echo("")
     why = bgstats.too_long(link)
     if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
-        click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
+        say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats:"))
         click.echo(link)
-        click.echo(_("({why}; `report ID --html FILE` writes it in a page to open there.)").format(
-            why=why[:1].lower() + why[1:-1]))
+        say(_("({reason}; `report ID --html FILE` writes it in a page to open there.)").format(
+            reason=why[:1].lower() + why[1:-1]))
         return
-    click.echo(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
+    say(_("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:"))
     click.echo(link)
     if not colour_wanted():
-        click.echo(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
+        say(_("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)"))
         return
     need = bgstats.qr_width(link)
     if need > screen_width():
-        click.echo(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)")
-                   .format(n=need))
+        say(_("(The QR code needs {n} columns: widen the terminal, or `report ID --html FILE` shows it.)").format(n=need))
         return
-
     rows = bgstats.qr_rows(link) or []
     echo_drawn("\n".join(rows))
 

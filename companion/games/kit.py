@@ -62,7 +62,18 @@ SESSION_HELP = N_("Act on this session (an id or its first letters) instead of t
 session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP,
                               shell_complete=completes("sessions"))
 
-json_option = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON (a stable format for scripts)."))
+def english_for_json(ctx, param, value):
+    """`--json` is read by programs: its words (a log's lines, a refusal's reason) are made in
+    English whatever the viewer's language, for the rest of the command (issue 28)."""
+    if value:
+        from companion.contract.language import using
+
+        ctx.with_resource(using("en"))
+    return value
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON (a stable format for scripts)."),
+                           callback=english_for_json)
 
 
 def _screen() -> Any:

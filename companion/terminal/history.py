@@ -605,18 +605,18 @@ def show_bgstats(link: str) -> None:
     click.echo("")
     why = bgstats.too_long(link)
     if why is not None:  # no code holds it: the link alone, the reason in one line (issue 29)
-        click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats:")
+        click.echo(wrap("Add to BG Stats: open this link on the phone or tablet that has BG Stats:", indent=''))
         click.echo(link)
-        click.echo(f"({why[:1].lower()}{why[1:-1]}; `report ID --html FILE` writes it in a page to open there.)")
+        click.echo(wrap(f"({why[:1].lower()}{why[1:-1]}; `report ID --html FILE` writes it in a page to open there.)", indent=''))
         return
-    click.echo("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:")
+    click.echo(wrap("Add to BG Stats: open this link on the phone or tablet that has BG Stats, or scan the code:", indent=''))
     click.echo(link)
     if not colour_wanted():
-        click.echo("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)")
+        click.echo(wrap("(The QR code is drawn on a terminal, in colour; `report ID --html FILE` has it too.)", indent=''))
         return
     need = bgstats.qr_width(link)
     if need > screen_width():
-        click.echo(f"(The QR code needs {need} columns: widen the terminal, or `report ID --html FILE` shows it.)")
+        click.echo(wrap(f"(The QR code needs {need} columns: widen the terminal, or `report ID --html FILE` shows it.)", indent=''))
         return
     rows = bgstats.qr_rows(link) or []
     echo_drawn("\n".join(rows))

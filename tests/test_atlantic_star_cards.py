@@ -90,3 +90,10 @@ def test_a_phone_names_the_cards_and_a_card_nobody_typed_is_the_printed_value_it
     assert voyage(status, "Ann", "baltic")["value"] == 14  # 5 + 1 (mail) + 5, bonus 3
     event = json.loads(run(["log", "--json"], expect=0).stdout)[-1]["event"]
     assert event["ships"] == ["RHEA", "TITAN", "RHEA"] and event["cards"] == ["5", "M", "5"]
+
+
+def test_data_set_takes_a_card_as_json_and_refuses_one_that_does_not_fit(run):
+    run(["data", "set", "atlantic-star", "ships.RHEA", '["5", "m", "3", "2"]'], expect=0)
+    for wrong in ('["5", "3"]', '["5", "Q", "3", "2"]', '["0", "X", "3", "2"]'):
+        result = run(["data", "set", "atlantic-star", "ships.TITAN", wrong], expect=1)
+        assert "does not fit ships.TITAN" in result.output and "Traceback" not in result.output

@@ -58,7 +58,7 @@ def keep(store, name: str, card: list[str]) -> None:
 def missing(name: str) -> MissingValue:
     """The refusal for a card nobody has typed yet (a phone asks it; a script is told how)."""
     return MissingValue(GAME, f"ships.{card_key(name)}", what=_("the ship card {name}: its entry for each sea").format(
-        name=card_key(name)), example="5,X,3,2")
+        name=card_key(name)))
 
 
 def known(at, name: str) -> list | None:
@@ -97,5 +97,9 @@ def legs(at, names: list[str], sea: str) -> list[str]:
             if not at.can_ask():
                 raise missing(name)
             card = ask(at, name)
-        out.append(card[order.index(sea)])
+        if not isinstance(card, list) or len(card) != len(order):
+            raise CompanionError(_("The ship card {name} has {got} entries, not one per sea ({count}): type it again "
+                                   "with `data set {game} ships.{name}`.").format(
+                name=card_key(name), got=len(card) if isinstance(card, list) else 0, count=len(order), game=GAME))
+        out.append(str(card[order.index(sea)]).upper())
     return out

@@ -26,34 +26,16 @@ from companion.web.languages import switch
 SHOWN = 30  # sessions listed, the newest first; the laptop's `sessions` lists them all
 
 
-def _result(entry: dict, roster) -> str:
-    """A session's result in words, as `sessions` gives it (no more than the index holds)."""
-    from companion.record import stats as history
-
-    summary = entry.get("summary") or {}
-    if history.finished(entry):
-        if summary.get("coop"):
-            return _("won together") if summary.get("won") else _("lost together")
-        winners = summary.get("winners") or []
-        team = next((t for t in summary.get("teams") or [] if set(t) == set(winners)), None)
-        if team is not None:
-            return _("won by {team}").format(team="+".join(roster.show(p) for p in team))
-        if winners:
-            return _("won by {names}").format(names=pages.both([roster.show(w) for w in winners]))
-        return _("finished, no winner")
-    if history.abandoned(entry):
-        return _("abandoned")
-    return _("in play")
-
-
 def sessions_table(entries: list[dict], roster, sid: str) -> Table:
+    """`sessions`, newest first: its result column in its own words (``session_state``)."""
     from companion.record import stats as history
+    from companion.terminal.generic import session_state
 
     days = {e["id"]: history.played_date(e) for e in entries}
     newest = list(reversed(sorted(entries, key=lambda e: days[e["id"]])))  # stable: the latest typed first
     rows = [[(_("{id} (this game)").format(id=e["id"]) if e["id"] == sid else e["id"]), days[e["id"]],
              history.title(history.game_key(e)), ", ".join(roster.show(p) for p in e.get("players") or ()),
-             _result(e, roster)] for e in newest[:SHOWN]]
+             session_state(e, roster)] for e in newest[:SHOWN]]
     title = (_("The sessions of this group") if len(newest) <= SHOWN else
              _("The {shown} latest sessions of this group ({count} in all)").format(
                  shown=SHOWN, count=len(newest)))

@@ -314,9 +314,11 @@ ROLE_MAX = 40
 def _new_options(game, params: list) -> list:
     """The options every `new GAME` has, then the game's own: --players, --start, --played-on,
     --location, --roles, and --entropy for a game that deals."""
+    players = click.Option(["--players"], metavar="A,B,C",
+                           help=N_("Names in seat order, comma-separated ({low} to {high})."))
+    players.help_values = {"low": game.min_players, "high": game.max_players}  # filled in once translated
     return [
-        click.Option(["--players"], metavar="A,B,C",
-                     help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
+        players,
         click.Option(["--start"], metavar="NAME", help=N_("Who starts (default: the first named).")),
         click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
                      help=N_("When it was played, for a game typed in later (stats order by this).")),

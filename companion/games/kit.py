@@ -542,3 +542,18 @@ def and_list(items) -> str:
     from companion.contract.language import _
 
     return _(" and ").join(str(i) for i in items)
+
+
+def ask_card_name(at, n: int, key) -> str | None:
+    """`data setup`'s question for the name of ship card ``n`` (Transatlantic's, Atlantic Star's):
+    ``key`` makes the name a data key; a name with a dot is asked again (a dot would split the
+    key); None when Enter alone says there is no card left."""
+    from companion.contract.language import _
+
+    def name_of(text: str) -> str:
+        found = key(text)
+        if "." in found:
+            raise ValueError(_("Write the ship's name without dots (e.g. {name}).").format(name=found.replace(".", "")))
+        return found
+
+    return at.ask_until(_("Ship card {n}: its name (Enter: done): ").format(n=n), name_of, optional=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from html import escape
 
 from companion.contract.errors import CompanionError
-from companion.contract.language import _, language, ngettext
+from companion.contract.language import _, ngettext
 from companion.contract.view import Line, Table
 from companion.web import pages
 from companion.web.languages import switch
@@ -110,13 +110,8 @@ def page(site, player: str) -> str:
     title = _("The group's history")
     sub = _("{name} · what the group has played; nothing here changes it").format(name=player)
     return (
-        "<!doctype html>\n"
-        f'<html lang="{language()}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">'
-        f"<title>{escape(title)}</title><style>{pages.STYLE}</style></head>"
-        f'<body><header>{switch()}<h1>{escape(title)}</h1><p class="sub">{escape(sub)}</p></header>'
+        pages.head(title)
+        + f'<body><header>{switch()}<h1>{escape(title)}</h1><p class="sub">{escape(sub)}</p></header>'
         f"<main>{''.join(sections)}</main><footer>{escape(_('Reload this page to see the latest games.'))}"
         "</footer></body></html>"
     )

@@ -21,7 +21,7 @@ from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, Atlan
                                                 marks, place_text, sea_name, star_class, thousands, unusual)
 from companion.contract.language import N_, _, ngettext
 from companion.contract.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
-from companion.games.kit import new_command, said, split_names
+from companion.games.kit import ask_card_name, new_command, said, split_names
 from companion.contract.view import Cmd, Line, Name, Table, joined
 
 
@@ -479,13 +479,7 @@ def ship_cards(at) -> None:
                                                                   seas=", ".join(s.title() for s in order)))])
     count = 0
     while True:
-        def name_of(text: str) -> str:
-            key = cards.card_key(text)
-            if "." in key:
-                raise ValueError(_("Write the ship's name without dots (e.g. {name}).").format(name=key.replace(".", "")))
-            return key
-
-        name = at.ask_until(_("Ship card {n}: its name (Enter: done): ").format(n=count + 1), name_of, optional=True)
+        name = ask_card_name(at, count + 1, cards.card_key)
         if not name:
             break
         known = cards.catalogue(store).get(name)

@@ -26,6 +26,15 @@ from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_tar
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
+# Click marks its texts with the standard library's gettext, which searches the system's
+# catalogues on every call (and imports locale): its options and types made below (the version
+# option's help, click.Path's "directory") are made untranslated, and main() binds Click's
+# messages to the companion's catalogue (speech.speak_click) before any is shown.
+from companion.terminal.speech import quiet_click  # noqa: E402
+
+quiet_click()
+
+
 class FittedFormatter(click.HelpFormatter):
     """Click's help, fitted to the screen (issue 13.6): Click never formats narrower than 50
     columns, and outside a terminal it ignores a narrow $COLUMNS; this uses the same width as

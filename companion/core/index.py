@@ -89,10 +89,17 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     index_time = index_sig[2] if index_sig else -1
     files: list[str] = []
     suspects: list[str] = []
+    journaled: list[str] = []
     try:
         with os.scandir(store.sessions_dir) as found:
             for item in found:
                 name = item.name
+                if name.endswith(".jsonl") and ID_PATTERN.fullmatch(name[:8]) and name[8:9] == ".":
+                    # a device's journal (issue 30): entries synced from another laptop
+                    with contextlib.suppress(OSError):
+                        if item.stat(follow_symlinks=False).st_mtime_ns >= index_time:
+                            journaled.append(name[:8])
+                    continue
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
                     continue
                 sid = name[:-5]
@@ -111,7 +118,8 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     except (FileNotFoundError, NotADirectoryError):
         files = []
     files.sort()
-    suspects.sort()
+    present_files = set(files)
+    suspects = sorted(set(suspects) | {sid for sid in journaled if sid in present_files})
     from companion.core.plugins import skipping
 
     fixed: dict[str, dict] = {}
@@ -147,7 +155,26 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
 
 
 def _entry_of(s: Session) -> dict:
-    return index_entry(s.meta, index_summary(s, s.replay()))
+    return session_entry(s, s.replay())
+
+
+def session_entry(session: Session, replay: Replay) -> dict:
+    """The index entry of a session: its description's, its summary, and its fork while one
+    waits (issue 30: `sessions` marks it on every laptop)."""
+    entry = index_entry(session.meta, index_summary(session, replay))
+    fork = fork_summary(session)
+    if fork is not None:
+        entry["fork"] = fork
+    return entry
+
+
+def fork_summary(session: Session) -> dict | None:
+    """{"after_moves", "branches": [{"device", "name", "moves"}]} of a session's waiting fork."""
+    fork = getattr(session, "fork", None)
+    if fork is None:
+        return None
+    return {"after_moves": fork.moves,
+            "branches": [{"device": b["device"], "name": b["name"], "moves": b["moves"]} for b in fork.branches]}
 
 
 def heal_index(store: Store) -> None:
@@ -231,7 +258,7 @@ def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: R
     """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
     if was == ended(after):
         return
-    entry = index_entry(session.meta, index_summary(session, after))
+    entry = session_entry(session, after)
     try:
         with store.writing():  # the folder's short lock, inside the session's: always in this order
             store.index_put_or_note(entry, session.id)

@@ -119,6 +119,10 @@ class Session:
         self.snapshot = snapshot
         self.signature = signature  # the file's (inode, size, time) when it was read or written
         self._replayed: Replay | None = None
+        # issue 30: the fork where the merged line of its devices' journals stops (or None), and
+        # the devices' names (companion.core.journals)
+        self.fork = None
+        self.names: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"Session({self.meta.get('id')!r}, {self.meta.get('game')!r}, {len(self._journal)} entries)"
@@ -470,7 +474,15 @@ def load(store: Store, sid: str) -> Session:
 
     With a replay snapshot that still stands for the start of the file (same text, checked by
     its SHA-256), the entries it covers are not even parsed unless something asks for them:
-    recording one action costs about the same at 10,000 events as at 10 (issue 12)."""
+    recording one action costs about the same at 10,000 events as at 10 (issue 12).
+
+    A session with its devices' journals (issue 30) is their merge (companion.core.journals):
+    its journal is the merged line, and ``fork`` says where that line stops, if it does."""
+    if store.journal_paths(sid):
+        meta, merged = store.read_merged(sid)
+        session = Session(meta, list(merged.line), None, None, store.held_signature(sid))
+        session.fork, session.names = merged.fork, dict(merged.names)
+        return session
     snapshot = store.read_snapshot(sid)
     if snapshot is not None:
         with contextlib.suppress(KeyError, TypeError, ValueError, CompanionError):

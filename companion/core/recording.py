@@ -142,6 +142,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent, held: tuple[Se
     """
     with store.writing_session(sid):
         session, replay = fresh(store, sid, held)
+        refuse_forked(session)
         try:
             return _record(store, sid, session, replay, make_event, before)
         except BaseException:
@@ -195,6 +196,14 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
     return Recorded(session, after, event, kept)
 
 
+def refuse_forked(session: Session) -> None:
+    """Nothing more is recorded in a session whose line forked (issue 30) until someone chooses
+    what to keep: a move on one branch would make the choice for the table."""
+    if session.fork is not None:
+        raise CompanionError(f"Session {session.id} forked: two laptops continued it from the same point. "
+                             f"Choose what to keep first: `companion sync resolve {session.id}`.")
+
+
 def _deals(event: Event) -> bool:
     """Whether ``event`` carries a deal (dealing is imported only for games that deal)."""
     from companion.core import dealing
@@ -218,6 +227,7 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
     (``held``: what the caller read already, see :func:`fresh`)."""
     with store.writing_session(sid):
         session, before = fresh(store, sid, held)
+        refuse_forked(session)
         if kind == "undo" and not before.count:
             raise CompanionError("Nothing to undo: the session is at its start.")
         if kind == "redo" and not before.undone:

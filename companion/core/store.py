@@ -139,6 +139,9 @@ class Store:
         # The session file last read or written (one only: `stats` reads thousands).
         self._held: Held | None = None
         self._swept = False  # leftovers of killed writes looked for (sweep_leftovers)
+        # the devices' journals (issue 30): the folder's listing of them, and the last merge read
+        self._listing: tuple | None = None
+        self._merged: tuple | None = None  # (sid, signature, meta, Merged)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -294,14 +297,135 @@ class Store:
         return matches[0]
 
     def signature(self, sid: str) -> tuple | None:
-        """The session file's (inode, size, time) now: it changes with every write (each write
-        replaces the file), so what was read under one signature is still true under it."""
-        return file_signature(self.session_path(sid))
+        """The session file's (inode, size, time) now, and each of its devices' journals' (issue
+        30): it changes with every write (each write replaces the file or appends to a
+        journal), so what was read under one signature is still true under it."""
+        base = file_signature(self.session_path(sid))
+        paths = self.journal_paths(sid)
+        if not paths:
+            return base
+        from companion.core.journals import signature_of
+
+        return (base, signature_of(paths))
 
     def held_signature(self, sid: str) -> tuple | None:
-        """The signature of the session file as this Store last read or wrote it."""
+        """The signature of the session as this Store last read or wrote it."""
+        merged = self._merged
+        if merged is not None and merged[0] == sid:
+            return merged[1]
         held = self._held
         return held.signature if held is not None and held.sid == sid else None
+
+    # -- the devices' journals of a session (issue 30: companion.core.journals) ---------------
+    def _journal_listing(self) -> dict:
+        """{session id: [names of its journal files, conflict copies included]}, from one
+        listing of ``sessions/``, kept (in memory and in cache/journals.json) while the folder's
+        inode and time are unchanged: a new journal or copy arriving changes them, an entry
+        appended to a journal does not need to."""
+        import os
+
+        try:
+            st = os.stat(self.sessions_dir)
+        except OSError:
+            return {}
+        stamp = [st.st_ino, st.st_mtime_ns]
+        if self._listing is not None and self._listing[0] == stamp:
+            return self._listing[1]
+        cache = self.root / "cache" / "journals.json"
+        try:
+            kept = json.loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
+        except (OSError, ValueError):
+            kept = None
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("files"), dict):
+            self._listing = (stamp, kept["files"])
+            return kept["files"]
+        from companion.core.journals import JOURNAL_NAME
+
+        files: dict[str, list[str]] = {}
+        try:
+            with os.scandir(self.sessions_dir) as found:
+                for item in found:
+                    name = item.name
+                    if name.endswith(".jsonl") and not name.startswith("."):
+                        m = JOURNAL_NAME.fullmatch(name)
+                        if m:
+                            files.setdefault(m["sid"], []).append(name)
+        except OSError:
+            return {}
+        for names in files.values():
+            names.sort()
+        self._listing = (stamp, files)
+        self._listing_unsaved = True
+        return files
+
+    def _keep_listing(self) -> None:
+        """Keep the listing of the journals in cache/journals.json (by a writer only: a reading
+        command writes nothing), unless the folder changed so recently that a write may share
+        its clock's tick."""
+        import time
+
+        listing = self._listing
+        if listing is None or not getattr(self, "_listing_unsaved", False):
+            return
+        if time.time_ns() - listing[0][1] > 2_000_000_000:
+            with contextlib.suppress(CompanionError, OSError):
+                atomic_write_text(self.root / "cache" / "journals.json",
+                                  json.dumps({"stamp": listing[0], "files": listing[1]}))
+                self._listing_unsaved = False
+
+    def journal_paths(self, sid: str) -> list[Path]:
+        """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
+        return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
+
+    def forget_listing(self) -> None:
+        """Look at ``sessions/`` again (after this Store made or removed a journal file)."""
+        self._listing = None
+        with contextlib.suppress(OSError):
+            (self.root / "cache" / "journals.json").unlink()
+
+    def read_merged(self, sid: str):
+        """(meta, Merged) of session ``sid``: its file's description and entries merged with its
+        devices' journals (companion.core.journals), kept while nothing changed."""
+        from companion.core import journals as jn
+
+        signature = self.signature(sid)
+        kept = self._merged
+        if kept is not None and kept[0] == sid and kept[1] == signature:
+            return kept[2], kept[3]
+        paths = self.journal_paths(sid)
+        meta, base = self._read_base(sid)
+        per_device: dict[str, list[dict]] = {}
+        names: dict[str, str] = {}
+        for path in paths:
+            m = jn.JOURNAL_NAME.fullmatch(path.name)
+            if not m or m["sid"] != sid:
+                continue
+            if m["copy"] and not jn.is_conflict_copy(m["copy"]):
+                continue
+            self.check_inside(path)
+            head, entries, _size = jn.read_journal(path)
+            dev = m["dev"]
+            if not m["copy"] and isinstance(head.get("name"), str):
+                names[dev] = head["name"][:60]
+            elif dev not in names and isinstance(head.get("name"), str):
+                names[dev] = head["name"][:60]
+            per_device.setdefault(dev, []).extend(entries)
+        for dev, entries in per_device.items():
+            problem = session_shape_problem(sid, meta, entries)
+            if problem:
+                raise StoreError(f"{self.sessions_dir / (sid + '.' + dev + '.jsonl')} is damaged ({problem}): move it "
+                                 "away; it was not changed.")
+        merged = jn.merge(base, per_device, names)
+        self._merged = (sid, signature, meta, merged)
+        return meta, merged
+
+    def _read_base(self, sid: str) -> tuple[dict, list[dict]]:
+        """The session file's description and own entries (without its devices' journals)."""
+        merged, self._merged = self._merged, None
+        try:
+            return self._read_session_file(sid)
+        finally:
+            self._merged = merged
 
     def _session_text(self, sid: str, path: Path) -> tuple[str, tuple] | None:
         """The session file's text and signature: what this Store holds of it when the file is
@@ -312,7 +436,16 @@ class Store:
         return read_file_text(path)
 
     def read_session(self, sid: str) -> tuple[dict, list[dict]]:
-        """The session's fixed description and its journal, read without a lock.
+        """The session's fixed description and its journal, read without a lock: the journal
+        merged from its devices' (issue 30) as a file of one journal holds it (the line, without
+        the entries' ids and parents, nor resolutions), which is what exports and imports see."""
+        if self.journal_paths(sid):
+            meta, merged = self.read_merged(sid)
+            return meta, plain_line(merged.line)
+        return self._read_session_file(sid)
+
+    def _read_session_file(self, sid: str) -> tuple[dict, list[dict]]:
+        """The session file's fixed description and its journal, read without a lock.
 
         The file's text and parsed contents are kept (with its inode, size and time) so that
         ``append`` under the lock does not parse the file a second time, and replay can check
@@ -345,7 +478,10 @@ class Store:
 
     def session_text(self, sid: str) -> str | None:
         """The text of the session file as last read or written by this Store, if the file
-        is still that one (same inode, size and time); None otherwise."""
+        is still that one (same inode, size and time) and the session has no devices'
+        journals (issue 30); None otherwise."""
+        if self.journal_paths(sid):
+            return None
         held = self._holding(sid)
         return held.text if held else None
 
@@ -454,7 +590,58 @@ class Store:
         return held
 
     def append(self, sid: str, entry: dict) -> int:
-        """Append one journal entry to a session file (caller holds the lock).
+        """Append one journal entry to this laptop's journal of session ``sid`` (caller holds
+        the lock), following the entry last in the session's line (issue 30: one writer per
+        file, a line appended and fsynced instead of the whole file rewritten). Returns the
+        entry's number in this device's journal."""
+        from companion.core import journals as jn
+        from companion.core.device import device
+
+        path = self.session_path(sid)
+        if not path.exists():
+            raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
+        me = device(self)
+        dev = me["id"]
+        mine = jn.journal_path(self.sessions_dir, sid, dev)
+        if self.journal_paths(sid):
+            meta, merged = self.read_merged(sid)
+        else:
+            meta, base = self._read_session_file(sid)
+            merged = jn.merge(base, {})
+        copies = [p for p in self.journal_paths(sid) if p != mine and p.name.startswith(f"{sid}.{dev}")]
+        _head, own, _size = jn.read_journal(mine) if (mine.exists() or copies) else ({}, [], 0)
+        if copies:  # conflict copies of this device's own journal: merged into it, then removed
+            seen = {e["id"] for e in own}
+            for copy in copies:
+                for e in jn.read_journal(copy)[1]:
+                    if e["id"] not in seen and jn.device_of(e["id"]) == dev:
+                        own.append(e)
+                        seen.add(e["id"])
+            own.sort(key=lambda e: int(e["id"].split(":", 1)[1]) if e["id"].split(":", 1)[1].isdigit() else 0)
+            jn.rewrite(mine, jn.header(dev, me["name"], sid), own)
+            for copy in copies:
+                with contextlib.suppress(OSError):
+                    copy.unlink()
+            self.forget_listing()
+        number = max((int(e["id"].split(":", 1)[1]) for e in own if e["id"].split(":", 1)[1].isdigit()), default=0) + 1
+        line = {"id": f"{dev}:{number}", "parent": merged.head if entry.get("kind") != jn.RESOLVE else entry.get("parent"),
+                **{k: v for k, v in entry.items() if k not in ("id", "parent")}}
+        new = not mine.exists()
+        jn.append_line(mine, jn.header(dev, me["name"], sid) if new else None, line)
+        if new:
+            self.forget_listing()
+        self._merged = None
+        self._held = None
+        self._keep_listing()
+        if merged.fork is None and entry.get("kind") != jn.RESOLVE:  # what a read would merge now
+            names = dict(merged.names, **{dev: me["name"]})
+            self._merged = (sid, self.signature(sid), meta,
+                            merged._replace(line=merged.line + [line], head=line["id"], names=names))
+        entry["id"], entry["parent"] = line["id"], line["parent"]
+        return number
+
+    def _append_to_file(self, sid: str, entry: dict) -> int:
+        """Append one journal entry to a session file itself (before issue 30's journals).
 
         Writes what TinyDB's insert would write, byte for byte. Since the journal is the file's
         last table, the new entry is spliced into the text read under the same lock, instead of
@@ -699,6 +886,18 @@ def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
         if entry["kind"] == "do" and not isinstance(entry.get("event"), dict):
             return f"journal entry {n} holds no action"
     return None
+
+
+def plain_line(line: list[dict]) -> list[dict]:
+    """A merged session's line as one journal in a file holds it (what exports write and
+    imports read): no ids, no parents, no resolutions."""
+    out = []
+    for entry in line:
+        kind = entry.get("kind")
+        if kind == "resolve":
+            continue
+        out.append({k: v for k, v in entry.items() if k not in ("id", "parent")} if "id" in entry else entry)
+    return out
 
 
 def index_entry(meta: dict, summary: dict | None = None) -> dict:

@@ -170,6 +170,16 @@ class Site:
     def session_file(self) -> Path:
         return self.data_dir / "sessions" / f"{self.sid}.json"
 
+    def journal_files(self) -> list[Path]:
+        """The session's devices' journals (issue 30), this laptop's among them even before it
+        exists: appended to by every action."""
+        from companion.core.device import device_id
+        from companion.core.journals import journal_path
+
+        store = self.reader.store
+        mine = journal_path(store.sessions_dir, self.sid, device_id(store))
+        return sorted(set(store.journal_paths(self.sid)) | {mine})
+
     def tokens_file(self) -> Path:
         return tokens.tokens_path(self.root)
 
@@ -178,7 +188,7 @@ class Site:
         links file's (inode, size, time), and the names' and titles' (a rename or a title's late
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
-        return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
+        return (self.reader.store.signature(self.sid), file_signature(tokens.tokens_path(self.root)),
                 file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
 
     def version_of(self, who: str) -> str:

@@ -43,3 +43,12 @@ def edit_entry(home: Path, sid: str, n: int, change: Callable[[dict], None]) -> 
             return
         n -= len(lines) - 1
     raise IndexError("no such entry")
+
+
+def edit_first(home: Path, sid: str, matches: Callable[[dict], bool], change: Callable[[dict], None]) -> None:
+    """Change the first recorded entry for which ``matches`` holds, in whichever file holds it."""
+    for n, entry in enumerate(entries(home, sid), 1):
+        if matches(entry):
+            edit_entry(home, sid, n, change)
+            return
+    raise LookupError("no entry matches")

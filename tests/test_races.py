@@ -76,6 +76,7 @@ def test_an_import_racing_an_action_keeps_every_acknowledged_write(tmp_path):
     base = tmp_path / "base"
     sid = a_session(base)
     other = fresh_copy(base, tmp_path / "other")
+    shutil.rmtree(other / ".local", ignore_errors=True)  # another laptop (issue 30: its own device id)
     store = Store(other)
     for i in range(IMPORTED):
         sessions.record(store, sid, {"type": "note", "text": f"imported-{i}"})

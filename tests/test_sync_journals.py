@@ -26,7 +26,7 @@ def test_a_device_id_is_made_once_and_kept_outside_what_is_synced(tmp_path):
     assert DEVICE_PATTERN.fullmatch(first)
     assert device_id(Store(tmp_path / "home")) == first  # stable across processes
     doc = json.loads((tmp_path / "home" / ".local" / "device.json").read_text())
-    assert doc["id"] == first
+    assert doc["device"]["1"]["id"] == first and doc["_schema"]["kind"] == "device"
     import socket
 
     assert device_name(Store(tmp_path / "home")) == socket.gethostname()

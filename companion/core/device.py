@@ -19,7 +19,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from companion.core.files import atomic_write_text, make_private_folder
+from companion.core.files import SCHEMA_KEY, atomic_write_text, make_private_folder, schema_version
 
 # 10 lowercase hex digits: never a session id (8 letters and digits), safe in any file name
 DEVICE_PATTERN = re.compile(r"[0-9a-f]{10}")
@@ -37,21 +37,29 @@ def device_path(store: Any) -> Path:
 
 
 def _read(store: Any) -> dict | None:
+    """The device's record, or None when absent or not one (a new one is then made: the old
+    journals stay, read as another laptop's)."""
+    from companion.contract.errors import CompanionError
+    from companion.core.files import read_json_file
+
     path = device_path(store)
     try:
-        if path.is_symlink() or not path.is_file():
+        if path.is_symlink():
             return None
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        table = (read_json_file(path, "device") or {}).get("device") or {}
+    except (CompanionError, OSError):
         return None
+    doc = table.get("1") if isinstance(table, dict) else None
     if not isinstance(doc, dict) or not isinstance(doc.get("id"), str) or not DEVICE_PATTERN.fullmatch(doc["id"]):
         return None
-    return doc
+    return dict(doc)
 
 
 def _write(store: Any, doc: dict) -> None:
     make_private_folder(local_folder(store))
-    atomic_write_text(device_path(store), json.dumps(doc, ensure_ascii=False, sort_keys=True))
+    # TinyDB's layout, as every file of the data folder
+    stamped = {SCHEMA_KEY: {"kind": "device", "version": schema_version("device")}, "device": {"1": doc}}
+    atomic_write_text(device_path(store), json.dumps(stamped, ensure_ascii=False))
 
 
 def device(store: Any) -> dict:

@@ -27,6 +27,8 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
     "userdata": [],
     "players": [],
     "titles": [],
+    "device": [],  # issue 30: <data>/.local/device.json, this laptop's id and name
+    "journal": [],  # issue 30: a device's journal of a session (its header line carries the stamp)
 }
 
 

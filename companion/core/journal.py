@@ -368,6 +368,28 @@ class Session:
             "state": json.loads(body),
         }
 
+    def journaled_snapshot_of(self, replay: Replay, basis: dict) -> dict | None:
+        """A snapshot of ``replay`` (the whole merged line replayed) for a session kept in its
+        devices' journals (issue 30): what it stands for is ``basis`` (Store.journal_basis)."""
+        if replay.undone or self.fork is not None or basis.get("line_length") != self.length:
+            return None
+        body = json.dumps(replay.state, ensure_ascii=False, separators=(",", ":"))
+        if json.loads(body) != replay.state:
+            return None
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "game": self.meta["game"],
+            "rules": rules_version(self.game),
+            "journals": basis,
+            "journal_length": self.length,
+            "done": replay.count,
+            "finished_at": replay.finished_at,
+            "revealed": self.revealed,
+            "frozen": replay.frozen,
+            "ctx": json.loads(json.dumps(replay.ctx)),
+            "state": json.loads(body),
+        }
+
     def status(self, replay: Replay | None = None, state: State | None = None) -> dict:
         """The ``status --json`` object: the session's keys and the game's summary of ``state``
         (a viewer's view of the replay's state: companion.contract.exit; else the whole state,
@@ -479,6 +501,16 @@ def load(store: Store, sid: str) -> Session:
     A session with its devices' journals (issue 30) is their merge (companion.core.journals):
     its journal is the merged line, and ``fork`` says where that line stops, if it does."""
     if store.journal_paths(sid):
+        snapshot = store.read_snapshot(sid)
+        basis = snapshot.get("journals") if snapshot is not None else None
+        if isinstance(basis, dict) and isinstance(snapshot.get("frozen"), list):
+            with contextlib.suppress(KeyError, TypeError, ValueError, CompanionError):
+                if snapshot_fits(snapshot, str(snapshot.get("game"))):
+                    found = store.read_merged_after(sid, basis)
+                    if found is not None and found[0]["game"] == snapshot["game"]:
+                        meta, tail, line = found
+                        return Session(meta, Later(int(basis["line_length"]), line, tail), None, snapshot,
+                                       store.held_signature(sid))
         meta, merged = store.read_merged(sid)
         session = Session(meta, list(merged.line), None, None, store.held_signature(sid))
         session.fork, session.names = merged.fork, dict(merged.names)

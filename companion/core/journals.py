@@ -52,7 +52,7 @@ from companion.contract.errors import StoreError
 from companion.core.files import FILE_MODE, SCHEMA_KEY, atomic_write_text, dumps_compact, file_signature
 
 JOURNAL_KIND = "journal"
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 1  # = companion.core.files.schema_version("journal")
 SUFFIX = ".jsonl"
 # ID.DEVICE.jsonl, and the conflict copies sync engines make of it
 JOURNAL_NAME = re.compile(r"(?P<sid>[a-z0-9]{8})\.(?P<dev>[0-9a-f]{10})(?P<copy>.*)\.jsonl")
@@ -282,11 +282,51 @@ def read_journal(path: Path) -> tuple[dict, list[dict], int]:
     return head, [e for e in entries if isinstance(e.get("id"), str) and isinstance(e.get("kind"), str)], len(whole.encode("utf-8"))
 
 
+def number_of(entry: dict) -> int:
+    """The number N of an entry ``DEVICE:N`` (0 for anything else)."""
+    tail = str(entry.get("id", "")).rpartition(":")[2]
+    return int(tail) if tail.isdigit() else 0
+
+
+def last_number(path: Path) -> int:
+    """The number of the last whole entry of a journal (0: none), read from its end only: an
+    action at 50,000 events reads a few kilobytes, not the journal."""
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            step = 4096
+            while True:
+                start = max(0, size - step)
+                fh.seek(start)
+                chunk = fh.read(size - start)
+                end = chunk.rfind(b"\n")
+                begin = chunk.rfind(b"\n", 0, end) if end > 0 else -1
+                if begin >= 0 or start == 0:
+                    break
+                step *= 4
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. It was not changed.") from None
+    if end < 0:
+        return 0
+    try:
+        last = json.loads(chunk[begin + 1:end])
+    except ValueError:
+        raise StoreError(f"{path} is damaged (its last line is not a journal entry): move it away; "
+                         "it was not changed.") from None
+    return number_of(last) if isinstance(last, dict) else 0
+
+
 def append_line(path: Path, first: dict | None, entry: dict) -> None:
-    """Append ``entry`` as one line to a journal this device alone writes, fsynced: the file is
-    made whole (header and entry, atomically) when it is new. A line a killed write left
-    unfinished is cut first (it was never acknowledged)."""
-    line = dumps_compact(entry) + "\n"
+    append_lines(path, first, [entry])
+
+
+def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:
+    """Append ``entries``, a line each, to a journal this device alone writes, in one write and
+    one fsync: the file is made whole (header and entries, atomically) when it is new. A line a
+    killed write left unfinished is cut first (it was never acknowledged)."""
+    line = "".join(dumps_compact(entry) + "\n" for entry in entries)
     if first is not None:
         atomic_write_text(path, dumps_compact(first) + "\n" + line)
         return

@@ -188,7 +188,9 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         after = replay.then(entry, state, data)
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
-            snap = session.snapshot_of(after, store.last_number(sid))
+            basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
+            snap = (session.journaled_snapshot_of(after, basis) if basis is not None
+                    else session.snapshot_of(after, store.last_number(sid)))
             if snap is not None:
                 store.write_snapshot(sid, snap)
                 after.fresh = 0  # the snapshot stands for these now: the next one after as many again

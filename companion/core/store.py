@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
@@ -142,6 +143,7 @@ class Store:
         # the devices' journals (issue 30): the folder's listing of them, and the last merge read
         self._listing: tuple | None = None
         self._merged: tuple | None = None  # (sid, signature, meta, Merged)
+        self._tip: tuple | None = None  # (sid, signature, head id, names): a read from a snapshot
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -313,13 +315,16 @@ class Store:
         merged = self._merged
         if merged is not None and merged[0] == sid:
             return merged[1]
+        tip = self._tip
+        if tip is not None and tip[0] == sid:
+            return tip[1]
         held = self._held
         return held.signature if held is not None and held.sid == sid else None
 
     # -- the devices' journals of a session (issue 30: companion.core.journals) ---------------
     def _journal_listing(self) -> dict:
         """{session id: [names of its journal files, conflict copies included]}, from one
-        listing of ``sessions/``, kept (in memory and in cache/journals.json) while the folder's
+        listing of ``sessions/``, kept (in memory and in cache/journals.listing) while the folder's
         inode and time are unchanged: a new journal or copy arriving changes them, an entry
         appended to a journal does not need to."""
         import os
@@ -331,7 +336,7 @@ class Store:
         stamp = [st.st_ino, st.st_mtime_ns]
         if self._listing is not None and self._listing[0] == stamp:
             return self._listing[1]
-        cache = self.root / "cache" / "journals.json"
+        cache = self.root / "cache" / "journals.listing"
         try:
             kept = json.loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
         except (OSError, ValueError):
@@ -359,7 +364,7 @@ class Store:
         return files
 
     def _keep_listing(self) -> None:
-        """Keep the listing of the journals in cache/journals.json (by a writer only: a reading
+        """Keep the listing of the journals in cache/journals.listing (by a writer only: a reading
         command writes nothing), unless the folder changed so recently that a write may share
         its clock's tick."""
         import time
@@ -369,7 +374,7 @@ class Store:
             return
         if time.time_ns() - listing[0][1] > 2_000_000_000:
             with contextlib.suppress(CompanionError, OSError):
-                atomic_write_text(self.root / "cache" / "journals.json",
+                atomic_write_text(self.root / "cache" / "journals.listing",
                                   json.dumps({"stamp": listing[0], "files": listing[1]}))
                 self._listing_unsaved = False
 
@@ -381,7 +386,7 @@ class Store:
         """Look at ``sessions/`` again (after this Store made or removed a journal file)."""
         self._listing = None
         with contextlib.suppress(OSError):
-            (self.root / "cache" / "journals.json").unlink()
+            (self.root / "cache" / "journals.listing").unlink()
 
     def read_merged(self, sid: str):
         """(meta, Merged) of session ``sid``: its file's description and entries merged with its
@@ -417,7 +422,99 @@ class Store:
                                  "away; it was not changed.")
         merged = jn.merge(base, per_device, names)
         self._merged = (sid, signature, meta, merged)
+        self._tip = (sid, signature, merged.head, names) if merged.fork is None else None
         return meta, merged
+
+    def journal_basis(self, sid: str, head: str | None, length: int) -> dict | None:
+        """What a replay snapshot of a journaled session stands for (issue 30): the SHA-256 of
+        the session file, and of each journal's bytes with its size and inode, the line's last
+        entry and length. None when there is nothing to stand for or a conflict copy waits."""
+        from companion.core import journals as jn
+        from companion.core.files import read_file_text
+        import zlib
+
+        paths = self.journal_paths(sid)
+        if not paths or any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+            return None
+        found = read_file_text(self.session_path(sid))
+        if found is None:
+            return None
+        files = {}
+        for path in paths:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                return None
+            whole = data[: data.rfind(b"\n") + 1]
+            files[path.name] = [len(whole), zlib.crc32(whole)]
+        return {"base_sha256": sha256(found[0]), "files": files, "head": head, "line_length": length}
+
+    def read_merged_after(self, sid: str, basis: dict):
+        """(meta, the entries after the snapshot's line in order, a function reading the line it
+        covers) when the session's files are still those the snapshot stood for, only grown at
+        their ends by entries that follow its last one in a single line; else None (the caller
+        merges the whole). An action at 50,000 events reads the ends of the journals and the
+        session's description, not 50,000 entries."""
+        from companion.core import journals as jn
+        from companion.core.files import read_file_text
+        import zlib
+
+        try:
+            files, head, length = dict(basis["files"]), basis["head"], int(basis["line_length"])
+            signature = self.signature(sid)
+            paths = self.journal_paths(sid)
+            if any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+                return None
+            found = read_file_text(self.session_path(sid))
+            if found is None or sha256(found[0]) != basis["base_sha256"]:
+                return None
+            meta = description_in(found[0])
+            if meta is None or meta.get("id") != sid:
+                return None
+            tail: list[dict] = []
+            names: dict[str, str] = {}
+            for path in paths:
+                covered, check = files.pop(path.name, (0, 0))
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                # all it covered, checked (CRC-32: a hand edit or a damaged copy, anywhere in it)
+                if len(data) < covered or (covered and zlib.crc32(data[:covered]) != check):
+                    return None
+                rest = data[covered:]
+                first = data[: data.find(b"\n")] if not covered else None
+                rest = rest[: rest.rfind(b"\n") + 1]
+                rows = json.loads(b"[" + rest[:-1].replace(b"\n", b",") + b"]") if rest else []
+                if rows and not covered and SCHEMA_KEY in rows[0]:
+                    rows = rows[1:]
+                elif first and not covered:
+                    return None
+                if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in rows):
+                    return None
+                tail += rows
+            if files:  # a journal the snapshot stood for is gone
+                return None
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return None
+        by_parent = {}
+        for entry in tail:
+            if entry.get("kind") not in ("do", "reveal") or entry.get("parent") in by_parent:
+                return None
+            by_parent[entry.get("parent")] = entry
+        ordered, at = [], head
+        while at in by_parent:
+            ordered.append(by_parent.pop(at))
+            at = ordered[-1]["id"]
+        if by_parent or session_shape_problem(sid, meta, ordered):
+            return None
+        kept = self._merged if self._merged is not None and self._merged[0] == sid else None
+
+        def line() -> list[dict]:
+            merged = self.read_merged(sid)[1] if kept is None else kept[3]
+            return list(merged.line[:length])
+
+        self._tip = (sid, signature, at, names or {})
+        return meta, ordered, line
 
     def _read_base(self, sid: str) -> tuple[dict, list[dict]]:
         """The session file's description and own entries (without its devices' journals)."""
@@ -593,7 +690,12 @@ class Store:
         """Append one journal entry to this laptop's journal of session ``sid`` (caller holds
         the lock), following the entry last in the session's line (issue 30: one writer per
         file, a line appended and fsynced instead of the whole file rewritten). Returns the
-        entry's number in this device's journal."""
+        entry's number in this device's journal; ``entry`` gets its ``id`` and ``parent``."""
+        return self.append_many(sid, [entry])[-1]
+
+    def append_many(self, sid: str, entries: list[dict]) -> list[int]:
+        """Append entries, each following the one before (the first the session's last), in one
+        write and one fsync (an import continuing a session: see :meth:`append`)."""
         from companion.core import journals as jn
         from companion.core.device import device
 
@@ -603,42 +705,55 @@ class Store:
         me = device(self)
         dev = me["id"]
         mine = jn.journal_path(self.sessions_dir, sid, dev)
-        if self.journal_paths(sid):
+        tip = self._tip
+        if tip is not None and tip[0] == sid and tip[1] == self.signature(sid) and self._merged is None:
+            merged = jn.Merged([], tip[2], None, dict(tip[3]), 0, 0)  # read from a snapshot: the line stays unread
+            meta = None
+        elif self.journal_paths(sid):
             meta, merged = self.read_merged(sid)
         else:
             meta, base = self._read_session_file(sid)
             merged = jn.merge(base, {})
         copies = [p for p in self.journal_paths(sid) if p != mine and p.name.startswith(f"{sid}.{dev}")]
-        _head, own, _size = jn.read_journal(mine) if (mine.exists() or copies) else ({}, [], 0)
         if copies:  # conflict copies of this device's own journal: merged into it, then removed
+            own = jn.read_journal(mine)[1] if mine.exists() else []
             seen = {e["id"] for e in own}
             for copy in copies:
                 for e in jn.read_journal(copy)[1]:
                     if e["id"] not in seen and jn.device_of(e["id"]) == dev:
                         own.append(e)
                         seen.add(e["id"])
-            own.sort(key=lambda e: int(e["id"].split(":", 1)[1]) if e["id"].split(":", 1)[1].isdigit() else 0)
+            own.sort(key=jn.number_of)
             jn.rewrite(mine, jn.header(dev, me["name"], sid), own)
             for copy in copies:
                 with contextlib.suppress(OSError):
                     copy.unlink()
             self.forget_listing()
-        number = max((int(e["id"].split(":", 1)[1]) for e in own if e["id"].split(":", 1)[1].isdigit()), default=0) + 1
-        line = {"id": f"{dev}:{number}", "parent": merged.head if entry.get("kind") != jn.RESOLVE else entry.get("parent"),
-                **{k: v for k, v in entry.items() if k not in ("id", "parent")}}
+        number = jn.last_number(mine)
+        lines, parent = [], merged.head
+        for entry in entries:
+            number += 1
+            line = {"id": f"{dev}:{number}", "parent": entry.get("parent") if entry.get("kind") == jn.RESOLVE else parent,
+                    **{k: v for k, v in entry.items() if k not in ("id", "parent")}}
+            lines.append(line)
+            parent = line["id"]
         new = not mine.exists()
-        jn.append_line(mine, jn.header(dev, me["name"], sid) if new else None, line)
+        jn.append_lines(mine, jn.header(dev, me["name"], sid) if new else None, lines)
         if new:
             self.forget_listing()
-        self._merged = None
+        self._merged = self._tip = None
         self._held = None
         self._keep_listing()
-        if merged.fork is None and entry.get("kind") != jn.RESOLVE:  # what a read would merge now
+        if merged.fork is None and all(e.get("kind") != jn.RESOLVE for e in entries):  # what a read would merge now
             names = dict(merged.names, **{dev: me["name"]})
-            self._merged = (sid, self.signature(sid), meta,
-                            merged._replace(line=merged.line + [line], head=line["id"], names=names))
-        entry["id"], entry["parent"] = line["id"], line["parent"]
-        return number
+            signature = self.signature(sid)
+            if meta is not None:
+                self._merged = (sid, signature, meta,
+                                merged._replace(line=merged.line + lines, head=lines[-1]["id"], names=names))
+            self._tip = (sid, signature, lines[-1]["id"], names)
+        for entry, line in zip(entries, lines):
+            entry["id"], entry["parent"] = line["id"], line["parent"]
+        return [jn.number_of(line) for line in lines]
 
     def _append_to_file(self, sid: str, entry: dict) -> int:
         """Append one journal entry to a session file itself (before issue 30's journals).
@@ -833,6 +948,7 @@ class Store:
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
 # A snapshot's text starts with the SHA-256 of the rest of it: {"check":"<64 hex>",<the rest>
 SNAPSHOT_CHECK = '{"check":"'
 

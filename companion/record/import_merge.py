@@ -118,7 +118,7 @@ def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[s
     out: dict[str, tuple[str, Any]] = {}
     for meta, journal in bundle.sessions:
         sid = meta["id"]
-        signature = file_signature(store.session_path(sid))
+        signature = store.signature(sid) if file_signature(store.session_path(sid)) else None  # with its journals
         if signature is None:
             out[sid] = ("new", None)
             continue
@@ -252,11 +252,17 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
     undo = Undo()
     files: list[tuple[Path, str]] = []
     try:
-        for meta, journal, _start in plan.grown:
-            undo.keep(store.session_path(meta["id"]))
         files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in plan.new]
-        files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in plan.grown]
         write_files(files, written)
+        # a session continued: what it brings is appended to this laptop's journal of it, in one
+        # write (issue 30: the session's own file is never rewritten; undone by putting the
+        # journal back as it was)
+        from companion.core.device import device_id
+        from companion.core.journals import journal_path
+
+        for meta, journal, start in plan.grown:
+            undo.keep(journal_path(store.sessions_dir, meta["id"], device_id(store)))
+            store.append_many(meta["id"], [dict(e) for e in journal[start:]])
         if plan.merged != plan.aliases:
             from companion.record.players import aliases_path
 

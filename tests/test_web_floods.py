@@ -267,7 +267,9 @@ def test_every_malformed_token_or_field_is_a_4xx(home, run):
     sid = new_trans_here(run)
     site, client, links = site_and_client(home, sid)
     ann = links["Ann"]
-    journal = (home / "sessions" / f"{sid}.json").read_bytes()
+    from journal_support import entries
+
+    journal = entries(home, sid)
     form = forms_on(client.get(f"/p/{ann}").text)[0]
     good = form["hidden"]["form"]
     seen: Counter = Counter()
@@ -292,6 +294,6 @@ def test_every_malformed_token_or_field_is_a_4xx(home, run):
     for odd in ODD[:site_module.FREE_GUESSES // 2]:  # wrong tokens: past the free guesses each 404 waits
         check(client.get(f"/p/{quote(odd)}"), odd)
         check(client.get(f"/t/{quote(odd)}/v"), odd)
-    assert (home / "sessions" / f"{sid}.json").read_bytes() == journal, "nothing recorded"
+    assert entries(home, sid) == journal, "nothing recorded"
     assert not (home / "errors.log").exists()
     assert re.search(r"<h1>", client.post(f"/p/{ann}/choose", data={"form": "².a.b", "move": "start"}).text)

@@ -755,40 +755,6 @@ class Store:
             entry["id"], entry["parent"] = line["id"], line["parent"]
         return [jn.number_of(line) for line in lines]
 
-    def _append_to_file(self, sid: str, entry: dict) -> int:
-        """Append one journal entry to a session file itself (before issue 30's journals).
-
-        Writes what TinyDB's insert would write, byte for byte. Since the journal is the file's
-        last table, the new entry is spliced into the text read under the same lock, instead of
-        parsing the file again and encoding the whole session (at 10,000 events that encoding
-        alone was 16 ms of every action). The file is still replaced whole and atomically: a kill
-        leaves the old or the new file."""
-        path = self.session_path(sid)
-        if not path.exists():
-            raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
-        held = self._holding(sid)
-        data = held.data if held else None
-        if (held and held.last is not None
-                and held.text.endswith('"journal":{}}' if held.last == 0 else "}}}")):  # as written compact
-            number, text = held.last + 1, held.text
-            text = f'{text[:-2]}{"" if number == 1 else ","}"{number}":{dumps_compact(entry)}}}}}'
-            if data is not None:
-                data["journal"][str(number)] = entry
-        else:
-            if data is None:
-                data = read_json_file(path, "session") or {}
-            journal = data.setdefault("journal", {})
-            if not isinstance(journal, dict):
-                raise StoreError(f"{path} is damaged (its journal is not a table): move it away; it was not changed.")
-            number = max((int(k) for k in journal), default=0) + 1
-            journal[str(number)] = entry
-            doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}}
-            doc.update(data)
-            text = dumps_compact(doc)
-        atomic_write_text(path, text)
-        self._held = Held(sid, file_signature(path), text, data, number)
-        return number
-
     # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
     def snapshot_path(self, sid: str) -> Path:
         return self.root / "cache" / "replay" / f"{sid}.snapshot"

@@ -11,6 +11,7 @@ file first, then lists it (a crash between is healed the same way).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -106,6 +107,9 @@ def restore(store: Store, prefix: str) -> sessions.Session:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise StoreError(f"{binned_path(store, sid)} is damaged: it stays in the bin.") from None
         _move(binned_path(store, sid), store.session_path(sid))
+        with contextlib.suppress(CompanionError):  # with its devices' journals, which stayed (issue 30)
+            s = sessions.load(store, sid)
+            replay = s.replay()
         # the index is a cache of the session files: when it cannot be written the session is
         # back all the same, and a note says so (never "Nothing was changed", issue 22)
         store.index_put_or_note(index_entry(meta, sessions.index_summary(s, replay)), sid)

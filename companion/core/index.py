@@ -32,11 +32,13 @@ def index(store: Store) -> list[dict]:
     entries = store.index()
     stamp = _index_stamp(store)
     if stamp is not None and stamp == _read_index_stamp(store):
+        import os
         return entries
     return _checked_index(store, entries, stamp)
 
 
 INDEX_STAMP_VERSION = 1
+CLOCK_SLACK_NS = 100_000_000  # files' times may run a clock tick (up to 10 ms) out of order: ample margin
 QUIET_NS = 2_000_000_000  # a folder changed in the last two seconds may change again within its clock's tick
 
 
@@ -95,9 +97,11 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
             for item in found:
                 name = item.name
                 if name.endswith(".jsonl") and ID_PATTERN.fullmatch(name[:8]) and name[8:9] == ".":
-                    # a device's journal (issue 30): entries synced from another laptop
+                    # a device's journal (issue 30): entries synced from another laptop. A file's
+                    # time may be a clock tick behind one written just before it (the system
+                    # keeps times coarse unless they were looked at): a margin of CLOCK_SLACK_NS
                     with contextlib.suppress(OSError):
-                        if item.stat(follow_symlinks=False).st_mtime_ns >= index_time:
+                        if item.stat(follow_symlinks=False).st_mtime_ns >= index_time - CLOCK_SLACK_NS:
                             journaled.append(name[:8])
                     continue
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
@@ -170,11 +174,9 @@ def session_entry(session: Session, replay: Replay) -> dict:
 
 def fork_summary(session: Session) -> dict | None:
     """{"after_moves", "branches": [{"device", "name", "moves"}]} of a session's waiting fork."""
-    fork = getattr(session, "fork", None)
-    if fork is None:
-        return None
-    return {"after_moves": fork.moves,
-            "branches": [{"device": b["device"], "name": b["name"], "moves": b["moves"]} for b in fork.branches]}
+    from companion.core.forks import summary
+
+    return summary(session.fork)
 
 
 def heal_index(store: Store) -> None:

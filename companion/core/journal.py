@@ -423,6 +423,10 @@ class Session:
         if self.meta.get("commitment"):
             out["commitment"] = self.meta["commitment"]
             out["seed_revealed"] = self.revealed
+        if self.fork is not None:  # issue 30: two laptops continued it from one point
+            from companion.core.forks import summary
+
+            out["fork"] = summary(self.fork)
         return out
 
 

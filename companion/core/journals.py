@@ -89,6 +89,12 @@ class Merged(NamedTuple):
     names: dict[str, str]
     aside: int
     waiting: int
+    nodes: dict = {}  # every entry by id (what a resolution plays or sets aside)
+    parents: dict = {}  # id -> the id of the entry it followed
+
+    def branch_entries(self, branch: dict) -> list[dict]:
+        """The entries of a fork's branch, from its first to its tip."""
+        return [self.nodes[n] for n in _path(branch["first"], branch["tip"], self.parents)]
 
 
 def device_of(nid: str | None) -> str:
@@ -188,7 +194,7 @@ def merge(base: list[dict], journals: dict[str, list[dict]], names: dict[str, st
     in_branches = sum(b["entries"] for b in fork.branches) if fork else 0
     waiting = len(nodes) - len(reachable)
     aside_count = max(0, len(reachable) - len(line_ids) - in_branches)
-    return Merged(line, head, fork, names, aside_count, waiting)
+    return Merged(line, head, fork, names, aside_count, waiting, nodes, parent)
 
 
 def _valid_resolve(entry: dict, parent: dict, nodes: dict) -> bool:

@@ -73,6 +73,7 @@ COMMANDS: dict[str, str] = {
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
     "check": "companion.terminal.check:check",
+    "sync": "companion.terminal.sync:sync",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 

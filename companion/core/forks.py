@@ -1,0 +1,113 @@
+"""A session two laptops continued from the same point (issue 30): how its fork is told, and
+its resolution.
+
+Why a fork stops the session: each branch holds actions someone was told were recorded. The
+companion cannot know which the table meant, so it shows both on every laptop and records
+nothing more until a person chooses (``companion sync resolve ID``): keep one branch (the
+other's entries stay in its journal, set aside, never deleted), or play both, one after the
+other, where the rules accept it (a score sheet's rounds). The choice is an entry appended to
+the choosing laptop's journal (companion.core.journals), so it travels like any action and
+every laptop reaches the same session.
+"""
+
+from __future__ import annotations
+
+from companion.contract.errors import CompanionError, StoreError
+from companion.core.journal import Session, load
+from companion.core.journals import RESOLVE, Fork
+from companion.core.store import Store, now, plain_line
+
+
+def branch_names(fork: Fork) -> dict[str, str]:
+    """first entry id -> how a branch is named: its laptop's name, with the laptop's id when
+    two branches' laptops share a name (two laptops both called after their host)."""
+    names = [b["name"] for b in fork.branches]
+    return {b["first"]: (f"{b['name']} ({b['device']})" if names.count(b["name"]) > 1 else b["name"])
+            for b in fork.branches}
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def describe(sid: str, fork: Fork) -> str:
+    """One line naming the branches: "Session ID forked after move 4: 3 moves on Ann's laptop,
+    2 on Bob's laptop. ..." (moves: the events the game recorded)."""
+    named = branch_names(fork)
+    parts = []
+    for n, b in enumerate(fork.branches):
+        count = plural(b["moves"], "move", "moves") if n == 0 else str(b["moves"])
+        parts.append(f"{count} on {named[b['first']]}")
+    where = f"after move {fork.moves}" if fork.moves else "at its start"
+    return (f"Session {sid} forked {where}: {', '.join(parts)}. Nothing more is recorded until you choose: "
+            f"`companion sync resolve {sid} --keep LAPTOP` keeps one, `--both` plays them one after the other.")
+
+
+def summary(fork: Fork | None) -> dict | None:
+    """The fork as `status --json` and `sessions --json` give it (None: no fork)."""
+    if fork is None:
+        return None
+    named = branch_names(fork)
+    return {"after_moves": fork.moves,
+            "branches": [{"device": b["device"], "name": named[b["first"]], "moves": b["moves"]}
+                         for b in fork.branches]}
+
+
+def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False) -> tuple[Session, str]:
+    """Resolve session ``sid``'s fork: keep the branch of laptop ``keep`` (its name or id, or
+    the first letters of its id), or ``both`` in the order they began. Refused in one line,
+    changing nothing, when there is no fork, the laptop is not one of the branches', or the
+    rules refuse the branches played one after the other. Returns the session after it and
+    one line saying what was done."""
+    from companion.core.index import session_entry
+
+    if both and keep:
+        raise CompanionError("Choose one: `--keep LAPTOP` or `--both`, not both. Nothing was changed.")
+    with store.writing_session(sid):
+        session = load(store, sid)
+        fork = session.fork
+        if fork is None:
+            raise CompanionError(f"Session {sid} has no fork: nothing to resolve (`status` shows it).")
+        named = branch_names(fork)
+        choices = ", ".join(f"{named[b['first']]} ({b['device']})" if named[b["first"]] == b["name"]
+                            else named[b["first"]] for b in fork.branches)
+        if both:
+            kept = list(fork.branches)
+        elif keep:
+            wanted = keep.strip().casefold()
+            kept = [b for b in fork.branches if b["device"] == wanted or b["name"].casefold() == wanted]
+            if not kept:
+                kept = [b for b in fork.branches if wanted and b["device"].startswith(wanted)]
+            if len(kept) != 1:
+                what = "matches several branches" if kept else "is not a laptop of this fork"
+                raise CompanionError(f"{keep!r} {what}: give one of {choices}. Nothing was changed.")
+        else:
+            raise CompanionError(f"Say which to keep: `companion sync resolve {sid} --keep LAPTOP` (one of {choices}), "
+                                 "or `--both`. Nothing was changed.")
+        meta, merged = store.read_merged(sid)
+        played = list(merged.line)
+        for branch in kept:
+            played += merged.branch_entries(branch)
+        try:
+            Session(meta, plain_line(played)).replay()
+        except StoreError as exc:
+            reason = exc.message.split("(", 1)[-1].rsplit(")", 1)[0] if "(" in exc.message else exc.message
+            raise CompanionError(f"The rules refuse playing these branches one after the other ({reason}): keep one "
+                                 f"with `--keep LAPTOP`. Nothing was changed.") from None
+        firsts = [b["first"] for b in kept]
+        entry = {"kind": RESOLVE, "parent": fork.at, "keep": firsts,
+                 "aside": [b["first"] for b in fork.branches if b["first"] not in firsts],
+                 "tips": {b["first"]: b["tip"] for b in fork.branches}, "at": now()}
+        store.append(sid, entry)
+        after = load(store, sid)
+        with store.writing():
+            store.index_put_or_note(session_entry(after, after.replay()), sid)
+    if both:
+        said = "Played " + " then ".join(f"{named[b['first']]}'s {plural(b['moves'], 'move', 'moves')}" for b in kept)
+    else:
+        aside = [b for b in fork.branches if b not in kept]
+        said = f"Kept {named[kept[0]['first']]}'s {plural(kept[0]['moves'], 'move', 'moves')}"
+        if aside:
+            said += ("; " + ", ".join(f"{named[b['first']]}'s {plural(b['moves'], 'move', 'moves')}" for b in aside)
+                     + " set aside (kept in the journal, not played)")
+    return after, f"{said}. Session {sid} goes on from there on every laptop once they sync."

@@ -54,8 +54,8 @@ def test_both_laptops_show_the_same_fork_and_refuse_to_go_on(tmp_path):
     # the branches in the order they began (by time, then by laptop id: the same on every laptop)
     assert sorted((b["name"], b["moves"]) for b in fork["branches"]) == [("Ann's laptop", 3), ("Bob's laptop", 2)]
     said = " ".join(ann.run("status", expect=0).stdout.split())
-    assert ("forked after move 1: 3 moves on Ann's laptop, 2 on Bob's laptop" in said
-            or "forked after move 1: 2 moves on Bob's laptop, 3 on Ann's laptop" in said)
+    assert ("forked after move 1: 3 moves on Ann's laptop; 2 moves on Bob's laptop" in said
+            or "forked after move 1: 2 moves on Bob's laptop; 3 moves on Ann's laptop" in said)
     assert "fork" in bob.run("sessions", expect=0).stdout
     for laptop in (ann, bob):
         for line in (["add", "Ann=5"], ["undo"], ["note", "late"]):
@@ -67,7 +67,7 @@ def test_keeping_one_branch_sets_the_other_aside_and_every_laptop_follows(tmp_pa
     ann, bob, engine, sid = two_laptops(tmp_path)
     journals = {laptop.name: sorted((laptop.root / "sessions").glob(f"{sid}.*.jsonl")) for laptop in (ann, bob)}
     said = bob.run("sync", "resolve", sid, "--keep", "ann's laptop", expect=0).stdout
-    assert "Kept Ann's laptop's 3 moves; Bob's laptop's 2 moves set aside" in said
+    assert "Kept 3 moves on Ann's laptop; set aside (kept in the journal, not played): 2 moves on Bob's laptop" in said
     assert bob.json("status").get("fork") is None
     assert [p["rounds"] for p in bob.json("status")["players"]] == [[1, 10, 11, 12], [1, 0, 0, 0]]
     # Ann's laptop still shows the fork until the choice reaches it; then the same session
@@ -92,10 +92,10 @@ def test_both_branches_are_played_one_after_the_other(tmp_path):
     engine.sync(ann, bob)
     _rows, stats, (status,) = same_everywhere(ann, bob)
     if first == "Ann's laptop":
-        assert "Played Ann's laptop's 3 moves then Bob's laptop's 2 moves" in said
+        assert "Played one after the other: 3 moves on Ann's laptop; 2 moves on Bob's laptop" in said
         assert [p["rounds"] for p in status["players"]] == [[1, 10, 11, 12, 0, 0], [1, 0, 0, 0, 20, 21]]
     else:
-        assert "Played Bob's laptop's 2 moves then Ann's laptop's 3 moves" in said
+        assert "Played one after the other: 2 moves on Bob's laptop; 3 moves on Ann's laptop" in said
         assert [p["rounds"] for p in status["players"]] == [[1, 0, 0, 10, 11, 12], [1, 20, 21, 0, 0, 0]]
     assert "Nothing to redo" in bob.run("redo", expect=1).stderr
     bob.run("undo", expect=0)  # undo goes on along the merged log

@@ -101,8 +101,9 @@ def set_device_name(store: Any, name: str) -> str:
     cleaned = " ".join(str(name).split())[:NAME_LIMIT]
     if not cleaned:
         from companion.contract.errors import CompanionError
+        from companion.contract.language import _
 
-        raise CompanionError("Give the laptop a name of at least one letter.")
+        raise CompanionError(_("Give the laptop a name of at least one letter."))
     doc = dict(device(store), name=cleaned)
     _write(store, doc)
     with_kept(store, doc)

@@ -13,6 +13,7 @@ every laptop reaches the same session.
 from __future__ import annotations
 
 from companion.contract.errors import CompanionError, StoreError
+from companion.contract.language import _, ngettext
 from companion.core.journal import Session, load
 from companion.core.journals import RESOLVE, Fork
 from companion.core.store import Store, now, plain_line
@@ -26,21 +27,23 @@ def branch_names(fork: Fork) -> dict[str, str]:
             for b in fork.branches}
 
 
-def plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def moves_on(n: int, laptop: str) -> str:
+    """"3 moves on Ann's laptop": one branch, as `status` and `sync resolve` name it."""
+    return ngettext("{count} move on {laptop}", "{count} moves on {laptop}", n).format(count=n, laptop=laptop)
 
 
 def describe(sid: str, fork: Fork) -> str:
-    """One line naming the branches: "Session ID forked after move 4: 3 moves on Ann's laptop,
-    2 on Bob's laptop. ..." (moves: the events the game recorded)."""
+    """One line naming the branches: "Session ID forked after move 4: 3 moves on Ann's laptop;
+    2 moves on Bob's laptop. ..." (moves: the events the game recorded)."""
     named = branch_names(fork)
-    parts = []
-    for n, b in enumerate(fork.branches):
-        count = plural(b["moves"], "move", "moves") if n == 0 else str(b["moves"])
-        parts.append(f"{count} on {named[b['first']]}")
-    where = f"after move {fork.moves}" if fork.moves else "at its start"
-    return (f"Session {sid} forked {where}: {', '.join(parts)}. Nothing more is recorded until you choose: "
-            f"`companion sync resolve {sid} --keep LAPTOP` keeps one, `--both` plays them one after the other.")
+    branches = "; ".join(moves_on(b["moves"], named[b["first"]]) for b in fork.branches)
+    if fork.moves:
+        text = _("Session {id} forked after move {move}: {branches}. Nothing more is recorded until you choose: "
+                 "`companion sync resolve {id} --keep LAPTOP` keeps one, `--both` plays them one after the other.")
+    else:
+        text = _("Session {id} forked at its start: {branches}. Nothing more is recorded until you choose: "
+                 "`companion sync resolve {id} --keep LAPTOP` keeps one, `--both` plays them one after the other.")
+    return text.format(id=sid, move=fork.moves, branches=branches)
 
 
 def summary(fork: Fork | None) -> dict | None:
@@ -62,12 +65,12 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
     from companion.core.index import session_entry
 
     if both and keep:
-        raise CompanionError("Choose one: `--keep LAPTOP` or `--both`, not both. Nothing was changed.")
+        raise CompanionError(_("Choose one: `--keep LAPTOP` or `--both`, not both. Nothing was changed."))
     with store.writing_session(sid):
         session = load(store, sid)
         fork = session.fork
         if fork is None:
-            raise CompanionError(f"Session {sid} has no fork: nothing to resolve (`status` shows it).")
+            raise CompanionError(_("Session {id} has no fork: nothing to resolve (`status` shows it).").format(id=sid))
         named = branch_names(fork)
         choices = ", ".join(f"{named[b['first']]} ({b['device']})" if named[b["first"]] == b["name"]
                             else named[b["first"]] for b in fork.branches)
@@ -79,11 +82,12 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
             if not kept:
                 kept = [b for b in fork.branches if wanted and b["device"].startswith(wanted)]
             if len(kept) != 1:
-                what = "matches several branches" if kept else "is not a laptop of this fork"
-                raise CompanionError(f"{keep!r} {what}: give one of {choices}. Nothing was changed.")
+                text = (_("{laptop} matches several branches: give one of {choices}. Nothing was changed.") if kept
+                        else _("{laptop} is not a laptop of this fork: give one of {choices}. Nothing was changed."))
+                raise CompanionError(text.format(laptop=repr(keep), choices=choices))
         else:
-            raise CompanionError(f"Say which to keep: `companion sync resolve {sid} --keep LAPTOP` (one of {choices}), "
-                                 "or `--both`. Nothing was changed.")
+            raise CompanionError(_("Say which to keep: `companion sync resolve {id} --keep LAPTOP` (one of {choices}), "
+                                   "or `--both`. Nothing was changed.").format(id=sid, choices=choices))
         meta, merged = store.read_merged(sid)
         played = list(merged.line)
         for branch in kept:
@@ -92,8 +96,8 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
             Session(meta, plain_line(played)).replay()
         except StoreError as exc:
             reason = exc.message.split("(", 1)[-1].rsplit(")", 1)[0] if "(" in exc.message else exc.message
-            raise CompanionError(f"The rules refuse playing these branches one after the other ({reason}): keep one "
-                                 f"with `--keep LAPTOP`. Nothing was changed.") from None
+            raise CompanionError(_("The rules refuse playing these branches one after the other ({reason}): keep one "
+                                   "with `--keep LAPTOP`. Nothing was changed.").format(reason=reason)) from None
         firsts = [b["first"] for b in kept]
         entry = {"kind": RESOLVE, "parent": fork.at, "keep": firsts,
                  "aside": [b["first"] for b in fork.branches if b["first"] not in firsts],
@@ -102,12 +106,14 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
         after = load(store, sid)
         with store.writing():
             store.index_put_or_note(session_entry(after, after.replay()), sid)
+    played_ = "; ".join(moves_on(b["moves"], named[b["first"]]) for b in kept)
     if both:
-        said = "Played " + " then ".join(f"{named[b['first']]}'s {plural(b['moves'], 'move', 'moves')}" for b in kept)
+        said = _("Played one after the other: {branches}. Session {id} goes on from there on every laptop once "
+                 "they sync.").format(branches=played_, id=sid)
     else:
         aside = [b for b in fork.branches if b not in kept]
-        said = f"Kept {named[kept[0]['first']]}'s {plural(kept[0]['moves'], 'move', 'moves')}"
-        if aside:
-            said += ("; " + ", ".join(f"{named[b['first']]}'s {plural(b['moves'], 'move', 'moves')}" for b in aside)
-                     + " set aside (kept in the journal, not played)")
-    return after, f"{said}. Session {sid} goes on from there on every laptop once they sync."
+        said = _("Kept {kept}. Session {id} goes on from there on every laptop once they sync.").format(
+            kept=played_, id=sid) if not aside else _("Kept {kept}; set aside (kept in the journal, not played): {aside}. Session {id} goes on from there "
+                 "on every laptop once they sync.").format(
+            kept=played_, aside="; ".join(moves_on(b["moves"], named[b["first"]]) for b in aside), id=sid)
+    return after, said

@@ -48,6 +48,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from companion.contract.language import _
 from companion.contract.errors import StoreError
 from companion.core.files import FILE_MODE, SCHEMA_KEY, atomic_write_text, dumps_compact, file_signature
 
@@ -276,14 +277,15 @@ def read_journal(path: Path) -> tuple[dict, list[dict], int]:
     except (ValueError, RecursionError):
         rows = None
     if rows is None or not all(isinstance(r, dict) for r in rows):
-        raise StoreError(f"{path} is damaged (a line is not a journal entry): move it away; it was not changed.")
+        raise StoreError(_("{path} is damaged (a line is not a journal entry): move it away; it was not changed.")
+                         .format(path=path))
     head = rows[0] if rows and SCHEMA_KEY in rows[0] else {}
     schema = head.get(SCHEMA_KEY) if head else None
     if head and (not isinstance(schema, dict) or schema.get("kind") != JOURNAL_KIND):
-        raise StoreError(f"{path} is not a session journal: move it away; it was not changed.")
+        raise StoreError(_("{path} is not a session journal: move it away; it was not changed.").format(path=path))
     if head and isinstance(schema.get("version"), int) and schema["version"] > JOURNAL_VERSION:
-        raise StoreError(f"{path} was written by a newer companion (journal version {schema['version']}): "
-                         "upgrade the companion on this laptop; it was not changed.")
+        raise StoreError(_("{path} was written by a newer companion (journal version {version}): upgrade the "
+                           "companion on this laptop; it was not changed.").format(path=path, version=schema["version"]))
     entries = rows[1:] if head else rows
     return head, [e for e in entries if isinstance(e.get("id"), str) and isinstance(e.get("kind"), str)], len(whole.encode("utf-8"))
 
@@ -313,14 +315,15 @@ def last_number(path: Path) -> int:
     except FileNotFoundError:
         return 0
     except OSError as exc:
-        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. It was not changed.") from None
+        raise StoreError(_("Cannot read {path}: {reason}. It was not changed.").format(
+            path=path, reason=exc.strerror or exc)) from None
     if end < 0:
         return 0
     try:
         last = json.loads(chunk[begin + 1:end])
     except ValueError:
-        raise StoreError(f"{path} is damaged (its last line is not a journal entry): move it away; "
-                         "it was not changed.") from None
+        raise StoreError(_("{path} is damaged (its last line is not a journal entry): move it away; it was not "
+                           "changed.").format(path=path)) from None
     return number_of(last) if isinstance(last, dict) else 0
 
 
@@ -339,7 +342,8 @@ def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:
     try:
         fd = os.open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
+            path=path, reason=exc.strerror or exc)) from exc
     try:
         size = os.fstat(fd).st_size
         if size:
@@ -355,7 +359,8 @@ def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:
         with contextlib.suppress(OSError):
             st = os.fstat(fd)
             os.ftruncate(fd, st.st_size - (written if "written" in locals() and 0 < written < len(line) else 0))
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
+            path=path, reason=exc.strerror or exc)) from exc
     finally:
         os.close(fd)
 

@@ -202,8 +202,10 @@ def refuse_forked(session: Session) -> None:
     """Nothing more is recorded in a session whose line forked (issue 30) until someone chooses
     what to keep: a move on one branch would make the choice for the table."""
     if session.fork is not None:
-        raise CompanionError(f"Session {session.id} forked: two laptops continued it from the same point. "
-                             f"Choose what to keep first: `companion sync resolve {session.id}`.")
+        from companion.contract.language import _
+
+        raise CompanionError(_("Session {id} forked: two laptops continued it from the same point. Choose what to "
+                               "keep first: `companion sync resolve {id}`.").format(id=session.id))
 
 
 def _deals(event: Event) -> bool:

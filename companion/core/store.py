@@ -418,8 +418,10 @@ class Store:
         for dev, entries in per_device.items():
             problem = session_shape_problem(sid, meta, entries)
             if problem:
-                raise StoreError(f"{self.sessions_dir / (sid + '.' + dev + '.jsonl')} is damaged ({problem}): move it "
-                                 "away; it was not changed.")
+                from companion.contract.language import _
+
+                raise StoreError(_("{path} is damaged ({problem}): move it away; it was not changed.").format(
+                    path=self.sessions_dir / f"{sid}.{dev}.jsonl", problem=problem))
         merged = jn.merge(base, per_device, names)
         self._merged = (sid, signature, meta, merged)
         self._tip = (sid, signature, merged.head, names) if merged.fork is None else None

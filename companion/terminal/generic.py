@@ -220,7 +220,9 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
             titles[key] = history.title(key)
         result = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
         if e.get("fork") and not deleted:  # issue 30: shown on every laptop until someone chooses
-            result = "fork"
+            from companion.contract.language import pgettext
+
+            result = pgettext("sessions", "fork")
         rows.append(["*" if e["id"] == current else "", e["id"], days[e["id"]], titles[key],
                      ", ".join(roster.show(p) for p in e["players"]), result])
     headers = ["", "id", "played", "game", "players", "result"]

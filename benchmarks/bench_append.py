@@ -49,13 +49,36 @@ def journaled_session(home: Path, events: int) -> str:
     return s.id
 
 
+def in_process(sizes: list[int], runs: int) -> None:
+    """An `add` without the process around it: a fresh Store reads the session (from its
+    snapshot), replays, appends and fsyncs, as the command does after start-up."""
+    from common import median_seconds
+
+    medians = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            home = Path(tmp) / f"in{size}"
+            sid = journaled_session(home, size)
+            for _ in range(2):
+                sessions.record(Store(home), sid, {"type": "add", "scores": {"Ann": 1}})
+            event = {"type": "add", "scores": {"Ann": 1, "Bob": 2}}
+            medians[size] = median_seconds(lambda: sessions.record(Store(home), sid, event), runs)
+    figures = ", ".join(f"{size:,} events {medians[size] * 1000:.1f} ms" for size in sizes)
+    print(f"add past start-up (in process): {figures}; {sizes[-1]:,} minus {sizes[0]:,}: "
+          f"{(medians[sizes[-1]] - medians[sizes[0]]) * 1000:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--sizes", default="10,50000")
     parser.add_argument("--baseline", help="a folder with an older companion package, timed side by side")
+    parser.add_argument("--in-process", action="store_true",
+                        help="also time what an `add` does past start-up (read, replay, append) in this process")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.in_process:
+        in_process(sizes, args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         homes = {}
         for size in sizes:

@@ -481,7 +481,7 @@ class Store:
                 with open(path, "rb") as fh:
                     data = fh.read()
                 # all it covered, checked (CRC-32: a hand edit or a damaged copy, anywhere in it)
-                if len(data) < covered or (covered and zlib.crc32(data[:covered]) != check):
+                if len(data) < covered or (covered and zlib.crc32(memoryview(data)[:covered]) != check):
                     return None
                 rest = data[covered:]
                 first = data[: data.find(b"\n")] if not covered else None
@@ -491,7 +491,9 @@ class Store:
                     rows = rows[1:]
                 elif first and not covered:
                     return None
-                if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in rows):
+                dev = path.name.split(".")[1]
+                if not all(isinstance(r, dict) and isinstance(r.get("id"), str) and jn.device_of(r["id"]) == dev
+                           for r in rows):
                     return None
                 tail += rows
             if files:  # a journal the snapshot stood for is gone

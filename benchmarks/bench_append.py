@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -73,6 +74,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--sizes", default="10,50000")
     parser.add_argument("--baseline", help="a folder with an older companion package, timed side by side")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each `add` in instructions (valgrind's callgrind: the machine's load does not count)")
     parser.add_argument("--in-process", action="store_true",
                         help="also time what an `add` does past start-up (read, replay, append) in this process")
     args = parser.parse_args()
@@ -90,6 +93,19 @@ def main() -> None:
             sids[(name, size)] = journaled_session(home, size) if name == "now" else long_session(home, size)
             for _ in range(2):  # as after any action: a replay snapshot is kept
                 companion(home, "add", "Ann=1", "--session", sids[(name, size)], baseline=package, module=True)
+        if args.instructions:
+            from bench_instructions import counted
+
+            counts = {}
+            for key, (home, package) in homes.items():
+                env = dict(os.environ, COMPANION_HOME=str(home), **({"PYTHONPATH": package} if package else {}))
+                counts[key] = counted([sys.executable, "-m", "companion", "add", "Ann=1", "Bob=2", "--session",
+                                       sids[key]], env)
+            for name in ("before", "now"):
+                if (name, sizes[0]) in counts:
+                    figures = ", ".join(f"{size:,} events {counts[(name, size)] / 1e6:.1f} M" for size in sizes)
+                    ratio = counts[(name, sizes[-1])] / counts[(name, sizes[0])]
+                    print(f"add ({name}), instructions: {figures}; ratio {ratio:.2f} (target <= 1.2)")
         times: dict = {key: [] for key in homes}
         for _ in range(args.runs):  # alternate, so all see the same machine load
             for key, (home, package) in homes.items():

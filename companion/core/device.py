@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +68,8 @@ def device(store: Any) -> dict:
         return kept
     doc = _read(store)
     if doc is None:
+        import secrets  # (once per data folder and machine: no start pays for it)
+
         doc = {"id": secrets.token_hex(5), "name": default_name()}
         _write(store, doc)
     if not isinstance(doc.get("name"), str) or not doc["name"].strip():
@@ -111,6 +111,8 @@ def set_device_name(store: Any, name: str) -> str:
 
 
 def default_name() -> str:
+    import socket
+
     try:
         name = socket.gethostname().strip()
     except OSError:  # pragma: no cover

@@ -15,16 +15,8 @@ from __future__ import annotations
 from companion.contract.errors import CompanionError, StoreError
 from companion.contract.language import _, ngettext
 from companion.core.journal import Session, load
-from companion.core.journals import RESOLVE, Fork
+from companion.core.journals import RESOLVE, Fork, branch_names, summary  # noqa: F401 (summary: its name here too)
 from companion.core.store import Store, now, plain_line
-
-
-def branch_names(fork: Fork) -> dict[str, str]:
-    """first entry id -> how a branch is named: its laptop's name, with the laptop's id when
-    two branches' laptops share a name (two laptops both called after their host)."""
-    names = [b["name"] for b in fork.branches]
-    return {b["first"]: (f"{b['name']} ({b['device']})" if names.count(b["name"]) > 1 else b["name"])
-            for b in fork.branches}
 
 
 def moves_on(n: int, laptop: str) -> str:
@@ -44,16 +36,6 @@ def describe(sid: str, fork: Fork) -> str:
         text = _("Session {id} forked at its start: {branches}. Nothing more is recorded until you choose: "
                  "`companion sync resolve {id} --keep LAPTOP` keeps one, `--both` plays them one after the other.")
     return text.format(id=sid, move=fork.moves, branches=branches)
-
-
-def summary(fork: Fork | None) -> dict | None:
-    """The fork as `status --json` and `sessions --json` give it (None: no fork)."""
-    if fork is None:
-        return None
-    named = branch_names(fork)
-    return {"after_moves": fork.moves,
-            "branches": [{"device": b["device"], "name": named[b["first"]], "moves": b["moves"]}
-                         for b in fork.branches]}
 
 
 def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False) -> tuple[Session, str]:

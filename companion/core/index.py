@@ -174,7 +174,7 @@ def session_entry(session: Session, replay: Replay) -> dict:
 
 def fork_summary(session: Session) -> dict | None:
     """{"after_moves", "branches": [{"device", "name", "moves"}]} of a session's waiting fork."""
-    from companion.core.forks import summary
+    from companion.core.journals import summary
 
     return summary(session.fork)
 

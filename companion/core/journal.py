@@ -424,7 +424,7 @@ class Session:
             out["commitment"] = self.meta["commitment"]
             out["seed_revealed"] = self.revealed
         if self.fork is not None:  # issue 30: two laptops continued it from one point
-            from companion.core.forks import summary
+            from companion.core.journals import summary
 
             out["fork"] = summary(self.fork)
         return out

@@ -98,6 +98,24 @@ class Merged(NamedTuple):
         return [self.nodes[n] for n in _path(branch["first"], branch["tip"], self.parents)]
 
 
+def branch_names(fork: Fork) -> dict[str, str]:
+    """first entry id -> how a branch is named: its laptop's name, with the laptop's id when
+    two branches' laptops share a name (two laptops both called after their host)."""
+    names = [b["name"] for b in fork.branches]
+    return {b["first"]: (f"{b['name']} ({b['device']})" if names.count(b["name"]) > 1 else b["name"])
+            for b in fork.branches}
+
+
+def summary(fork: Fork | None) -> dict | None:
+    """The fork as `status --json` and `sessions --json` give it (None: no fork)."""
+    if fork is None:
+        return None
+    named = branch_names(fork)
+    return {"after_moves": fork.moves,
+            "branches": [{"device": b["device"], "name": named[b["first"]], "moves": b["moves"]}
+                         for b in fork.branches]}
+
+
 def device_of(nid: str | None) -> str:
     return (nid or BASE).split(":", 1)[0]
 
@@ -325,10 +343,6 @@ def last_number(path: Path) -> int:
         raise StoreError(_("{path} is damaged (its last line is not a journal entry): move it away; it was not "
                            "changed.").format(path=path)) from None
     return number_of(last) if isinstance(last, dict) else 0
-
-
-def append_line(path: Path, first: dict | None, entry: dict) -> None:
-    append_lines(path, first, [entry])
 
 
 def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:

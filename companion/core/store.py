@@ -511,11 +511,8 @@ class Store:
             at = ordered[-1]["id"]
         if by_parent or session_shape_problem(sid, meta, ordered):
             return None
-        kept = self._merged if self._merged is not None and self._merged[0] == sid else None
-
         def line() -> list[dict]:
-            merged = self.read_merged(sid)[1] if kept is None else kept[3]
-            return list(merged.line[:length])
+            return list(self.read_merged(sid)[1].line[:length])
 
         self._tip = (sid, signature, at, names or {})
         return meta, ordered, line

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 
 from long_mode import scaled
 from sync_support import Engine, Laptop, conflict_name, put

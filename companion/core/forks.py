@@ -15,7 +15,7 @@ from __future__ import annotations
 from companion.contract.errors import CompanionError, StoreError
 from companion.contract.language import _, ngettext
 from companion.core.journal import Session, load
-from companion.core.journals import RESOLVE, Fork, branch_names, summary  # noqa: F401 (summary: its name here too)
+from companion.core.journals import RESOLVE, Fork, branch_names
 from companion.core.store import Store, now, plain_line
 
 

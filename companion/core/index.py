@@ -32,7 +32,6 @@ def index(store: Store) -> list[dict]:
     entries = store.index()
     stamp = _index_stamp(store)
     if stamp is not None and stamp == _read_index_stamp(store):
-        import os
         return entries
     return _checked_index(store, entries, stamp)
 

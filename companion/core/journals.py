@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 
 from companion.contract.language import _
 from companion.contract.errors import StoreError
-from companion.core.files import FILE_MODE, SCHEMA_KEY, atomic_write_text, dumps_compact, file_signature
+from companion.core.files import SCHEMA_KEY, atomic_write_text, dumps_compact, file_signature
 
 JOURNAL_KIND = "journal"
 JOURNAL_VERSION = 1  # = companion.core.files.schema_version("journal")
@@ -157,7 +157,7 @@ def merge(base: list[dict], journals: dict[str, list[dict]], names: dict[str, st
     moves = 0
     while True:
         own = children.get(node, [])
-        resolves = [c for c in own if nodes[c].get("kind") == RESOLVE and _valid_resolve(nodes[c], parent, nodes)]
+        resolves = [c for c in own if nodes[c].get("kind") == RESOLVE and _valid_resolve(nodes[c], nodes)]
         kids = [c for c in own if c not in resolves and c not in placed]
         if resolves:
             chosen = resolves[0]
@@ -216,7 +216,7 @@ def merge(base: list[dict], journals: dict[str, list[dict]], names: dict[str, st
     return Merged(line, head, fork, names, aside_count, waiting, nodes, parent)
 
 
-def _valid_resolve(entry: dict, parent: dict, nodes: dict) -> bool:
+def _valid_resolve(entry: dict, nodes: dict) -> bool:
     keep = entry.get("keep")
     return isinstance(keep, list) and bool(keep) and all(isinstance(k, str) and k in nodes for k in keep)
 
@@ -395,8 +395,3 @@ def rewrite(path: Path, first: dict, entries: list[dict]) -> None:
 
 def signature_of(paths: list[Path]) -> tuple:
     return tuple((p.name, file_signature(p)) for p in paths)
-
-
-def private(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        os.chmod(path, FILE_MODE)

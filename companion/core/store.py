@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import os
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple

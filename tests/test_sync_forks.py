@@ -257,3 +257,17 @@ def test_random_trials_converge_and_keep_every_acknowledged_action(tmp_path):
     print(f"sync trials: {TRIALS} trials, {acknowledged} actions acknowledged, {len(lost)} lost, "
           f"{forks} ended forked, {resolutions} resolutions")
     assert not lost, lost[:5]
+
+
+def test_an_import_continuing_a_forked_session_is_refused_and_changes_nothing(tmp_path):
+    ann, bob, _engine, sid = two_laptops(tmp_path)
+    other = Laptop(tmp_path / "carol", "Carol's laptop")
+    exported = tmp_path / "x.json"
+    ann.run("export", "-o", str(exported), expect=0)  # the line where they parted
+    other.run("import", str(exported), expect=0)
+    other.run("--session", sid, "add", "Ann=3", expect=0)
+    other.run("export", "-o", str(exported), "--force", expect=0)
+    before = {p.name: p.read_bytes() for p in (ann.root / "sessions").iterdir()}
+    err = ann.run("import", str(exported), expect=1).stderr
+    assert err.count("\n") == 1 and "sync resolve" in err
+    assert {p.name: p.read_bytes() for p in (ann.root / "sessions").iterdir()} == before

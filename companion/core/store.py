@@ -714,6 +714,12 @@ class Store:
         else:
             meta, base = self._read_session_file(sid)
             merged = jn.merge(base, {})
+        if merged.fork is not None and any(e.get("kind") != jn.RESOLVE for e in entries):
+            # (an action checks this before: here for any other writer, `import` among them)
+            from companion.contract.language import _
+
+            raise CompanionError(_("Session {id} forked: two laptops continued it from the same point. Choose what "
+                                   "to keep first: `companion sync resolve {id}`.").format(id=sid))
         copies = [p for p in self.journal_paths(sid) if p != mine and p.name.startswith(f"{sid}.{dev}")]
         if copies:  # conflict copies of this device's own journal: merged into it, then removed
             own = jn.read_journal(mine)[1] if mine.exists() else []

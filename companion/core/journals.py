@@ -358,33 +358,35 @@ def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:
     except OSError as exc:
         raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
             path=path, reason=exc.strerror or exc)) from exc
+    size = None
     try:
         size = os.fstat(fd).st_size
         if size:
             os.lseek(fd, size - 1, os.SEEK_SET)
             if os.read(fd, 1) != b"\n":
-                _cut_unfinished(fd, size)
+                size = _cut_unfinished(fd, size)
         data = line.encode("utf-8")
-        written = os.write(fd, data)
-        if written != len(data):
-            raise OSError(28, "the disk is full")
+        if os.write(fd, data) != len(data):
+            raise OSError(28, "No space left on device")
         os.fsync(fd)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            st = os.fstat(fd)
-            os.ftruncate(fd, st.st_size - (written if "written" in locals() and 0 < written < len(line) else 0))
+        if size is not None:  # what was written of the entries goes again: none was acknowledged
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
         raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
             path=path, reason=exc.strerror or exc)) from exc
     finally:
         os.close(fd)
 
 
-def _cut_unfinished(fd: int, size: int) -> None:
+def _cut_unfinished(fd: int, size: int) -> int:
+    """Cut a last line a killed write left unfinished; returns the size now."""
     start = max(0, size - (1 << 20))
     os.lseek(fd, start, os.SEEK_SET)
     tail = os.read(fd, size - start)
     keep = start + tail.rfind(b"\n") + 1 if b"\n" in tail else start
     os.ftruncate(fd, keep)
+    return keep
 
 
 def rewrite(path: Path, first: dict, entries: list[dict]) -> None:

@@ -195,6 +195,7 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                 store.write_snapshot(sid, snap)
                 after.fresh = 0  # the snapshot stands for these now: the next one after as many again
         _sync_index(store, session, was, after)
+        store.keep_listing()  # (a cache of the folder's journals, kept once the action is saved)
     return Recorded(session, after, event, kept)
 
 

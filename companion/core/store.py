@@ -362,9 +362,9 @@ class Store:
         self._listing_unsaved = True
         return files
 
-    def _keep_listing(self) -> None:
-        """Keep the listing of the journals in cache/journals.listing (by a writer only: a reading
-        command writes nothing), unless the folder changed so recently that a write may share
+    def keep_listing(self) -> None:
+        """Keep the listing of the journals in cache/journals.listing (at the end of an action
+        recorded: a reading command, or a refused one, writes nothing), unless the folder changed so recently that a write may share
         its clock's tick."""
         import time
 
@@ -749,7 +749,6 @@ class Store:
             self.forget_listing()
         self._merged = self._tip = None
         self._held = None
-        self._keep_listing()
         if merged.fork is None and all(e.get("kind") != jn.RESOLVE for e in entries):  # what a read would merge now
             names = dict(merged.names, **{dev: me["name"]})
             signature = self.signature(sid)

@@ -6,6 +6,7 @@ file is refused (or, with --skip-conflicts, that session is)."""
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,6 +250,7 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
     from companion.core import titles
 
     written: list[Path] = []
+    appended: list[tuple[Path, int | None]] = []  # this laptop's journals an import continued (issue 30)
     undo = Undo()
     files: list[tuple[Path, str]] = []
     try:
@@ -261,7 +263,9 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
         from companion.core.journals import journal_path
 
         for meta, journal, start in plan.grown:
-            undo.keep(journal_path(store.sessions_dir, meta["id"], device_id(store)))
+            mine = journal_path(store.sessions_dir, meta["id"], device_id(store))
+            # appended in place (a link to it would change with it): taken back by its old size
+            appended.append((mine, mine.stat().st_size if mine.exists() else None))
             store.append_many(meta["id"], [dict(e) for e in journal[start:]])
         if plan.merged != plan.aliases:
             from companion.record.players import aliases_path
@@ -274,6 +278,12 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
         if plan.entries:
             _write_index(store, plan.entries, plan.index_data)
     except (CompanionError, OSError) as exc:
+        for path, size in reversed(appended):
+            with contextlib.suppress(OSError):
+                if size is None:
+                    path.unlink()
+                else:
+                    os.truncate(path, size)
         _take_back(written, undo, dict(files))
         reason = exc.message if isinstance(exc, CompanionError) else str(exc)
         raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None

@@ -135,3 +135,31 @@ def test_a_line_a_killed_write_left_unfinished_is_no_entry_and_is_cut(tmp_path):
     assert len(lines) == 3 and all(json.loads(line) for line in lines)
     assert sessions.load(Store(tmp_path / "home"), s.id).replay().count == 2
     assert os.stat(journal).st_size == len(journal.read_bytes())
+
+
+def test_a_fork_resolved_inside_a_branch_before_the_branch_was_chosen_is_still_shown():
+    """Found by the long random trials: Cy's fork inside Ann's branch was resolved on Ann's
+    laptop, and Bob then chose both branches without having seen that resolution. What followed
+    it is neither played as if chosen nor dropped: it is a branch where the line stops."""
+    def e(dev, n, parent, kind="do", **more):
+        return {"id": f"{dev}:{n}", "parent": parent, "kind": kind, "event": {"type": "add"}, "at": "t", **more}
+
+    a, b, c = "aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"
+    journals = {
+        a: [e(a, 1, None), e(a, 2, f"{a}:1"),
+            e(a, 3, f"{a}:1", "resolve", keep=[f"{a}:2", f"{c}:1"], aside=[], tips={f"{a}:2": f"{a}:2", f"{c}:1": f"{c}:1"}),
+            e(a, 4, f"{a}:3")],
+        b: [e(b, 1, None), e(b, 2, None, "resolve", keep=[f"{a}:1", f"{b}:1"], aside=[],
+                              tips={f"{a}:1": f"{a}:2", f"{b}:1": f"{b}:1"})],
+        c: [e(c, 1, f"{a}:1")],
+    }
+    merged = merge([], journals)
+    shown = {n for n, x in merged.nodes.items() if any(x is y for y in merged.line)}
+    assert merged.fork is not None
+    for branch in merged.fork.branches:
+        stack = [branch["first"]]
+        while stack:
+            n = stack.pop()
+            shown.add(n)
+            stack += [k for k, p in merged.parents.items() if p == n]
+    assert shown == set(merged.nodes)  # every entry on the line or on a branch shown

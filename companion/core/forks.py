@@ -54,13 +54,15 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
         if fork is None:
             raise CompanionError(_("Session {id} has no fork: nothing to resolve (`status` shows it).").format(id=sid))
         named = branch_names(fork)
-        choices = ", ".join(f"{named[b['first']]} ({b['device']})" if named[b["first"]] == b["name"]
-                            else named[b["first"]] for b in fork.branches)
+        choices = ", ".join(f"{n} = " + (f"{named[b['first']]} ({b['device']})" if named[b["first"]] == b["name"]
+                                          else named[b["first"]]) for n, b in enumerate(fork.branches, 1))
         if both:
             kept = list(fork.branches)
         elif keep:
             wanted = keep.strip().casefold()
             kept = [b for b in fork.branches if b["device"] == wanted or b["name"].casefold() == wanted]
+            if not kept and wanted.isdigit() and 1 <= int(wanted) <= len(fork.branches):  # as `status` lists them
+                kept = [fork.branches[int(wanted) - 1]]
             if not kept:
                 kept = [b for b in fork.branches if wanted and b["device"].startswith(wanted)]
             if len(kept) != 1:

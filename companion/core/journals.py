@@ -183,7 +183,10 @@ def merge(base: list[dict], journals: dict[str, list[dict]], names: dict[str, st
             for other in resolves[1:]:
                 new_forced.extend(children.get(other, []))
                 placed.add(other)
-            new_forced.extend(c for c in kids if c not in keep and c not in aside)
+            # whatever waited here that this resolution did not name (a branch it had not seen yet)
+            # goes on as a branch after it: never dropped, never replayed as if chosen
+            waiting_here = kids + [c for c in carried + forced if c not in placed]
+            new_forced.extend(c for c in waiting_here if c not in keep and c not in aside)
             line.append(res)
             line_ids.append(chosen)
             placed.add(chosen)
@@ -210,6 +213,22 @@ def merge(base: list[dict], journals: dict[str, list[dict]], names: dict[str, st
         break
     head = line_ids[-1] if line_ids else None
     reachable = _reachable(children, nodes)
+    # Never lost: an entry neither on the line, nor on a branch shown, nor set aside by a
+    # resolution (a fork inside a branch that one laptop resolved before the branch itself was
+    # chosen, say) is shown as one more branch where the line stops.
+    covered = set(placed) | set(line_ids)
+    for b in fork.branches if fork else ():
+        covered |= _subtree(b["first"], children)
+    left = {n for n in reachable if n not in covered}
+    tops = sorted((n for n in left if parent.get(n) not in left), key=when)
+    if tops:
+        extra = []
+        for first in tops:
+            tip, count, size = _branch(first, children, nodes)
+            dev = device_of(first)
+            extra.append({"first": first, "device": dev, "name": names.get(dev, dev), "moves": count,
+                          "entries": size, "tip": tip})
+        fork = Fork(fork.at, fork.moves, fork.branches + extra) if fork else Fork(head, moves, extra)
     in_branches = sum(b["entries"] for b in fork.branches) if fork else 0
     waiting = len(nodes) - len(reachable)
     aside_count = max(0, len(reachable) - len(line_ids) - in_branches)
@@ -252,6 +271,17 @@ def _branch(first: str, children: dict, nodes: dict) -> tuple[str, int, int]:
         count += nodes[n].get("kind") == "do"
         stack.extend(children.get(n, []))
     return tip, count, size
+
+
+def _subtree(first: str, children: dict) -> set[str]:
+    out: set[str] = set()
+    stack = [first]
+    while stack:
+        n = stack.pop()
+        if n not in out:
+            out.add(n)
+            stack.extend(children.get(n, []))
+    return out
 
 
 def _reachable(children: dict, nodes: dict) -> set[str]:

@@ -19,8 +19,8 @@ def sync() -> None:
 
 @sync.command()
 @click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
-@click.option("--keep", metavar="LAPTOP", help="Keep this laptop's branch (its name or id, as `status` names it); "
-                                              "the other branch is set aside, never deleted.")
+@click.option("--keep", metavar="LAPTOP", help="Keep this laptop's branch (its name or id, as `status` names it, or "
+                                              "the branch's number there); the others are set aside, never deleted.")
 @click.option("--both", is_flag=True, help="Play both branches, the earlier first, where the rules accept it "
                                            "(a score sheet's rounds).")
 @pass_app

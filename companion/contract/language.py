@@ -195,10 +195,24 @@ def _(message: str) -> str:
     if lang == PSEUDO:
         return pseudo(message)
     found = catalogue(lang)
-    return found.gettext(message) if found else message
+    return (found.table.get(message) if found else None) or _from_plugins(lang, message) or message
 
 
 gettext = _
+
+# The plugins' own catalogues (each :class:`Messages` made), asked for a message the companion's
+# lacks: a plugin's declared texts (a move's help, a phone's label), marked with ``N_`` and
+# translated by the companion where they are shown, speak the plugin's German too.
+_plugins: list = []
+
+
+def _from_plugins(lang: str, message: str) -> str | None:
+    for plugin in _plugins:
+        own = plugin._own(lang)
+        found = own.table.get(message) if own else None
+        if found:
+            return found
+    return None
 
 
 def ngettext(singular: str, plural: str, n) -> str:
@@ -238,6 +252,8 @@ class Messages:
 
     def __init__(self, folder, domain: str):
         self.folder, self.domain = str(folder), domain
+        if not any((p.folder, p.domain) == (self.folder, domain) for p in _plugins):
+            _plugins.append(self)
 
     def _own(self, lang: str) -> Catalogue | None:
         return catalogue(lang, self.domain, self.folder)

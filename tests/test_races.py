@@ -151,7 +151,7 @@ def test_a_delete_racing_an_action_leaves_the_session_in_one_place(tmp_path):
                 lost.append(f"trial {n}: the session is both in sessions/ and in bin/ (raced with {kind})")
             if gone["code"] == 0:
                 acknowledged += 1
-                index = json.loads((home / "index.json").read_text())
+                index = json.loads((home / ".local" / "index.json").read_text())
                 listed = any(e.get("id") == sid for e in (index.get("sessions") or {}).values())
                 if binned.exists() and not here.exists() and not listed:
                     kept += 1

@@ -88,7 +88,7 @@ class App:
             from companion.core.store import Store
 
             self._store = Store(self.data_dir)
-            registry.use_cache_file(self._store.root / "cache" / "games.json")
+            registry.use_cache_file(self._store.cache_dir / "games.json")
         return self._store
 
     # -- choosing the session ----------------------------------------------------------------

@@ -51,12 +51,13 @@ def _index_stamp(store: Store) -> list | None:
     except OSError:
         return None
     sig = file_signature(store.index_path)
-    return [INDEX_STAMP_VERSION, [st.st_ino, st.st_mtime_ns], list(sig) if sig else None]
+    # the change time: a sync may set the folder's modification time back (issue 30)
+    return [INDEX_STAMP_VERSION, [st.st_ino, max(st.st_mtime_ns, st.st_ctime_ns)], list(sig) if sig else None]
 
 
 def _read_index_stamp(store: Store) -> list | None:
     try:
-        path = store.root / "cache" / "index-checked.json"
+        path = store.cache_dir / "index-checked.json"
         if path.is_symlink():
             return None
         return json.loads(path.read_text(encoding="utf-8"))
@@ -74,7 +75,7 @@ def _write_index_stamp(store: Store, stamp: list | None) -> None:
     from companion.core.store import atomic_write_text
 
     with contextlib.suppress(CompanionError, OSError):
-        atomic_write_text(store.root / "cache" / "index-checked.json", json.dumps(stamp))
+        atomic_write_text(store.cache_dir / "index-checked.json", json.dumps(stamp))
 
 
 def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> list[dict]:
@@ -101,9 +102,13 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
                     suspects.append(sid)
                     continue
                 try:
-                    link_time = item.stat(follow_symlinks=False).st_mtime_ns  # a link put in place is new too
+                    # the change time too: a sync (Syncthing, Dropbox) gives a file it brings the
+                    # other laptop's modification time, older than this index (issue 30)
+                    st = item.stat(follow_symlinks=False)
+                    link_time = max(st.st_mtime_ns, st.st_ctime_ns)  # a link put in place is new too
                     if item.is_symlink():
-                        link_time = max(link_time, item.stat().st_mtime_ns)
+                        st = item.stat()
+                        link_time = max(link_time, st.st_mtime_ns, st.st_ctime_ns)
                 except OSError:
                     link_time = index_time  # cannot be looked at: the read says why
                 if link_time >= index_time:

@@ -26,13 +26,16 @@ LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
 FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
 
 
-def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int) -> int:
-    """Remove every leftover no writer holds in the data folder ``root`` (lock files are made
-    with ``mode``); returns how many were removed."""
+def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Path | None = None) -> int:
+    """Remove every leftover no writer holds in the data folder ``root`` and in its machine's
+    own folder ``local`` (``root/.local`` since issue 30; lock files are made with ``mode`` and
+    live there); returns how many were removed."""
     from filelock import FileLock, Timeout
 
+    local = root if local is None else local
     removed = 0
-    places = ((root, None), (root / "sessions", ".json"), (root / "cache" / "replay", ".snapshot"))
+    places = ((root, None), (local, None), (root / "sessions", ".json"), (local / "cache" / "replay", ".snapshot"))
+    places = tuple(dict.fromkeys(places))
     for folder, suffix in places:
         try:
             names = [e.name for e in os.scandir(folder) if e.name.startswith(".")
@@ -47,9 +50,9 @@ def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int) -> int:
             if suffix is None:
                 if stem not in FOLDER_FILES:
                     continue
-                locks = [root / ".lock"]
+                locks = [local / ".lock"]
             elif stem.endswith(suffix) and is_session_id(stem[:-len(suffix)]):
-                locks = [root / "locks" / f"{stem[:-len(suffix)]}.lock", root / ".lock"]
+                locks = [local / "locks" / f"{stem[:-len(suffix)]}.lock", local / ".lock"]
             else:
                 continue
             if any(path.is_symlink() for path in locks):

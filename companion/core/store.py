@@ -139,6 +139,7 @@ class Store:
         # The session file last read or written (one only: `stats` reads thousands).
         self._held: Held | None = None
         self._swept = False  # leftovers of killed writes looked for (sweep_leftovers)
+        self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -159,13 +160,41 @@ class Store:
         except (ValueError, OSError, RuntimeError):
             raise StoreError(f"{path} is a link to outside the data folder: move it away; it was not read.") from None
 
+    def local_path(self, name: str) -> Path:
+        """Where this machine's own file or folder ``name`` is (companion.core.layout): under
+        ``.local/``, which the sync ignores. A folder from before issue 30 has its files moved
+        there the first time one is asked for (once per Store)."""
+        if self._local is None:
+            from companion.core import layout
+
+            if layout.old_names(self.root):
+                layout.migrate(self.root)
+                self._local = (self.root / layout.LOCAL).is_dir()
+            else:
+                self._local = True
+        if self._local:
+            return self.root / ".local" / name
+        from companion.core.layout import place
+
+        return place(self.root, name)
+
+    @property
+    def local_dir(self) -> Path:
+        """This machine's own folder in the data folder (never synced: see companion.core.layout)."""
+        return self.root / ".local"
+
+    @property
+    def cache_dir(self) -> Path:
+        """The caches: made again from the record when absent (this machine's own)."""
+        return self.local_path("cache")
+
     @property
     def index_path(self) -> Path:
-        return self.root / "index.json"
+        return self.local_path("index.json")
 
     @property
     def settings_path(self) -> Path:
-        return self.root / "settings.json"
+        return self.local_path("settings.json")
 
     @property
     def userdata_path(self) -> Path:
@@ -173,17 +202,23 @@ class Store:
 
     @property
     def history_path(self) -> Path:
-        return self.root / "shell-history"
+        return self.local_path("shell-history")
 
     @property
     def error_log_path(self) -> Path:
-        return self.root / "errors.log"
+        return self.local_path("errors.log")
 
     def ensure(self) -> None:
         try:
             make_private_folder(self.root)
             make_private_folder(self.sessions_dir)
-            for folder in (self.root, self.sessions_dir):  # folders made before issue 12
+            if not self.local_dir.is_dir():  # the folder's layout written: .stignore with it
+                self.local_path("index.json")  # (an old folder's files are moved first)
+                make_private_folder(self.local_dir)
+                from companion.core.layout import write_stignore
+
+                write_stignore(self.root)
+            for folder in (self.root, self.sessions_dir, self.local_dir):  # folders made before issue 12
                 if folder.stat().st_mode & 0o077:
                     with contextlib.suppress(OSError):
                         folder.chmod(FOLDER_MODE)
@@ -200,7 +235,7 @@ class Store:
     def writing(self) -> Iterator[None]:
         """Hold the folder's short lock: the index, settings, the players' values and aliases,
         creating and importing sessions (re-entrant within one Store)."""
-        with self._locked(self.root / ".lock", "the list of sessions"):
+        with self._locked(self.local_path(".lock"), "the list of sessions"):
             yield
 
     @contextlib.contextmanager
@@ -208,7 +243,7 @@ class Store:
         """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
         for each other; they share only the folder's short lock, and only to update the index."""
         self.session_path(sid)  # an id, not a path
-        with self._locked(self.root / "locks" / f"{sid}.lock", f"session {sid}"):
+        with self._locked(self.local_path("locks") / f"{sid}.lock", f"session {sid}"):
             yield
 
     @contextlib.contextmanager
@@ -232,7 +267,7 @@ class Store:
             self.sweep_leftovers()
         lock = self._locks.get(lock_path)
         if lock is None:
-            if lock_path.parent != self.root:
+            if lock_path.parent not in (self.root, self.local_dir):
                 try:
                     make_private_folder(lock_path.parent)
                 except OSError as exc:
@@ -265,7 +300,7 @@ class Store:
         self._swept = True
         from companion.core.leftovers import sweep  # (given what it needs: it imports no store)
 
-        return sweep(self.root, is_session_id, FILE_MODE)
+        return sweep(self.root, is_session_id, FILE_MODE, self.local_path("index.json").parent)
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
@@ -489,7 +524,7 @@ class Store:
 
     # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
     def snapshot_path(self, sid: str) -> Path:
-        return self.root / "cache" / "replay" / f"{sid}.snapshot"
+        return self.cache_dir / "replay" / f"{sid}.snapshot"
 
     def read_snapshot(self, sid: str) -> dict | None:
         """The replay snapshot kept for session ``sid``, or None if absent, unreadable, or not

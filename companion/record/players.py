@@ -137,7 +137,7 @@ def session_roster(store: Store, players: Iterable[str]) -> Roster:
     from companion.core.store import atomic_write_text, file_signature
 
     aliases = load_aliases(store)
-    path = store.root / "cache" / "spellings.json"
+    path = store.cache_dir / "spellings.json"
     signature = file_signature(store.index_path)
     latest = None
     try:

@@ -83,7 +83,7 @@ def log_unexpected(app: App | None) -> str:
 
     text = traceback.format_exc()
     try:
-        path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
+        path = (app.store.error_log_path if app else default_data_dir() / ".local" / "errors.log")
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         from companion.core import logs
         from companion.core.store import now

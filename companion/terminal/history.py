@@ -320,7 +320,7 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         fingerprint = json.dumps([file_signature(app.store.index_path), file_signature(app.store.aliases_path)])
         result = skill.compute(entries, roster, game=game, player=player, since=since,
-                               cache=app.store.root / "cache" / "ratings.json", fingerprint=fingerprint)
+                               cache=app.store.cache_dir / "ratings.json", fingerprint=fingerprint)
         if as_json:
             echo_json(result, "ratings")
         else:

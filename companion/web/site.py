@@ -386,7 +386,7 @@ class Site:
         entry = logs.error_entry(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve", text,
                                  self.repeats.count(text))
         if entry is not None:
-            logs.append(self.data_dir / "errors.log", entry)
+            logs.append(self.reader.store.error_log_path, entry)
 
     def failure(self, exc: BaseException) -> str:
         """The page shown when drawing a page or recording on it failed: the plugin whose code

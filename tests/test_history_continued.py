@@ -8,7 +8,9 @@ from pathlib import Path
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
+    # .stignore is the folder's layout (written with its folders, issue 30), not its contents
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()
+            and not p.name.endswith(".lock") and p.name != ".stignore"}
 
 
 def at(run, folder, *args, expect=0):

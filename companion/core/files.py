@@ -27,6 +27,7 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
     "userdata": [],
     "players": [],
     "titles": [],
+    "log": [],  # a laptop's log of a shared list (companion.core.shared_log, issue 30)
 }
 
 

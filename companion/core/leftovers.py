@@ -24,6 +24,8 @@ from typing import Callable
 LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
 # written under the folder's lock
 FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
+# the shared lists' folders of per-device logs (companion.core.shared_log), written under it too
+SHARED_LOGS = ("players", "titles", "values")
 
 
 def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Path | None = None) -> int:
@@ -35,6 +37,7 @@ def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Pa
     local = root if local is None else local
     removed = 0
     places = ((root, None), (local, None), (root / "sessions", ".json"), (local / "cache" / "replay", ".snapshot"))
+    places += tuple((root / name, "log") for name in SHARED_LOGS)
     places = tuple(dict.fromkeys(places))
     for folder, suffix in places:
         try:
@@ -47,7 +50,11 @@ def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Pa
             if found is None:
                 continue
             stem = found.group(1)
-            if suffix is None:
+            if suffix == "log":  # a laptop's log of a shared list (issue 30): the folder's lock
+                if not re.fullmatch(r"[0-9a-f]{10}\.json", stem):
+                    continue
+                locks = [local / ".lock"]
+            elif suffix is None:
                 if stem not in FOLDER_FILES:
                     continue
                 locks = [local / ".lock"]

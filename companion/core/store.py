@@ -611,39 +611,45 @@ class Store:
             table.update({"current": sid}, doc_ids=[1])
 
     # -- player aliases (written by companion.record.players: `player rename`/`merge`) -------
+    # A per-device log since issue 30 (companion.core.shared_log): ``players/<device>.json``.
+    # Merge rule: per recorded name, the latest rename by time, then device; then a chain of
+    # renames (a -> B on one laptop, b -> C on another) is followed to its end, and a cycle
+    # (a -> B and b -> A at once) settles on the name that comes first in the alphabet.
     @property
     def aliases_path(self) -> Path:
-        return self.root / ALIAS_FILE
+        """This laptop's own log of renames (the only file of them it writes)."""
+        from companion.core import shared_log
+
+        return shared_log.own_path(self, "players")
 
     def aliases(self) -> dict[str, str]:
         """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
-        self.check_inside(self.aliases_path)
-        data = read_json_file(self.aliases_path, ALIAS_KIND) or {}
-        table = data.get("aliases") or {}
-        out: dict[str, str] = {}
-        for doc in table.values():
-            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
-                out[doc["recorded"].casefold()] = doc["shown"]
-        return out
+        from companion.core import shared_log
+
+        return resolve_renames(shared_log.values(self, "players", ALIAS_FILE, _legacy_aliases))
 
     # -- the players' own printed values ---------------------------------------------------
+    # A per-device log since issue 30: ``values/<device>.json``, key [game, key], value
+    # {"value": ..., "set_at": ...} or None when unset. Merge rule: the latest by time, then device.
+    @property
+    def userdata_path(self) -> Path:
+        """The file of printed values before issue 30 (read as one laptop's log, never written)."""
+        return self.root / "userdata.json"
+
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
 
-    def _user_table(self, game: str) -> tuple[dict, dict]:
-        """(the whole of userdata.json, ``game``'s table in it), or a refusal naming the damage."""
-        self.check_inside(self.userdata_path)
-        data = read_json_file(self.userdata_path, "userdata") or {}
-        table = data.get(game) or {}
-        if not isinstance(table, dict):
-            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
-                             "it was not changed.")
-        return data, table
+    def _all_user_values(self) -> dict:
+        from companion.core import shared_log
+
+        return shared_log.values(self, "values", "userdata.json", _legacy_values)
 
     def user_entries(self, game: str) -> dict[str, dict]:
-        _data, table = self._user_table(game)
-        return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and isinstance(doc.get("key"), str)
-                and "value" in doc}
+        out = {}
+        for (of, key), doc in sorted(self._all_user_values().items(), key=lambda kv: str(kv[0])):
+            if of == game and isinstance(doc, dict) and "value" in doc and isinstance(key, str):
+                out[key] = {"key": key, "value": doc["value"], "set_at": doc.get("set_at")}
+        return out
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
         self.change_user_values(game, {key: value})
@@ -653,31 +659,68 @@ class Store:
 
     def change_user_values(self, game: str, values: dict[str, Any] | None = None, unset: Any = ()) -> int:
         """Set ``values`` (key -> value) and forget the keys in ``unset`` of ``game``, in one
-        write of userdata.json (caller holds the lock); returns how many were forgotten. One
-        write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
-        game's table empty first, then failed on the value, and "Nothing was changed" was
-        false)."""
+        write of this laptop's log of values (caller holds the lock); returns how many were
+        forgotten. One write, so a full disk leaves the file as it was (issue 22)."""
         from companion.contract.numbers import check_numbers
+        from companion.core import shared_log
 
         values = values or {}
         check_numbers(values)  # the bound `import` applies too: what is set can be exported
-        data, table = self._user_table(game)
-        gone = set(unset) - set(values)
-        removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
-        for n in removed:
-            del table[n]
-        for key, value in values.items():
-            doc = {"key": key, "value": value, "set_at": now()}
-            found = [n for n, old in table.items() if isinstance(old, dict) and old.get("key") == key]
-            for n in found:
-                table[n] = doc
-            if not found:
-                table[str(max(map(int, table), default=0) + 1)] = doc
-        if not values and not removed:
+        known = self.user_entries(game)
+        gone = [key for key in set(unset) - set(values) if key in known]
+        if not values and not gone:
             return 0
-        data[game] = table
-        AtomicJSONStorage(self.userdata_path, "userdata").write(data)
-        return len(removed)
+        changes: dict[Any, Any] = {(game, key): None for key in sorted(gone)}
+        at = now()
+        for key, value in values.items():
+            changes[(game, key)] = {"value": value, "set_at": at}
+        shared_log.write(self, "values", changes, "userdata.json", _legacy_values)
+        return len(gone)
+
+
+def _legacy_aliases(path: Path):
+    """players.json (before issue 30) read as one laptop's log of renames."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, ALIAS_KIND) or {}
+    for n, doc in (data.get("aliases") or {}).items():
+        if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+            yield Entry(doc["recorded"].casefold(), doc["shown"], normal_time(doc.get("at")), LEGACY_DEVICE, int(n))
+
+
+def _legacy_values(path: Path):
+    """userdata.json (before issue 30) read as one laptop's log of printed values."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, "userdata") or {}
+    for game, table in data.items():
+        if not isinstance(table, dict):
+            raise StoreError(f"{path} is damaged (its {game} values are not a table): move it away; "
+                             "it was not changed.")
+        for n, doc in table.items():
+            if isinstance(doc, dict) and isinstance(doc.get("key"), str) and "value" in doc:
+                yield Entry((game, doc["key"]), {"value": doc["value"], "set_at": doc.get("set_at")},
+                            normal_time(doc.get("set_at")), LEGACY_DEVICE, int(n))
+
+
+def resolve_renames(aliases: dict[str, str]) -> dict[str, str]:
+    """Renames merged from several laptops, each followed to its end (see Store.aliases): on
+    one laptop every rename already points at the end of its chain, so this changes nothing."""
+    folded = {k.casefold(): v for k, v in aliases.items() if isinstance(k, str) and isinstance(v, str)}
+    out: dict[str, str] = {}
+    for recorded, shown in folded.items():
+        path = [recorded]
+        while True:
+            key = shown.casefold()
+            if key not in folded or folded[key].casefold() == key:
+                break  # the end of the chain
+            if key in path:  # a cycle: the first name of it in the alphabet, on every laptop
+                shown = min((folded[k] for k in path[path.index(key):]), key=lambda s: (s.casefold(), s))
+                break
+            path.append(key)
+            shown = folded[key]
+        out[recorded] = shown
+    return out
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

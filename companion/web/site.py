@@ -40,6 +40,7 @@ from starlette.routing import Match
 from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
+from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, limits, live, pages, tokens
@@ -179,7 +180,8 @@ class Site:
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
         return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
-                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
+                shared_log.signature(self.reader.store, "players", ALIAS_FILE),
+                shared_log.signature(self.reader.store, "titles", TITLES_FILE))
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of

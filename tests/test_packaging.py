@@ -28,6 +28,17 @@ def test_the_wheel_contains_every_data_pack(tmp_path):
         assert f"companion/data/{pack}" in names
     assert "companion/terminal/cli.py" in names and "companion/contract/api.py" in names
     assert "companion/check/runner.py" in names and "companion/terminal/check.py" in names  # `companion check`
+    # the German catalogue, compiled by the build (setup.py) with the standard library only
+    assert "companion/locale/de/LC_MESSAGES/companion.mo" in names
+    import gettext
+    import io
+
+    mo = gettext.GNUTranslations(io.BytesIO(zipfile.ZipFile(wheel).read("companion/locale/de/LC_MESSAGES/companion.mo")))
+    assert mo.gettext("Usage:") == "Aufruf:"
+    metadata = next(n for n in names if n.endswith("METADATA"))
+    requires = [line for line in zipfile.ZipFile(wheel).read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert not any("babel" in line.lower() for line in requires)  # runs without Babel
 
 
 def test_the_installed_package_finds_its_packs():

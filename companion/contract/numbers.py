@@ -53,11 +53,36 @@ def parse_points(text: str, decimals: bool = True) -> int | float | None:
         pass
     if not decimals or not raw or raw.lower().lstrip("+-") in ("nan", "inf", "infinity") or "_" in raw:
         return None
+    raw = decimal_point(raw)
     try:
         value = float(raw)
     except ValueError:
         return None
     return tidy(value) if value == value and abs(value) != float("inf") else None
+
+
+_COMMA = re.compile(r"([+-]?\d*),(\d+)")
+_GROUPS = re.compile(r"[+-]?\d{1,3}([.,]\d{3})+")
+
+
+def decimal_point(raw: str) -> str:
+    """``12,5`` read as German players write it (issue 28), in every language: ``12.5``. A number
+    whose comma or point could as well group thousands (``1,000``, and ``1.000`` in German) is
+    refused with the two forms to type, never guessed."""
+    from companion.contract.language import _, language
+
+    grouped = _GROUPS.fullmatch(raw)
+    if grouped and ("," in raw or language() == "de"):
+        whole = raw.replace(",", "").replace(".", "")
+        sep = "," if "," in raw else "."
+        head, _sep, tail = raw.rpartition(sep)
+        small = tidy(float(head.replace(",", "").replace(".", "") + "." + tail))
+        from companion.contract.written import number
+
+        raise RuleError(_("{typed} could be {whole} or {small}: type {whole}, or {small}.").format(
+            typed=raw, whole=whole, small=number(small)))
+    found = _COMMA.fullmatch(raw)
+    return f"{found.group(1) or '0'}.{found.group(2)}" if found else raw
 
 
 def tidy(value: int | float) -> int | float:

@@ -73,6 +73,7 @@ COMMANDS: dict[str, str] = {
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
     "check": "companion.terminal.check:check",
+    "language": "companion.terminal.speech:language_cmd",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
 
@@ -267,6 +268,10 @@ class RootGroup(LazyGroup):
                     formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from companion.terminal.speech import choose_for, speak_click
+
+        choose_for(args)  # the language, worked out when the first message is translated
+        speak_click()
         if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
             from companion.terminal.login_completion import register
 
@@ -448,15 +453,21 @@ class DataDirPath(click.Path):
 )
 @click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.",
               shell_complete=lambda ctx, param, incomplete: _complete_sessions(ctx, param, incomplete))
+@click.option("--lang", type=click.Choice(["de", "en"], case_sensitive=False), metavar="de|en",
+              help="Speak this language (default: `companion language`, else the locale variables).")
 @click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: str | None, session_id: str | None) -> None:
+def cli(ctx: click.Context, data_dir: str | None, session_id: str | None, lang: str | None = None) -> None:
     """Tabletop Companion: deals cards fairly, keeps score and says when the game is over.
 
     Run it with no command for the interactive shell. With commands piped in, it runs them one
     per line (script mode).
     """
     line = isinstance(ctx.obj, App) and not ctx.obj.one_off  # one line of the shell or of a script (run_line)
+    if lang:
+        from companion.contract.language import set_language
+
+        set_language(lang)
     if data_dir:
         from pathlib import Path
 

@@ -73,6 +73,7 @@ COMMANDS: dict[str, str] = {
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
     "check": "companion.terminal.check:check",
+    "sync": "companion.terminal.sync:sync",
     "language": "companion.terminal.speech:language_cmd",
 }
 SESSIONS, RECORD = "Sessions", "History and exchange"
@@ -243,7 +244,8 @@ class RootGroup(LazyGroup):
         for name in sorted(self.lazy):
             cmd = super().get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
-                heading = RECORD if self.lazy[name].startswith("companion.terminal.history:") else SESSIONS
+                heading = (RECORD if self.lazy[name].startswith(("companion.terminal.history:", "companion.terminal.sync:"))
+                           else SESSIONS)
                 shared[heading].append((name, cmd))
         games: dict[str, list] = {}
         for gid, commands in self.game_commands(ctx, everyone=True):

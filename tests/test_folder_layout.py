@@ -81,12 +81,14 @@ def test_stignore_keeps_the_users_own_lines_and_is_written_once(tmp_path):
 
 
 def copy_shared(src: Path, dst: Path) -> None:
-    """What a sync engine that obeys .stignore carries from one laptop's folder to another's."""
+    """What a sync engine that obeys .stignore carries from one laptop's folder to another's:
+    each file the other has not, or has in an older version (a file changed on one side only)."""
     for path in src.rglob("*"):
         rel = path.relative_to(src)
         if rel.parts[0] in (".local", ".stignore") or path.name.endswith((".tmp", ".lock")):
             continue
-        if path.is_file():
+        there = dst / rel
+        if path.is_file() and (not there.exists() or path.stat().st_mtime_ns > there.stat().st_mtime_ns):
             (dst / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, dst / rel)
 

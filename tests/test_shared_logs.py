@@ -125,3 +125,32 @@ def test_renames_from_two_laptops_are_followed_to_the_end_of_their_chain():
     assert resolve_renames({"ann": "Anna", "anna": "Annie"}) == {"ann": "Annie", "anna": "Annie"}
     # two laptops swapped two names at once: a cycle, settled the same way everywhere
     assert resolve_renames({"ann": "Bea", "bea": "Ann"}) == {"ann": "Ann", "bea": "Ann"}
+
+
+def listed(run, monkeypatch, folder, *extra):
+    return sorted(s["id"] for s in json.loads(at(run, monkeypatch, folder, "sessions", *extra, "--json").stdout))
+
+
+def test_a_delete_on_one_laptop_and_a_round_on_the_other_keep_the_round_in_the_bin(run, monkeypatch, laptops):
+    a, b = laptops
+    sid = "078hzhnj"  # in play in the old folder
+    at(run, monkeypatch, a, "delete", sid, "--yes")
+    at(run, monkeypatch, b, "--session", sid, "add", "Ann=4", "Cy=6")  # while apart
+    swap(a, b)
+    for folder in (a, b):
+        assert sid not in listed(run, monkeypatch, folder) and sid in listed(run, monkeypatch, folder, "--deleted")
+    at(run, monkeypatch, a, "restore", sid)
+    swap(a, b)
+    for folder in (a, b):
+        assert sid in listed(run, monkeypatch, folder)
+        rounds = json.loads(at(run, monkeypatch, folder, "--session", sid, "status", "--json").stdout)
+        assert [p["score"] for p in rounds["players"]] == [9, 15]  # 5+4 and 9+6: the round kept
+
+
+def test_a_session_deleted_before_issue_30_is_restored_from_bin(run, monkeypatch, laptops):
+    a, _b = laptops
+    assert listed(run, monkeypatch, a, "--deleted") == ["n27ktzjv"]
+    at(run, monkeypatch, a, "restore", "n27ktzjv")
+    assert "n27ktzjv" in listed(run, monkeypatch, a) and not (a / "bin" / "n27ktzjv.json").exists()
+    at(run, monkeypatch, a, "delete", "n27ktzjv", "--yes")  # deleted again: the file now stays put
+    assert (a / "sessions" / "n27ktzjv.json").exists() and listed(run, monkeypatch, a, "--deleted") == ["n27ktzjv"]

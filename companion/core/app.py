@@ -105,7 +105,8 @@ class App:
             pass
         try:
             sid = self.store.current()
-            self.pinned = sid if sid and self.store.session_path(sid).exists() else None
+            self.pinned = sid if sid and self.store.session_path(sid).exists() and sid not in self.store.deleted_ids() \
+                else None
         except (CompanionError, OSError):
             self.pinned = None
         return self.pinned
@@ -136,7 +137,7 @@ class App:
         if not sid:
             raise CompanionError(f"{none}: start one with `new GAME --players Ann,Bob` or pick one with "
                                  "`use ID` (`sessions` lists them).")
-        if not self.store.session_path(sid).exists():
+        if not self.store.session_path(sid).exists() or sid in self.store.deleted_ids():  # (another laptop's delete)
             raise CompanionError(f"{gone.format(sid)}: pick another with `use ID`.")
         return sid
 

@@ -90,6 +90,7 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     index_time = index_sig[2] if index_sig else -1
     files: list[str] = []
     suspects: list[str] = []
+    deleted = store.deleted_ids()  # in the bin: no longer listed (issue 30)
     try:
         with os.scandir(store.sessions_dir) as found:
             for item in found:
@@ -97,6 +98,8 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
                     continue
                 sid = name[:-5]
+                if sid in deleted:
+                    continue
                 files.append(sid)
                 if sid not in listed:
                     suspects.append(sid)

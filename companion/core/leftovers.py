@@ -25,7 +25,7 @@ LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
 # written under the folder's lock
 FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
 # the shared lists' folders of per-device logs (companion.core.shared_log), written under it too
-SHARED_LOGS = ("players", "titles", "values")
+SHARED_LOGS = ("players", "titles", "values", "trash")
 
 
 def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Path | None = None) -> int:

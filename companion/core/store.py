@@ -304,10 +304,31 @@ class Store:
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
-        """The ids of the session files (names that are not session ids are not sessions)."""
+        """The ids of the session files (names that are not session ids are not sessions), but
+        those in the bin (:meth:`deleted_ids`)."""
         if not self.sessions_dir.is_dir():
             return []
-        return sorted(p.stem for p in self.sessions_dir.glob("*.json") if ID_PATTERN.fullmatch(p.stem))
+        deleted = self.deleted_ids()
+        return sorted(p.stem for p in self.sessions_dir.glob("*.json")
+                      if ID_PATTERN.fullmatch(p.stem) and p.stem not in deleted)
+
+    # The bin as a per-device log since issue 30 (companion.core.shared_log): ``trash/<device>.json``,
+    # one entry per session, "deleted" or "restored". Merge rule: the latest by time, then device.
+    # A deleted session's file stays where it is (so an action another laptop recorded on it
+    # while apart is kept in it, and comes back with `restore`); a session in ``bin/`` was
+    # deleted before issue 30.
+    def deleted_ids(self) -> set[str]:
+        """The sessions whose latest entry in the laptops' logs of the bin says deleted."""
+        from companion.core import shared_log
+
+        return {sid for sid, said in shared_log.values(self, "trash").items() if said == "deleted" and is_session_id(sid)}
+
+    def mark_deleted(self, sids: "dict[str, bool]") -> None:
+        """Add to this laptop's log of the bin: sid -> True deleted, False restored (caller
+        holds the folder's lock)."""
+        from companion.core import shared_log
+
+        shared_log.write(self, "trash", {sid: "deleted" if gone else "restored" for sid, gone in sids.items()})
 
     def resolve(self, prefix: str) -> str:
         """The one session id that starts with ``prefix``, or a clear refusal."""
@@ -321,6 +342,9 @@ class Store:
             if self.sessions_dir.is_dir()
             else []
         )
+        if matches:
+            deleted = self.deleted_ids()
+            matches = [sid for sid in matches if sid not in deleted]
         if not matches:
             raise CompanionError(f"No session starts with {prefix!r}: `sessions` lists them.")
         if len(matches) > 1:
@@ -497,7 +521,7 @@ class Store:
         alone was 16 ms of every action). The file is still replaced whole and atomically: a kill
         leaves the old or the new file."""
         path = self.session_path(sid)
-        if not path.exists():
+        if not path.exists() or sid in self.deleted_ids():  # (a delete came first: the file stays, issue 30)
             raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
         held = self._holding(sid)
         data = held.data if held else None
@@ -585,7 +609,10 @@ class Store:
         table.remove(query().id.one_of(list(ids)))
 
     def index_put(self, entry: dict) -> None:
-        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
+        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock); a
+        session in the bin is never listed again (issue 30)."""
+        if entry["id"] in self.deleted_ids():
+            return
         table = open_db(self.index_path, "index").table("sessions", cache_size=0)
         table.upsert(entry, query().id == entry["id"])
 

@@ -22,7 +22,7 @@ from companion.games.kit import echo_json, pass_app
 # The shared lists kept as per-device logs (companion.core.shared_log) and their old single files.
 LISTS = {"players": "players.json", "titles": "titles.json", "values": "userdata.json"}
 # Every name the top of a data folder may hold: the record, the lists, this laptop's folder.
-LAYOUT = {"sessions", "bin", layout.LOCAL, ".stignore", ".stfolder", ".stversions", *LISTS, *LISTS.values()}
+LAYOUT = {"sessions", "bin", "trash", layout.LOCAL, ".stignore", ".stfolder", ".stversions", *LISTS, *LISTS.values()}
 DEVICE_IN_NAME = 10  # a device id's length (companion.core.device: 10 hex digits)
 
 
@@ -50,7 +50,7 @@ def _iso(ns: int) -> str:
 def laptops(store) -> dict[str, dict]:
     """device id -> {"name", "last"}: every laptop with a file in the folder, and the time of
     its latest write (a sync keeps the writer's modification time, so it is the writer's)."""
-    seen = shared_log.writers(store, LISTS)
+    seen = shared_log.writers(store, [*LISTS, "trash"])
     try:
         with os.scandir(store.sessions_dir) as found:  # per-device journals: <id>.<device>.<...>
             for item in found:

@@ -150,7 +150,8 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
             if gone:
                 store.index_remove(gone)
     out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
-    out += sorted(fixed.values(), key=lambda e: (str(e.get("created")), e["id"]))
+    out += fixed.values()
+    out.sort(key=lambda e: str(e.get("created") or ""))  # as Store.index orders them (issue 30)
     return out
 
 

@@ -601,6 +601,11 @@ class Store:
         if entries is None or not all(isinstance(e, dict) and is_session_id(e.get("id")) for e in entries):
             raise StoreError(f"{self.index_path} is damaged (its entries are not session entries): move it away "
                              "and `sessions` rebuilds it from the session files; it was not changed.")
+        # by start: the index is this laptop's own and lists sessions in the order they reached
+        # it, which a sync makes different on each laptop (issue 30). Stable, so sessions started
+        # in the same second keep the order this laptop gave them (already in order but for
+        # synced ones, so the sort is a single pass)
+        entries.sort(key=_started)
         return entries
 
     def index_remove(self, ids: list[str]) -> None:
@@ -748,6 +753,10 @@ def resolve_renames(aliases: dict[str, str]) -> dict[str, str]:
             shown = folded[key]
         out[recorded] = shown
     return out
+
+
+def _started(entry: dict) -> str:
+    return str(entry.get("created") or "")
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

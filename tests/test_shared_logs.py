@@ -154,3 +154,19 @@ def test_a_session_deleted_before_issue_30_is_restored_from_bin(run, monkeypatch
     assert "n27ktzjv" in listed(run, monkeypatch, a) and not (a / "bin" / "n27ktzjv.json").exists()
     at(run, monkeypatch, a, "delete", "n27ktzjv", "--yes")  # deleted again: the file now stays put
     assert (a / "sessions" / "n27ktzjv.json").exists() and listed(run, monkeypatch, a, "--deleted") == ["n27ktzjv"]
+
+
+def test_a_deletion_brought_by_the_sync_alone_leaves_the_listing(run, monkeypatch, laptops):
+    """Found by the Syncthing trials: the index's "all in step" stamp looked at sessions/ only,
+    so a deletion another laptop made (a new file in trash/, sessions/ untouched) was not seen
+    once this laptop had stamped its index."""
+    import time
+
+    a, b = laptops
+    at(run, monkeypatch, b, "sessions")
+    time.sleep(2.1)  # a folder changed in the last two seconds is never stamped (core/index.py)
+    assert "078hzhnj" in listed(run, monkeypatch, b)  # checked and stamped now
+    at(run, monkeypatch, a, "delete", "078hzhnj", "--yes")
+    copy_shared(a, b)  # the bin's log only: sessions/ is the same on both
+    assert "078hzhnj" not in listed(run, monkeypatch, b)
+    assert listed(run, monkeypatch, b, "--deleted") == ["078hzhnj", "n27ktzjv"]

@@ -212,6 +212,13 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
             problems += [f"trial {trial}: {t}" for t in trouble]
             seen = [views(laptop) for laptop in machines]
             for laptop, view in zip(machines[1:], seen[1:]):
+                ids = [{row["id"] for row in v["sessions"]} for v in (seen[0], view)]
+                if ids[0] != ids[1]:  # say why: the files, the bin, what `sessions` noted
+                    for sid in ids[0] ^ ids[1]:
+                        why = [(m.index, (m.folder / "sessions" / f"{sid}.json").exists(),
+                                sid in Store(m.folder).deleted_ids(), m.companion.run("sessions")["err"][-300:])
+                               for m in (machines[0], laptop)]
+                        problems.append(f"trial {trial} (seed {seed}): session {sid} listed on one laptop only: {why}")
                 for what in view:
                     if view[what] != seen[0][what]:
                         problems.append(f"trial {trial} (seed {seed}): laptop {laptop.index}'s {what} differs from "

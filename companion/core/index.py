@@ -41,7 +41,8 @@ QUIET_NS = 2_000_000_000  # a folder changed in the last two seconds may change 
 
 
 def _index_stamp(store: Store) -> list | None:
-    """[version, the sessions folder's (inode, time), the index's signature], or None."""
+    """[version, the sessions folder's (inode, time), the index's signature, the bin's logs'
+    signature], or None."""
     import os
 
     from companion.core.store import file_signature
@@ -51,8 +52,12 @@ def _index_stamp(store: Store) -> list | None:
     except OSError:
         return None
     sig = file_signature(store.index_path)
-    # the change time: a sync may set the folder's modification time back (issue 30)
-    return [INDEX_STAMP_VERSION, [st.st_ino, max(st.st_mtime_ns, st.st_ctime_ns)], list(sig) if sig else None]
+    from companion.core import shared_log
+
+    # the change time: a sync may set the folder's modification time back; and the laptops'
+    # logs of the bin, which a sync brings without touching sessions/ (issue 30)
+    return [INDEX_STAMP_VERSION, [st.st_ino, max(st.st_mtime_ns, st.st_ctime_ns)], list(sig) if sig else None,
+            shared_log.signature(store, "trash")]
 
 
 def _read_index_stamp(store: Store) -> list | None:

@@ -207,17 +207,27 @@ def write(store, name: str, changes: dict[Any, Any], legacy: str | None = None,
     return path
 
 
-def signature(store, name: str, legacy: str | None = None) -> tuple:
-    """What changes whenever any laptop's log of ``name`` changes (each write renames a file
-    into the folder), for caches of a merged list."""
+def signature(store, name: str, legacy: str | None = None) -> list:
+    """What changes whenever any laptop's log of ``name`` changes, for caches of a merged list:
+    the (name, inode, size, time) of every file in its folder. Each write replaces a file by a
+    new one (a new inode), so two writes within one tick of the file system's clock still
+    differ, which the folder's own time would not show."""
     from companion.core.files import file_signature
 
+    out = []
     try:
-        st = os.stat(folder(store, name))
-        here = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+        with os.scandir(folder(store, name)) as found:
+            for item in found:
+                with contextlib.suppress(OSError):
+                    st = item.stat(follow_symlinks=False)
+                    out.append([item.name, st.st_ino, st.st_size, st.st_mtime_ns])
     except OSError:
-        here = None
-    return (here, file_signature(Path(store.root) / legacy) if legacy else None)
+        pass
+    out.sort()
+    if legacy:
+        old = file_signature(Path(store.root) / legacy)
+        out.append([legacy, *old] if old else [legacy])
+    return out
 
 
 def writers(store, names: Iterable[str]) -> dict[str, dict]:

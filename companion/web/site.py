@@ -180,8 +180,8 @@ class Site:
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
         return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
-                shared_log.signature(self.reader.store, "players", ALIAS_FILE),
-                shared_log.signature(self.reader.store, "titles", TITLES_FILE))
+                *(tuple(map(tuple, shared_log.signature(self.reader.store, name, old)))  # (hashable)
+                  for name, old in (("players", ALIAS_FILE), ("titles", TITLES_FILE))))
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of

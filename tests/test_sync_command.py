@@ -62,7 +62,8 @@ def test_setup_prepares_an_old_folder_without_losing_anything(run, tmp_path):
         assert after[moved] == data, name
     assert "/.local" in (folder / ".stignore").read_text() and (folder / ".local" / "device.json").is_file()
     again = run(["sync", "setup", str(folder)], expect=0).stdout
-    assert "Moved" not in again and "Wrote" not in again  # already prepared: nothing more to do
+    assert "Moved" not in again and "holds Syncthing's rules" in again  # already prepared: nothing moves
+    assert contents(folder) == {**after, ".stignore": after[".stignore"]}
 
 
 def test_a_folder_on_one_laptop_reports_nothing_waiting(run, home):

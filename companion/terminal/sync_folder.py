@@ -167,7 +167,7 @@ def setup(app, folder: Path | None) -> None:
         raise CompanionError(_("{folder} is a file, not a folder: give the folder to share.").format(folder=store.root))
     moved = layout.migrate(store.root) if store.root.is_dir() else []
     store.ensure()
-    written = layout.write_stignore(store.root)
+    layout.write_stignore(store.root)  # (brought up to date: ensure writes it only with a new layout)
     me = device(store)
     with store.writing():  # conflict copies of the shared lists: taken into this laptop's logs
         for name, old in LISTS.items():
@@ -178,9 +178,8 @@ def setup(app, folder: Path | None) -> None:
             local=store.local_dir, names=", ".join(moved)))
     click.echo(_("{folder} is ready to share; this laptop is {name} ({id}).").format(
         folder=store.root, name=me["name"], id=me["id"]))
-    if written:
-        click.echo(_("Wrote {path}: Syncthing leaves .local/, the locks and files being written on each laptop.").format(
-            path=store.root / ".stignore"))
+    click.echo(_("{path} holds Syncthing's rules: it leaves .local/, the locks and files being written on each "
+                 "laptop.").format(path=store.root / ".stignore"))
     click.echo(_("Share this folder with Syncthing; in Dropbox, Nextcloud or iCloud Drive exclude its .local folder "
                  "(docs/club-record.md says how)."))
 

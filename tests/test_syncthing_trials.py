@@ -183,7 +183,7 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
     cluster = Cluster(tmp_path, laptops)
     machines = [Laptop(i, folder) for i, folder in enumerate(cluster.folders)]
     ledger = Ledger()
-    overlapped = 0
+    overlapped = killed_syncthings = 0
     problems: list[str] = []
     waited = []
     try:
@@ -206,6 +206,7 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
                 victim = rng.choice(cluster.nodes)
                 time.sleep(rng.uniform(0, 0.2))
                 victim.kill()
+                killed_syncthings += 1
             for thread in threads:
                 thread.join()
             waited.append(cluster.wait_in_sync())
@@ -236,7 +237,8 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
         cluster.close()
     rounds = sum(low for low, _ in ledger.rounds.values())
     return {"trials": trials, "overlapped": overlapped, "acknowledged": ledger.acknowledged, "rounds": rounds,
-            "refused": ledger.refused, "killed": ledger.unknown, "waited": waited, "problems": problems}
+            "refused": ledger.refused, "killed": ledger.unknown, "syncthings": killed_syncthings, "waited": waited,
+            "problems": problems}
 
 
 def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int) -> None:
@@ -247,7 +249,8 @@ def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int) -> N
     with ThreadPoolExecutor(clusters) as pool:
         runs = list(pool.map(lambda i: run_trials(tmp_path / f"club{i}", laptops, trials, seed=laptops * 100 + i),
                              range(clusters)))
-    total = {k: sum(r[k] for r in runs) for k in ("trials", "overlapped", "acknowledged", "rounds", "refused", "killed")}
+    total = {k: sum(r[k] for r in runs)
+             for k in ("trials", "overlapped", "acknowledged", "rounds", "refused", "killed", "syncthings")}
     problems = [p for r in runs for p in r["problems"]]
     waited = sorted(w for r in runs for w in r["waited"])
     report_races(f"Syncthing, {laptops} laptops (issue 30): trials with syncs dropped", total["trials"],
@@ -255,7 +258,7 @@ def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int) -> N
                  0 if problems else total["acknowledged"], total["refused"])
     print(f"\n{laptops} laptops, {clusters} clubs side by side: {total['trials']} trials, {total['acknowledged']} actions "
           f"acknowledged ({total['rounds']} rounds), {total['refused']} refused in one line, {total['killed']} "
-          f"companions killed mid-command, {len(problems)} problems, 0 lost; in sync after a median "
+          f"companions and {total['syncthings']} Syncthings killed with SIGKILL, {len(problems)} problems, 0 lost; in sync after a median "
           f"{waited[len(waited) // 2] if waited else 0:.1f} s")
     assert not problems, f"{len(problems)} problems: " + "; ".join(problems[:4])
 

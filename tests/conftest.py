@@ -60,14 +60,57 @@ def status(run):
     return _status
 
 
+# -- where the tests' folders live -----------------------------------------------------------------
+
+
+def memory_tmp(config):
+    """The tests' folders (tmp_path) go to memory, /dev/shm, when it is there and roomy.
+
+    Every test writes a data folder, and the companion syncs each write to disk (fsync, an atomic
+    rename, a lock file): on a virtual disk those calls, and pytest's removal of old runs' folders,
+    took two thirds of an in-process test file's time (cProfile: 2.4 s of fsync, 3 s of unlink and
+    rmdir out of 9.7 s). On tmpfs the same calls are made and their results are the same; only
+    the wait for the platter goes. ``--basetemp`` given, or ``COMPANION_TEST_TMP=disk``, keeps
+    them on disk. Workers (pytest-xdist) get their folders under the controller's.
+    """
+    import os
+    import shutil
+    import tempfile
+
+    if hasattr(config, "workerinput") or config.option.basetemp is not None:
+        return
+    if os.environ.get("COMPANION_TEST_TMP", "memory") == "disk":
+        return
+    shm = "/dev/shm"
+    try:
+        roomy = os.path.isdir(shm) and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free > 2 * 2**30
+    except OSError:
+        roomy = False
+    if roomy:
+        config.option.basetemp = tempfile.mkdtemp(prefix="companion-tests-", dir=shm)
+        config._companion_memory_tmp = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    base = getattr(config, "_companion_memory_tmp", None)
+    if base:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 # -- the kill tests' counts (tests/long_mode.py) -----------------------------------------------------
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest makes its tmp_path factory from --basetemp
 def pytest_configure(config):
-    """The controller picks this run's own report file before any worker starts (workers
-    inherit the variable), so parallel runs on one machine never mix their counts."""
+    """The tests' folders in memory (:func:`memory_tmp`); and the controller picks this run's own
+    report file before any worker starts (workers inherit the variable), so parallel runs on one
+    machine never mix their counts."""
     import os
     import tempfile
+
+    memory_tmp(config)
 
     if not hasattr(config, "workerinput") and not os.environ.get("COMPANION_KILL_REPORT"):
         path = os.path.join(tempfile.gettempdir(), f"companion-kill-report-{os.getpid()}.jsonl")

@@ -166,7 +166,7 @@ def test_board_views_are_kept_within_a_fixed_bound(home, run):
         assert len(site._cache) <= site_module.PAGES_KEPT and site._cache_chars <= site_module.PAGE_CHARS_KEPT
     assert not site._flights, "no lock is left behind per view"
     assert site._cache_chars == sum(len(page) for page, _version in site._cache.values())
-    newest = (site.signature(), "Ann", f"?z=2&c={n - 1}.5,{(n - 1) % 7}.0")
+    newest = (site.signature(), "Ann", f"?z=2&c={n - 1}.5,{(n - 1) % 7}.0", "en")  # each language drawn apart
     assert list(site._cache)[-1] == newest
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-from pathlib import Path
 
 ENGLISH = "en"
 LANGUAGES = {"en": "English", "de": "Deutsch"}  # the ones with a catalogue (English is the source)
@@ -31,7 +30,8 @@ LANGUAGES = {"en": "English", "de": "Deutsch"}  # the ones with a catalogue (Eng
 # catalogue shows, and the screens are tried at the length German needs (never offered to users).
 PSEUDO = "xx"
 DOMAIN = "companion"
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+# (a str: pathlib is imported only when a catalogue is read; English, and `--version`, never do)
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
 
 _process: str | None = None  # the terminal's choice, made when first needed (see resolver)
 # Set by the terminal: the process's language from its command line, data folder and locale
@@ -135,24 +135,29 @@ class Catalogue:
         return singular if n == 1 else plural
 
 
-def sources(lang: str, domain: str = DOMAIN, folder: Path | None = None) -> list[Path]:
+def sources(lang: str, domain: str = DOMAIN, folder=None) -> list:
     """The ``.po`` files of ``domain`` in ``lang``: the companion's catalogue is kept in parts, one
     per part of the house (``locale/de/terminal.po``, ``locale/de/web.po``, ...), so that each
     part's messages are translated beside the others'; a plugin's is the usual
     ``locale/de/LC_MESSAGES/<domain>.po``."""
-    folder = folder or LOCALE_DIR
+    from pathlib import Path
+
+    ours = folder is None or str(folder) == LOCALE_DIR
+    folder = Path(folder or LOCALE_DIR)
     own = folder / lang / "LC_MESSAGES" / f"{domain}.po"
-    parts = sorted((folder / lang).glob("*.po")) if domain == DOMAIN and folder == LOCALE_DIR else []
+    parts = sorted((folder / lang).glob("*.po")) if domain == DOMAIN and ours else []
     return parts + ([own] if own.is_file() else [])
 
 
-def catalogue(lang: str, domain: str = DOMAIN, folder: Path | None = None) -> Catalogue | None:
+def catalogue(lang: str, domain: str = DOMAIN, folder=None) -> Catalogue | None:
     """The catalogue of ``domain`` in ``lang`` from ``folder`` (a package's ``locale``), read once:
     the compiled ``.mo`` when the package was built (and no source is newer), else its ``.po``
     sources. None: no such catalogue."""
-    folder = folder or LOCALE_DIR
-    key = (lang, domain, str(folder))
+    key = (lang, domain, str(folder or LOCALE_DIR))
     if key not in _loaded:
+        from pathlib import Path
+
+        folder = Path(folder or LOCALE_DIR)
         mo = folder / lang / "LC_MESSAGES" / f"{domain}.mo"
         found = None
         if mo.is_file():
@@ -169,7 +174,7 @@ def catalogue(lang: str, domain: str = DOMAIN, folder: Path | None = None) -> Ca
     return _loaded[key]
 
 
-def _from_sources(paths: list[Path]) -> Catalogue | None:
+def _from_sources(paths: list) -> Catalogue | None:
     if not paths:
         return None
     from companion.contract import catalogue as po_files
@@ -190,10 +195,24 @@ def _(message: str) -> str:
     if lang == PSEUDO:
         return pseudo(message)
     found = catalogue(lang)
-    return found.gettext(message) if found else message
+    return (found.table.get(message) if found else None) or _from_plugins(lang, message) or message
 
 
 gettext = _
+
+# The plugins' own catalogues (each :class:`Messages` made), asked for a message the companion's
+# lacks: a plugin's declared texts (a move's help, a phone's label), marked with ``N_`` and
+# translated by the companion where they are shown, speak the plugin's German too.
+_plugins: list = []
+
+
+def _from_plugins(lang: str, message: str) -> str | None:
+    for plugin in _plugins:
+        own = plugin._own(lang)
+        found = own.table.get(message) if own else None
+        if found:
+            return found
+    return None
 
 
 def ngettext(singular: str, plural: str, n) -> str:
@@ -231,8 +250,10 @@ class Messages:
     Its messages are looked up in the plugin's catalogue for the viewer's language, then in the
     companion's, then left in English: a plugin speaks German where it ships German."""
 
-    def __init__(self, folder: str | Path, domain: str):
-        self.folder, self.domain = Path(folder), domain
+    def __init__(self, folder, domain: str):
+        self.folder, self.domain = str(folder), domain
+        if not any((p.folder, p.domain) == (self.folder, domain) for p in _plugins):
+            _plugins.append(self)
 
     def _own(self, lang: str) -> Catalogue | None:
         return catalogue(lang, self.domain, self.folder)

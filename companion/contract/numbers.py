@@ -31,7 +31,7 @@ def check_numbers(value: Any) -> None:
 
 
 LONGEST_NUMERAL = 40  # digits: far past LARGEST, and what a refusal may still repeat
-_NUMERAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMERAL = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
 
 
 def beyond(shown: str | None = None) -> RuleError:
@@ -45,7 +45,7 @@ def parse_points(text: str, decimals: bool = True) -> int | float | None:
     is not such a number (issue 23: half points were refused). Never NaN or an infinity; a
     number of over 40 digits is refused as beyond any game (RuleError)."""
     raw = str(text).strip()
-    if len(raw) > LONGEST_NUMERAL and _NUMERAL.fullmatch(raw):  # a number, too long to be a score
+    if len(raw) > LONGEST_NUMERAL and re.fullmatch(_NUMERAL, raw):  # a number, too long to be a score
         raise beyond()  # (issue 29, U1: it was "not a number", repeated whole)
     try:
         return int(raw)
@@ -61,8 +61,10 @@ def parse_points(text: str, decimals: bool = True) -> int | float | None:
     return tidy(value) if value == value and abs(value) != float("inf") else None
 
 
-_COMMA = re.compile(r"([+-]?\d*),(\d+)")
-_GROUPS = re.compile(r"[+-]?\d{1,3}([.,]\d{3})+")
+# patterns, compiled by re's own cache when a number with a comma is first read (a `status`
+# reads none: compiling them at import was a tenth of the contract's start)
+_COMMA = r"([+-]?\d*),(\d+)"
+_GROUPS = r"[+-]?\d{1,3}([.,]\d{3})+"
 
 
 def decimal_point(raw: str) -> str:
@@ -71,7 +73,9 @@ def decimal_point(raw: str) -> str:
     refused with the two forms to type, never guessed."""
     from companion.contract.language import _, language
 
-    grouped = _GROUPS.fullmatch(raw)
+    if "," not in raw and "." not in raw:
+        return raw
+    grouped = re.fullmatch(_GROUPS, raw)
     if grouped and ("," in raw or language() == "de"):
         whole = raw.replace(",", "").replace(".", "")
         sep = "," if "," in raw else "."
@@ -81,7 +85,7 @@ def decimal_point(raw: str) -> str:
 
         raise RuleError(_("{typed} could be {whole} or {small}: type {whole}, or {small}.").format(
             typed=raw, whole=whole, small=number(small)))
-    found = _COMMA.fullmatch(raw)
+    found = re.fullmatch(_COMMA, raw) if "," in raw else None
     return f"{found.group(1) or '0'}.{found.group(2)}" if found else raw
 
 

@@ -217,6 +217,41 @@ def lines(*texts: Any) -> list[Line]:
     return [t if isinstance(t, Line) else Line(t) for t in texts if t]
 
 
+_FIELD = None
+
+
+def message(template: str, **values: Any) -> list[Any]:
+    """A translated sentence as a line's parts, its values where the translation puts them
+    (issue 28): ``Line(*message(_("{name} builds next."), name=Name("Ann")))``. A value keeps its
+    type (a Name stays whole, an Em keeps its style; a list's parts go in as they are); a
+    ``{count:+d}`` is formatted as ``str.format`` would; a `command` between backquotes becomes
+    a :class:`Cmd`, its placeholders filled in (`build {name} ...`). So no sentence is glued
+    from pieces a translation could not reorder."""
+    global _FIELD
+    if _FIELD is None:
+        import re
+
+        _FIELD = re.compile(r"\{(\w+)((?:![rs])?(?::[^{}]*)?)\}")
+    out: list[Any] = []
+    for j, text in enumerate(template.split("`")):
+        if j % 2:
+            out.append(Cmd(text.format(**values)))
+            continue
+        pieces = _FIELD.split(text)
+        for i in range(0, len(pieces), 3):
+            if pieces[i]:
+                out.append(pieces[i])
+            if i + 1 < len(pieces):
+                value, spec = values[pieces[i + 1]], pieces[i + 2]
+                if isinstance(value, (list, tuple)):
+                    out += [v for v in value if v is not None and v != ""]
+                elif spec or not isinstance(value, str):
+                    out.append(("{0" + spec + "}").format(value))
+                else:
+                    out.append(value)
+    return out
+
+
 def joined(items: Iterable[Any], sep: str = ", ", last: str | None = None) -> list[Any]:
     """Parts of a list in words: ``joined([Name("Ann"), Name("Bob")], last=" and ")``."""
     items = list(items)

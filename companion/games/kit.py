@@ -14,6 +14,7 @@ import click
 
 from companion.core.app import App
 from companion.contract.errors import CompanionError
+from companion.contract.language import N_, _, ngettext
 
 pass_app = click.make_pass_decorator(App)
 
@@ -54,14 +55,14 @@ def completion_store(ctx: click.Context):
         return None
 
 
-SESSION_HELP = "Act on this session (an id or its first letters) instead of the current one."
+SESSION_HELP = N_("Act on this session (an id or its first letters) instead of the current one.")
 
 # `--session ID` is read in one place, the root group, wherever it stands on the line (it takes
 # it out before the command's own options are parsed); this only lists it in a command's help.
 session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP,
                               shell_complete=completes("sessions"))
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts).")
+json_option = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON (a stable format for scripts)."))
 
 
 def _screen() -> Any:
@@ -192,13 +193,14 @@ def parse_pairs(items: tuple[str, ...] | list[str], what: str = "NAME=N") -> dic
     for item in items:
         name, sep, number = item.partition("=")
         if not sep or not name.strip():
-            raise click.UsageError(f"{item!r} is not {what}: write it like Ann=12")
+            raise click.UsageError(_("{item!r} is not {what}: write it like Ann=12").format(item=item, what=what))
         try:
             value = int(number.strip())
         except ValueError:
-            raise click.UsageError(f"{item!r}: {number!r} is not a whole number; write it like {name}=12") from None
+            raise click.UsageError(_("{item!r}: {number!r} is not a whole number; write it like "
+                                     "{name}=12").format(item=item, number=number, name=name)) from None
         if name.strip() in out:
-            raise CompanionError(f"{name.strip()} is given twice: give each player once.")
+            raise CompanionError(_("{name} is given twice: give each player once.").format(name=name.strip()))
         out[name.strip()] = value
     return out
 
@@ -208,8 +210,8 @@ def ask_players(app: App, game) -> str:
     a one-off command or a script is told what to add."""
     example = ",".join(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"][: max(2, game.min_players)])
     if not app.can_ask():
-        raise click.UsageError(f"Missing option '--players': name them in seat order, e.g. "
-                               f"`new {game.id} --players {example}`.")
+        raise click.UsageError(_("Missing option '--players': name them in seat order, e.g. `new "
+                                 "{id} --players {example}`.").format(id=game.id, example=example))
     from companion.core import session as sessions
 
     def spaced(text: str) -> list[str] | None:
@@ -228,10 +230,14 @@ def ask_players(app: App, game) -> str:
             sessions.check_players(split_names(text), game)
         return text
 
-    span = f"{game.min_players} to {game.max_players} names" if game.min_players != game.max_players \
-        else f"{game.min_players} names"
+    if game.min_players != game.max_players:
+        question = _("Players in seat order, separated by commas ({least} to {most} names, e.g. {example}): ")
+    else:
+        question = ngettext("Players in seat order, separated by commas ({least} name, e.g. {example}): ",
+                            "Players in seat order, separated by commas ({least} names, e.g. {example}): ",
+                            game.min_players)
     while True:
-        text = app.ask_until(f"Players in seat order, separated by commas ({span}, e.g. {example}): ", parse)
+        text = app.ask_until(question.format(least=game.min_players, most=game.max_players, example=example), parse)
         words = spaced(text)
         if words is None:
             return text
@@ -241,17 +247,18 @@ def ask_players(app: App, game) -> str:
         except CompanionError:
             one = False  # one name would be too few players: only the spaces can be meant
         listed = ", ".join(words)
-        question = (f"{len(words)} players: {listed}? [Y/n]" + (f" (n: one player called '{text.strip()}')" if one
-                                                                else " (n: type the names again)") + " ")
+        asked = _("{n} players: {names}? [Y/n] (n: one player called '{name}') ") if one else \
+            _("{n} players: {names}? [Y/n] (n: type the names again) ")
+        asked = asked.format(n=len(words), names=listed, name=text.strip())
 
         def yes_no(answer: str) -> bool:
             if answer.casefold() in ("", "y", "yes"):
                 return True
             if answer.casefold() in ("n", "no"):
                 return False
-            raise ValueError("Type y or n.")
+            raise ValueError(_("Type y or n."))
 
-        if app.ask_until(question, yes_no):
+        if app.ask_until(asked, yes_no):
             return ",".join(words)
         if one:
             return text
@@ -267,8 +274,8 @@ def ask_start(app: App, game, players: list[str]) -> str | None:
     def parse(text: str) -> str:
         return player_name(players, text) if text else players[0]
 
-    return app.ask_until(f"{game.start_question} ({', '.join(players)}; Enter: {players[0]}): ", parse,
-                         optional=True)
+    return app.ask_until(_("{question} ({names}; Enter: {first}): ").format(
+        question=_(game.start_question), names=", ".join(players), first=players[0]), parse, optional=True)
 
 
 def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
@@ -282,9 +289,11 @@ def parse_roles(text: str | None, names: list[str]) -> dict[str, str] | None:
         name, sep, role = part.partition("=")
         role = " ".join(role.split())
         if not sep or not name.strip() or not role:
-            raise click.UsageError(f"--roles: {part!r} is not NAME=ROLE: write it like --roles Ann=red,Bob=Mayor")
+            raise click.UsageError(_("--roles: {part!r} is not NAME=ROLE: write it like --roles "
+                                     "Ann=red,Bob=Mayor").format(part=part))
         if len(role) > ROLE_MAX or not role.isprintable():
-            raise CompanionError(f"A colour or role is one line of at most {ROLE_MAX} characters.")
+            raise CompanionError(_("A colour or role is one line of at most {ROLE_MAX} "
+                                   "characters.").format(ROLE_MAX=ROLE_MAX))
         out[player_name(names, name)] = role
     return {p: out[p] for p in names if p in out} or None
 
@@ -298,14 +307,14 @@ def _new_options(game, params: list) -> list:
     return [
         click.Option(["--players"], metavar="A,B,C",
                      help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
-        click.Option(["--start"], metavar="NAME", help="Who starts (default: the first named)."),
+        click.Option(["--start"], metavar="NAME", help=N_("Who starts (default: the first named).")),
         click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
-                     help="When it was played, for a game typed in later (stats order by this)."),
-        click.Option(["--location"], metavar="TEXT", help="Where it is played (kept with the session)."),
-        click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help="Each player's colour or role (kept with the "
-                                                                  "session, and in the exports)."),
+                     help=N_("When it was played, for a game typed in later (stats order by this).")),
+        click.Option(["--location"], metavar="TEXT", help=N_("Where it is played (kept with the session).")),
+        click.Option(["--roles"], metavar="Ann=red,Bob=Mayor", help=N_("Each player's colour or role (kept with "
+                                                                     "the session, and in the exports).")),
         *([click.Option(["--entropy"], metavar="TEXT",
-                        help="Your own words mixed into every shuffle, so nobody alone picks the cards.")]
+                        help=N_("Your own words mixed into every shuffle, so nobody alone picks the cards."))]
           if game.deals else []),
         *params,
     ]
@@ -314,15 +323,24 @@ def _new_options(game, params: list) -> list:
 def _announce(app: App, game, s, start: str | None, extra: dict) -> None:
     """`New session ID: TITLE with Ann, Bob (Ann starts), played on ...`, and the deal's
     commitment on a line of its own (64 characters, copied whole)."""
-    when = "".join(f" {w} {extra[k]}" for k, w in (("played_on", "played on"), ("location", "at")) if extra[k])
     whole, wrap = app.screen.whole, app.screen.wrap
     # who starts, once it is known: a game whose rules decide it later says how
-    starts = game.start_rule if game.start_rule and not start else f"{whole(s.players[0])} starts"
-    click.echo(wrap(f"New session {s.id}: {s.title} with {', '.join(whole(p) for p in s.players)} "
-                    f"({starts}){',' + when if when else ''}."))
+    starts = _(game.start_rule) if game.start_rule and not start else \
+        _("{name} starts").format(name=whole(s.players[0]))
+    values = dict(id=s.id, title=s.title, names=", ".join(whole(p) for p in s.players), starts=starts,
+                  on=extra["played_on"], where=extra["location"])
+    if extra["played_on"] and extra["location"]:
+        said = _("New session {id}: {title} with {names} ({starts}), played on {on} at {where}.")
+    elif extra["played_on"]:
+        said = _("New session {id}: {title} with {names} ({starts}), played on {on}.")
+    elif extra["location"]:
+        said = _("New session {id}: {title} with {names} ({starts}), at {where}.")
+    else:
+        said = _("New session {id}: {title} with {names} ({starts}).")
+    click.echo(wrap(said.format(**values)))
     if s.meta.get("commitment"):
-        click.echo(f"Deal commitment (SHA-256 of the secret seed):\n  {s.meta['commitment']}")
-        click.echo(wrap("`verify` shows the seed when the game is over, so anyone can check every deal."))
+        click.echo(_("Deal commitment (SHA-256 of the secret seed):") + f"\n  {s.meta['commitment']}")
+        click.echo(wrap(_("`verify` shows the seed when the game is over, so anyone can check every deal.")))
 
 
 def new_command(game) -> Callable:
@@ -356,7 +374,7 @@ def new_command(game) -> Callable:
                 # owner of the oldest ship starts), so it must know one was chosen
                 options["start"] = start.strip()
             if game.deals and entropy is None and app.can_ask():
-                entropy = app.ask_optional("Words from the players to mix into the shuffle (Enter to skip): ")
+                entropy = app.ask_optional(_("Words from the players to mix into the shuffle (Enter to skip): "))
 
             if roles is not None:  # each player's colour or role (issue 23), by the names as typed
                 typed = sessions.check_players(split_names(players), game)
@@ -393,21 +411,21 @@ def sheet_options(fn: Callable) -> Callable:
     title, how it is won, teams, co-op, no points, its tie-breaker and its BoardGameGeek id.
     The flags default to None: a title remembers what was said of it until it is said again."""
     for option in reversed([
-        click.option("--title", metavar="NAME", help="The game's name (Carcassonne): remembered with the options "
-                                                     "below, and counted as its own game in the history.",
+        click.option("--title", metavar="NAME", help=N_("The game's name (Carcassonne): remembered with the options "
+                                                     "below, and counted as its own game in the history."),
                      shell_complete=completes("titles")),
         click.option("--lowest-wins/--highest-wins", "lowest_wins", default=None,
-                     help="The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one."),
+                     help=N_("The lowest total wins (as in golf or Hearts); --highest-wins undoes a remembered one.")),
         click.option("--teams", metavar='"Ann+Bob,Cy+Dee"',
-                     help="Teams: a team's points add up and its members win or lose together."),
+                     help=N_("Teams: a team's points add up and its members win or lose together.")),
         click.option("--coop/--competitive", "coop", default=None,
-                     help="A co-operative game: everyone wins or loses together."),
+                     help=N_("A co-operative game: everyone wins or loses together.")),
         click.option("--no-points/--points", "no_points", default=None,
-                     help="A game without points: the winners are named."),
+                     help=N_("A game without points: the winners are named.")),
         click.option("--tie-breaker", "tie_break", metavar="TEXT",
-                     help="What the rules settle a tie for first by (most money): the winner is then named."),
+                     help=N_("What the rules settle a tie for first by (most money): the winner is then named.")),
         click.option("--bgg-id", "bgg_id", metavar="N",
-                     help="The game's BoardGameGeek id (the number in its address), for the exports."),
+                     help=N_("The game's BoardGameGeek id (the number in its address), for the exports.")),
     ]):
         fn = option(fn)
     return fn
@@ -420,7 +438,8 @@ def split_teams(text: str | None) -> list[list[str]] | None:
         return None
     teams = [[n.strip() for n in part.split("=", 1)[0].split("+")] for part in text.split(",") if part.strip()]
     if any(not n for t in teams for n in t) or len(teams) < 2:
-        raise click.UsageError(f"--teams {text!r} is not teams: write them like --teams \"Ann+Bob,Cy+Dee\"")
+        raise click.UsageError(_("--teams {text!r} is not teams: write them like --teams "
+                                 "\"Ann+Bob,Cy+Dee\"").format(text=text))
     return teams
 
 
@@ -435,7 +454,8 @@ def team_points(text: str | None) -> list | None:
         team, sep, points = part.partition("=")
         value = parse_points(points) if sep else None
         if value is None:
-            raise click.UsageError(f"{part.strip()!r}: give every team its points, e.g. --teams \"Ann+Bob=52,Cy+Dee=47\"")
+            raise click.UsageError(_("{part!r}: give every team its points, e.g. --teams "
+                                     "\"Ann+Bob=52,Cy+Dee=47\"").format(part=part.strip()))
         out.append(value)
     return out
 
@@ -452,7 +472,8 @@ def sheet_setup(named: dict, game_title: bool = True) -> dict:
     if tie is not None:
         tie = " ".join(tie.split())
         if not tie or len(tie) > 100 or not tie.isprintable():
-            raise CompanionError("The tie-breaker is one line of at most 100 characters: --tie-breaker \"most money\"")
+            raise CompanionError(_("The tie-breaker is one line of at most 100 characters: "
+                                   "--tie-breaker \"most money\""))
         given["tie_break"] = tie
     given["bgg_id"] = titles.check_bgg_id(named.get("bgg_id"))
     options: dict[str, Any] = {}
@@ -465,7 +486,8 @@ def sheet_setup(named: dict, game_title: bool = True) -> dict:
         options["_remember"] = (title, given)  # written once the session is (a refusal changes nothing)
     else:
         if given["bgg_id"] is not None:
-            raise CompanionError("--bgg-id names the game of a --title: add --title \"Carcassonne\".")
+            raise CompanionError(_("--bgg-id names the game of a --title: add --title "
+                                   "\"Carcassonne\"."))
         options.update({k: True for k in ("coop", "no_points") if given.get(k)})
         if given.get("tie_break"):
             options["tie_break"] = given["tie_break"]
@@ -491,5 +513,20 @@ def refuse_known_game(title: str) -> None:
         except CompanionError:
             pass
         if wanted in (name_key(gid), name_key(shown)):
-            raise CompanionError(f"{title} is a game the companion knows: `new {gid}` plays it with its rules, and "
-                                 f"`played {gid} ...` logs it.")
+            raise CompanionError(_("{title} is a game the companion knows: `new {gid}` plays it "
+                                   "with its rules, and `played {gid} ...` logs it.").format(title=title, gid=gid))
+
+
+def said(message: str, **values: Any) -> list:
+    """The parts of a translated message for a view's ``Line`` (issue 28): the contract's
+    :func:`companion.contract.view.message`, named here for the games that say it so."""
+    from companion.contract.view import message as parts
+
+    return parts(message, **values)
+
+
+def and_list(items) -> str:
+    """Names joined by "and" in the viewer's language (``Ann and Bob`` / ``Ann und Bob``)."""
+    from companion.contract.language import _
+
+    return _(" and ").join(str(i) for i in items)

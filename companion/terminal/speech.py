@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
 from companion.contract import language as languages
-
-SETTING = Path(".local") / "language"
-
-
-def setting_path(root: Path) -> Path:
-    return root / SETTING
+from companion.contract.language import N_
 
 
-def read_setting(root: Path) -> str | None:
+def setting_path(root):
+    """``.local/language`` in the data folder (a laptop's choice: the folder's machine-local part)."""
+    from pathlib import Path
+
+    return Path(root) / ".local" / "language"
+
+
+def read_setting(root) -> str | None:
     """The data folder's language, or None (no setting, or one no longer known)."""
     try:
         return languages.known(setting_path(root).read_text(encoding="utf-8").strip()[:16])
@@ -36,7 +37,7 @@ def read_setting(root: Path) -> str | None:
         return None
 
 
-def write_setting(root: Path, lang: str | None) -> None:
+def write_setting(root, lang: str | None) -> None:
     """Keep ``lang`` for this data folder (None: follow the locale variables again)."""
     path = setting_path(root)
     if lang is None:
@@ -70,7 +71,7 @@ def choose_for(args) -> None:
             return lang
         folder = _given(words, "--data-dir")
         if folder:
-            root = Path(folder).expanduser()
+            root = os.path.expanduser(folder)
         else:
             from companion.core.app import default_data_dir
 
@@ -92,23 +93,24 @@ def speak_click() -> None:
         module = sys.modules.get(f"click.{name}")
         if module is None:
             continue
-        if getattr(module, "_", None) is not None:
+        if name == "decorators":  # its texts are option help ("Show this message and exit."), made
+            module._ = languages.N_  # on every parse: translated where --help writes them
+        elif getattr(module, "_", None) is not None:
             module._ = languages.gettext
         if getattr(module, "ngettext", None) is not None:
             module.ngettext = languages.ngettext
+    speak_helps()
 
 
-@click.command("language")
+@click.command("language", help=N_("Show or choose the language this laptop speaks (phones choose their own).\n"
+    "\n"
+    "`language de` keeps German for this data folder; `language auto` follows the locale variables\n"
+    "again (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). `--lang de` before any command speaks German for\n"
+    "that command only."))
 @click.argument("lang", required=False, metavar="[de|en|auto]",
                 type=click.Choice(sorted(languages.LANGUAGES) + ["auto"], case_sensitive=False))
 @click.pass_obj
 def language_cmd(app, lang: str | None) -> None:
-    """Show or choose the language this laptop speaks (phones choose their own).
-
-    `language de` keeps German for this data folder; `language auto` follows the locale variables
-    again (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). `--lang de` before any command speaks German for
-    that command only.
-    """
     from companion.contract.language import _, language, using
 
     root = app.store.root
@@ -133,3 +135,48 @@ def language_cmd(app, lang: str | None) -> None:
     with using(language()):
         name = languages.LANGUAGES.get(language(), language())
         click.echo(_("Now speaking {name} on this laptop.").format(name=name))
+
+
+def help_text(text: str | None) -> str | None:
+    """A command's or an option's help in the viewer's language. Helps are marked with ``N_`` where
+    they are declared (commands' ``help=N_(...)``, a game's ``Move``/``Param`` help in its package)
+    and kept in English on the command; Click reads them at format time through this."""
+    if not text or languages.language() == languages.ENGLISH:
+        return text
+    import inspect
+
+    clean = inspect.cleandoc(text)
+    translated = languages.gettext(clean)
+    return translated if translated != clean or languages.language() == languages.PSEUDO else languages.gettext(text)
+
+
+def _translating(method, *names):
+    """``method`` of a Click class run with the helps ``names`` of its object translated."""
+
+    def run(self, *args, **kwargs):
+        saved = {name: getattr(self, name, None) for name in names}
+        values = getattr(self, "help_values", None)  # a help with {placeholders}: filled in once translated
+        if (languages.language() == languages.ENGLISH and not values) or not any(saved.values()):
+            return method(self, *args, **kwargs)
+        try:
+            for name, value in saved.items():
+                if value:
+                    setattr(self, name, help_text(value).format(**values) if values else help_text(value))
+            return method(self, *args, **kwargs)
+        finally:
+            for name, value in saved.items():
+                setattr(self, name, value)
+
+    run.__wrapped__ = method
+    return run
+
+
+def speak_helps() -> None:
+    """Click's help pages, its list of commands and Tab's descriptions read each help through
+    :func:`help_text` (once per process)."""
+    if getattr(click.Command.format_help_text, "__wrapped__", None):
+        return
+    click.Command.format_help_text = _translating(click.Command.format_help_text, "help")
+    click.Command.format_epilog = _translating(click.Command.format_epilog, "epilog")
+    click.Command.get_short_help_str = _translating(click.Command.get_short_help_str, "help", "short_help")
+    click.Option.get_help_record = _translating(click.Option.get_help_record, "help")

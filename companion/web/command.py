@@ -18,6 +18,7 @@ import sys
 import click
 
 from companion.contract.errors import CompanionError
+from companion.contract.language import N_, _, ngettext
 from companion.games.kit import pass_app, session_option
 
 
@@ -118,7 +119,8 @@ def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, na
 
     where = Path(folder).expanduser()
     if not where.is_dir():
-        raise CompanionError(f"{folder} is not a folder: create it first, or give another with --qr-dir DIR.")
+        raise CompanionError(_("{folder} is not a folder: create it first, or give another with --qr-dir DIR.")
+                             .format(folder=folder))
     taken: set[str] = set()
     from companion.web import tokens
 
@@ -174,9 +176,13 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
     table = f"{base}/t/{links[tokens.TABLE]}"
     if codes is not None:  # --qr-dir: each code in a file, none on the screen
         written = write_codes(app, links=links, base=base, names=names, **codes)
-        click.echo(f"The table page: {table}" if on_terminal() or app.interactive else f"table {table}")
-        click.echo(f"Wrote {len(written)} QR codes (the table's, then each player's), owner-only: each holds "
-                   "a private link, so give each player only their own.")
+        click.echo(_("The table page: {link}").format(link=table) if on_terminal() or app.interactive
+                   else f"table {table}")
+        click.echo(ngettext("Wrote {count} QR code (the table's, then each player's), owner-only: each holds "
+                            "a private link, so give each player only their own.",
+                            "Wrote {count} QR codes (the table's, then each player's), owner-only: each holds "
+                            "a private link, so give each player only their own.", len(written))
+                   .format(count=len(written)))
         for path in written:
             click.echo(f"  {path}")
         return
@@ -186,73 +192,76 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
             click.echo(f"player {name} {base}/p/{links[name]}")
         sys.stdout.flush()
         return
-    click.echo("The table page, for a screen everyone sees:")
+    click.echo(_("The table page, for a screen everyone sees:"))
     echo_code(qr_text(table))
     click.echo(table)
     for i, name in enumerate(names):
-        after = f" (next: {names[i + 1]})" if i + 1 < len(names) else ""
+        link = f"{base}/p/{links[name]}"
         # 24 rows at most: "Only Ann looks." and a blank line (the private screen writes them),
         # the code (19 rows with its quiet zone), the link with who is next, a blank line and the prompt
-        text = f"{qr_text(base + '/p/' + links[name])}\n{name}'s page: {base}/p/{links[name]}{after}"
+        said = (_("{name}'s page: {link} (next: {next})").format(name=name, link=link, next=names[i + 1])
+                if i + 1 < len(names) else _("{name}'s page: {link}").format(name=name, link=link))
+        text = f"{qr_text(link)}\n{said}"
         if app.show_private is not None:
             app.show_private(name, text)
         else:
             private_screen(name, text)
-    click.echo("Every player has their link: `serve --links` shows them again, "
-               "`serve --new-links` replaces them all.")
+    click.echo(_("Every player has their link: `serve --links` shows them again, "
+                 "`serve --new-links` replaces them all."))
 
 
 def private_screen(owner: str, text: str) -> None:
     """One player's code on a screen of its own, gone again before the next player looks."""
-    click.prompt(f"Pass the laptop to {owner}: only {owner} looks now. Press Enter", default="",
-                 show_default=False, prompt_suffix=" ")
-    sys.stdout.write("\x1b[?1049h\x1b[2J\x1b[H" + f"Only {owner} looks.\n\n" + text + "\n\n")
+    click.prompt(_("Pass the laptop to {owner}: only {owner} looks now. Press Enter").format(owner=owner),
+                 default="", show_default=False, prompt_suffix=" ")
+    sys.stdout.write("\x1b[?1049h\x1b[2J\x1b[H" + _("Only {owner} looks.").format(owner=owner) + "\n\n" + text
+                     + "\n\n")
     sys.stdout.flush()
     try:
-        click.prompt("Press Enter to hide it", default="", show_default=False, prompt_suffix=" ")
+        click.prompt(_("Press Enter to hide it"), default="", show_default=False, prompt_suffix=" ")
     finally:
         sys.stdout.write("\x1b[2J\x1b[?1049l")
         sys.stdout.flush()
 
 
-@click.command("serve")
-@click.option("--lan", is_flag=True, help="Listen on this computer's local network address, for the phones "
-                                          "on the same Wi-Fi (default: this computer only).")
+@click.command("serve", help=N_("Every player's private page and a live table page, on the group's phones."))
+@click.option("--lan", is_flag=True, help=N_("Listen on this computer's local network address, for the phones "
+                                          "on the same Wi-Fi (default: this computer only)."))
 @click.option("--port", type=click.IntRange(0, 65535), default=None, metavar="N",
-              help="The port to listen on (default 8765).")
-@click.option("--stop", is_flag=True, help="Stop the server.")
-@click.option("--links", "again", is_flag=True, help="Show the links and QR codes again.")
-@click.option("--new-links", is_flag=True, help="Replace every link (the old ones stop working at once).")
-@click.option("--qr-dir", metavar="DIR", help="Write each link's QR code into the folder DIR as a file (for a "
-                                              "printer or a second screen) instead of showing the codes here.")
+              help=N_("The port to listen on (default 8765)."))
+@click.option("--stop", is_flag=True, help=N_("Stop the server."))
+@click.option("--links", "again", is_flag=True, help=N_("Show the links and QR codes again."))
+@click.option("--new-links", is_flag=True, help=N_("Replace every link (the old ones stop working at once)."))
+@click.option("--qr-dir", metavar="DIR", help=N_("Write each link's QR code into the folder DIR as a file (for a "
+                                              "printer or a second screen) instead of showing the codes here."))
 @click.option("--qr-format", type=click.Choice(["svg", "png"]), default="svg", show_default=True,
-              help="With --qr-dir: the files' format.")
-@click.option("--force", is_flag=True, help="With --qr-dir: replace files of the same names.")
+              help=N_("With --qr-dir: the files' format."))
+@click.option("--force", is_flag=True, help=N_("With --qr-dir: replace files of the same names."))
 @session_option
 @pass_app
 def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: bool, qr_dir: str | None,
           qr_format: str, force: bool) -> None:
-    """Every player's private page and a live table page, on the group's phones."""
+    # (its help, above, is marked for the catalogue: a docstring would be read in English only)
     from companion.web import server, tokens
 
     def codes(sid: str) -> dict | None:
         return None if qr_dir is None else {"folder": qr_dir, "fmt": qr_format, "force": force, "sid": sid}
 
     if sum((stop, again)) > 1 or (stop and (new_links or lan or port is not None or qr_dir)):
-        raise click.UsageError("Give --stop alone, or --links / --new-links.")
+        raise click.UsageError(_("Give --stop alone, or --links / --new-links."))
     if qr_dir is None and (force or qr_format != "svg"):
-        raise click.UsageError("--qr-format and --force go with --qr-dir DIR.")
+        raise click.UsageError(_("--qr-format and --force go with --qr-dir DIR."))
     here = server.running(app.data_dir)
     if stop:
         if here is not None:
             here.stop()
-            click.echo("The server is stopped: the pages stop updating.")
+            click.echo(_("The server is stopped: the pages stop updating."))
             return
         note = server.noted(app.data_dir)
         if note is None:
-            raise CompanionError("No server is running: `serve` starts one.")
+            raise CompanionError(_("No server is running: `serve` starts one."))
         os.kill(int(note["pid"]), signal.SIGTERM)
-        click.echo("The server is stopping: the pages stop updating.")
+        click.echo(_("The server is stopping: the pages stop updating."))
         return
     running = here
     if running is None and (again or new_links):
@@ -260,7 +269,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         if note is not None:
             base, sid = note["base"], note["session"]
         elif again:
-            raise CompanionError("No server is running: `serve` starts one and shows the links.")
+            raise CompanionError(_("No server is running: `serve` starts one and shows the links."))
         else:
             base, sid = None, None
     elif running is not None:
@@ -273,9 +282,9 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         s = sessions.load(app.store, sid)
         links = tokens.links(app.store.root, sid, s.players, renew=new_links)
         if new_links:
-            click.echo("Every link is new: the old pages now show 'Not found'.")
+            click.echo(_("Every link is new: the old pages now show 'Not found'."))
         elif not again:
-            click.echo(f"The server already runs for session {sid}: here are its links.")
+            click.echo(_("The server already runs for session {sid}: here are its links.").format(sid=sid))
         show_links(app, base, s.players, links, codes(sid))
         return
     s = app.session()
@@ -288,19 +297,22 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
 
     notify = shell_notifier() if app.interactive else (lambda text: click.echo(text, err=not on_terminal()))
     site = Site(app.store.root, sid, notify=notify)
-    where = (f"on the local network at {host}: phones on the same Wi-Fi can open the links" if lan
-             else "on this computer only (add --lan for the phones)")
+    if lan:
+        serving = _("Serving session {sid} ({game}) on the local network at {host}: phones on the same Wi-Fi "
+                    "can open the links.")
+    else:
+        serving = _("Serving session {sid} ({game}) on this computer only (add --lan for the phones).")
     say = (lambda text: click.echo(text)) if (on_terminal() or app.interactive) else (lambda text: click.echo(text, err=True))
-    say(f"Serving session {sid} ({s.game.title}) {where}.")
+    say(serving.format(sid=sid, game=_(s.game.title), host=host))
     server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
     show_links(app, base, s.players, links, codes(sid))
     if app.interactive:
         server.start_background(site, sock, base)
-        say("The server runs in the background: keep playing here; `serve --stop` ends it.")
+        say(_("The server runs in the background: keep playing here; `serve --stop` ends it."))
         return
     try:
-        say("Ctrl-C (or `serve --stop` in another window) stops it.")
+        say(_("Ctrl-C (or `serve --stop` in another window) stops it."))
         server.run_foreground(site, sock, base)
     except KeyboardInterrupt:
         pass
-    say("The server is stopped.")
+    say(_("The server is stopped."))

@@ -22,6 +22,7 @@ from html import escape
 from typing import Any
 
 from companion.contract.declare import Flag, Number, short_help
+from companion.contract.language import N_, _
 
 TAP_WIDTH = 336  # CSS px: a 360-px phone with the page's margins
 CLOSE_HEIGHT = 320  # CSS px of a zoomed board (the whole board keeps its own shape)
@@ -30,6 +31,7 @@ ZOOMS = (1, 2, 4, 8)
 PICK = 6  # the most targets a picker offers
 GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"  # transparent pixel
 TAKE_BACK = "(take back)"  # the hidden move name of "take my last move back" (no game's move has it)
+RECORD = N_("Record")  # a move's button when its game names none (declare.Move's verb): shown, translated, here
 
 
 def _q(value: Any) -> str:
@@ -137,9 +139,11 @@ def hits(tap, view: PageView, point: tuple[float, float]) -> tuple[str | None, l
 # -- drawing a form ------------------------------------------------------------------------------------
 
 def title_of(move) -> str:
+    """A move's heading on a page: what the game named it for the phones, else the first words
+    of its help (each looked up in the catalogue: a game marks them, the page speaks them)."""
     if isinstance(move.phone, str):
-        return move.phone
-    return short_help(move.help).split(":")[0].rstrip(".") if move.help else move.name
+        return _(move.phone)
+    return short_help(_(move.help)).split(":")[0].rstrip(".") if move.help else move.name
 
 
 def _hidden(token: str, move_name: str, extra: dict | None = None) -> str:
@@ -148,7 +152,7 @@ def _hidden(token: str, move_name: str, extra: dict | None = None) -> str:
 
 
 def _label(p) -> str:
-    text = p.help or p.label
+    text = _(p.help or p.label)
     return escape(text[:1].upper() + text[1:])
 
 
@@ -184,7 +188,7 @@ def move_form(at, move, choices: dict, token: str, action: str, view: PageView |
         body = f'{others}<p>{_label(p)}</p><div class="choices">{buttons}</div>'
     else:
         body = "".join(_field(at, p, choices.get(p.name) or []) for p in params)
-        body += f'<button type="submit" class="go">{escape(move.verb)}</button>'
+        body += f'<button type="submit" class="go">{escape(_(move.verb))}</button>'
     return (f'<section class="wide notice move">{_heading(title)}{sub}'
             f'<form method="post" action="{_q(action)}">{hidden}{body}</form></section>')
 
@@ -221,19 +225,24 @@ def _field(at, p, offered: list[tuple[str, str]]) -> str:
     required = " required" if p.required and not isinstance(p.kind, Flag) else ""
     fields = p.kind.fields(at, p)
     if fields:
-        inputs = "".join(f'<label class="num">{escape(str(text))} <input type="number" inputmode="numeric" '
-                         f'name="{name}.{_q(key)}" step="1"></label>' for key, text in fields)
+        # points with decimals are typed as text, so a German phone's "12,5" reaches the reader
+        typed = ('type="text" inputmode="decimal" autocomplete="off"' if getattr(p.kind, "decimals", False)
+                 else 'type="number" inputmode="numeric"')
+        step = "" if getattr(p.kind, "decimals", False) else ' step="1"'
+        inputs = "".join(f'<label class="num">{escape(str(text))} <input {typed} '
+                         f'name="{name}.{_q(key)}"{step}></label>' for key, text in fields)
         return f'<fieldset><legend>{label}</legend>{inputs}</fieldset>'
     if isinstance(p.kind, Flag):
         return f'<label class="tick"><input type="checkbox" name="{name}" value="yes"> {label}</label>'
     if offered and not single(p, at):
         most = p.kind.limit(at, p)
-        limit = f" (at most {most})" if most else ""
+        limit = " " + _("(at most {count})").format(count=most) if most else ""
         boxes = "".join(f'<label class="tick"><input type="checkbox" name="{name}" value="{_q(v)}"> '
                         f'{_option_text(v, n)}</label>' for v, n in offered)
         return f'<fieldset><legend>{label}{escape(limit)}</legend>{boxes}</fieldset>'
     if offered:
-        blank = "" if p.required else '<option value="">(none)</option>'
+        none = escape(_("(none)"))
+        blank = "" if p.required else f'<option value="">{none}</option>'
         opts = "".join(f'<option value="{_q(v)}">{_option_text(v, n)}</option>' for v, n in offered)
         return f'<label>{label} <select name="{name}"{required}>{blank}{opts}</select></label>'
     if p.kind.number:
@@ -241,14 +250,14 @@ def _field(at, p, offered: list[tuple[str, str]]) -> str:
         bounds = (f' min="{low}"' if low is not None else "") + (f' max="{high}"' if high is not None else "")
         return (f'<label>{label} <input type="number" inputmode="numeric" name="{name}" step="1"{bounds}'
                 f'{required}></label>')
-    suggest = ""
+    suggest = ' inputmode="decimal"' if getattr(p.kind, "decimals", False) else ""
     try:
         options = p.kind.options(at, p) or []
     except Exception:  # noqa: BLE001 - a suggestion list is a help, never a reason to fail the page
         options = []
     if options:
         listed = f"list-{p.name}"
-        suggest = (f' list="{_q(listed)}"><datalist id="{_q(listed)}">'
+        suggest += (f' list="{_q(listed)}"><datalist id="{_q(listed)}">'
                    + "".join(f'<option value="{_q(v)}">{escape(n)}</option>' for v, n in options[:200])
                    + "</datalist")
     return f'<label>{label} <input type="text" name="{name}" autocomplete="off"{required}{suggest}></label>'
@@ -264,30 +273,36 @@ def tap_form(tap, p, move, offered, hidden: str, action: str, view: PageView) ->
     title = f"<p>{escape(tap.title)}</p>" if tap.title else ""
     svg = (f'<svg class="tapboard-svg" viewBox="{vx:.1f} {vy:.1f} {vw:.1f} {vh:.1f}" width="{wpx}" height="{hpx}" '
            f'aria-hidden="true">{tap.markup}</svg>')
-    alt = _q(f"Tap {tap.label}")
+    alt = _q(_("Tap {label}").format(label=tap.label))
     board = (f'<form method="post" action="{_q(action)}" class="tapboard">{hidden}{hidden_view}{svg}'
              f'<input type="image" name="tap" src="{GIF}" width="{wpx}" height="{hpx}" alt="{alt}"></form>')
     picker = ""
     if view.pick is not None:
         _value, near = hits(tap, view, view.pick)
         if near:
+            which, nearest = escape(_("Which one?")), escape(_("The nearest to your tap:"))
             buttons = "".join(f'<button type="submit" name="{_q(p.name)}" value="{_q(v)}">{_option_text(v, n)}</button>'
                               for v, n in near)
             picker = (f'<form method="post" action="{_q(action)}" class="picker">{hidden}{hidden_view}'
-                      f'<p><strong>Which one?</strong> The nearest to your tap:</p><div class="choices">{buttons}</div>'
+                      f'<p><strong>{which}</strong> {nearest}</p>'
+                      f'<div class="choices">{buttons}</div>'
                       f'</form>')
         else:
-            picker = '<p class="warn">Nothing you may choose is near that tap: tap closer to a highlighted mark.</p>'
+            far = _("Nothing you may choose is near that tap: tap closer to a highlighted mark.")
+            picker = f'<p class="warn">{escape(far)}</p>'
     quick = ""
     if tap.quick:
+        yours = escape(_("Or one of your cities:"))
         buttons = "".join(f'<button type="submit" name="{_q(p.name)}" value="{_q(v)}">{escape(v)}</button>'
                           for v in tap.quick)
-        quick = (f'<form method="post" action="{_q(action)}">{hidden}{hidden_view}<p>Or one of your cities:</p>'
+        quick = (f'<form method="post" action="{_q(action)}">{hidden}{hidden_view}'
+                 f'<p>{yours}</p>'
                  f'<div class="choices">{buttons}</div></form>')
+    from_list = escape(_("Or pick it from the list:"))
     listing = "".join(f'<option value="{_q(v)}">{_option_text(v, n)}</option>' for v, n in offered)
     every = (f'<form method="post" action="{_q(action)}" class="every">{hidden}{hidden_view}'
-             f'<label>Or pick it from the list: <select name="{_q(p.name)}" required>{listing}</select></label>'
-             f'<button type="submit" class="go">{escape(move.verb)}</button></form>')
+             f'<label>{from_list} <select name="{_q(p.name)}" required>{listing}'
+             f'</select></label><button type="submit" class="go">{escape(_(move.verb))}</button></form>')
     return title + picker + zoom_links(tap, view, (vx, vy, vw, vh, z)) + board + quick + every
 
 
@@ -298,31 +313,34 @@ def zoom_links(tap, view: PageView, shown) -> str:
     links = []
     i = ZOOMS.index(z) if z in ZOOMS else 0
     if i + 1 < len(ZOOMS):
-        links.append((view.query(z=ZOOMS[i + 1], c=(cx, cy), pick=None), "Closer", "＋"))
+        links.append((view.query(z=ZOOMS[i + 1], c=(cx, cy), pick=None), N_("Closer"), "＋"))
     if i > 0:
-        links.append((view.query(z=ZOOMS[i - 1], c=(cx, cy), pick=None), "Farther", "－"))
-        links.append((view.query(z=1, c=None, pick=None), "The whole board", "⤢"))
-        steps = (("West", -vw / 2, 0, "◀"), ("North", 0, -vh / 2, "▲"), ("South", 0, vh / 2, "▼"),
-                 ("East", vw / 2, 0, "▶"))
+        links.append((view.query(z=ZOOMS[i - 1], c=(cx, cy), pick=None), N_("Farther"), "－"))
+        links.append((view.query(z=1, c=None, pick=None), N_("The whole board"), "⤢"))
+        steps = ((N_("West"), -vw / 2, 0, "◀"), (N_("North"), 0, -vh / 2, "▲"), (N_("South"), 0, vh / 2, "▼"),
+                 (N_("East"), vw / 2, 0, "▶"))
         for name, dx, dy, mark in steps:
             nx = min(max(cx + dx, vw / 2), tap.width - vw / 2)
             ny = min(max(cy + dy, vh / 2), tap.height - vh / 2)
             if (round(nx, 1), round(ny, 1)) != (round(cx, 1), round(cy, 1)):
                 links.append((view.query(z=z, c=(nx, ny), pick=None), name, mark))
     steps = {"West", "North", "South", "East"}  # a pan is its arrow (its name is said, not shown)
-    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(name)}">{mark}'
-                    f'{"" if name in steps else f"<span>{escape(name)}</span>"}</a>'
+    items = "".join(f'<a href="{_q(href or "?")}" aria-label="{_q(_(name))}">{mark}'
+                    f'{"" if name in steps else f"<span>{escape(_(name))}</span>"}</a>'
                     for href, name, mark in links)
-    return f'<nav class="zoom" aria-label="Zoom and move the board">{items}</nav>'
+    label = _q(_("Zoom and move the board"))
+    return f'<nav class="zoom" aria-label="{label}">{items}</nav>'
 
 
 def take_back_form(said: str, token: str, action: str) -> str:
     """"Take my last move back", while nobody has moved since."""
     hidden = _hidden(token, TAKE_BACK)
-    return (f'<section class="wide move"><h2>Your last move</h2><p>{escape(said)}</p>'
+    heading, button = escape(_("Your last move")), escape(_("Take it back"))
+    until = escape(_("Until someone else moves; after that only the laptop can undo it."))
+    return (f'<section class="wide move"><h2>{heading}</h2><p>{escape(said)}</p>'
             f'<form method="post" action="{_q(action)}">{hidden}'
-            f'<button type="submit">Take it back</button></form>'
-            f'<p class="sub">Until someone else moves; after that only the laptop can undo it.</p></section>')
+            f'<button type="submit">{button}</button></form>'
+            f'<p class="sub">{until}</p></section>')
 
 
 # -- reading a post --------------------------------------------------------------------------------------
@@ -366,7 +384,7 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
             if tap is not None:
                 point = tapped_point(tap, view, given["tap.x"][0], (given.get("tap.y") or [""])[0])
                 if point is None:
-                    raise Unreadable("That tap was off the board: tap the board again.")
+                    raise Unreadable(_("That tap was off the board: tap the board again."))
                 value, _near = hits(tap, view, point)
                 if value is None:
                     return view.query(pick=point)
@@ -375,7 +393,7 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
         for p in params:
             offered = {str(v) for v, _ in choices.get(p.name) or []}
             if offered and any(v.strip() and v.strip() not in offered for v in values.get(p.name, [])):
-                raise Unreadable("That is not one of the choices this page offers you now: use its buttons.")
+                raise Unreadable(_("That is not one of the choices this page offers you now: use its buttons."))
     try:
         return reader.read_move(move, at, values, fixed=fixed)
     except reader.Missing as exc:

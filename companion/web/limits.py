@@ -13,9 +13,11 @@ from __future__ import annotations
 import threading
 import time
 
+from companion.contract.language import N_
+
 POST_BURST = 10  # posts a player may make at once
 POST_RATE = 3.0  # posts a second after that
-TOO_MANY = "Too many taps at once: wait a moment, then choose again."
+TOO_MANY = N_("Too many taps at once: wait a moment, then choose again.")  # said in the page's language
 
 
 class Rate:

@@ -138,32 +138,36 @@ class Live:
         loop = asyncio.get_running_loop()
         viewers = list(self.streams)
 
-        wanted = {(viewer, s.part): s.view for viewer in viewers for s in list(self.streams.get(viewer, ()))}
+        wanted = {(viewer, s.part, s.lang): s.view for viewer in viewers for s in list(self.streams.get(viewer, ()))}
 
         def draw() -> None:
-            for (viewer, part), view in wanted.items():
+            for (viewer, part, lang), view in wanted.items():
                 try:
-                    html, version = self.site.render(viewer, "", view)
+                    html, version = self.site.render(viewer, "", view, lang)
                 except Exception:  # noqa: BLE001 - a page that cannot be drawn must not stop the others
                     self.site.log_error()
                     continue
-                loop.call_soon_threadsafe(self._tell, viewer, part, html, version)
+                loop.call_soon_threadsafe(self._tell, viewer, part, lang, html, version)
 
         await run_in_threadpool(draw)
 
-    def _tell(self, viewer: str, part: str, html: str, version: str) -> None:
+    def _tell(self, viewer: str, part: str, lang: str, html: str, version: str) -> None:
         for s in list(self.streams.get(viewer, ())):
             if self.site.whose(s.token) != viewer:  # `serve --new-links`: this page is gone
                 s.end()
-            elif s.part == part:
+            elif s.part == part and s.lang == lang:
                 s.tell(version, html)
 
 
 class Stream:
-    """One page's stream: the page (``event: page``) whenever its version changes."""
+    """One page's stream: the page (``event: page``) whenever its version changes, in the
+    language of the page that opened it (issue 28: each phone its own)."""
 
-    def __init__(self, live: Live, viewer: str, token: str, since: str, view=None):
+    def __init__(self, live: Live, viewer: str, token: str, since: str, view=None, lang: str | None = None):
+        from companion.contract.language import language
+
         self.live = live
+        self.lang = lang or language()  # the request's, when not given
         self.viewer = viewer
         self.token = token
         self.view = view  # the part of the board the page shows (forms.PageView), or None
@@ -197,7 +201,7 @@ class Stream:
         self.live._add(self)
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
-            html, version = await run_in_threadpool(self.live.site.render, self.viewer, "", self.view)
+            html, version = await run_in_threadpool(self.live.site.render, self.viewer, "", self.view, self.lang)
             self.tell(version, html)
             until = loop.time() + self.live.lifetime
             while not self.ended and not gone.done():

@@ -24,7 +24,10 @@ import base64
 import hashlib
 from html import escape
 
+from companion.contract.language import N_, _, language, ngettext
 from companion.contract.view import COLOURS, PLAYER_COLOURS, Bar, Cmd, Em, Line
+from companion.contract.written import number
+from companion.web.languages import switch
 
 STYLE = """
 :root{color-scheme:light dark;--fg:#111;--bg:#fafafa;--muted:#595959;--card:#fff;--line:#ddd}
@@ -82,6 +85,10 @@ details.more{grid-column:1/-1}
 details.more>summary{min-height:44px;display:flex;align-items:center;padding:0 10px;border:1px solid var(--line);border-radius:10px;background:var(--card);cursor:pointer;font-weight:600}
 details.more>section{margin-top:10px}
 footer{padding:10px 12px;color:var(--muted);font-size:.85em}
+nav.lang{float:right;margin:-10px -6px 0 8px;font-size:.85em;color:var(--muted)}
+nav.lang a,nav.lang span{display:inline-block;min-height:44px;padding:12px 6px 0}
+nav.lang a{color:inherit}
+@media (max-width:400px){table{font-size:.94em}td,th{padding:3px 3px}}
 @media (min-width:900px) and (min-height:500px){
 body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
 body.tv header{padding:.4em 1em}
@@ -123,6 +130,8 @@ SCRIPT = "".join((
     "pending=null,timer=null,sp=new URLSearchParams(location.search),bv='';",
     # the part of the board this page shows (its zoom and centre, and a tap's picker) is kept by every page pushed
     "['z','c','pick'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
+    # the page's language: its stream and its fetches speak it too (a fetch sends no cookie)
+    "if(h.lang)bv+='&lang='+encodeURIComponent(h.lang);",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
@@ -194,7 +203,7 @@ def _swatch(style: str) -> str:
     player's seat (``p0``..), a city's or a flag's colour (``c-red``), from the page's one
     style sheet. The text itself keeps the page's colour, so it reads whatever the colour."""
     for piece in style.split("+"):
-        kind, _, value = piece.partition(":")
+        kind, _sep, value = piece.partition(":")
         if kind == "player" and value.isdigit():
             return f'<span class="sw p{int(value) % len(PLAYER_COLOURS)}" aria-hidden="true"></span>'
         if kind == "colour" and value in COLOURS:
@@ -210,7 +219,9 @@ def part(value) -> str:
         tag = "strong" if "strong" in value.style or "warn" in value.style or "error" in value.style else "span"
         return f"{_swatch(value.style)}<{tag}>{escape(value)}</{tag}>"
     if isinstance(value, Bar):
-        return escape(f"{value.value:g}")
+        return escape(number(value.value))
+    if isinstance(value, float):
+        return escape(number(value))
     if isinstance(value, dict):  # {"text", "colour"}: a coloured dot before the text
         colour = value.get("colour")
         return (dot(colour) if colour else "") + escape(str(value.get("text", "")))
@@ -273,7 +284,8 @@ def _inner(b, viewer) -> str:
         return title + "<dl>" + "".join(f"<dt>{part(k)}</dt><dd>{_value(v)}</dd>" for k, v in b.items) + "</dl>"
     if kind == "table":
         if not b.rows:
-            return title + f'<p class="sub">{escape(str(b.empty or "Nothing yet."))}</p>'
+            empty = escape(str(b.empty or _("Nothing yet.")))
+            return title + f'<p class="sub">{empty}</p>'
         # an empty heading (a column of positions, of row names) is a plain cell: a screen reader's
         # heading must say something
         head = "".join(f"<th scope=\"col\">{part(h)}</th>" if str(h) else "<td></td>" for h in b.head)
@@ -282,7 +294,8 @@ def _inner(b, viewer) -> str:
                         "</tbody></table></div>")
     if kind == "items":
         if not b.items:
-            return title + f'<p class="sub">{escape(str(b.empty or "None."))}</p>'
+            empty = escape(str(b.empty or _("None.")))
+            return title + f'<p class="sub">{empty}</p>'
         return title + "<ul>" + "".join(f"<li>{_value(i)}</li>" for i in b.items) + "</ul>"
     if kind == "svg":
         return title + str(b.markup or "")
@@ -327,16 +340,20 @@ def score_bars(status: dict, goal: float | None, seats=None, big: bool = False) 
                f'<rect x="0" y="2" width="{frac * width:.1f}" height="12" fill="{colour}" rx="4"/></svg>')
         winner = "\u00a0★" if p.get("name") in (status.get("winners") or []) else ""
         shown = "?" if p.get("score") is None else p.get("score")
+        shown = number(shown) if isinstance(shown, float) else shown
         rows.append(f"<tr><th scope=\"row\">{dot(colour)}{escape(str(p.get('name')))}{winner}</th>"
                     f"<td>{escape(str(shown))}</td><td class=\"bar\">{bar}</td></tr>")
-    aim = f"The bars fill up toward {goal:g}." if goal else "The bars compare with the leader."
-    return (f'<section class="scores"><h2>Scores</h2><table><tbody>{"".join(rows)}</tbody></table>'
+    aim = (_("The bars fill up toward {goal}.").format(goal=number(goal)) if goal
+           else _("The bars compare with the leader."))
+    scores = escape(_("Scores"))
+    return (f'<section class="scores"><h2>{scores}</h2><table><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="sub">{escape(aim)}</p></section>')
 
 
 def more(forms: list[str]) -> str:
     """Moves rarely made, folded away under "More" (opens without a script: details)."""
-    return (f'<details class="more wide"><summary>More moves ({len(forms)})</summary>'
+    summary = escape(_("More moves ({count})").format(count=len(forms)))
+    return (f'<details class="more wide"><summary>{summary}</summary>'
             f'{"".join(forms)}</details>')
 
 
@@ -344,11 +361,18 @@ def waiting(turn: list[str], player: str) -> str:
     """What a player's page says when it offers them nothing to do now."""
     others = [p for p in turn if p != player]
     if others:
-        who = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
-        text = f"Nothing for you to do now: it is {who}'s turn."
+        text = ngettext("Nothing for you to do now: it is {who}'s turn.",
+                        "Nothing for you to do now: it is {who}'s turn.", len(others)).format(who=both(others))
     else:
-        text = "Nothing for you to do on this page now: the game goes on at the table."
+        text = _("Nothing for you to do on this page now: the game goes on at the table.")
     return f'<section class="wide now"><p>{escape(text)}</p></section>'
+
+
+def both(names: list[str]) -> str:
+    """Names as a sentence lists them: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def page(*, title: str, heading: str, lines: list[str], version: str, sections: list[str], tv: bool = False,
@@ -359,17 +383,17 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     sub = "".join(f'<p class="sub">{escape(line)}</p>' for line in lines if line)
     mark = f'{dot(colour, 18)}' if colour else ""
     body = ' class="tv"' if tv else ""
+    follows, reload = escape(_("This page follows the game by itself.")), escape(_("Reload it to see the latest moves."))
     return (
         "<!doctype html>\n"
-        f'<html lang="en" data-v="{escape(version)}"><head><meta charset="utf-8">'
+        f'<html lang="{language()}" data-v="{escape(version)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         '<link rel="icon" href="data:,">'  # no /favicon.ico request: it would count as a wrong guess
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body{body}><header><h1>{mark}{escape(heading)}</h1>{sub}</header>"
+        f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
         f"<main>{''.join(sections)}</main>"
-        "<footer>This page follows the game by itself. "
-        "<noscript>Reload it to see the latest moves.</noscript></footer>"
+        f"<footer>{follows} <noscript>{reload}</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
 
@@ -387,7 +411,7 @@ def error_page(title: str, text: str) -> str:
     address asked for: every wrong token gets the same bytes."""
     return (
         "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
+        f'<html lang="{language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         '<link rel="icon" href="data:,">'
@@ -398,17 +422,28 @@ def error_page(title: str, text: str) -> str:
     )
 
 
-NOT_FOUND = error_page("Not found", "This link opens nothing here: it may be mistyped, or replaced by new links. "
-                                    "Open the link or scan the code that `serve` shows on the laptop now.")
-BAD_HOST = error_page("Wrong address", "This server answers only at its own address: open the link `serve` showed.")
-SERVER_ERROR = error_page("Something went wrong", "Something went wrong inside companion: nothing more was "
-                                                  "recorded. Reload the page; the laptop's errors.log says what "
-                                                  "happened.")
-HEAD_TOO_LARGE = error_page("Request too large", "This request's head is larger than any page of this server "
-                                                 "needs: open the link again.")
+# The answers that are not a game's page: (title, what to do), drawn in the viewer's language.
+ERRORS = {
+    "not found": (N_("Not found"), N_("This link opens nothing here: it may be mistyped, or replaced by new links. "
+                                      "Open the link or scan the code that `serve` shows on the laptop now.")),
+    "bad host": (N_("Wrong address"), N_("This server answers only at its own address: open the link `serve` "
+                                         "showed.")),
+    "server error": (N_("Something went wrong"), N_("Something went wrong inside companion: nothing more was "
+                                                    "recorded. Reload the page; the laptop's errors.log says what "
+                                                    "happened.")),
+    "head too large": (N_("Request too large"), N_("This request's head is larger than any page of this server "
+                                                   "needs: open the link again.")),
+}
 
 
-def not_allowed(allowed: str) -> str:
+def error(kind: str) -> str:
+    """The page of one of :data:`ERRORS` (every wrong link gets the same bytes in a language)."""
+    title, text = ERRORS[kind]
+    return error_page(_(title), _(text))
+
+
+def not_allowed(allowed: list[str]) -> str:
     """The page of a method a route does not take (``allowed``: the ones it does)."""
-    return error_page("Not allowed", f"This address is not asked that way ({allowed} only): open the link "
-                                     "`serve` showed, and choose with the page's own buttons.")
+    return error_page(_("Not allowed"), _("This address is not asked that way ({allowed} only): open the link "
+                                          "`serve` showed, and choose with the page's own buttons.")
+                      .format(allowed=both(allowed)))

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from companion.contract.language import _
 from companion.web import connections, limits, pages, tokens
 
 MAX_BODY = 4096  # bytes: a move's form (a final sheet's fields, a round's points) and its token
@@ -51,7 +52,7 @@ class Routes:
                 await asyncio.sleep(wait)
             finally:
                 site.delayed -= 1
-        return HTMLResponse(pages.NOT_FOUND, status_code=404)
+        return HTMLResponse(pages.error("not found"), status_code=404)
 
     @staticmethod
     def page_for(token: str, html: str) -> str:
@@ -59,7 +60,7 @@ class Routes:
 
     @staticmethod
     def not_allowed(*methods: str) -> Response:
-        return HTMLResponse(pages.not_allowed(" and ".join(methods)), status_code=405,
+        return HTMLResponse(pages.not_allowed(list(methods)), status_code=405,
                             headers={"Allow": ", ".join(methods)})
 
     async def table(self, request: Request) -> Response:
@@ -67,7 +68,7 @@ class Routes:
             return await self.not_found(request)
         if request.method not in ("GET", "HEAD"):
             return self.not_allowed("GET", "HEAD")
-        html, _ = await run_in_threadpool(self.site.render, tokens.TABLE)
+        html, _version = await run_in_threadpool(self.site.render, tokens.TABLE)
         return HTMLResponse(html)
 
     async def player(self, request: Request) -> Response:
@@ -79,7 +80,7 @@ class Routes:
             return await self.not_found(request)
         if request.method not in ("GET", "HEAD"):
             return self.not_allowed("GET", "HEAD")
-        html, _ = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
+        html, _version = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
                                           PageView.from_query(request.query_params))
         return HTMLResponse(self.page_for(token, html))
 
@@ -138,12 +139,12 @@ class Routes:
             return self.not_allowed("POST")
         given = await self.form_fields(request)
         if given == 413:
-            return await self.refusal(who, token, "That request is too large: choose again on the page.", 413)
+            return await self.refusal(who, token, _("That request is too large: choose again on the page."), 413)
         if given == 400:
-            return await self.refusal(who, token, "Choose with the buttons on this page.", 400)
+            return await self.refusal(who, token, _("Choose with the buttons on this page."), 400)
         outcome, status, then = await run_in_threadpool(site.choose, who, given)
         if status == 200:  # shown on the page, nothing recorded (a preview)
-            html, _ = await run_in_threadpool(site.render, who, outcome)
+            html, _version = await run_in_threadpool(site.render, who, outcome)
             return HTMLResponse(self.page_for(token, html))
         if status != 303:
             return await self.refusal(who, token, outcome, status)
@@ -155,14 +156,14 @@ class Routes:
         return RedirectResponse(f"/p/{token}{then}", status_code=303)
 
     async def refusal(self, who: str, token: str, text: str, status: int) -> Response:
-        html, _ = await run_in_threadpool(self.site.render, who, pages.message(text, "error"))
+        html, _version = await run_in_threadpool(self.site.render, who, pages.message(text, "error"))
         return HTMLResponse(self.page_for(token, html), status_code=status)
 
     async def server_error(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.site.failure(exc), status_code=500)
 
     async def too_many(self, who: str, token: str) -> Response:
-        html, _ = await run_in_threadpool(self.site.render, who, pages.message(limits.TOO_MANY, "error"))
+        html, _version = await run_in_threadpool(self.site.render, who, pages.message(_(limits.TOO_MANY), "error"))
         return HTMLResponse(self.page_for(token, html), status_code=429, headers={"Retry-After": "1"})
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.contract.errors import CompanionError
+from companion.contract.language import _
 from companion.web import tokens
 
 DEFAULT_PORT = 8765
@@ -37,8 +38,8 @@ def lan_address() -> str:
             address = s.getsockname()[0]
             if address and not address.startswith("127.") and address != "0.0.0.0":
                 return address
-    raise CompanionError("This computer is on no local network that phones could reach: join the Wi-Fi, "
-                         "or serve without --lan and open the links on this computer.")
+    raise CompanionError(_("This computer is on no local network that phones could reach: join the Wi-Fi, "
+                           "or serve without --lan and open the links on this computer."))
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -49,9 +50,10 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno in (98, 48, 10048):
-            raise CompanionError(f"Port {port} is in use on {host}: choose another with --port N "
-                                 "(or stop the other server with `serve --stop`).") from None
-        raise CompanionError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}.") from None
+            raise CompanionError(_("Port {port} is in use on {host}: choose another with --port N "
+                                   "(or stop the other server with `serve --stop`).").format(port=port, host=host)) from None
+        raise CompanionError(_("Cannot listen on {host}:{port}: {reason}.").format(host=host, port=port,
+                                                                             reason=exc.strerror or exc)) from None
     sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
@@ -82,7 +84,7 @@ def make_server(site, sock: socket.socket):
       the live pages' streams are bounded by the live channel instead;
     - ``timeout_keep_alive`` 5 s, the same as a new connection's;
     - ``h11_max_incomplete_event_size`` 8 KiB: a request head larger than that is refused (a
-      phone's is under 2 KiB: the pages set no cookies);
+      phone's is under 2 KiB: the one cookie is a page's language, ``companion-lang=de``);
     - ``backlog`` 1,024, no WebSocket (``ws="none"``), no lifespan, no server or date header,
       uvicorn's own access log off (the site writes its own, without paths);
     - ``timeout_graceful_shutdown`` 2 s: the live streams are ended first, so stopping is quick.

@@ -37,13 +37,15 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Match
 
+from companion.contract import language
+from companion.contract.language import _
 from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
 from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
-from companion.web import connections, limits, live, pages, tokens
+from companion.web import connections, languages, limits, live, pages, tokens
 # the routes' own bounds, importable from here as before
 from companion.web.routes import ANY, MAX_BODY, MAX_DELAYED, MAX_FIELDS, ascii_count  # noqa: F401
 
@@ -94,6 +96,14 @@ def head_size(scope) -> int:
     it arrived."""
     line = len(scope.get("method", "")) + len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 12
     return line + sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or ())
+
+
+def on_laptop(make: Callable[[], str]) -> str:
+    """What ``make`` says, in the laptop's language (its process's), not in the language of the
+    phone whose request is being answered: "From Ann's phone: ..." is told to the laptop."""
+    import contextvars
+
+    return contextvars.Context().run(make)
 
 
 class _Answer(Exception):
@@ -249,36 +259,43 @@ class Site:
         a phone's choice is not starved by unrelated writes)."""
         said, seen, mac = (form.split(".") + ["", "", ""])[:3]
         if not ascii_count(said) or not hmac.compare_digest(mac.encode(), self._mac(player, move, int(said), seen).encode()):
-            return "This page's form is not one this laptop drew for you: reload the page and choose again."
+            return _("This page's form is not one this laptop drew for you: reload the page and choose again.")
         if int(said) != own:
-            return ("This page was out of date (that move was made, or taken back, since it was drawn): "
-                    "nothing more was recorded. Here is the page as it is now.")
+            return _("This page was out of date (that move was made, or taken back, since it was drawn): "
+                     "nothing more was recorded. Here is the page as it is now.")
         if seen == self._digest(choices):
             return ""
         with self._seen_lock:
             shown = self._seen.get((player, move, seen))
         if shown is None:
-            return "This page was out of date (something was recorded since): look again and choose."
+            return _("This page was out of date (something was recorded since): look again and choose.")
         for name, values in posted.items():
             then, now = dict(shown.get(name) or []), dict(choices.get(name) or [])
             for value in values:
                 if value in then and value not in now:
-                    return f"{value} is no longer there to choose (it changed since this page was drawn): look again."
+                    return _("{value} is no longer there to choose (it changed since this page was drawn): look "
+                             "again.").format(value=value)
                 if value in then and then[value] != now[value]:
-                    return (f"{value} has changed since this page was drawn ({then[value]}, now {now[value]}): look "
-                            "again and choose.")
+                    return _("{value} has changed since this page was drawn ({then}, now {now}): look again and "
+                             "choose.").format(value=value, then=then[value], now=now[value])
         return ""
 
     # -- rendering ------------------------------------------------------------------------------
-    def render(self, who: str, extra: str = "", view=None) -> tuple[str, str]:
+    def render(self, who: str, extra: str = "", view=None, lang: str | None = None) -> tuple[str, str]:
         """(html, version) of ``who``'s page (:data:`tokens.TABLE` or a player), showing the part
         of the board ``view`` asks for (its zoom and centre); drawn once per state of the session
         file and view, however many phones ask at the same moment. A refusal shown on the page
         (``extra``) is never kept, and carries the page's own version, so that the live channel
-        does not replace it before anything changed."""
+        does not replace it before anything changed. In ``lang`` (default: the language of the
+        request being answered): each language's page is drawn and kept apart."""
+        lang = lang or language.language()
+        with language.using(lang):
+            return self._render_kept(who, extra, view, lang)
+
+    def _render_kept(self, who: str, extra: str, view, lang: str) -> tuple[str, str]:
         key = self.signature()
         part = view.key() if view is not None else ""
-        slot = (key, who, part)
+        slot = (key, who, part, lang)
         with self._render_lock:
             if self._cache_key != key:
                 self._cache.clear()
@@ -335,7 +352,8 @@ class Site:
         """No page names where the data folder is on the laptop (its path holds the user's
         name, issue 22, S5): the session's file is named as the session, any other file of
         the folder by its name inside it."""
-        for path, said in ((self.session_file(), f"session {self.sid}'s file"), (self.data_dir, "the data folder")):
+        for path, said in ((self.session_file(), _("session {sid}'s file").format(sid=self.sid)),
+                           (self.data_dir, _("the data folder"))):
             for spelling in {str(path), os.path.realpath(path)}:
                 html = html.replace(escape(spelling), said).replace(spelling, said)
         return html
@@ -345,8 +363,8 @@ class Site:
         return self.load()
 
     def unreadable(self) -> str:
-        return (f"Session {self.sid} cannot be read just now: its file is damaged or was moved. "
-                "The laptop says what to do: type `status` there.")
+        return _("Session {sid} cannot be read just now: its file is damaged or was moved. The laptop says "
+                 "what to do: type `status` there.").format(sid=self.sid)
 
     def _render(self, who: str, version: str, extra: str, view=None) -> str:
         from companion.web import views
@@ -405,9 +423,11 @@ class Site:
         except Exception:  # noqa: BLE001 - never fail while saying what failed
             parts = None
         if parts is None:
-            return pages.SERVER_ERROR
-        return pages.error_page("Something went wrong", f"T{plugins.failed(parts, exc)[1:]}; nothing more was "
-                                "recorded: tell the game's author (the laptop's errors.log says what happened).")
+            return pages.error("server error")
+        said = plugins.failed(parts, exc)
+        return pages.error_page(_("Something went wrong"), _(
+            "{failure}; nothing more was recorded: tell the game's author (the laptop's errors.log says what "
+            "happened).").format(failure=said[:1].upper() + said[1:]))
 
     # -- the application ------------------------------------------------------------------------
     def _build(self) -> Starlette:
@@ -446,42 +466,51 @@ class Site:
                 return await app(scope, receive, send)
             started = time.perf_counter()
             seen: dict = {}
+            route, params = site.route_of(app, scope)
+            lang = languages.of_request(scope)  # the page's switch, its cookie, its browser's language
+            headers_now = extra
+            page = site.whose(params.get("token", "")) if route in ("table page", "player page") else None
+            if page is not None and (page == tokens.TABLE) == (route == "table page") and languages.switched(scope):
+                # the switch remembered for this page's address (its stream and its posts lie under it)
+                where = f"/{'t' if route == 'table page' else 'p'}/{params['token']}"
+                headers_now = extra + [(b"set-cookie", languages.cookie(lang, where))]
 
             async def send_with_headers(message):
                 if message["type"] == "http.response.start":
                     seen["status"] = message["status"]
                     headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in ours]
-                    message = dict(message, headers=headers + extra)
+                    message = dict(message, headers=headers + headers_now)
                 await send(message)
 
             async def answer(response: Response) -> None:
                 await response(scope, receive, send_with_headers)
 
-            route, params = site.route_of(app, scope)
-            try:
-                if head_size(scope) > connections.HEAD_LIMIT:  # however the head came: at once or in pieces
-                    await answer(HTMLResponse(pages.HEAD_TOO_LARGE, status_code=431, headers={"Connection": "close"}))
-                    return
-                if not site.host_allowed(scope):
-                    await answer(HTMLResponse(pages.BAD_HOST, status_code=400, headers={"Connection": "close"}))
-                    return
-                if route == "player move" and scope.get("method") == "POST":
-                    who = site.whose(params.get("token", ""))
-                    if who is not None and who != tokens.TABLE and not site.posts.allow(who):
-                        await answer(await too_many(who, params["token"]))
+            with language.using(lang):  # every answer to this request speaks its page's language
+                try:
+                    if head_size(scope) > connections.HEAD_LIMIT:  # however the head came: at once or in pieces
+                        await answer(HTMLResponse(pages.error("head too large"), status_code=431,
+                                                  headers={"Connection": "close"}))
                         return
-                await app(scope, receive, send_with_headers)
-            except Exception as exc:  # noqa: BLE001 - a bug of ours: logged, never printed over the shell
-                from starlette.requests import ClientDisconnect
+                    if not site.host_allowed(scope):
+                        await answer(HTMLResponse(pages.error("bad host"), status_code=400, headers={"Connection": "close"}))
+                        return
+                    if route == "player move" and scope.get("method") == "POST":
+                        who = site.whose(params.get("token", ""))
+                        if who is not None and who != tokens.TABLE and not site.posts.allow(who):
+                            await answer(await too_many(who, params["token"]))
+                            return
+                    await app(scope, receive, send_with_headers)
+                except Exception as exc:  # noqa: BLE001 - a bug of ours: logged, never printed over the shell
+                    from starlette.requests import ClientDisconnect
 
-                if not isinstance(exc, ClientDisconnect):
-                    site.log_error()
-                if "status" not in seen:
-                    await answer(HTMLResponse(site.failure(exc), status_code=500))
-            finally:
-                if route == "player move":
-                    site.live.poke()  # a move recorded (or refused) here: the pages need not wait for the poll
-                site.log(scope, route, seen.get("status", 500), started)
+                    if not isinstance(exc, ClientDisconnect):
+                        site.log_error()
+                    if "status" not in seen:
+                        await answer(HTMLResponse(site.failure(exc), status_code=500))
+                finally:
+                    if route == "player move":
+                        site.live.poke()  # a move recorded (or refused) here: the pages need not wait for the poll
+                    site.log(scope, route, seen.get("status", 500), started)
 
         return asgi
 
@@ -505,7 +534,7 @@ class Site:
         form = (given.get("form") or [""])[0]
         wanted = (given.get("move") or [""])[0]
         if not form:
-            return "This page had no form token: reload it and choose again.", 403, ""
+            return _("This page had no form token: reload it and choose again."), 403, ""
         try:
             s, replay = self.load()
         except CompanionError as exc:
@@ -536,10 +565,10 @@ class Site:
             s, replay, host = at.session, at.replay, at.host
             now = [m for m, _ in plugins.offers(parts, phone, at, lambda: At(s, replay, player, host=host), player)[0]]
             if not now:
-                raise _Answer("Nothing is waiting for you now: look at the page again.", 409, "")
+                raise _Answer(_("Nothing is waiting for you now: look at the page again."), 409, "")
             move = now[0] if len(now) == 1 else None
         if move is None:
-            raise _Answer("That is not a move you can make on this page: use its buttons.", 400, "")
+            raise _Answer(_("That is not a move you can make on this page: use its buttons."), 400, "")
         return move
 
     def _read_post(self, parts, moves: list, at, player: str, move, form: str, given: dict, view):
@@ -621,12 +650,17 @@ class Site:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
         self._follow(host, move, outcome)
-        said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)  # told to the laptop
-        told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
+
+        def tell_laptop() -> str:
+            said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)
+            if move.private:
+                return _("{player} has chosen.").format(player=player)
+            told = _("From {player}'s phone: {said}.").format(player=player, said=said)
+            return " ".join([told, *self.warnings(move, outcome)]) if warned else told
+
+        told = on_laptop(tell_laptop)
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))
-            if not move.private:
-                told += " " + " ".join(warned)
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
@@ -700,16 +734,17 @@ class Site:
             s, replay = host.loaded(self.sid)
             n = last_own(moves, replay.events, player)
             if not n:
-                return ("Someone has moved since your last move: only the laptop can take it back now "
-                        "(`undo`)."), 409, ""
+                return _("Someone has moved since your last move: only the laptop can take it back now "
+                         "(`undo`)."), 409, ""
             said, seen, mac = (form.split(".") + ["", "", ""])[:3]
             good = ascii_count(said) and hmac.compare_digest(mac.encode(), self._mac(player, forms.TAKE_BACK, int(said),
                                                                                   seen).encode())
             if not good:
-                return "This page's form is not one this laptop drew for you: reload the page.", 403, ""
+                return _("This page's form is not one this laptop drew for you: reload the page."), 403, ""
             if int(said) != replay.count:
-                return "This page was out of date (something was recorded since): look again.", 403, ""
-            said = Exit(s, replay, None, moves).words(replay.events[-n]["event"])  # told to the laptop
-            for _ in range(n):
+                return _("This page was out of date (something was recorded since): look again."), 403, ""
+            event = replay.events[-n]["event"]
+            said = on_laptop(lambda: Exit(s, replay, None, moves).words(event))  # told to the laptop
+            for _undone in range(n):
                 host.step("undo")
-        return f"From {player}'s phone: took back: {said}.", 303, ""
+        return on_laptop(lambda: _("From {player}'s phone: took back: {said}.").format(player=player, said=said)), 303, ""

@@ -10,6 +10,7 @@ scores. The pages are the terminal's screens drawn as HTML: a game writes neithe
 
 from __future__ import annotations
 
+from companion.contract.language import _, ngettext
 from companion.web import pages
 
 
@@ -23,8 +24,10 @@ def result_lines(status: dict) -> list[str]:
     if not status.get("finished"):
         return []
     winners = status.get("winners") or []
-    who = " and ".join(winners) if winners else "nobody"
-    return [f"The game is over: {who} {'win' if len(winners) > 1 else 'wins'}."]
+    if not winners:
+        return [_("The game is over: nobody wins.")]
+    return [ngettext("The game is over: {who} wins.", "The game is over: {who} win.", len(winners))
+            .format(who=pages.both(winners))]
 
 
 def bgstats_section(session, replay, qr: bool, host=None) -> list[str]:
@@ -45,9 +48,10 @@ def bgstats_section(session, replay, qr: bool, host=None) -> list[str]:
     svg = bgstats.qr_svg(link) if qr else None
     code = f"<div class=\"qr\">{svg}</div>" if svg else ""
     if qr and svg is None:  # too long for a code: the link alone, and why (issue 29, D9)
-        code = f"<p class=\"sub\">{escape(bgstats.too_long(link) or '')} Each player's page has it.</p>"
-    return [f"<section><h2>Add to BG Stats</h2><p><a href=\"{escape(link)}\">Add this play to BG Stats</a></p>"
-            f"{code}</section>"]
+        each = escape(_("Each player's page has it."), quote=False)
+        code = f"<p class=\"sub\">{escape(bgstats.too_long(link) or '')} {each}</p>"
+    heading, add = escape(_("Add to BG Stats")), escape(_("Add this play to BG Stats"))
+    return [f"<section><h2>{heading}</h2><p><a href=\"{escape(link)}\">{add}</a></p>{code}</section>"]
 
 
 def goal(session, status: dict):
@@ -70,7 +74,8 @@ def table_page(session, replay, version: str, host=None) -> str:
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
     sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True, host=host)
-    return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
+    title = _("{game}: the table").format(game=_(game.title))  # a game marks its title; a group's own is as typed
+    return pages.page(title=title, heading=title,
                       lines=result_lines(status), version=version, sections=sections, tv=True)
 
 
@@ -115,6 +120,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False, host=host)
-    return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
+    name = _(game.title)
+    return pages.page(title=f"{player}: {name}", heading=f"{player} · {name}",
                       lines=result_lines(status), version=version, sections=sections,
                       colour=pages.seat_colour(session.players, player))

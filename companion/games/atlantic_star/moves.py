@@ -17,15 +17,16 @@ import click
 from companion.core import datapack
 from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
 from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, AtlanticStar, a_voyage, completed_vp,
-                                                marks, place_text, sea_name, unusual)
+                                                marks, place_text, sea_name, star_class, thousands, unusual)
+from companion.contract.language import N_, _, ngettext
 from companion.contract.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
-from companion.games.kit import new_command, split_names
+from companion.games.kit import new_command, said, split_names
 from companion.contract.view import Cmd, Line, Name, Table, joined
 
 
 @new_command(AtlanticStar)
 @click.option("--agency", metavar="A,B,C,D",
-              help="Names of the four ships on the agency, from the 3,000 space down (optional).")
+              help=N_("Names of the four ships on the agency, from the 3,000 space down (optional)."))
 def new(agency: str | None) -> dict:
     """2 to 6 players, each with their start money and plaques; the operators for that count."""
     return {"agency": split_names(agency)} if agency else {}
@@ -68,11 +69,12 @@ def ask_vp(at, key: str) -> None:
     """Ask the players for one class's victory points, showing the probable row only as a hint,
     and keep the answer as their own value."""
     cls = key.split(".")[1]
-    told = [Line(f"The game is over, and the victory points of the {cls}-star class are not known yet.")]
+    told = [Line(_("The game is over, and the victory points of the {n}-star class are not known yet.").format(n=cls))]
     hint = (datapack.pack(GAME).get("suggestions") or {}).get(key)
     if hint:
         row = ", ".join("?" if v is None else str(v) for v in hint["value"]) if hint.get("value") else ""
-        told.append(Line(f"Suggested: {row + ' — ' if row else ''}{hint['note']}."))
+        told.append(Line(_("Suggested: {row} — {note}.").format(row=row, note=hint["note"]) if row else
+                         _("Suggested: {note}.").format(note=hint["note"])))
     at.tell(told)
     store = at.host.store
 
@@ -80,18 +82,19 @@ def ask_vp(at, key: str) -> None:
         try:
             row = [int(x) for x in answer.strip("[]").replace(",", " ").split()]
         except ValueError:
-            raise ValueError("Six whole numbers, please (e.g. 20 15 10 6 2 0).") from None
+            raise ValueError(_("Six whole numbers, please (e.g. 20 15 10 6 2 0).")) from None
         try:
             datapack.validate(GAME, key, row, store.user_values(GAME))
         except CompanionError as exc:
-            raise ValueError(f"Six whole numbers, please ({exc.message})") from None
+            raise ValueError(_("Six whole numbers, please ({why})").format(why=exc.message)) from None
         return row
 
     # the question fits 80 columns with its answer: prompt_toolkit breaks a long one mid-word
-    row = at.ask_until("Read them off the board, 1st to 6th place, six whole numbers: ", parse)
+    row = at.ask_until(_("Read them off the board, 1st to 6th place, six whole numbers: "), parse)
     with store.writing():
         store.set_user_value(GAME, key, row)
-    at.tell([Line(f"Kept as your value of {GAME} {key} (", Cmd(f"data show {GAME}"), ").")])
+    at.tell([Line(*said(_("Kept as your value of {game} {key} ({command})."), game=GAME, key=key,
+                        command=Cmd(f"data show {GAME}")))])
 
 
 def _ask_missing_vp(at, build) -> None:
@@ -116,8 +119,8 @@ def _ask_missing_vp(at, build) -> None:
 # -- what is said -----------------------------------------------------------------------------------
 
 def scores_text(status: dict) -> str:
-    return "Final scores: " + ", ".join(
-        f"{p['name']} {p['score']} ({marks(p['money'])})" for p in status["players"]) + "."
+    return _("Final scores: {scores}.").format(scores=", ".join(
+        f"{p['name']} {p['score']} ({marks(p['money'])})" for p in status["players"]))
 
 
 def next_line(status: dict) -> Line:
@@ -125,13 +128,15 @@ def next_line(status: dict) -> Line:
     if status["finished"]:
         won = status.get("winners") or []
         if len(won) == 1:
-            head = ["Game over: ", Name(won[0]), " wins."]
+            head = said(_("Game over: {name} wins."), name=Name(won[0]))
         else:  # each name whole, with the comma or the full stop after it
             ends = [","] * (len(won) - 1) + ["."]
-            head = ["Game over: shared win for ", *joined((Name(w + end) for w, end in zip(won, ends)), " ")]
+            head = said(_("Game over: shared win for {names}"),
+                        names=joined((Name(w + end) for w, end in zip(won, ends)), " "))
         return Line(*head, " ", scores_text(status))
     may = status["may"]
-    return Line(Name(f"{status['turn']}'s"), f" turn: {', '.join(may[:-1])} or {may[-1]}.")
+    return Line(*said(_("{name}'s turn: {moves} or {last}."), name=Name(status["turn"]), moves=", ".join(may[:-1]),
+                      last=may[-1]))
 
 
 def _player(status: dict, name: str) -> dict:
@@ -141,27 +146,37 @@ def _player(status: dict, name: str) -> dict:
 def _chartered(outcome) -> list:
     status, event = outcome.status, outcome.event
     p = _player(status, event["player"])
-    space = f" chartered the ship on the {event['space']:,}-mark space"
-    said = [space, " ", Name(f"({event['card']}):")] if event.get("card") else [space + ":"]
-    return [Line(Name(p["name"]), *said, f" {marks(p['money'])} left, {p['hand']} card{'s' if p['hand'] != 1 else ''} in hand."),
-            next_line(status)]
+    values = {"name": Name(p["name"]), "space": thousands(event["space"]), "money": marks(p["money"]),
+              "hand": p["hand"]}
+    if event.get("card"):
+        text = ngettext("{name} chartered the ship on the {space}-mark space {card} {money} left, {hand} card in hand.",
+                        "{name} chartered the ship on the {space}-mark space {card} {money} left, {hand} cards in "
+                        "hand.", p["hand"])
+        values["card"] = Name(f"({event['card']}):")
+    else:
+        text = ngettext("{name} chartered the ship on the {space}-mark space: {money} left, {hand} card in hand.",
+                        "{name} chartered the ship on the {space}-mark space: {money} left, {hand} cards in hand.",
+                        p["hand"])
+    return [Line(*said(text, **values)), next_line(status)]
 
 
 def _refreshed(outcome) -> list:
     status = outcome.status
     p = _player(status, outcome.event["player"])
-    return [Line(Name(p["name"]), f" paid for four new agency ships: {marks(p['money'])} left."), next_line(status)]
+    return [Line(*said(_("{name} paid for four new agency ships: {money} left."), name=Name(p["name"]),
+                       money=marks(p["money"]))), next_line(status)]
 
 
 def _staged(outcome) -> list:
     status, event = outcome.status, outcome.event
     sea = event["sea"]
     mine = outcome.at.game.staged(outcome.state, event["player"], sea)
-    out = [Line(Name(event["player"]), f" staged {a_voyage(sea)} worth {mine['value']} in the "
-                f"{mine['class']}-star class: {place_text(mine['place'])} of {len(status['seas'][sea]['ranking'])}.")]
+    out = [Line(*said(_("{name} staged {voyage} worth {value} in the {n}-star class: {place} of {count}."),
+                      name=Name(event["player"]), voyage=a_voyage(sea), value=mine["value"], n=mine["class"],
+                      place=place_text(mine["place"]), count=len(status["seas"][sea]["ranking"])))]
     if unusual(event.get("cards"), event.get("value"), outcome.at.data["seas"][sea]["legs"]):
-        out.append(Line(f"Note: above {UNUSUAL_LEG} points per leg is unusual: check the cards (", Cmd("undo"),
-                        " if mistyped)."))
+        out.append(Line(*said(_("Note: above {most} points per leg is unusual: check the cards ({undo} if mistyped)."),
+                              most=UNUSUAL_LEG, undo=Cmd("undo"))))
     return out + [next_line(status)]
 
 
@@ -169,9 +184,10 @@ def _borrowed(outcome) -> list:
     status, event = outcome.status, outcome.event
     p = _player(status, event["player"])
     plaque = outcome.at.game.loaned(outcome.state, p["name"])
-    return [Line(Name(p["name"]), f" borrowed {marks(event['amount'])} on the {event['sea'].title()} voyage: now "
-                 f"worth {plaque['value']}, {place_text(plaque['place'])} of "
-                 f"{len(status['seas'][event['sea']]['ranking'])}; {marks(p['money'])} in hand."),
+    return [Line(*said(_("{name} borrowed {amount} on the {sea} voyage: now worth {value}, {place} of {count}; {money} "
+                         "in hand."), name=Name(p["name"]), amount=marks(event["amount"]), sea=event["sea"].title(),
+                       value=plaque["value"], place=place_text(plaque["place"]),
+                       count=len(status["seas"][event["sea"]]["ranking"]), money=marks(p["money"]))),
             next_line(status)]
 
 
@@ -179,7 +195,7 @@ def _preview(at) -> list:
     """`loan --preview`: the voyage's value, place and victory points before and after the
     loan, as the places stand now; nothing is recorded."""
     if at.replay.abandoned:  # (a finished game the rules refuse themselves)
-        raise RuleError("This game was abandoned: `undo` takes that back, or start another with `new`.")
+        raise RuleError(_("This game was abandoned: `undo` takes that back, or start another with `new`."))
     data = dict(at.data, vp=effective_vp(at))
     state = dict(at.full, vp=data["vp"])
     pv = at.game.preview_loan(state, _loan_event(at), data)
@@ -189,14 +205,15 @@ def _preview(at) -> list:
         return "?" if x["points"] is None else str(x["points"])
 
     out = [
-        Line("Preview, nothing recorded: ", Name(pv["player"]), f" borrows {marks(pv['amount'])} on the "
-             f"{pv['sea'].title()} voyage ({b['class']}-star class)."),
-        Line(f"  value {b['value']} → {a['value']}, place {place_text(b['place'])} → {place_text(a['place'])}, "
-             f"victory points {vp(b)} → {vp(a)} (as the places stand now)."),
+        Line(*said(_("Preview, nothing recorded: {name} borrows {amount} on the {sea} voyage ({n}-star class)."),
+                   name=Name(pv["player"]), amount=marks(pv["amount"]), sea=pv["sea"].title(), n=b["class"])),
+        Line("  " + _("value {value} → {after}, place {place} → {place_after}, victory points {vp} → {vp_after} (as the "
+                      "places stand now).").format(value=b["value"], after=a["value"], place=place_text(b["place"]),
+                                                  place_after=place_text(a["place"]), vp=vp(b), vp_after=vp(a))),
     ]
     if a["points"] is None:
-        out.append(Line(f"  The {b['class']}-star victory points are not known yet: ",
-                        Cmd(f"companion data set {GAME} vp.{b['class']} '{SHAPE}'"), "."))
+        out.append(Line("  ", *said(_("The {n}-star victory points are not known yet: {command}."), n=b["class"],
+                                    command=Cmd(f"companion data set {GAME} vp.{b['class']} '{SHAPE}'"))))
     return out
 
 
@@ -215,7 +232,7 @@ class Space(Kind):
 
     def read(self, text, at, param):
         if not str(text).strip():
-            raise CompanionError("Give the agency space: its price, e.g. 0 or 3000.")
+            raise CompanionError(_("Give the agency space: its price, e.g. 0 or 3000."))
         try:
             return _whole(text)
         except ValueError:
@@ -253,8 +270,8 @@ def _seas_to_sail(at) -> list[tuple[str, str]]:
         legs = (at.data.get("seas") or {}).get(sea, {}).get("legs")
         fits = legs is None or limit is None or (hand >= legs and hand - legs <= limit)
         if player and state["plaques"][player].get(sea) and fits:
-            said = f"{info['class']}-star" if info["class"] else "not sailed yet"
-            out.append((sea, f"{said}, {legs} legs" if legs else said))
+            note = star_class(info["class"]) if info["class"] else _("not sailed yet")
+            out.append((sea, _("{class_}, {legs} legs").format(class_=note, legs=legs) if legs else note))
     return out
 
 
@@ -266,7 +283,7 @@ def _seas_with_voyage(at) -> list[tuple[str, str]]:
     for sea, info in state["seas"].items():
         mine = [x for x in info["ranking"] if x["owner"] == player and not x["loan"]]
         if mine and len(info["ranking"]) < state["places"]:
-            out.append((sea, f"voyage worth {mine[0]['value']}"))
+            out.append((sea, _("voyage worth {value}").format(value=mine[0]["value"])))
     return out
 
 
@@ -279,7 +296,8 @@ class Marks(Kind):
         try:
             return _whole(text)
         except ValueError:
-            raise Malformed(f"AMOUNT must be a whole number, not {text!r}: e.g. loan Ann baltic 5000") from None
+            raise Malformed(_("AMOUNT must be a whole number, not {typed}: e.g. loan Ann baltic 5000").format(
+                typed=repr(text))) from None
 
 
 class Legs(Kind):
@@ -310,7 +328,7 @@ class ShipName(Kind):
 
 
 def _player_param() -> Param:
-    return Param("player", Player(), "Who acts (their turn).", metavar="NAME")
+    return Param("player", Player(), N_("Who acts (their turn)."), metavar="NAME")
 
 
 # -- from the phones: the player whose turn it is -----------------------------------------------------
@@ -332,10 +350,11 @@ def _loan_room(at, player: str) -> bool:
 def _turn_why(at, player: str) -> str:
     turn = at.full.get("turn")
     if turn and turn["player"] != player:
-        return f"It is {turn['player']}'s turn, not {player}'s."
+        return _("It is {turn}'s turn, not {name}'s.").format(turn=turn["player"], name=player)
     if turn and "loan" not in AtlanticStar.may(at.full):
-        return f"A loan comes first in a turn: {player} has taken one or refreshed the agency already."
-    return f"{player} cannot do that now."
+        return _("A loan comes first in a turn: {name} has taken one or refreshed the agency already.").format(
+            name=player)
+    return _("{name} cannot do that now.").format(name=player)
 
 
 # -- the moves ----------------------------------------------------------------------------------------
@@ -369,7 +388,7 @@ def _voyage_event(at) -> dict:
 
 def _voyage_prepare(at) -> None:
     if (at.args.get("value") is None) == (at.args.get("cards") is None):
-        raise click.UsageError("Give the voyage's value as --value N, or leg by leg as --cards LIST (one of them).")
+        raise click.UsageError(_("Give the voyage's value as --value N, or leg by leg as --cards LIST (one of them)."))
     _ask_missing_vp(at, _voyage_event)
 
 
@@ -385,53 +404,54 @@ def _loan_prepare(at) -> list | None:
 
 
 MOVES = [
-    Move("charter", [_player_param(), Param("space", Space(), "The agency space: 3000, 2000, 1000 or 0."),
-                     Param("card", ShipName(), "The name of the ship chartered (for the log).", option=True,
+    Move("charter", [_player_param(), Param("space", Space(), N_("The agency space: 3000, 2000, 1000 or 0.")),
+                     Param("card", ShipName(), N_("The name of the ship chartered (for the log)."), option=True,
                            required=False),
-                     Param("new", ShipName(), "The name of the ship drawn onto the 3,000 space.", option=True,
+                     Param("new", ShipName(), N_("The name of the ship drawn onto the 3,000 space."), option=True,
                            required=False)],
          _charter_event, done=_chartered, examples=["charter Ann 1000"],
-         help="Charter the ship on SPACE (3000, 2000, 1000 or 0): NAME pays its price; the turn ends.",
-         phone="Charter a ship from the agency", allowed=_turn(), why_not=_turn_why),
+         help=N_("Charter the ship on SPACE (3000, 2000, 1000 or 0): NAME pays its price; the turn ends."),
+         phone=N_("Charter a ship from the agency"), allowed=_turn(), why_not=_turn_why),
     Move("refresh", [_player_param(),
-                     Param("cards", Ships(), "The names of the four new ships, from the 3,000 space down.",
+                     Param("cards", Ships(), N_("The names of the four new ships, from the 3,000 space down."),
                            option=True, required=False)],
          _refresh_event, done=_refreshed, examples=["refresh Ann"],
-         help="NAME pays 2,000 marks to replace all four agency ships (repeatable while money lasts).",
-         phone="Replace the agency's four ships", allowed=_turn(), why_not=_turn_why, verb="Pay and replace",
+         help=N_("NAME pays 2,000 marks to replace all four agency ships (repeatable while money lasts)."),
+         phone=N_("Replace the agency's four ships"), allowed=_turn(), why_not=_turn_why, verb=N_("Pay and replace"),
          more=True),
-    Move("voyage", [_player_param(), Param("sea", Sea(_seas_to_sail), "The sea: baltic, mediterranean, atlantic or "
-                                                                       "pacific."),
-                    Param("stars", Number(), "1 to 5: needed by a sea's first voyage (a class no other sea has).",
+    Move("voyage", [_player_param(), Param("sea", Sea(_seas_to_sail), N_("The sea: baltic, mediterranean, atlantic or "
+                                                                          "pacific.")),
+                    Param("stars", Number(), N_("1 to 5: needed by a sea's first voyage (a class no other sea has)."),
                           flags=["--class"], required=False, metavar="STARS"),
-                    Param("value", Number(), "The voyage's value: the points plus any bonus.", option=True,
+                    Param("value", Number(), N_("The voyage's value: the points plus any bonus."), option=True,
                           required=False, metavar="N"),
-                    Param("cards", Legs(), "One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), "
-                                           "X = no points (no bonus).", option=True, required=False)],
+                    Param("cards", Legs(), N_("One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), "
+                                              "X = no points (no bonus)."), option=True, required=False)],
          _voyage_event, prepare=_voyage_prepare, done=_staged, examples=["voyage Ann baltic --value 12 --class 1"],
-         help="NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends.",
-         phone="Stage a voyage", allowed=_turn(lambda at, player: bool(_seas_to_sail(
+         help=N_("NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends."),
+         phone=N_("Stage a voyage"), allowed=_turn(lambda at, player: bool(_seas_to_sail(
              At(at.session, at.replay, player, {"player": player}, at.host)))), why_not=_turn_why),
-    Move("loan", [_player_param(), Param("sea", Sea(_seas_with_voyage), "The sea of the voyage."),
-                  Param("amount", Marks(), "Whole thousands of marks."),
-                  Param("which", Number(), "Which of NAME's two voyages in SEA (1 or 2).", flags=["--voyage"],
+    Move("loan", [_player_param(), Param("sea", Sea(_seas_with_voyage), N_("The sea of the voyage.")),
+                  Param("amount", Marks(), N_("Whole thousands of marks.")),
+                  Param("which", Number(), N_("Which of NAME's two voyages in SEA (1 or 2)."), flags=["--voyage"],
                         required=False, metavar="N"),
-                  Param("preview", Flag(), "Show the place and victory points before and after; record nothing.")],
+                  Param("preview", Flag(), N_("Show the place and victory points before and after; record nothing."))],
          _loan_event, prepare=_loan_prepare, done=_borrowed, examples=["loan Ann baltic 5000"],
-         help="Borrow AMOUNT (whole thousands) against NAME's voyage in SEA, first thing in the turn.",
-         phone="Take a loan on a voyage (first thing in your turn)", allowed=_turn(_loan_room), why_not=_turn_why,
-         verb="Borrow", more=True),
+         help=N_("Borrow AMOUNT (whole thousands) against NAME's voyage in SEA, first thing in the turn."),
+         phone=N_("Take a loan on a voyage (first thing in your turn)"), allowed=_turn(_loan_room), why_not=_turn_why,
+         verb=N_("Borrow"), more=True),
 ]
 
 
 def agency_view(at) -> list:
-    return [Table(["space", "ship"], [[marks(a["price"]), a["card"] or "(not typed)"] for a in at.state["agency"]],
-                  title="Charter agency", right=[0])]
+    return [Table([_("space"), _("ship")], [[marks(a["price"]), a["card"] or _("(not typed)")]
+                                            for a in at.state["agency"]],
+                  title=_("Charter agency"), right=[0])]
 
 
 SCREENS = [
     Screen("agency", agency_view, json=lambda at: at.status["agency"],
-           help="Show the charter agency: the four spaces with their prices and the ships' names if typed."),
+           help=N_("Show the charter agency: the four spaces with their prices and the ships' names if typed.")),
 ]
 NEW = {GAME: new}
 PLAYTHROUGH = {GAME: [

@@ -21,6 +21,8 @@ import copy
 from typing import Any
 
 from companion.contract.errors import RuleError, game_over
+from companion.contract.language import N_, _, ngettext
+from companion.contract.written import number
 from companion.contract.text import has_unsafe_chars, safe_text
 from companion.contract.api import Game, Setup, State, best, player_name
 
@@ -30,8 +32,13 @@ MAIL, VOID = "M", "X"
 
 
 def marks(amount: int) -> str:
-    """Money as the rulebook writes it: 8,000 marks."""
-    return f"{amount:,} marks"
+    """Money as the rulebook writes it: 8,000 marks (8.000 Mark in German)."""
+    return ngettext("{amount} mark", "{amount} marks", amount).format(amount=thousands(amount))
+
+
+def thousands(amount) -> str:
+    """An amount with its thousands grouped as the viewer writes them: 8,000 / 8.000."""
+    return number(amount, grouped=True)
 
 
 def sea_name(seas: list[str], text: Any) -> str:
@@ -43,14 +50,16 @@ def sea_name(seas: list[str], text: Any) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise RuleError(f"{text!r} could be {' or '.join(matches)}: type more of the sea's name.")
-    raise RuleError(f"There is no sea called {text!r}: the seas are {', '.join(seas)}.")
+        raise RuleError(_("{typed} could be {seas}: type more of the sea's name.").format(
+            typed=repr(text), seas=_(" or ").join(matches)))
+    raise RuleError(_("There is no sea called {typed}: the seas are {seas}.").format(typed=repr(text),
+                                                                                     seas=", ".join(seas)))
 
 
 def a_voyage(sea: str) -> str:
     """'a Baltic voyage', 'an Atlantic voyage'."""
     name = sea.title()
-    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} voyage"
+    return (_("an {sea} voyage") if name[:1] in "AEIOU" else _("a {sea} voyage")).format(sea=name)
 
 
 # Not a rule: the rulebook states no largest number of points a ship scores on a leg. A leg
@@ -75,10 +84,8 @@ def card_value(cards: list, legs: int) -> int:
     """
     if not isinstance(cards, list) or len(cards) != legs:
         got = len(cards) if isinstance(cards, list) else 0
-        raise RuleError(
-            f"Give one card per leg: {legs} entries, not {got} (e.g. --cards "
-            f"{','.join(['5', 'M', 'X', '3', '7', '2'][:legs])})."
-        )
+        raise RuleError(_("Give one card per leg: {legs} entries, not {got} (e.g. --cards {example}).").format(
+            legs=legs, got=got, example=",".join(["5", "M", "X", "3", "7", "2"][:legs])))
     total, void = 0, False
     for n, raw in enumerate(cards, 1):
         text = str(raw).strip().upper()
@@ -89,10 +96,9 @@ def card_value(cards: list, legs: int) -> int:
         elif text.isdigit() and int(text) >= 1:
             total += int(text)
         else:
-            raise RuleError(
-                f"Leg {n}: {raw!r} is not a card entry: type a number of 1 or more (the ship's points "
-                f"on that leg), M for a mail ship or X for a ship with no points there."
-            )
+            raise RuleError(_("Leg {n}: {typed} is not a card entry: type a number of 1 or more (the ship's points on "
+                              "that leg), M for a mail ship or X for a ship with no points there.").format(
+                n=n, typed=repr(raw)))
     return total if void else total + legs
 
 
@@ -125,8 +131,13 @@ SHAPE = "[1st, 2nd, 3rd, 4th, 5th, 6th]"
 
 
 def place_text(place: int) -> str:
-    """1st, 2nd, 3rd, 4th ..."""
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+    """1st, 2nd, 3rd, 4th ... (1., 2., 3. in German)"""
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(place) or _("{n}th").format(n=place)
+
+
+def star_class(cls) -> str:
+    """The 3-star class's name: "3-star" (a sea's class on the board)."""
+    return _("{n}-star").format(n=cls)
 
 
 def completed_vp(known: dict | None, typed: dict | None) -> dict:
@@ -151,14 +162,14 @@ class AtlanticStar(Game):
     listing = 40
     id = GAME
     title = "Atlantic Star"
-    tie_break = "money"  # `played`: a tie for first needs --winner
-    description = "Charter ships, stage cruises ranked per sea, take loans; victory points by place."
+    tie_break = N_("money")  # `played`: a tie for first needs --winner
+    description = N_("Charter ships, stage cruises ranked per sea, take loans; victory points by place.")
     min_players = 2
     max_players = 6
     deals = False  # the players shuffle the real ship cards
     # seed 003, "Get Ready, let the game start": the shell's `new` asks it when --start is not given
-    start_question = ("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to "
-                      "start the game.\")")
+    start_question = N_("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to "
+                        "start the game.\")")
     # player_fields: the default ("player" ...): the core writes the acting player as seated
 
     # -- set-up ----------------------------------------------------------------------------
@@ -166,24 +177,24 @@ class AtlanticStar(Game):
         players = list(setup.players)
         n = str(len(players))
         seas = list(self.need(data, GAME, "seas"))
-        money = self.need(data, GAME, f"start_money.{n}", "start money", "18000")
-        per_player = self.need(data, GAME, f"plaques_per_player.{n}", "plaques per player", "4")
-        operators = self.need(data, GAME, f"operators.{n}", "operator plaque values", "[]")
-        prices = self.need(data, GAME, "agency_prices", "agency prices", "[3000, 2000, 1000, 0]")
+        money = self.need(data, GAME, f"start_money.{n}", _("start money"), "18000")
+        per_player = self.need(data, GAME, f"plaques_per_player.{n}", _("plaques per player"), "4")
+        operators = self.need(data, GAME, f"operators.{n}", _("operator plaque values"), "[]")
+        prices = self.need(data, GAME, "agency_prices", _("agency prices"), "[3000, 2000, 1000, 0]")
         per_sea, rest = divmod(per_player, len(seas))
         size = len(players) * per_sea + len(operators)
         if rest or size != self.need(data, GAME, "places"):
-            raise RuleError(
-                f"The printed data do not add up for {n} players: {per_player} plaques each and "
-                f"{len(operators)} operator sets do not fill every sea: check `data show {GAME}`."
-            )
+            raise RuleError(_("The printed data do not add up for {n} players: {per_player} plaques each and "
+                              "{operators} operator sets do not fill every sea: check `{command}`.").format(
+                n=n, per_player=per_player, operators=len(operators), command=f"data show {GAME}"))
         names = list(setup.options.get("agency") or [])
         for name in names:
             if name is not None and (not isinstance(name, str) or has_unsafe_chars(name) or not name.isprintable()):
-                raise RuleError(f"The ship's name '{safe_text(str(name))}' holds control characters (such as ESC "
-                                "or a right-to-left override): type it with letters, digits and spaces.")
+                raise RuleError(_("The ship's name '{name}' holds control characters (such as ESC or a right-to-left "
+                                  "override): type it with letters, digits and spaces.").format(name=safe_text(str(name))))
         if len(names) > len(prices):
-            raise RuleError(f"The agency has {len(prices)} spaces: name at most {len(prices)} ships, dearest first.")
+            raise RuleError(_("The agency has {count} spaces: name at most {count} ships, dearest first.").format(
+                count=len(prices)))
         names += [None] * (len(prices) - len(names))
         return {
             "players_order": players,
@@ -214,11 +225,11 @@ class AtlanticStar(Game):
     def _actor(self, s: State, event: dict) -> str:
         """The acting player, refusing anyone but the one whose turn it is."""
         if "player" not in event:
-            raise RuleError(f"Name the player acting: it is {s['turn']['player']}'s turn.")
+            raise RuleError(_("Name the player acting: it is {name}'s turn.").format(name=s["turn"]["player"]))
         p = player_name(s["players_order"], str(event["player"]))
         current = s["turn"]["player"]
         if p != current:
-            raise RuleError(f"It is {current}'s turn, not {p}'s.")
+            raise RuleError(_("It is {turn}'s turn, not {name}'s.").format(turn=current, name=p))
         return p
 
     def _end_turn(self, s: State, data: dict) -> None:
@@ -242,9 +253,8 @@ class AtlanticStar(Game):
 
     def _pay(self, s: State, player: str, amount: int, what: str) -> None:
         if s["money"][player] < amount:
-            raise RuleError(
-                f"{player} has {marks(s['money'][player])} and cannot pay {marks(amount)} {what}."
-            )
+            raise RuleError(_("{name} has {money} and cannot pay {amount} {what}.").format(
+                name=player, money=marks(s["money"][player]), amount=marks(amount), what=what))
         s["money"][player] -= amount
 
     # -- actions ---------------------------------------------------------------------------
@@ -253,18 +263,17 @@ class AtlanticStar(Game):
         prices = [space["price"] for space in s["agency"]]
         space = event.get("space")
         if isinstance(space, bool) or space not in prices:
-            shown = ", ".join(str(x) for x in prices[:-1]) + f" or {prices[-1]}"
-            raise RuleError(f"There is no agency space {space!r}: the spaces are {shown}.")
+            shown = _("{spaces} or {last}").format(spaces=", ".join(str(x) for x in prices[:-1]), last=prices[-1])
+            raise RuleError(_("There is no agency space {typed}: the spaces are {spaces}.").format(
+                typed=repr(space), spaces=shown))
         i = prices.index(space)
         hand = s["hand"][p] + 1
         limit = self.need(data, GAME, "hand_after_voyage")
         fits = [sea for sea, left in s["plaques"][p].items() if left and hand - self._legs(data, sea) <= limit]
         if not fits:
-            raise RuleError(
-                f"{p} would hold {hand} cards, and none of {p}'s voyages still to stage could leave at "
-                f"most {limit} in hand: stage a voyage instead."
-            )
-        self._pay(s, p, space, f"for the {space:,}-mark space")
+            raise RuleError(_("{name} would hold {hand} cards, and none of {name}'s voyages still to stage could leave "
+                              "at most {limit} in hand: stage a voyage instead.").format(name=p, hand=hand, limit=limit))
+        self._pay(s, p, space, _("for the {space}-mark space").format(space=thousands(space)))
         s["hand"][p] = hand
         names = [a["card"] for a in s["agency"]]
         names = [event.get("new")] + names[:i] + names[i + 1 :]  # dearer cards slide one cheaper
@@ -277,10 +286,9 @@ class AtlanticStar(Game):
         cost = self.need(data, GAME, "refresh_cost")
         names = list(event.get("cards") or [])
         if names and len(names) != len(s["agency"]):
-            raise RuleError(
-                f"Name all {len(s['agency'])} new agency cards, dearest first, or none of them."
-            )
-        self._pay(s, p, cost, "to replace the agency's cards")
+            raise RuleError(_("Name all {count} new agency cards, dearest first, or none of them.").format(
+                count=len(s["agency"])))
+        self._pay(s, p, cost, _("to replace the agency's cards"))
         names = names or [None] * len(s["agency"])
         for slot, name in zip(s["agency"], names):
             slot["card"] = name
@@ -291,19 +299,21 @@ class AtlanticStar(Game):
         sea = sea_name(list(s["seas"]), event.get("sea"))
         legs = self._legs(data, sea)
         if not s["plaques"][p][sea]:
-            raise RuleError(f"{p} has no {sea.title()} plaque left: every voyage there is staged.")
+            raise RuleError(_("{name} has no {sea} plaque left: every voyage there is staged.").format(
+                name=p, sea=sea.title()))
         hand, limit = s["hand"][p], self.need(data, GAME, "hand_after_voyage")
         if hand < legs:
-            raise RuleError(
-                f"{p} holds {hand} cards: {a_voyage(sea)} needs {legs}, one per leg."
-            )
+            raise RuleError(_("{name} holds {hand} cards: {voyage} needs {legs}, one per leg.").format(
+                name=p, hand=hand, voyage=a_voyage(sea), legs=legs))
         if hand - legs > limit:
             fits = [x for x in s["seas"] if s["plaques"][p][x] and legs_ok(hand, self._legs(data, x), limit)]
-            allowed = f" With {hand} cards: {' or '.join(x.title() for x in fits)}." if fits else ""
-            raise RuleError(
-                f"{p} holds {hand} cards: {a_voyage(sea)} ({legs} legs) would leave "
-                f"{hand - legs}, and at most {limit} may stay in hand.{allowed}"
-            )
+            said = _("{name} holds {hand} cards: {voyage} ({legs} legs) would leave {left}, and at most {limit} may "
+                     "stay in hand.").format(name=p, hand=hand, voyage=a_voyage(sea), legs=legs, left=hand - legs,
+                                             limit=limit)
+            if fits:
+                said += " " + _("With {hand} cards: {seas}.").format(hand=hand,
+                                                                    seas=_(" or ").join(x.title() for x in fits))
+            raise RuleError(said)
         value = self._voyage_value(event, legs, data)
         cls = self._class(s, sea, event.get("class"), data)
         ranking = s["seas"][sea]["ranking"]
@@ -321,28 +331,32 @@ class AtlanticStar(Game):
         p = self._actor(s, event)
         turn = s["turn"]
         if turn["loan"]:
-            raise RuleError(f"{p} has taken a loan this turn already: one loan per turn.")
+            raise RuleError(_("{name} has taken a loan this turn already: one loan per turn.").format(name=p))
         if turn["refreshes"]:
-            raise RuleError(f"A loan comes first in a turn: {p} has already refreshed the agency.")
+            raise RuleError(_("A loan comes first in a turn: {name} has already refreshed the agency.").format(name=p))
         sea = sea_name(list(s["seas"]), event.get("sea"))
         ranking = s["seas"][sea]["ranking"]
         if ranking and len(ranking) >= s["places"]:
-            raise RuleError(f"The {sea.title()} has all {s['places']} plaques: no more loans on its voyages.")
+            raise RuleError(_("The {sea} has all {places} plaques: no more loans on its voyages.").format(
+                sea=sea.title(), places=s["places"]))
         plaque = self.loan_voyage(ranking, p, sea, event.get("voyage"))
         amount = event.get("amount")
         cfg = self.need(data, GAME, "loan")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise RuleError(f"A loan is a whole number of marks, e.g. loan {p} {sea} 5000.")
+            raise RuleError(_("A loan is a whole number of marks, e.g. {command}.").format(command=f"loan {p} {sea} 5000"))
         if amount % cfg["unit"]:
-            raise RuleError(f"Loans come in whole thousands: {amount:,} is not, e.g. {max(cfg['unit'], amount - amount % cfg['unit']):,}.")
+            raise RuleError(_("Loans come in whole thousands: {amount} is not, e.g. {example}.").format(
+                amount=thousands(amount), example=thousands(max(cfg["unit"], amount - amount % cfg["unit"]))))
         cap = min(cfg["max"], cfg["per_point"] * plaque["value"])
         if amount > cap:
             why = (
-                f"at most {marks(cfg['max'])} per voyage"
+                _("at most {money} per voyage").format(money=marks(cfg["max"]))
                 if cap == cfg["max"]
-                else f"at most {cfg['per_point']:,} per point of the voyage's value {plaque['value']}"
+                else _("at most {amount} per point of the voyage's value {value}").format(
+                    amount=thousands(cfg["per_point"]), value=plaque["value"])
             )
-            raise RuleError(f"{p} may borrow at most {marks(cap)} on that voyage ({why}), not {amount:,}.")
+            raise RuleError(_("{name} may borrow at most {money} on that voyage ({why}), not {amount}.").format(
+                name=p, money=marks(cap), why=why, amount=thousands(amount)))
         ranking.remove(plaque)
         plaque["value"] -= amount // cfg["per_point"]
         plaque["loan"] = amount
@@ -357,12 +371,13 @@ class AtlanticStar(Game):
     def _voyage_value(self, event: dict, legs: int, data: dict) -> int:
         has_value, has_cards = event.get("value") is not None, event.get("cards") is not None
         if has_value == has_cards:
-            raise RuleError("Give the voyage's value as --value N or leg by leg as --cards LIST (one of them).")
+            raise RuleError(_("Give the voyage's value as --value N or leg by leg as --cards LIST (one of them)."))
         if has_cards:
             return card_value(list(event["cards"]), legs)
         value = event["value"]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RuleError(f"A voyage's value is a whole number of 0 or more (points plus the bonus), not {value!r}.")
+            raise RuleError(_("A voyage's value is a whole number of 0 or more (points plus the bonus), not {typed}.").format(
+                typed=repr(value)))
         return value
 
     def _class(self, s: State, sea: str, given: Any, data: dict) -> int:
@@ -370,48 +385,43 @@ class AtlanticStar(Game):
         current = s["seas"][sea]["class"]
         classes = self.need(data, GAME, "classes")
         if given is not None and (isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= classes):
-            raise RuleError(f"A class is 1 to {classes} stars, not {given!r}.")
+            raise RuleError(_("A class is 1 to {classes} stars, not {typed}.").format(classes=classes, typed=repr(given)))
         if current is not None:
             if given is not None and given != current:
-                raise RuleError(
-                    f"The {sea.title()} sails in the {current}-star class: leave out --class or give {current}."
-                )
+                raise RuleError(_("The {sea} sails in the {current}-star class: leave out --class or give {current}.").format(
+                    sea=sea.title(), current=current))
             return current
         used = {v["class"]: x for x, v in s["seas"].items() if v["class"] is not None}
         free = [str(c) for c in range(1, classes + 1) if c not in used]
         if given is None:
-            raise RuleError(
-                f"This is the first {sea.title()} voyage: choose its class with --class STARS "
-                f"({', '.join(free)} are free)."
-            )
+            raise RuleError(_("This is the first {sea} voyage: choose its class with --class STARS ({free} are free).").format(
+                sea=sea.title(), free=", ".join(free)))
         if given in used:
-            raise RuleError(
-                f"The {given}-star class belongs to the {used[given].title()}: choose one of {', '.join(free)}."
-            )
+            raise RuleError(_("The {given}-star class belongs to the {sea}: choose one of {free}.").format(
+                given=given, sea=used[given].title(), free=", ".join(free)))
         return given
 
     def loan_voyage(self, ranking: list[dict], p: str, sea: str, which: Any) -> dict:
         mine = sorted((x for x in ranking if x["owner"] == p), key=lambda x: x["voyage"])
         if not mine:
-            raise RuleError(f"{p} has no voyage in the {sea.title()} to borrow against.")
+            raise RuleError(_("{name} has no voyage in the {sea} to borrow against.").format(name=p, sea=sea.title()))
         if which is not None:
             pick = [x for x in mine if x["voyage"] == which]
             if not pick:
-                numbers = " or ".join(str(x["voyage"]) for x in mine)
-                raise RuleError(f"{p} has no {sea.title()} voyage {which!r}: give --voyage {numbers}.")
+                numbers = _(" or ").join(str(x["voyage"]) for x in mine)
+                raise RuleError(_("{name} has no {sea} voyage {typed}: give --voyage {numbers}.").format(
+                    name=p, sea=sea.title(), typed=repr(which), numbers=numbers))
             plaque = pick[0]
         else:
             free = [x for x in mine if not x["loan"]]
             if len(free) > 1:
-                raise RuleError(
-                    f"{p} has {len(free)} {sea.title()} voyages without a loan: pick one with --voyage "
-                    + " or --voyage ".join(str(x["voyage"]) for x in free) + "."
-                )
+                raise RuleError(_("{name} has {count} {sea} voyages without a loan: pick one with {options}.").format(
+                    name=p, count=len(free), sea=sea.title(),
+                    options=_(" or ").join(f"--voyage {x['voyage']}" for x in free)))
             plaque = free[0] if free else mine[0]
         if plaque["loan"]:
-            raise RuleError(
-                f"{p}'s {sea.title()} voyage {plaque['voyage']} has a loan already: one loan per voyage."
-            )
+            raise RuleError(_("{name}'s {sea} voyage {voyage} has a loan already: one loan per voyage.").format(
+                name=p, sea=sea.title(), voyage=plaque["voyage"]))
         return plaque
 
     # -- the end ---------------------------------------------------------------------------
@@ -420,7 +430,7 @@ class AtlanticStar(Game):
         for cls in sorted(info["class"] for info in s["seas"].values() if info["class"] is not None):
             self.need(
                 data, GAME, f"vp.{cls}",
-                f"victory points of the {cls}-star class, 1st to 6th place, read off the board",
+                _("victory points of the {n}-star class, 1st to 6th place, read off the board").format(n=cls),
                 "[1st, 2nd, 3rd, 4th, 5th, 6th]",
             )
         s["vp"] = copy.deepcopy(data.get("vp"))
@@ -546,29 +556,35 @@ class AtlanticStar(Game):
     def describe(self, event: dict) -> str:
         etype, p = event.get("type"), event.get("player", "?")
         if etype == "charter":
-            card = f" ({event['card']})" if event.get("card") else ""
             space = event.get("space")
-            space = f"{space:,}" if isinstance(space, int) else repr(space)
-            return f"{p} chartered the ship on the {space}-mark space{card}"
+            space = thousands(space) if isinstance(space, int) else repr(space)
+            if event.get("card"):
+                return _("{name} chartered the ship on the {space}-mark space ({card})").format(
+                    name=p, space=space, card=event["card"])
+            return _("{name} chartered the ship on the {space}-mark space").format(name=p, space=space)
         if etype == "refresh":
-            return f"{p} paid to replace the four agency cards"
+            return _("{name} paid to replace the four agency cards").format(name=p)
         if etype == "voyage":
             sea = str(event.get("sea", "?")).title()
-            cls = f", {event['class']}-star class" if event.get("class") else ""
+            cls = ", " + _("{n}-star class").format(n=event["class"]) if event.get("class") else ""
             if event.get("cards") is not None:
                 cards = [str(c).upper() for c in event["cards"]]
                 try:
                     worth = card_value(cards, len(cards))
                 except RuleError:
                     worth = "?"
-                return f"{p} staged {a_voyage(sea)} worth {worth} ({' '.join(cards)}){cls}"
-            return f"{p} staged {a_voyage(sea)} worth {event.get('value')}{cls}"
+                return _("{name} staged {voyage} worth {worth} ({cards})").format(
+                    name=p, voyage=a_voyage(sea), worth=worth, cards=" ".join(cards)) + cls
+            return _("{name} staged {voyage} worth {worth}").format(name=p, voyage=a_voyage(sea),
+                                                                    worth=event.get("value")) + cls
         if etype == "loan":
             sea = str(event.get("sea", "?")).title()
             amount = event.get("amount")
-            which = f" {event['voyage']}" if event.get("voyage") else ""
             shown = marks(amount) if isinstance(amount, int) else repr(amount)
-            return f"{p} borrowed {shown} on the {sea} voyage{which}"
+            if event.get("voyage"):
+                return _("{name} borrowed {money} on the {sea} voyage {voyage}").format(
+                    name=p, money=shown, sea=sea, voyage=event["voyage"])
+            return _("{name} borrowed {money} on the {sea} voyage").format(name=p, money=shown, sea=sea)
         return super().describe(event)
 
 

@@ -10,17 +10,19 @@ from __future__ import annotations
 import click
 
 from companion.contract.declare import Flag, Move, Number, Pairs, Param, Player
-from companion.games.kit import new_command, sheet_options
+from companion.contract.language import N_, _
+from companion.contract.written import number
+from companion.games.kit import and_list, new_command, said, sheet_options
 from companion.games.scoresheet.rules import ScoreSheet
 from companion.contract.view import Cmd, Line, Name, joined, winners
 
 
 @new_command(ScoreSheet)
 @sheet_options
-@click.option("--target", metavar="N", help="The game ends after the round in which someone reaches N (a total "
-                                            "of N or more; with --lowest-wins too).")
+@click.option("--target", metavar="N", help=N_("The game ends after the round in which someone reaches N (a total "
+                                               "of N or more; with --lowest-wins too)."))
 @click.option("--scorekeeper", metavar="NAME",
-              help="On the phones (`serve`), NAME enters every round's points (default: each player their own).")
+              help=N_("On the phones (`serve`), NAME enters every round's points (default: each player their own)."))
 def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
     """Rounds of points, totals and winners, for any game: `--title NAME` names it, and the
     title is remembered with its options."""
@@ -31,11 +33,14 @@ def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
     if target is not None:
         value = parse_points(target)
         if value is None:
-            raise click.UsageError(f"--target {target!r} is not a number: write it like --target 100")
-        if options.get("coop") or options.get("no_points"):
-            kind = "A co-operative game is won or lost together (`finish --won` or `finish --lost`)" \
-                if options.get("coop") else "A game without points is won by the players named (`finish --winner NAME`)"
-            raise click.UsageError(f"{kind}: no total ends it, so drop --target {target}.")
+            raise click.UsageError(_("--target {typed} is not a number: write it like --target 100").format(
+                typed=repr(target)))
+        if options.get("coop"):
+            raise click.UsageError(_("A co-operative game is won or lost together (`finish --won` or `finish --lost`): "
+                                     "no total ends it, so drop --target {target}.").format(target=target))
+        if options.get("no_points"):
+            raise click.UsageError(_("A game without points is won by the players named (`finish --winner NAME`): "
+                                     "no total ends it, so drop --target {target}.").format(target=target))
         options["target"] = value
         options["target_rule"] = "reaches"  # the help's word, whichever total wins (issue 29)
     else:
@@ -47,11 +52,11 @@ def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
 
 def _added(outcome) -> list:
     status = outcome.status
-    totals = joined(Name(f"{p['name']} {p['score']}") for p in status["players"])
-    out = [Line(f"Round {status['round']} recorded. Totals: ", *totals, ".")]
+    totals = joined(Name(f"{p['name']} {number(p['score'])}") for p in status["players"])
+    out = [Line(*said(_("Round {round} recorded. Totals: {totals}."), round=status["round"], totals=totals))]
     if status.get("teams"):
-        out.append(Line("Teams: ", *joined(Name(f"{'+'.join(t)} {v}")
-                                           for t, v in zip(status["teams"], status["team_scores"])), "."))
+        teams = joined(Name(f"{'+'.join(t)} {number(v)}") for t, v in zip(status["teams"], status["team_scores"]))
+        out.append(Line(*said(_("Teams: {teams}."), teams=teams)))
     if status.get("tied"):
         out.append(tied_line(status))
     return out + winners(status)
@@ -61,23 +66,29 @@ def tied_line(status: dict) -> Line:
     """A tie for first once the target is reached, naming who reached it and who ties (with
     --lowest-wins they differ: Bob reaches 100, Ann and Cy tie for the lowest total)."""
     reached = [p for side in status.get("target_reached_by") or [] for p in side.split("+")]  # teams' members
-    word = "passed" if status.get("target_rule") == "passes" else "reached"
-    lowest = " (the lowest total)" if status["lowest_wins"] else ""
-    tied = " and ".join(status["tied"])
+    passed = status.get("target_rule") == "passes"
+    tied = and_list(status["tied"])
     if set(reached) == set(status["tied"]):
-        said = f"{tied} {word} the target tied for first"
+        clause = (_("{tied} passed the target tied for first") if passed
+                  else _("{tied} reached the target tied for first")).format(tied=tied)
+    elif status["lowest_wins"]:
+        clause = (_("{reached} passed the target; {tied} tie for first (the lowest total)") if passed
+                  else _("{reached} reached the target; {tied} tie for first (the lowest total)"))
     else:
-        said = f"{' and '.join(reached)} {word} the target; {tied} tie for first{lowest}"
-    return Line(f"{said}, which the rules settle by {status.get('tie_rule')}: ", Cmd("finish --winner NAME"),
-                " says who won.")
+        clause = (_("{reached} passed the target; {tied} tie for first") if passed
+                  else _("{reached} reached the target; {tied} tie for first"))
+    clause = clause.format(reached=and_list(reached), tied=tied)
+    return Line(*said(_("{clause}, which the rules settle by {rule}: {command} says who won."), clause=clause,
+                      rule=status.get("tie_rule"), command=Cmd("finish --winner NAME")))
 
 
 def _entered(outcome) -> list:
     status = outcome.status
     if status["entered"]:  # the round is still being entered
         waiting = [p["name"] for p in status["players"] if p["name"] not in status["entered"]]
-        return [Line(Name(outcome.event["player"]), f"'s points for round {status['round'] + 1} are in; waiting for ",
-                     *joined((Name(w) for w in waiting), ", ", " and "), ".")]
+        return [Line(*said(_("{name}'s points for round {round} are in; waiting for {waiting}."),
+                           name=Name(outcome.event["player"]), round=status["round"] + 1,
+                           waiting=joined((Name(w) for w in waiting), ", ", _(" and "))))]
     return _added(outcome)
 
 
@@ -92,8 +103,9 @@ def _keeper(at, player: str) -> bool:
 
 
 def _tie_why(at) -> str:
-    tied = " and ".join(at.game.tied_at_target(at.full))
-    return f"The target ended the rounds with {tied} tied for first: `finish --winner NAME` says who won."
+    tied = and_list(at.game.tied_at_target(at.full))
+    return _("The target ended the rounds with {tied} tied for first: `finish --winner NAME` says who won.").format(
+        tied=tied)
 
 
 def _keeper_why(at, player: str) -> str:
@@ -101,8 +113,8 @@ def _keeper_why(at, player: str) -> str:
         return _tie_why(at)
     keeper = at.full.get("scorekeeper")
     if keeper is None:
-        return "Each player enters their own points on their phone."
-    return f"{keeper} keeps the score: {keeper}'s phone enters every round."
+        return _("Each player enters their own points on their phone.")
+    return _("{keeper} keeps the score: {keeper}'s phone enters every round.").format(keeper=keeper)
 
 
 def _own_entry(at, player: str) -> bool:
@@ -117,20 +129,20 @@ def _entry_why(at, player: str) -> str:
         return _tie_why(at)
     keeper = state.get("scorekeeper")
     if keeper is not None:
-        return f"{keeper} keeps the score: {keeper}'s phone enters every round."
+        return _("{keeper} keeps the score: {keeper}'s phone enters every round.").format(keeper=keeper)
     waiting = [p for p in state["players_order"] if p not in (state.get("entered") or {})]
-    return (f"Your points for round {len(state['rounds']) + 1} are in: waiting for {', '.join(waiting)} "
-            "(the round counts once everyone's are in).")
+    return _("Your points for round {round} are in: waiting for {waiting} (the round counts once everyone's are "
+             "in).").format(round=len(state["rounds"]) + 1, waiting=", ".join(waiting))
 
 
-_POINTS = Number(what="a number of points", decimals=True)
+_POINTS = Number(what=N_("a number of points"), decimals=True)
 _POINTS.signed = True  # `score Ann -3`: a number, not an option
 
 
 def _finish_event(at) -> dict:
     event: dict = {"type": "finish"}
     if at.args.get("won") and at.args.get("lost"):
-        raise click.UsageError("Give --won or --lost, not both.")
+        raise click.UsageError(_("Give --won or --lost, not both."))
     if at.args.get("won") or at.args.get("lost"):
         event["won"] = bool(at.args.get("won"))
     if at.args.get("winner"):
@@ -139,28 +151,28 @@ def _finish_event(at) -> dict:
 
 
 MOVES = [
-    Move("add", [Param("scores", Pairs("POINTS", decimals=True), "Each player's points, e.g. Ann=12 Bob=7.5.",
-                       metavar="NAME=POINTS", many=True, label="the round's points (e.g. Ann=12 Bob=7)",
-                       missing="Give the round's points, e.g. add Ann=12 Bob=7")],
+    Move("add", [Param("scores", Pairs("POINTS", decimals=True), N_("Each player's points, e.g. Ann=12 Bob=7.5."),
+                       metavar="NAME=POINTS", many=True, label=N_("the round's points (e.g. Ann=12 Bob=7)"),
+                       missing=N_("Give the round's points, e.g. add Ann=12 Bob=7"))],
          lambda at: {"type": "add", "scores": at.args["scores"]},
-         help="Record a round: `add Ann=12 Bob=7.5 Cy=-2` (players left out score 0).",
+         help=N_("Record a round: `add Ann=12 Bob=7.5 Cy=-2` (players left out score 0)."),
          actor=None, done=_added, examples=["add Ann=12 Bob=7"],
-         phone="The round's points", allowed=_keeper, why_not=_keeper_why, verb="Record the round"),
-    Move("score", [Param("player", Player(), "Whose points.", metavar="NAME"),
-                   Param("points", _POINTS, "Your points this round.",
-                         metavar="POINTS", label="the points")],
+         phone=N_("The round's points"), allowed=_keeper, why_not=_keeper_why, verb=N_("Record the round")),
+    Move("score", [Param("player", Player(), N_("Whose points."), metavar="NAME"),
+                   Param("points", _POINTS, N_("Your points this round."),
+                         metavar="POINTS", label=N_("the points"))],
          lambda at: {"type": "score", "player": at.args["player"], "points": at.args["points"]},
-         help="Enter one player's own points for the round: `score Ann 12`; the round counts once every "
-              "player has entered theirs.",
+         help=N_("Enter one player's own points for the round: `score Ann 12`; the round counts once every "
+                 "player has entered theirs."),
          done=_entered, examples=["score Ann 12"],
-         phone="Your points this round", allowed=_own_entry, why_not=_entry_why, verb="Enter my points"),
-    Move("finish", [Param("winner", Player(), "Who won: a tie the rules settle, or a game without points "
-                                              "(repeat for a shared win).", option=True, required=False, many=True,
+         phone=N_("Your points this round"), allowed=_own_entry, why_not=_entry_why, verb=N_("Enter my points")),
+    Move("finish", [Param("winner", Player(), N_("Who won: a tie the rules settle, or a game without points "
+                                                 "(repeat for a shared win)."), option=True, required=False, many=True,
                           ask=False),
-                    Param("won", Flag(), "A co-operative game: the players won together."),
-                    Param("lost", Flag(), "A co-operative game: the players lost together.")],
+                    Param("won", Flag(), N_("A co-operative game: the players won together.")),
+                    Param("lost", Flag(), N_("A co-operative game: the players lost together."))],
          _finish_event,
-         help="End the game now; the best total wins (all of them on a tie).",
+         help=N_("End the game now; the best total wins (all of them on a tie)."),
          actor=None, done=lambda outcome: winners(outcome.status)),
 ]
 NEW = {"scoresheet": new}

@@ -25,6 +25,8 @@ started with `--scorekeeper NAME` has that player enter every round on their pho
 from __future__ import annotations
 
 from companion.contract.errors import RuleError
+from companion.contract.language import N_, _
+from companion.contract.written import number
 from companion.contract.numbers import tidy
 from companion.contract.api import Game, Setup, State, best, player_name
 
@@ -41,10 +43,10 @@ class ScoreSheet(Game):
     moves = "companion.games.scoresheet.moves"
     views = "companion.games.scoresheet.views"
     listing = 50
-    section = "Score sheet"
+    section = N_("Score sheet")
     id = "scoresheet"
-    title = "Score sheet"
-    description = "A generic score sheet for any other game: rounds of points, totals, winners."
+    title = N_("Score sheet")
+    description = N_("A generic score sheet for any other game: rounds of points, totals, winners.")
     min_players = 1
     max_players = 6
 
@@ -52,7 +54,7 @@ class ScoreSheet(Game):
         options = setup.options
         target = options.get("target")
         if target is not None and not is_points(target):
-            raise RuleError("The target must be a number, e.g. --target 100")
+            raise RuleError(_("The target must be a number, e.g. --target 100"))
         players = list(setup.players)
         teams = options.get("teams")
         if teams is not None:
@@ -60,10 +62,11 @@ class ScoreSheet(Game):
         title = options.get("title")
         if title is not None and (not isinstance(title, str) or not title.strip() or len(title) > TITLE_MAX
                                   or not title.isprintable()):
-            raise RuleError(f"A game's title is one line of at most {TITLE_MAX} characters: --title \"Carcassonne\"")
+            raise RuleError(_("A game's title is one line of at most {most} characters: --title \"Carcassonne\"").format(
+                most=TITLE_MAX))
         tie = options.get("tie_break") or ""
         if not isinstance(tie, str) or len(tie) > TIE_BREAK_MAX or not tie.isprintable():
-            raise RuleError(f"The tie-breaker is one line of at most {TIE_BREAK_MAX} characters.")
+            raise RuleError(_("The tie-breaker is one line of at most {most} characters.").format(most=TIE_BREAK_MAX))
         keeper = options.get("scorekeeper")
         if keeper is not None:
             keeper = player_name(players, str(keeper))
@@ -94,15 +97,16 @@ class ScoreSheet(Game):
     @staticmethod
     def _teams(players: list[str], teams) -> list[list[str]]:
         """The teams as seated names: every player in exactly one team, two teams or more."""
-        how = "name every player once, e.g. --teams \"Ann+Bob,Cy+Dee\""
         if not isinstance(teams, list) or not all(isinstance(t, list) and t for t in teams):
-            raise RuleError(f"Teams {how}.")
+            raise RuleError(_("Teams name every player once, e.g. --teams \"Ann+Bob,Cy+Dee\"."))
         seated = [[player_name(players, str(p)) for p in team] for team in teams]
         flat = [p for t in seated for p in t]
         if sorted(flat) != sorted(players) or len(set(flat)) != len(flat):
-            raise RuleError(f"Teams {how} (the players are {', '.join(players)}).")
+            raise RuleError(_("Teams name every player once, e.g. --teams \"Ann+Bob,Cy+Dee\" (the players are "
+                              "{players}).").format(players=", ".join(players)))
         if len(seated) < 2:
-            raise RuleError(f"A game of teams needs two teams or more: {how}.")
+            raise RuleError(_("A game of teams needs two teams or more: name every player once, e.g. --teams "
+                              "\"Ann+Bob,Cy+Dee\"."))
         return seated
 
     # -- the rules -------------------------------------------------------------------------
@@ -111,23 +115,24 @@ class ScoreSheet(Game):
 
     def _half_entered(self, s: State) -> str:
         who = self._entering(s)
-        names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
-        return f"Round {len(s['rounds']) + 1} is being entered player by player ({names} so far)"
+        names = ", ".join(who[:-1]) + _(" and ") + who[-1] if len(who) > 1 else who[0]
+        return _("Round {round} is being entered player by player ({names} so far)").format(
+            round=len(s["rounds"]) + 1, names=names)
 
     def on_score(self, s: State, event: dict, data: dict) -> None:
         """One player's own points for the round being entered; the round counts once everyone
         has entered theirs."""
         if s.get("no_points"):
-            raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+            raise RuleError(_("This game has no points: name the winners with `finish --winner NAME`."))
         self._refuse_after_tie(s)
         player = player_name(s["players_order"], str(event.get("player", "")))
         points = event.get("points")
         if not is_points(points):
-            raise RuleError(f"{player}'s score must be a number, not {points!r}.")
+            raise RuleError(_("{name}'s score must be a number, not {typed}.").format(name=player, typed=repr(points)))
         entered = s.setdefault("entered", {})
         if player in entered:
-            raise RuleError(f"{player} has entered {entered[player]} for round {len(s['rounds']) + 1} already: "
-                            "`undo` takes it back.")
+            raise RuleError(_("{name} has entered {points} for round {round} already: `undo` takes it back.").format(
+                name=player, points=number(entered[player]), round=len(s["rounds"]) + 1))
         entered[player] = points
         if len(entered) == len(s["players_order"]):
             s["entered"] = {}
@@ -135,22 +140,22 @@ class ScoreSheet(Game):
 
     def on_add(self, s: State, event: dict, data: dict) -> None:
         if s.get("no_points"):
-            raise RuleError("This game has no points: name the winners with `finish --winner NAME`.")
+            raise RuleError(_("This game has no points: name the winners with `finish --winner NAME`."))
         if s.get("entered"):
-            raise RuleError(self._half_entered(s) + ": enter the others' with `score NAME POINTS`, or `undo` "
-                            "the entries.")
+            raise RuleError(_("{entering}: enter the others' with `score NAME POINTS`, or `undo` the entries.").format(
+                entering=self._half_entered(s)))
         self._refuse_after_tie(s)
         given = event.get("scores") or {}
         if not given:
-            raise RuleError("Give at least one score, e.g. add Ann=12 Bob=7")
+            raise RuleError(_("Give at least one score, e.g. add Ann=12 Bob=7"))
         row = {p: 0 for p in s["players_order"]}
         seen = set()
         for name, points in given.items():
             p = player_name(s["players_order"], name)
             if p in seen:
-                raise RuleError(f"{p} is given twice in one round: give each player once.")
+                raise RuleError(_("{name} is given twice in one round: give each player once.").format(name=p))
             if not is_points(points):
-                raise RuleError(f"{p}'s score must be a number, not {points!r}.")
+                raise RuleError(_("{name}'s score must be a number, not {typed}.").format(name=p, typed=repr(points)))
             seen.add(p)
             row[p] = points
         s["rounds"].append(row)
@@ -166,9 +171,9 @@ class ScoreSheet(Game):
         """No round once the target ended the rounds on a tie the rules settle (issue 29)."""
         tied = self.tied_at_target(s)
         if tied and s.get("waits_for_tie"):
-            raise RuleError(f"The target ended the game with {' and '.join(tied)} tied for first; the rules settle "
-                            f"it by {s['tie_break']}: `finish --winner NAME` says who won (`undo` takes the last "
-                            "round back).")
+            raise RuleError(_("The target ended the game with {tied} tied for first; the rules settle it by {rule}: "
+                              "`finish --winner NAME` says who won (`undo` takes the last round back).").format(
+                tied=_(" and ").join(tied), rule=s["tie_break"]))
 
     @staticmethod
     def past_target(s: State) -> list[str]:
@@ -195,38 +200,39 @@ class ScoreSheet(Game):
 
     def on_finish(self, s: State, event: dict, data: dict) -> None:
         if s.get("entered"):
-            raise RuleError(self._half_entered(s) + ": enter the others' first, or `undo` the entries.")
+            raise RuleError(_("{entering}: enter the others' first, or `undo` the entries.").format(
+                entering=self._half_entered(s)))
         named = event.get("winners") or []
         if s.get("coop"):
             won = event.get("won")
             if not isinstance(won, bool):
-                raise RuleError("A co-operative game ends won or lost together: `finish --won` or `finish --lost`.")
+                raise RuleError(_("A co-operative game ends won or lost together: `finish --won` or `finish --lost`."))
             s["won"] = won
             self._finish(s, list(s["players_order"]) if won else [])
             return
         if "won" in event:
-            raise RuleError("--won and --lost are for a co-operative game (`new scoresheet --coop`).")
+            raise RuleError(_("--won and --lost are for a co-operative game (`new scoresheet --coop`)."))
         if s.get("no_points"):
             if not named:
-                raise RuleError("This game has no points: name the winners, e.g. `finish --winner Ann`.")
+                raise RuleError(_("This game has no points: name the winners, e.g. `finish --winner Ann`."))
             self._finish(s, self._whole_teams(s, named))
             return
         if not s["rounds"]:
-            raise RuleError("No round is recorded yet: record one with `add NAME=POINTS ...` first.")
+            raise RuleError(_("No round is recorded yet: record one with `add NAME=POINTS ...` first."))
         top = self._best(s)
         if named:
             chosen = self._whole_teams(s, named)
             if not set(chosen) <= set(top) or len(top) < 2:
-                shown = " and ".join(top)
-                raise RuleError(f"--winner settles a tie for first, and the best total is {shown}'s: "
-                                "type `finish` alone." if len(top) < 2 else
-                                f"--winner settles the tie between {shown}: name one of them.")
+                shown = _(" and ").join(top)
+                raise RuleError(_("--winner settles a tie for first, and the best total is {names}'s: type `finish` "
+                                  "alone.").format(names=shown) if len(top) < 2 else
+                                _("--winner settles the tie between {names}: name one of them.").format(names=shown))
             s["tie_settled"] = s.get("tie_break") or "the rules"
             self._finish(s, chosen)
             return
         if len(top) > 1 and s.get("tie_break"):
-            raise RuleError(f"{' and '.join(top)} tie: the rules settle it by {s['tie_break']}. Type "
-                            f"`finish --winner {top[0]}` (or whoever won it).")
+            raise RuleError(_("{names} tie: the rules settle it by {rule}. Type `finish --winner {first}` (or whoever "
+                              "won it).").format(names=_(" and ").join(top), rule=s["tie_break"], first=top[0]))
         self._finish(s, top)
 
     def _whole_teams(self, s: State, named: list) -> list[str]:
@@ -323,17 +329,17 @@ class ScoreSheet(Game):
 
     def describe(self, event: dict) -> str:
         if event.get("type") == "add":
-            parts = ", ".join(f"{p} {pts:+g}" if isinstance(pts, float) else f"{p} {pts:+d}"
-                              for p, pts in (event.get("scores") or {}).items())
-            return f"round scored: {parts}"
+            parts = ", ".join(f"{p} {'-' if pts < 0 else '+'}{number(abs(pts))}" if isinstance(pts, (int, float))
+                              else f"{p} {pts}" for p, pts in (event.get("scores") or {}).items())
+            return _("round scored: {scores}").format(scores=parts)
         if event.get("type") == "score":
-            return f"{event.get('player')} entered their points"
+            return _("{name} entered their points").format(name=event.get("player"))
         if event.get("type") == "finish":
             if "won" in event:
-                return "game finished: won together" if event["won"] else "game finished: lost together"
+                return _("game finished: won together") if event["won"] else _("game finished: lost together")
             if event.get("winners"):
-                return f"game finished: won by {', '.join(map(str, event['winners']))}"
-            return "game finished"
+                return _("game finished: won by {names}").format(names=", ".join(map(str, event["winners"])))
+            return _("game finished")
         return super().describe(event)
 
     def played_winners(self, scores: dict, options: dict) -> list[str] | None:

@@ -5,7 +5,10 @@ The same view is `status` in the terminal, the table page on a TV and every play
 
 from __future__ import annotations
 
+from companion.contract.language import _, ngettext
 from companion.contract.view import Cmd, Line, Name, Private, Section, Table, names, winners
+from companion.contract.written import number
+from companion.games.kit import said
 
 SHOWN_ROUNDS = 40  # more than any terminal fits; the table then leaves out what does not fit
 
@@ -17,64 +20,74 @@ def status_view(at) -> list:
     # most of `status` in a long session); `log` and `report` have every round. The table then
     # leaves out the earliest of those that do not fit the screen, saying so.
     first = max(1, rounds - SHOWN_ROUNDS + 1)
-    headers = ["player"] + [f"R{i}" for i in range(first, rounds + 1)] + ["total"]
-    rows = [[p["name"], *p["rounds"][first - 1:], p["score"]] for p in status["players"]]
-    rule = "lowest total wins" if status["lowest_wins"] else "highest total wins"
+    headers = [_("player")] + [_("R{round}").format(round=i) for i in range(first, rounds + 1)] + [_("total")]
+    rows = [[p["name"], *map(_points, p["rounds"][first - 1:]), _points(p["score"])] for p in status["players"]]
+    rule = _("lowest total wins") if status["lowest_wins"] else _("highest total wins")
     if status.get("coop"):
-        rule = "co-operative: won or lost together"
+        rule = _("co-operative: won or lost together")
     elif status.get("no_points"):
-        rule = "no points: the winners are named"
+        rule = _("no points: the winners are named")
     if status.get("target_rule"):  # never on a co-operative sheet or one without points
-        rule += f", ends {'past' if status['target_rule'] == 'passes' else 'at'} {status['target']}"
+        rule = (_("{rule}, ends past {target}") if status["target_rule"] == "passes"
+                else _("{rule}, ends at {target}")).format(rule=rule, target=number(status["target"]))
     if status.get("tie_rule"):
-        rule += f", ties settled by {status['tie_rule']}"
+        rule = _("{rule}, ties settled by {tie_rule}").format(rule=rule, tie_rule=status["tie_rule"])
     players = status["players"]
     # a page is narrow and tall (a phone): the rounds go down, the players across
-    sheet = [[n + 1, *(p["rounds"][n] for p in players)] for n in range(rounds)]
-    out = [Line(f"Session {at.session.id} · {status.get('title') or 'Score sheet'} · {rule} · "
-                f"{rounds} round{'s' if rounds != 1 else ''}"),
+    sheet = [[n + 1, *(_points(p["rounds"][n]) for p in players)] for n in range(rounds)]
+    title = status.get("title") or "Score sheet"
+    title = _(title) if title == "Score sheet" else title  # the game's own name, not one a group gave it
+    out = [Line(ngettext("Session {id} · {title} · {rule} · {count} round",
+                         "Session {id} · {title} · {rule} · {count} rounds", rounds).format(
+                id=at.session.id, title=title, rule=rule, count=rounds)),
            Section([Table(headers, rows, right=range(1, len(headers)), droppable=range(1, len(headers) - 1))],
                    where="terminal"),
-           Section([Table(["Round", *(p["name"] for p in players)], sheet + [["Total", *(p["score"] for p in players)]],
-                          title="The score sheet", right=range(1, len(players) + 1))], where="page", wide=True)]
+           Section([Table([_("Round"), *(p["name"] for p in players)],
+                          sheet + [[_("Total"), *(_points(p["score"]) for p in players)]],
+                          title=_("The score sheet"), right=range(1, len(players) + 1))], where="page", wide=True)]
     if first > 1:
-        out.append(Line(f"Rounds 1 to {first - 1} are not shown: ", Cmd("log"), " lists every round."))
+        out.append(Line(*said(_("Rounds 1 to {last} are not shown: {log} lists every round."), last=first - 1,
+                              log=Cmd("log"))))
     entered = status.get("entered") or []
     if entered and not status["finished"]:
         waiting = [p["name"] for p in players if p["name"] not in entered]
-        out.append(Line(f"Round {rounds + 1} is being entered: ", *names(entered, last=" and "),
-                        " entered their points; waiting for ", *names(waiting, last=" and "), "."))
+        out.append(Line(*said(ngettext("Round {round} is being entered: {entered} entered their points; waiting for "
+                                        "{waiting}.", "Round {round} is being entered: {entered} entered their "
+                                        "points; waiting for {waiting}.", len(entered)), round=rounds + 1, entered=names(entered, last=_(" and ")),
+                              waiting=names(waiting, last=_(" and ")))))
         mine = (at.state.get("entered") or {}).get(at.viewer) if at.viewer else None
         if mine is not None:
-            out.append(Private(at.viewer, [Section([Line(f"You entered {mine} for round {rounds + 1}.")],
-                                                   title="Your points", where="page")]))
+            out.append(Private(at.viewer, [Section([Line(_("You entered {points} for round {round}.").format(
+                points=number(mine), round=rounds + 1))], title=_("Your points"), where="page")]))
     keeper = status.get("scorekeeper")
-    on_phones = [Line(Name(keeper), " keeps the score on the phones.")] if keeper and not status["finished"] else []
+    on_phones = ([Line(*said(_("{name} keeps the score on the phones."), name=Name(keeper)))]
+                 if keeper and not status["finished"] else [])
     if status.get("teams"):
-        out.append(Line("Teams: " + ", ".join(f"{'+'.join(t)} {v}"
-                                              for t, v in zip(status["teams"], status["team_scores"]))))
+        out.append(Line(_("Teams: {teams}").format(teams=", ".join(
+            f"{'+'.join(t)} {number(v)}" for t, v in zip(status["teams"], status["team_scores"])))))
     if status.get("tied"):
         from companion.games.scoresheet.moves import tied_line
 
         out.append(tied_line(status))
     if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
         if entered and not status["finished"]:
-            out.append(Line("In play: ", Cmd("score NAME POINTS"), " enters the others' points (",
-                            Cmd("undo"), " takes an entry back); the round counts once everyone's are in."))
+            out.append(Line(*said(_("In play: {score} enters the others' points ({undo} takes an entry back); the "
+                                    "round counts once everyone's are in."), score=Cmd("score NAME POINTS"),
+                                  undo=Cmd("undo"))))
             out += on_phones
         elif status.get("tied") and status.get("waits_for_tie"):
-            out.append(Line("The rounds are over: ", Cmd("finish --winner NAME"), " ends the game (", Cmd("undo"),
-                            " takes the last round back)."))
+            out.append(Line(*said(_("The rounds are over: {finish} ends the game ({undo} takes the last round back)."),
+                                  finish=Cmd("finish --winner NAME"), undo=Cmd("undo"))))
         elif status["finished"] and status.get("coop"):
-            out.append(Line("Won together." if status.get("won") else "Lost together."))
+            out.append(Line(_("Won together.") if status.get("won") else _("Lost together.")))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
-            out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
-                                            Cmd("finish"), " ends the game.")] + on_phones
+            out += winners(status) or [Line(*said(_("In play: {add} records a round, {finish} ends the game."),
+                                                  add=Cmd("add NAME=POINTS ..."), finish=Cmd("finish")))] + on_phones
         elif status.get("coop"):
-            out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
-                            Cmd("finish --lost"), " ends the game."))
+            out.append(Line(*said(_("In play: {add} records a round, {won} or {lost} ends the game."),
+                                  add=Cmd("add NAME=POINTS ..."), won=Cmd("finish --won"), lost=Cmd("finish --lost"))))
         else:
-            out.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
+            out.append(Line(*said(_("In play: {finish} ends the game."), finish=Cmd("finish --winner NAME"))))
     return out
 
 
@@ -87,12 +100,18 @@ def next_action(status: dict) -> str:
         return "finish --winner NAME"
     if entered:  # a round half entered on the phones: the others' points come next
         waiting = [p["name"] for p in status["players"] if p["name"] not in entered]
-        return f"score NAME POINTS for {' and '.join(waiting)}"
+        return _("{command} for {names}").format(command="score NAME POINTS", names=_(" and ").join(waiting))
     if status.get("coop"):
-        return "add NAME=POINTS ..., or finish --won / --lost"
+        return _("{add}, or {won} / {lost}").format(add="add NAME=POINTS ...", won="finish --won", lost="--lost")
     if status.get("no_points"):
         return "finish --winner NAME"
-    return "add NAME=POINTS ... or finish"
+    return _("{add} or {finish}").format(add="add NAME=POINTS ...", finish="finish")
+
+
+def _points(value):
+    """Points in a cell: a number as the viewer writes it (68,5 in German), kept as it is in
+    English (the cell is the number itself: pages and terminals alike)."""
+    return number(value) if isinstance(value, float) else value
 
 
 def score_goal(status: dict):

@@ -25,6 +25,7 @@ from functools import lru_cache
 from itertools import chain, combinations
 from typing import Iterable
 
+from companion.contract.language import N_, _, ngettext
 from companion.core.datapack import example, pack, set_command
 from companion.contract.errors import CompanionError, MissingValue, RuleError
 
@@ -51,7 +52,7 @@ def resolve_map(name: str) -> str:
     key = name.strip().casefold()
     if key in MAPS:
         return MAPS[key]
-    raise CompanionError(f"There is no map called {name!r}: type amerika or europa.")
+    raise CompanionError(_("There is no map called {name!r}: type amerika or europa.").format(name=name))
 
 
 @lru_cache(maxsize=4096)  # the same few hundred names, looked up at every rail of a replay
@@ -177,10 +178,11 @@ class Board:
         board_values = values.get("board") or {}
         rows = tuple(board_values.get("rows") or ())
         if not rows:
-            raise CompanionError(f"The printed data of {game} has no board: reinstall the companion.")
+            raise CompanionError(_("The printed data of {game} has no board: reinstall the "
+                                   "companion.").format(game=game))
         xy = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "o"]
         if not xy:
-            raise CompanionError(f"The board of {game} has no junctions: its rows hold no 'o'.")
+            raise CompanionError(_("The board of {game} has no junctions: its rows hold no 'o'.").format(game=game))
         node_at = {p: i for i, p in enumerate(xy)}
         half = [2 * x - y for x, y in xy]
         cmin = min(h // 2 for h in half)
@@ -202,17 +204,19 @@ class Board:
                 (x1, y1), (x2, y2) = pair
                 a, b = node_at[(x1, y1)], node_at[(x2, y2)]
             except (KeyError, TypeError, ValueError):
-                raise CompanionError(f"The {what} {pair!r} of {game} is not a line of the board.") from None
+                raise CompanionError(_("The {what} {pair!r} of {game} is not a line of the board.").format(
+                                         what=what, pair=pair, game=game)) from None
             e = (a, b) if a < b else (b, a)
             if e not in cost:
-                raise CompanionError(f"The {what} {pair!r} of {game} joins junctions that are not neighbours.")
+                raise CompanionError(_("The {what} {pair!r} of {game} joins junctions that are "
+                                       "not neighbours.").format(what=what, pair=pair, game=game))
             return e
 
         for pair in board_values.get("double_edges") or ():
-            cost[edge_of(pair, "double line")] = 2
+            cost[edge_of(pair, _("double line"))] = 2
         disputed = set()
         for pair in board_values.get("disputed_double_edges") or ():
-            e = edge_of(pair, "disputed double line")
+            e = edge_of(pair, _("disputed double line"))
             cost[e] = 2  # counted as double until the players settle it
             disputed.add(e)
 
@@ -225,7 +229,8 @@ class Board:
         for c in values.get("cities") or ():
             node = node_at.get(tuple(c["xy"]))
             if node is None:
-                raise CompanionError(f"The city {c['name']} of {game} is not on a junction of the board.")
+                raise CompanionError(_("The city {name} of {game} is not on a junction of the "
+                                       "board.").format(name=c['name'], game=game))
             dashed = fold(c["name"]) in dashed_names if dashed_names is not None else c.get("dashed")
             cities.append(City(c["name"], c["colour"], node, dashed, abbr[c["name"]]))
         colours = list(values.get("colours") or sorted({c.colour for c in cities}))
@@ -272,24 +277,24 @@ class Board:
         if "abbr:" + key in self._names:
             return self._names["abbr:" + key]
         if not key:
-            raise RuleError("A junction name is empty: write a path like Paris-E6-E7-Zürich.")
+            raise RuleError(_("A junction name is empty: write a path like Paris-E6-E7-Zürich."))
         choices = [c.name for c in self.cities]
         import difflib
 
         close = difflib.get_close_matches(text.strip(), choices, n=1, cutoff=0.7)
-        hint = f" Did you mean {close[0]}?" if close else ""
-        raise RuleError(
-            f"There is no junction called {text.strip()!r} on the {self.map_name} board.{hint} "
-            f"Type a city name or a coordinate such as {self.coord[len(self.coord) // 2]} "
-            f"(`companion board {self.game}` shows them)."
-        )
+        said = _("There is no junction called {text!r} on the {map_name} board. Did you mean {close}? Type a city "
+                 "name or a coordinate such as {coord} (`companion board {game}` shows them).") if close else \
+            _("There is no junction called {text!r} on the {map_name} board. Type a city name or a coordinate "
+              "such as {coord} (`companion board {game}` shows them).")
+        raise RuleError(said.format(text=text.strip(), map_name=self.map_name, close=close[0] if close else "",
+                                    coord=self.coord[len(self.coord) // 2], game=self.game))
 
     def city(self, text: str) -> City:
         """The city called ``text``, or a refusal (a coordinate is not a city)."""
         node = self.junction(text)
         city = self.city_at(node)
         if city is None:
-            raise RuleError(f"{text.strip()} is a junction, not a city: give a city name.")
+            raise RuleError(_("{text} is a junction, not a city: give a city name.").format(text=text.strip()))
         return city
 
     def edge(self, a: int, b: int) -> Edge:
@@ -298,13 +303,15 @@ class Board:
         if e in self.cost:
             return e
         if a == b:
-            at = f" (its junction is {self.coord[a]})" if self.city_at(a) else ""
-            raise RuleError(f"{self.name(a)}-{self.name(b)} goes nowhere: the path names {self.name(a)}{at} twice "
-                            "in a row, and a step joins two different junctions.")
+            said = _("{name}-{name2} goes nowhere: the path names {name} (its junction is {coord}) twice in a row, "
+                     "and a step joins two different junctions.") if self.city_at(a) else \
+                _("{name}-{name2} goes nowhere: the path names {name} twice in a row, and a step joins two "
+                  "different junctions.")
+            raise RuleError(said.format(name=self.name(a), name2=self.name(b), coord=self.coord[a]))
         near = ", ".join(self.name(n) for n in self.adj[a])
         raise RuleError(
-            f"{self.name(a)}-{self.name(b)} is not a line on the board: "
-            f"from {self.name(a)} a rail can go to {near}."
+            _("{name}-{name2} is not a line on the board: from {name} a rail can go to {near}.").format(
+                name=self.name(a), name2=self.name(b), near=near)
         )
 
     def edge_name(self, e: Edge) -> str:
@@ -338,7 +345,8 @@ class Board:
                 (x1, y1), (x2, y2) = item
                 a, b = self.node_at[(x1, y1)], self.node_at[(x2, y2)]
             except (KeyError, TypeError, ValueError):
-                raise RuleError(f"{what} lists {item!r}, which is not a line of the board: {fix}.") from None
+                raise RuleError(_("{what} lists {item!r}, which is not a line of the board: "
+                                  "{fix}.").format(what=what, item=item, fix=fix)) from None
             out.add(self.edge(a, b))
         return out
 
@@ -347,14 +355,15 @@ class Board:
         nodes = self.path_junctions(text)
         if len(nodes) < 2:
             raise RuleError(
-                f"{text.strip()!r} is a single junction: write a path of junctions joined by '-', "
-                f"e.g. {self.edge_name(next(iter(self.cost)))}."
+                _("{text!r} is a single junction: write a path of junctions joined by '-', e.g. "
+                  "{edge_name}.").format(text=text.strip(), edge_name=self.edge_name(next(iter(self.cost))))
             )
         edges: list[Edge] = []
         for a, b in zip(nodes, nodes[1:]):
             e = self.edge(a, b)
             if e in edges:
-                raise RuleError(f"The path {text.strip()} uses {self.edge_name(e)} twice: give each rail once.")
+                raise RuleError(_("The path {text} uses {edge_name} twice: give each rail once.").format(
+                                    text=text.strip(), edge_name=self.edge_name(e)))
             edges.append(e)
         return edges
 
@@ -373,18 +382,19 @@ class Board:
     def kind_edges(self, kind: str) -> set[Edge]:
         """The double lines of ``kind`` (water or mountain), from the players' ``double_kinds``."""
         if kind not in KINDS:
-            raise RuleError(f"{kind!r} is not a kind of double line: type water or mountain.")
+            raise RuleError(_("{kind!r} is not a kind of double line: type water or mountain.").format(kind=kind))
         kinds = self.double_kinds
         if not isinstance(kinds, dict) or kinds.get(kind) is None:
             key = "double_kinds" if not isinstance(kinds, dict) else f"double_kinds.{kind}"
-            what = f"which double lines are {kind}, as paths of junction names read off `board`"
+            what = _("which double lines are {kind}, as paths of junction names read off `board`").format(kind=kind)
             raise MissingValue(self.game, key, what, example(self.game, key))  # a suggestion is offered there
         out = self.lines_of(kinds[kind], f"double_kinds.{kind}",
-                            f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`")
+                            _("correct it with `{command}`").format(command=set_command(self.game, 'double_kinds.' + kind)))
         not_double = [e for e in out if self.cost[e] != 2]
         if not_double:
-            raise RuleError(f"double_kinds.{kind} lists {self.edge_name(not_double[0])}, which is a single line: "
-                            f"correct it with `{set_command(self.game, 'double_kinds.' + kind)}`.")
+            raise RuleError(_("double_kinds.{kind} lists {edge_name}, which is a single line: "
+                              "correct it with `{set_command}`.").format(
+                                kind=kind, edge_name=self.edge_name(not_double[0]), set_command=set_command(self.game, 'double_kinds.' + kind)))
         return out
 
     def costs(self, single: Iterable[str] = (), disputed: int = 2) -> dict[Edge, int]:
@@ -421,9 +431,10 @@ class Board:
         by_colour = [[c for c in self.cities if c.colour == col] for col in self.colours]
         if players is not None and players <= 3:
             if any(c.dashed is None for c in self.cities):
-                raise MissingValue(self.game, "dashed", "the 10 dashed-border city cards, left out with 2 or 3 players: "
-                                   "CITY is a city's name, 2 of each colour", example(self.game, "dashed"),
-                                   also="or deal the cities at the table with `round start --physical`")
+                raise MissingValue(self.game, "dashed", _("the 10 dashed-border city cards, left "
+                                                          "out with 2 or 3 players: CITY is a "
+                                                          "city's name, 2 of each colour"), example(self.game, "dashed"),
+                                   also=_("or deal the cities at the table with `round start --physical`"))
             by_colour = [[c for c in cs if not c.dashed] for cs in by_colour]
         return by_colour
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.contract.language import N_, _, ngettext
 from companion.contract.text import safe_text
 from companion.games.trans.board import Board, Edge, column_letters
-from companion.contract.view import COLOURS, Art, Em, Line, Name
+from companion.contract.view import message, COLOURS, Art, Em, Line, Name
 
 LINE_STYLE = "line"
 DOUBLE_STYLE = "double"
@@ -123,8 +124,8 @@ def draw(
     kinds = _kinds(board)
     room = width_room(width)
     if room < width_needed(board):  # the grid would wrap into a mess: say so, keep the words
-        out: list = [Line(f"The map needs {width_needed(board)} columns and this screen has {room}: "
-                          "widen the window to see it.")]
+        out: list = [Line(_("The map needs {need} columns and this screen has {room}: widen the window to see "
+                            "it.").format(need=width_needed(board), room=room))]
         if legend:
             out += _legend(board, kinds, notes, room)
         return out
@@ -196,10 +197,10 @@ def width_room(width: int | None) -> int:
 
 def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[Any, str]], room: int = 100) -> list:
     limit = min(LEGEND_WIDTH, room)
-    marks: list[Any] = [Em("─── / \\", LINE_STYLE, whole=True), " single line, 1 rail   ",
-                        Em("═══ ‖", DOUBLE_STYLE, whole=True), " double line, 2 rails"]
+    marks: list[Any] = [Em("─── / \\", LINE_STYLE, whole=True), " " + _("single line, 1 rail") + "   ",
+                        Em("═══ ‖", DOUBLE_STYLE, whole=True), " " + _("double line, 2 rails")]
     if board.disputed:
-        marks += ["   ", Em("=?= ?", DISPUTED_STYLE, whole=True), " disputed double (counted 2)"]
+        marks += ["   ", Em("=?= ?", DISPUTED_STYLE, whole=True), " " + _("disputed double (counted 2)")]
     out: list = [Line(""), Line(*marks)]
     if board.counted_single:  # Europa's ferry and tunnel, as the players said (single.py)
         from companion.games.trans.single import OTHERS, title
@@ -207,23 +208,28 @@ def _legend(board: Board, kinds: dict[Edge, str], notes: Sequence[tuple[Any, str
 
         said = [Name(board.edge_name(e) + ("" if key == OTHERS else f" ({title(board.game, key)})"))
                 for e, key in sorted(board.counted_single.items())]
-        out.append(Line("Drawn single, as your board counts them: ", *joined(said), "."))
+        out.append(Line(*message(_("Drawn single, as your board counts them: {lines}."), lines=joined(said))))
     if kinds:
-        out.append(Line(Em(" ".join(KIND_GLYPHS["water"]), KIND_STYLES["water"], whole=True), " water   ",
-                        Em(" ".join(KIND_GLYPHS["mountain"]), KIND_STYLES["mountain"], whole=True), " mountain"))
-    out.append(Line("Junctions: column letter and row number (", Em(board.coord[len(board.coord) // 2], "strong"),
-                    "); city names and abbreviations name their junctions too.", indent=""))
+        out.append(Line(Em(" ".join(KIND_GLYPHS["water"]), KIND_STYLES["water"], whole=True), " " + _("water") + "   ",
+                        Em(" ".join(KIND_GLYPHS["mountain"]), KIND_STYLES["mountain"], whole=True),
+                        " " + _("mountain")))
+    out.append(Line(*message(_("Junctions: column letter and row number ({example}); city names and abbreviations "
+                               "name their junctions too."), example=Em(board.coord[len(board.coord) // 2], "strong")),
+                    indent=""))
     rows: list[list[tuple[str, str]]] = []
+    from companion.games.trans.rules import colour_word
+
+    width = max([10, *(len(colour_word(c)) + 1 for c in board.colours)])
     for colour in board.colours:
         cities = sorted((c for c in board.cities if c.colour == colour), key=lambda c: c.name)
-        row: list[tuple[str, str]] = [(f"{colour:<10}", colour_style(colour))]
-        used = 10
+        row: list[tuple[str, str]] = [(f"{colour_word(colour):<{width}}", colour_style(colour))]
+        used = width
         for i, c in enumerate(cities):
             item = f"{c.abbr} {c.name}"
             if i and used + 2 + len(item) > limit:
                 rows.append(row)
-                row = [(" " * 10, "")]
-                used = 10
+                row = [(" " * width, "")]
+                used = width
             elif i:
                 row.append(("  ", ""))
                 used += 2

@@ -24,25 +24,38 @@ from companion.games.trans.rails import rails, with_supplied
 from companion.games.trans.rules import SPECIAL_IDS, TransAmerika, TransEuropa, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash
 from companion.games.trans.track import largest_missing
-from companion.contract.view import Line, Name, Private, winners
+from companion.contract.language import N_, _, ngettext
+from companion.contract.view import Line, Name, Private, message, winners
 
 # -- new -----------------------------------------------------------------------------------------
+
+# Help texts are translated as the terminal writes them, so each is written whole, as shown (the
+# card ids and the most cards a round from specials.py, checked below).
+SPECIALS_PER_ROUND_HELP = N_("With --variant special-cards: turn over N cards a round, played together (1 to 8; "
+                             "default 1).")
+SPECIAL_HELP = N_("The special card you turned over at the table; repeat it for several cards played together (one "
+                  "of: generous, demanding, three-rails, water-single, mountain-single, return-white, "
+                  "return-turquoise, return-any, rhythm-321, reveal-pink-orange, reveal-pink-brown, "
+                  "reveal-brown-orange, pass-pink, pass-brown, pass-orange, pass-three, swap-hands, build-anywhere).")
+# `new GAME --help` as kit.new_command writes it ("Start a TITLE session. " and `new`'s docstring)
+NEW_HELP = (N_("Start a Trans Europa session. 2 to 6 players; the start player passes to the left every round."),
+            N_("Start a Trans Amerika session. 2 to 6 players; the start player passes to the left every round."))
+assert f"1 to {MAX_PER_ROUND};" in SPECIALS_PER_ROUND_HELP and f"(one of: {', '.join(SPECIAL_IDS)})." in SPECIAL_HELP
 
 
 def _new(game) -> click.Command:
     @new_command(game)
     @click.option("--variant", type=click.Choice(["special-cards"]),
-                  help="Play with the special cards: one is turned over before every round.")
+                  help=N_("Play with the special cards: one is turned over before every round."))
     @click.option("--specials-per-round", "per_round", type=int, metavar="N",
-                  help=f"With --variant special-cards: turn over N cards a round, played together "
-                       f"(1 to {MAX_PER_ROUND}; default 1).")
+                  help=SPECIALS_PER_ROUND_HELP)
     @click.option("--scoring", type=click.Choice(["prestige", "classic"]), default="prestige", show_default=True,
-                  help="prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails.")
+                  help=N_("prestige: climb to 13 (this edition); classic: start at 13, lose your missing rails."))
     @click.option("--deal", "deal", metavar="balanced=K",
-                  help="House rule: redeal (verifiably) until every hand's empty-board minimum is within K rails "
-                       "of the others'.")
+                  help=N_("House rule: redeal (verifiably) until every hand's empty-board minimum is within K "
+                          "rails of the others'."))
     @click.option("--no-rail-count", "no_rail_count", is_flag=True,
-                  help="The players' pages (`serve`) do not show each player's missing-rail count.")
+                  help=N_("The players' pages (`serve`) do not show each player's missing-rail count."))
     def new(variant: str | None, per_round: int | None, scoring: str, deal: str | None, no_rail_count: bool) -> dict:
         """2 to 6 players; the start player passes to the left every round."""
         options = {"variant": variant, "scoring": scoring, "order": "rulebook", "laps": "played"}
@@ -61,14 +74,15 @@ def _balanced(text: str) -> int:
     """`balanced=2` -> 2, or a usage error saying how to write it."""
     kind, sep, number = text.partition("=")
     if kind.strip().lower() != "balanced" or not sep:
-        raise click.UsageError(f"--deal {text!r} is unknown: write --deal balanced=K, e.g. --deal balanced=2")
+        raise click.UsageError(_("--deal {text} is unknown: write --deal balanced=K, e.g. --deal balanced=2").format(
+            text=repr(text)))
     try:
         value = int(number.strip())
     except ValueError:
-        raise click.UsageError(f"--deal balanced={number.strip()}: K must be a whole number of rails, "
-                               "e.g. --deal balanced=2") from None
+        raise click.UsageError(_("--deal balanced={k}: K must be a whole number of rails, e.g. --deal "
+                                 "balanced=2").format(k=number.strip())) from None
     if value < 0:
-        raise click.UsageError("--deal balanced=K: K is a number of rails, 0 or more, e.g. --deal balanced=2")
+        raise click.UsageError(_("--deal balanced=K: K is a number of rails, 0 or more, e.g. --deal balanced=2"))
     return value
 
 
@@ -82,13 +96,13 @@ class SpecialCard(Kind):
     def read(self, text, at, param):
         card = str(text).strip().lower()
         if card not in SPECIAL_IDS:  # as Click says it of a choice
-            raise Malformed(f"Invalid value for '--special': {str(text).strip()!r} is not one of "
-                            + ", ".join(repr(c) for c in SPECIAL_IDS) + ".")
+            raise Malformed(_("Invalid value for '--special': {typed} is not one of {cards}.").format(
+                typed=repr(str(text).strip()), cards=", ".join(repr(c) for c in SPECIAL_IDS)))
         return card
 
     def options(self, at, param):
         typed = list(at.args.get(param.name) or [])
-        return [(card, "special card") for card in SPECIAL_IDS
+        return [(card, _("special card")) for card in SPECIAL_IDS
                 if card not in typed and not any(clash(card, t) for t in typed)]
 
 
@@ -129,7 +143,7 @@ class Path(Kind):
     def read_words(self, words, at, param):
         words = [str(w) for w in words if str(w).strip()]
         if not words:
-            raise CompanionError(f"Give {param.label}: junctions joined by '-', e.g. Paris-E7-E6.")
+            raise CompanionError(_("Give {what}: junctions joined by '-', e.g. Paris-E7-E6.").format(what=param.label))
         return words
 
     def options(self, at, param):
@@ -162,7 +176,7 @@ def build_choices(game, board, state: dict, player: str, current: str, before: s
     track = state["track"]
     built = {tuple(r["line"]) for r in track["rails"]}
     cost = board.costs(single_kinds(state))
-    head, dash, _ = current.rpartition("-")
+    head, dash, _tail = current.rpartition("-")
     if not dash:
         nodes = game.network(state, board, player) if player in track["markers"] else range(len(board.xy))
         return [(board.name(n), "") for n in nodes]
@@ -179,7 +193,7 @@ def build_choices(game, board, state: dict, player: str, current: str, before: s
         e = (at, n) if at < n else (n, at)
         if e not in built:
             rails_ = cost.get(e, 1)
-            out.append((f"{head}-{board.name(n)}", f"{rails_} rail{'s' if rails_ != 1 else ''}"))
+            out.append((f"{head}-{board.name(n)}", screens.rails_word(rails_)))
     return out
 
 
@@ -208,19 +222,19 @@ class HandCity(Kind):
         pending = state.get("pending") or {}
         if pending.get("kind") not in _DUE[self.etype] or player not in game.waiting(state):
             game.apply(state, {"type": self.etype, "player": player, "city": ""}, at.data)
-            raise CompanionError(f"{player} has nothing to choose now: "
-                                 f"{screens.shell_words(at.host, game.pending_text(state))}")
+            raise CompanionError(_("{name} has nothing to choose now: {what}").format(
+                name=player, what=screens.shell_words(at.host, game.pending_text(state))))
         at.choosing = param.name  # what is typed now is checked on the private screen
-        return f"{self.asked} (one of your cities): "
+        return _("{question} (one of your cities): ").format(question=_(self.asked))
 
     def read(self, text, at, param):
         answer = str(text).strip()
         if getattr(at, "choosing", None) == param.name:
             if not answer:
-                raise CompanionError("Type one of your cities.")
+                raise CompanionError(_("Type one of your cities."))
             at.game.apply(at.full, {"type": self.etype, "player": at.args.get("player"), "city": answer}, at.data)
         elif not answer:
-            raise CompanionError(f"Give {param.label}.")
+            raise CompanionError(_("Give {what}.").format(what=param.label))
         return answer
 
     def options(self, at, param):
@@ -255,16 +269,18 @@ def ask_colour(at, key: str) -> None:
     def parse(text: str) -> str:
         answer = text.strip().lower()
         if answer not in colours:
-            said = f"{text!r} is not one of this board's colours" if text else "Type one of this board's colours"
-            raise ValueError(f"{said}: {', '.join(colours)}.")
+            said = _("{typed} is not one of this board's colours: {colours}.") if text else \
+                _("Type one of this board's colours: {colours}.")
+            raise ValueError(said.format(typed=repr(text), colours=", ".join(colours)))
         return answer
 
-    show([Line(f"The card names {named}: which of this board's colours is it?")])
-    answer = at.ask_until(f"Colour ({', '.join(colours)}): ", parse)
+    show([Line(_("The card names {colour}: which of this board's colours is it?").format(colour=named))])
+    answer = at.ask_until(_("Colour ({colours}): ").format(colours=", ".join(colours)), parse)
     store = at.host.store
     with store.writing():
         store.set_user_value(game_id, key, answer)
-    show([screens.say(f"Kept: the card's {named} is this board's {answer} (`data show {game_id}`).")])
+    show([screens.say(_("Kept: the card's {named} is this board's {colour} (`data show {game}`).").format(
+        named=named, colour=answer, game=game_id))])
 
 
 def _ask_colours(at) -> None:
@@ -273,7 +289,7 @@ def _ask_colours(at) -> None:
     if not at.can_ask():
         return
     state, meta = at.full, at.session.meta
-    for _ in range(12):
+    for _try in range(12):
         def dry(data):
             event = make_round_start(state, data, meta["seed"], meta.get("entropy", ""), at.session.id,
                                      special=list(at.args["specials"]), physical=True)
@@ -298,12 +314,16 @@ def _round_start_event(at) -> dict:
     variant = replay.state.get("variant") == "special-cards"
     if session.revealed and (not physical or (variant and not specials)):
         per_round = replay.state.get("specials_per_round") or 1
-        what = "the card you turn over" if per_round == 1 else f"each of the {per_round} cards you turn over"
-        card = f" and `--special CARD` for {what}" if variant else ""
-        raise CompanionError(
-            f"The deal seed of session {session.id} was shown (`verify`), so anyone may know what it deals: "
-            f"no new deal comes from it. Deal at the table with `round start --physical`{card}."
-        )
+        said = _("The deal seed of session {id} was shown (`verify`), so anyone may know what it deals: no new "
+                 "deal comes from it. Deal at the table with `round start --physical`.")
+        if variant:
+            said = ngettext("The deal seed of session {id} was shown (`verify`), so anyone may know what it deals: "
+                            "no new deal comes from it. Deal at the table with `round start --physical` and "
+                            "`--special CARD` for the card you turn over.",
+                            "The deal seed of session {id} was shown (`verify`), so anyone may know what it deals: "
+                            "no new deal comes from it. Deal at the table with `round start --physical` and "
+                            "`--special CARD` for each of the {n} cards you turn over.", per_round)
+        raise CompanionError(said.format(id=session.id, n=per_round))
 
     def make(data):
         return make_round_start(replay.state, data, meta["seed"], meta.get("entropy", ""), session.id,
@@ -318,24 +338,28 @@ def _round_start_event(at) -> dict:
 def _round_started(outcome) -> list:
     status = outcome.status
     players = [p["name"] for p in status["players"]]
-    out: list = [Line(f"Round {status['round']} started: ", Name(status["start_player"]), " starts.")]
-    out += screens.special_lines(status)
+    game = outcome.session.game
+    out: list = [Line(*message(_("Round {n} started: {name} starts."), n=status["round"],
+                               name=Name(status["start_player"])))]
+    out += screens.special_lines(status, game, outcome.state)
     balance = status.get("balance")
     if balance:
-        tried = f"{balance['deals']} deals made" if balance["deals"] > 1 else "the first deal kept"
-        out.append(screens.say(f"Balanced deal (house rule, within {status['balanced']} rails): every hand needs "
-                               f"{balance['easiest']} to {balance['hardest']} rails on the empty board ({tried}; "
-                               "`verify` re-derives every one)."))
+        said = _("Balanced deal (house rule, within {k} rails): every hand needs {easiest} to {hardest} rails on "
+                 "the empty board ({deals} deals made; `verify` re-derives every one).") if balance["deals"] > 1 \
+            else _("Balanced deal (house rule, within {k} rails): every hand needs {easiest} to {hardest} rails on "
+                   "the empty board (the first deal kept; `verify` re-derives every one).")
+        out.append(screens.say(said.format(k=status["balanced"], easiest=balance["easiest"],
+                                           hardest=balance["hardest"], deals=balance["deals"])))
     if outcome.args["physical"]:
-        out.append(screens.say("Deal the cities at the table. To keep them on record, each player may type "
-                               "`hand NAME --set CITY,CITY,...`."))
+        out.append(screens.say(_("Deal the cities at the table. To keep them on record, each player may type "
+                                 "`hand NAME --set CITY,CITY,...`.")))
     else:
-        out.append(screens.say("Cities dealt: each player looks at their own with `hand NAME`."))
+        out.append(screens.say(_("Cities dealt: each player looks at their own with `hand NAME`.")))
     if status["pending"]:
-        out += screens.now_line(outcome.at.host, status["pending"], players=players)
+        out += screens.now_line(outcome.at.host, game.pending_text(outcome.state), players=players)
     else:
-        out.append(screens.say(f"Start markers, if you record the board: `start NAME JUNCTION` "
-                               f"({status['start_player']} first).", players))
+        out.append(screens.say(_("Start markers, if you record the board: `start NAME JUNCTION` ({name} "
+                                 "first).").format(name=status["start_player"]), players))
     return out
 
 
@@ -371,18 +395,26 @@ def _ask_missing(at, winners: list[str], missing: dict[str, int], rails_out: boo
     def count(p: str):
         def parse(text: str) -> int:
             if not text.isdigit() or not 1 <= int(text) <= (top or int(text)):
-                raise ValueError(f"{repr(text) + ' is not ' if text else 'Type '}{p}'s missing rails: a whole number "
-                                 f"{'from 1 to ' + str(top) if top else 'of 1 or more'} (a double line counts 2).")
+                if top:
+                    said = _("{typed} is not {name}'s missing rails: a whole number from 1 to {top} (a double line "
+                             "counts 2).") if text else \
+                        _("Type {name}'s missing rails: a whole number from 1 to {top} (a double line counts 2).")
+                else:
+                    said = _("{typed} is not {name}'s missing rails: a whole number of 1 or more (a double line "
+                             "counts 2).") if text else \
+                        _("Type {name}'s missing rails: a whole number of 1 or more (a double line counts 2).")
+                raise ValueError(said.format(typed=repr(text), name=p, top=top))
             return int(text)
         return parse
 
     for p in players:
         if p not in named:
-            missing[p] = at.ask_until(f"Missing rails for {p} ({accepts}): ", count(p))
+            missing[p] = at.ask_until(_("Missing rails for {name} ({accepts}): ").format(
+                name=p, accepts=accepts if top else _("1 or more")), count(p))
 
 
-TWO_WINNERS = ("the rulebook's only case of two winners: the first rail of a player's turn completes another "
-               "player's cities, and that player then completes their own in the same turn")
+TWO_WINNERS = N_("the rulebook's only case of two winners: the first rail of a player's turn completes another "
+                  "player's cities, and that player then completes their own in the same turn")
 
 
 def _confirm_two_winners(at, winners: list[str]) -> None:
@@ -405,12 +437,13 @@ def _confirm_two_winners(at, winners: list[str]) -> None:
             return True
         if answer.casefold() in ("", "n", "no"):
             return False
-        raise ValueError("Type y or n.")
+        raise ValueError(_("Type y or n."))
 
-    at.tell([screens.say(f"{screens.and_list(named)} both win this round? That is {TWO_WINNERS}.", named)])
-    if not at.ask_until("Is that what happened? [y/N] ", yes_no):
-        raise CompanionError("Nothing was recorded: name the one winner, e.g. "
-                             f"`round end --winner {named[0]}`.")
+    at.tell([screens.say(_("{names} both win this round? That is {case}.").format(
+        names=screens.and_list(named), case=_(TWO_WINNERS)), named)])
+    if not at.ask_until(_("Is that what happened? [y/N] "), yes_no):
+        raise CompanionError(_("Nothing was recorded: name the one winner, e.g. `round end --winner {name}`.").format(
+            name=named[0]))
 
 
 def _round_end_asks(at) -> None:
@@ -419,13 +452,13 @@ def _round_end_asks(at) -> None:
     if at.replay.over:  # a finished or abandoned game: the record refuses it in its own words
         return
     if not state["round_open"]:  # refused before any question: nothing to score
-        raise RuleError("No round is open: start one with `round start`.")
+        raise RuleError(_("No round is open: start one with `round start`."))
     if state["pending"]:
-        raise RuleError(f"The deal is not finished: {at.game.pending_text(state)}")
+        raise RuleError(_("The deal is not finished: {what}").format(what=at.game.pending_text(state)))
     refuse_cutting_short(at.game, state)  # before any question
     counts = dict(args.get("missing") or {})
     if args["auto"] and counts:
-        raise click.UsageError("--auto counts the missing rails on the board: drop --missing.",
+        raise click.UsageError(_("--auto counts the missing rails on the board: drop --missing."),
                                ctx=click.get_current_context(silent=True))
     winners = list(args.get("winners") or [])
     if not args["auto"]:
@@ -438,7 +471,7 @@ def _round_end_asks(at) -> None:
     args["missing"] = counts
 
 
-FINISH_LINE = "you may still finish your current turn before the round ends"  # seed 000, the special case
+FINISH_LINE = N_("you may still finish your current turn before the round ends")  # seed 000, the special case
 
 
 def refuse_cutting_short(game, state: dict) -> None:
@@ -450,11 +483,11 @@ def refuse_cutting_short(game, state: dict) -> None:
     if who is None:
         return
     left = game.rails_worth_left(state, who)
-    worth = f"{left} rail's worth" if left == 1 else f"{left} rails' worth"
     connected = screens.and_list([p for p in state["track"]["connected"] if p != who])
-    raise RuleError(f"{who} is still finishing the turn in which {connected} connected ({worth} left; "
-                    f"seed 000: \"{FINISH_LINE}\"): `build {who} ...`, or `end-turn {who}` if {who} places "
-                    "no more; then `round end --auto`.")
+    raise RuleError(_("{name} is still finishing the turn in which {connected} connected ({worth} left; seed 000: "
+                      "\"{quote}\"): `build {name} ...`, or `end-turn {name}` if {name} places no more; then `round "
+                      "end --auto`.").format(name=who, connected=connected, worth=screens.worth(left),
+                                             quote=_(FINISH_LINE)))
 
 
 def _round_end_event(at) -> dict:
@@ -491,31 +524,42 @@ def _round_ended(outcome) -> list:
     results = []
     for p in status["players"]:
         name = p["name"]
-        why = "connected" if name in last["winners"] else f"{last['missing'][name]} missing"
-        results.append(Name(f"{name} {last['points'][name]:+d} ({why})"))
-    head = "The rails ran out. " if last["rails_out"] else ""
+        if name in last["winners"]:
+            said = _("{name} {points:+d} (connected)")
+        else:
+            said = _("{name} {points:+d} ({n} missing)")
+        results.append(Name(said.format(name=name, points=last["points"][name], n=last["missing"].get(name))))
     # every line fits the screen, a player's result and a city never broken inside (issue 15 walk)
-    out: list = [Line(f"{head}Round {last['round']} scored: ", *_commas(results), ".")]
+    said = _("The rails ran out. Round {n} scored: {results}.") if last["rails_out"] else \
+        _("Round {n} scored: {results}.")
+    out: list = [Line(*message(said, n=last["round"], results=_commas(results)))]
     if last.get("auto"):
         counted = [c["id"] for c in status["specials"] if c["id"] in SINGLE_CARDS]
-        card = f" (the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted)" if counted else ""
-        out.append(Line(f"Missing rails counted exactly on the recorded board, {status['rails_built']} rails "
-                        f"built{card}."))
+        if counted:
+            said = ngettext("Missing rails counted exactly on the recorded board, {built} rails built (the {cards} "
+                            "card counted).",
+                            "Missing rails counted exactly on the recorded board, {built} rails built (the {cards} "
+                            "cards counted).", len(counted))
+        else:
+            said = _("Missing rails counted exactly on the recorded board, {built} rails built.")
+        out.append(Line(said.format(built=status["rails_built"], cards=_(" and ").join(counted))))
         note = singles.round_end_note(game, outcome.before["state"], outcome.replay.data, last["missing"])
         if note:
             out.append(note)
-    out.append(Line("Totals: ", *_commas([Name(f"{p['name']} {p['score']}") for p in status["players"]]), "."))
+    out.append(Line(*message(_("Totals: {totals}."),
+                             totals=_commas([Name(f"{p['name']} {p['score']}") for p in status["players"]]))))
     hands = game.public_hands(outcome.state) or {}
     if any(hands.values()):
         said: list = []
         for p, cities in hands.items():
             if cities:
                 said += (["; "] if said else []) + [Name(p), ": ", *_commas([Name(c) for c in cities])]
-        out.append(Line("The hands were: ", *said, "."))
+        out.append(Line(*message(_("The hands were: {hands}."), hands=said)))
     if status["finished"]:
         out += winners(status)
     else:
-        out.append(screens.say(f"Next: `round start` ({status['start_player']} starts).", players))
+        out.append(screens.say(_("Next: `round start` ({name} starts).").format(name=status["start_player"]),
+                               players))
     return out
 
 
@@ -543,8 +587,8 @@ def _choice_why(etype: str):
         try:
             at.game.apply(at.full, {"type": etype, "player": player, "city": ""}, at.data)
         except CompanionError as exc:
-            return f"{player} has nothing to choose now: {exc.message}"
-        return f"{player} has nothing to choose now."
+            return _("{name} has nothing to choose now: {what}").format(name=player, what=exc.message)
+        return _("{name} has nothing to choose now.").format(name=player)
     return why
 
 
@@ -557,8 +601,8 @@ def _hand_while_choosing(at, player: str) -> list:
 def _passed(outcome) -> list:
     who = outcome.event["player"]
     pending = outcome.session.game.pending_text(outcome.state)
-    return [Line(Name(who), "'s choice is recorded."),
-            *screens.now_line(outcome.at.host, pending, "All cards are passed: the round can be played.",
+    return [Line(*message(_("{name}'s choice is recorded."), name=Name(who))),
+            *screens.now_line(outcome.at.host, pending, _("All cards are passed: the round can be played."),
                               outcome.at.players)]
 
 
@@ -566,14 +610,17 @@ def _returned(outcome) -> list:
     who = outcome.event["player"]
     game = outcome.session.game
     pending = game.pending_text(outcome.state)
-    return [Line(Name(who), f" put a city back and plays with {game.hand_size(outcome.state, who)}."),
-            *screens.now_line(outcome.at.host, pending, "Everyone has chosen: the round can be played.",
+    return [Line(*message(_("{name} put a city back and plays with {n}."), name=Name(who),
+                          n=game.hand_size(outcome.state, who))),
+            *screens.now_line(outcome.at.host, pending, _("Everyone has chosen: the round can be played."),
                               outcome.at.players)]
 
 
 def _hand_recorded(outcome) -> list:
     who = outcome.event["player"]
-    return [Line(Name(who), f"'s hand recorded ({outcome.session.game.hand_size(outcome.state, who)} cities).")]
+    n = outcome.session.game.hand_size(outcome.state, who)
+    return [Line(*message(ngettext("{name}'s hand recorded ({n} city).", "{name}'s hand recorded ({n} cities).",
+                                   n or 0), name=Name(who), n=n))]
 
 
 # -- the board: start markers and rails ------------------------------------------------------------
@@ -581,17 +628,18 @@ def _hand_recorded(outcome) -> list:
 def _placed(outcome) -> list:
     status = outcome.status
     who, junction = outcome.event["player"], outcome.event["junction"]
-    out: list = [Line(Name(who), "'s start marker is on ", Name(junction), ".")]
+    out: list = [Line(*message(_("{name}'s start marker is on {junction}."), name=Name(who), junction=Name(junction)))]
     players = [p["name"] for p in status["players"]]
     first = players.index(status["start_player"])
     waiting = [p for p in players[first:] + players[:first]
                if next(q for q in status["players"] if q["name"] == p)["start"] is None]
     if waiting:
-        out.append(screens.say(f"Next: `start {waiting[0]} JUNCTION`"
-                               + (f" (then {screens.and_list(waiting[1:])})." if waiting[1:] else "."), players))
+        said = _("Next: `start {name} JUNCTION` (then {others}).") if waiting[1:] else \
+            _("Next: `start {name} JUNCTION`.")
+        out.append(screens.say(said.format(name=waiting[0], others=screens.and_list(waiting[1:])), players))
     else:
-        out.append(screens.say(f"Every start marker is down: {status['start_player']} builds first, "
-                               "e.g. `build NAME JUNCTION-JUNCTION-...`.", players))
+        out.append(screens.say(_("Every start marker is down: {name} builds first, e.g. `build NAME "
+                                 "JUNCTION-JUNCTION-...`.").format(name=status["start_player"]), players))
     return out
 
 
@@ -609,7 +657,7 @@ def _paths(board, words: list[str]) -> list[str]:
                 if part.strip():
                     nodes = board.path_junctions(part)
                     if not whole and len(nodes) < 2:
-                        raise RuleError(f"{part.strip()!r} is not a path")
+                        raise RuleError(_("{typed} is not a path").format(typed=repr(part.strip())))
                     out.append("-".join(board.name(n) for n in nodes))
         return out
 
@@ -631,7 +679,7 @@ def _build_event(at) -> dict:
     made = {"type": "build", "player": at.args["player"], "paths": _paths(board, list(at.args["path"]))}
     store = getattr(at.host, "store", None)
     if store is not None:
-        _, laid = singles.with_supplied(store, session.meta["game"], replay.data)
+        _values, laid = singles.with_supplied(store, session.meta["game"], replay.data)
         if laid:  # the ferry and the tunnel, said since the session began, count 1 of a turn
             made["_data"] = laid
     return made
@@ -645,12 +693,11 @@ def _built(outcome) -> list:
     status = outcome.status
     who = outcome.event["player"]
     placed = status["rails_built"] - outcome.before["rails"]
-    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
     paths: list = []
     for i, p in enumerate(outcome.event["paths"]):
         paths += ([", "] if i else []) + screens.path_parts(p)
-    out: list = [Line(Name(who), f" built {placed} rail{'s' if placed != 1 else ''}: ", *paths,
-                      f" ({status['rails_built']} on the board{left}).")]
+    said = ngettext("{name} built {n} rail: {paths} ({board}).", "{name} built {n} rails: {paths} ({board}).", placed)
+    out: list = [Line(*message(said, name=Name(who), n=placed, paths=paths, board=screens.rails_on_board(status)))]
     players = [p["name"] for p in status["players"]]
     for warning in (out_of_turn_warning(status, placed), allowance_warning(status)):
         if warning:  # styled `warn`: a phone that built is shown it too
@@ -669,9 +716,9 @@ def out_of_turn_warning(status: dict, placed: int) -> str:
     if not due or turn["rails"] != placed:  # said once, by the build that began the turn
         return ""
     who = turn["player"]
-    return (f"Note: by the turns recorded it was {due}'s turn to build, not {who}'s; this is taken as "
-            f"{who}'s turn all the same (their lap {turn['lap']}). If {due} built, `undo` and "
-            f"`build {due} ...`.")
+    return _("Note: by the turns recorded it was {due}'s turn to build, not {name}'s; this is taken as {name}'s "
+             "turn all the same (their lap {lap}). If {due} built, `undo` and `build {due} ...`.").format(
+        due=due, name=who, lap=turn["lap"])
 
 
 def allowance_warning(status: dict) -> str:
@@ -680,10 +727,16 @@ def allowance_warning(status: dict) -> str:
     if not turn or turn["used"] <= turn["allowed"]:
         return ""
     cards = [c["id"] for c in status.get("specials") or []]
-    why = (" under the three-rails card" if "three-rails" in cards
-           else f" on lap {turn['lap']} of the 3-2-1 card" if "rhythm-321" in cards else "")
-    return (f"Warning: that makes {turn['used']} rails' worth in {turn['player']}'s turn (a double line counts 2); "
-            f"a turn allows {turn['allowed']}{why}. Recorded anyway: `undo` takes it back.")
+    if "three-rails" in cards:
+        said = _("Warning: that makes {used} rails' worth in {name}'s turn (a double line counts 2); a turn allows "
+                 "{allowed} under the three-rails card. Recorded anyway: `undo` takes it back.")
+    elif "rhythm-321" in cards:
+        said = _("Warning: that makes {used} rails' worth in {name}'s turn (a double line counts 2); a turn allows "
+                 "{allowed} on lap {lap} of the 3-2-1 card. Recorded anyway: `undo` takes it back.")
+    else:
+        said = _("Warning: that makes {used} rails' worth in {name}'s turn (a double line counts 2); a turn allows "
+                 "{allowed}. Recorded anyway: `undo` takes it back.")
+    return said.format(used=turn["used"], name=turn["player"], allowed=turn["allowed"], lap=turn["lap"])
 
 
 def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
@@ -692,18 +745,18 @@ def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
     lines = []
     and_list = screens.and_list
     if new:
-        joined = status["connected"]
-        verb = "has" if len(new) == 1 else "have"
-        lines.append(f"{and_list(new)} {verb} connected {'their' if len(new) > 1 else 'all their'} cities.")
+        lines.append(ngettext("{names} has connected all their cities.", "{names} have connected their cities.",
+                              len(new)).format(names=and_list(new)))
         if status["finishing"]:
             who = status["finishing"]
-            lines.append(f"The round ends after {who}'s turn: {who} connected them with the turn's first rail, "
-                         f"so {who} may place the rest of this turn (`build {who} ...`), then `round end --auto`.")
+            lines.append(_("The round ends after {name}'s turn: {name} connected them with the turn's first rail, "
+                           "so {name} may place the rest of this turn (`build {name} ...`), then `round end "
+                           "--auto`.").format(name=who))
         else:
             lines.append(round_ended_line(status))
     elif status["rails_out"]:
-        lines.append("Every rail is on the board and nobody connected: the round has ended. "
-                     "Score it with `round end --auto`.")
+        lines.append(_("Every rail is on the board and nobody connected: the round has ended. Score it with "
+                       "`round end --auto`."))
     elif status["round_over"] and status["connected"]:  # the turn someone connected in is spent
         lines.append(round_ended_line(status))
     return lines
@@ -711,42 +764,44 @@ def ending_lines(status: dict, connected_before: list[str]) -> list[str]:
 
 def round_ended_line(status: dict) -> str:
     joined = status["connected"]
-    winners = f"{joined[0]} wins it" if len(joined) == 1 else f"{screens.and_list(joined)} both win it"
-    return f"The round has ended: {winners}. Score it with `round end --auto`."
+    if len(joined) == 1:
+        return _("The round has ended: {name} wins it. Score it with `round end --auto`.").format(name=joined[0])
+    return _("The round has ended: {names} both win it. Score it with `round end --auto`.").format(
+        names=screens.and_list(joined))
 
 
 # -- the declarations ------------------------------------------------------------------------------
 
-_PLAYER = Param("player", Player(), "The player.", metavar="NAME")
-PASS_MISSING = ("Name the city: pass NAME CITY (in the shell, on a terminal, the city is chosen on the "
-                "private screen).")
+_PLAYER = Param("player", Player(), N_("The player."), metavar="NAME")
+PASS_MISSING = N_("Name the city: pass NAME CITY (in the shell, on a terminal, the city is chosen on the "
+                  "private screen).")
 
 PASS = Move(
     "pass",
-    [_PLAYER, Param("city", HandCity("pass", "City to pass"), "The city you pass to your left neighbour.",
+    [_PLAYER, Param("city", HandCity("pass", N_("City to pass")), N_("The city you pass to your left neighbour."),
                     private=True, missing=PASS_MISSING)],
     lambda at: {"type": "pass", "player": at.args["player"], "city": at.args["city"]},
-    help="Pass a city to the left neighbour, as a pass special card asks: in the shell `pass Ann` "
-         "asks Ann on the private screen; in a script `pass Ann Dallas`.",
+    help=N_("Pass a city to the left neighbour, as a pass special card asks: in the shell `pass Ann` "
+            "asks Ann on the private screen; in a script `pass Ann Dallas`."),
     phone=True, allowed=_may_choose(_DUE["pass"]), private_view=_hand_while_choosing, done=_passed,
-    why_not=_choice_why("pass"), verb="Pass it",
+    why_not=_choice_why("pass"), verb=N_("Pass it"),
     examples=["pass Ann"],
 )
 HAND_RETURN = Move(
     "hand return",
-    [_PLAYER, Param("city", HandCity("hand-return", "City to put back"),
-                    "The city you put back: you play with the other four.", private=True)],
+    [_PLAYER, Param("city", HandCity("hand-return", N_("City to put back")),
+                    N_("The city you put back: you play with the other four."), private=True)],
     lambda at: {"type": "hand-return", "player": at.args["player"], "city": at.args["city"]},
-    help="Put one city back: the return-any special card (typed as `hand NAME --return [CITY]`).",
+    help=N_("Put one city back: the return-any special card (typed as `hand NAME --return [CITY]`)."),
     phone=True, allowed=_may_choose(_DUE["hand-return"]), private_view=_hand_while_choosing, done=_returned,
-    why_not=_choice_why("hand-return"), verb="Put it back",
+    why_not=_choice_why("hand-return"), verb=N_("Put it back"),
     hidden=True,
 )
 HAND_SET = Move(
     "hand set",
-    [_PLAYER, Param("cities", Cities(), "The cities dealt at the table, separated by commas.", private=True)],
+    [_PLAYER, Param("cities", Cities(), N_("The cities dealt at the table, separated by commas."), private=True)],
     lambda at: {"type": "hand-set", "player": at.args["player"], "cities": list(at.args["cities"])},
-    help="Record the hand dealt at the table in a physical round (typed as `hand NAME --set CITY,...`).",
+    help=N_("Record the hand dealt at the table in a physical round (typed as `hand NAME --set CITY,...`)."),
     done=_hand_recorded, hidden=True,
 )
 
@@ -774,7 +829,7 @@ def _start_why(at, player: str) -> str:
     taken = {m[0] for m in at.full["track"]["markers"].values()}
     free = next((board.name(n) for n in range(len(board.xy)) if n not in taken), "")
     said = _dry_refusal(at, {"type": "marker", "player": player, "junction": free})
-    return said or f"{player} cannot place a start marker now."
+    return said or _("{name} cannot place a start marker now.").format(name=player)
 
 
 def _may_build(at, player: str) -> bool:
@@ -785,14 +840,14 @@ def _may_build(at, player: str) -> bool:
 def _build_why(at, player: str) -> str:
     state, game = at.full, at.game
     said = _dry_refusal(at, {"type": "build", "player": player, "paths": []})
-    if said and not said.startswith("Say which rails"):
+    if said and not said.startswith(_("Say which rails")):
         return said
     if game.round_over(state):
-        return "The round is over on the board: it is scored (`round end --auto`)."
+        return _("The round is over on the board: it is scored (`round end --auto`).")
     due = game.builder(state)
     if due:
-        return f"It is {due}'s turn to build, not {player}'s."
-    return f"{player} cannot build now."
+        return _("It is {due}'s turn to build, not {name}'s.").format(due=due, name=player)
+    return _("{name} cannot build now.").format(name=player)
 
 
 def _may_end_turn(at, player: str) -> bool:
@@ -806,7 +861,8 @@ def _ended_turn(outcome) -> list:
     status = outcome.status
     who = outcome.event["player"]
     nxt = outcome.session.game.builder(outcome.state)
-    out = [Line(Name(who), " ended their turn.", *([" ", Name(nxt), " builds next."] if nxt else []))]
+    said = _("{name} ended their turn. {next} builds next.") if nxt else _("{name} ended their turn.")
+    out = [Line(*message(said, name=Name(who), next=Name(nxt or "")))]
     if status["round_over"] and status["connected"]:  # the turn someone connected in was theirs
         out.append(Line(round_ended_line(status)))
     return out
@@ -822,15 +878,15 @@ def _score_the_round(outcome) -> dict | None:
 
 ROUND_END = Move(
     "round end",
-    [Param("winners", Player(), "A player who connected all their cities (twice for two winners).",
+    [Param("winners", Player(), N_("A player who connected all their cities (twice for two winners)."),
            flags=("--winner",), many=True, required=False, metavar="NAME"),
-     Param("rails_out", Flag(), "The rails ran out and nobody connected."),
-     Param("missing", Pairs("N", note="missing rails"), "Rails a player still needed (a double line counts 2); "
-           "one for every non-winner.", option=True, many=True, required=False, metavar="NAME=N"),
-     Param("auto", Flag(), "Count everyone's missing rails exactly on the recorded board (`start` and "
-           "`build`).")],
+     Param("rails_out", Flag(), N_("The rails ran out and nobody connected.")),
+     Param("missing", Pairs("N", note=N_("missing rails")), N_("Rails a player still needed (a double line counts "
+           "2); one for every non-winner."), option=True, many=True, required=False, metavar="NAME=N"),
+     Param("auto", Flag(), N_("Count everyone's missing rails exactly on the recorded board (`start` and "
+           "`build`)."))],
     _round_end_event,
-    help="Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`.",
+    help=N_("Score the round: `round end --auto`, or `round end --winner Ann --missing Bob=2 --missing Cy=5`."),
     actor=None, prepare=_round_end_asks, before=lambda state: {"state": json_copy(state)}, done=_round_ended,
     examples=["round end --auto"])
 
@@ -845,48 +901,47 @@ def _may_deal(at, player: str) -> bool:
 def _deal_why(at, player: str) -> str:
     state = at.full
     if state["round_open"]:
-        return f"Round {state['round']} is being played."
+        return _("Round {n} is being played.").format(n=state["round"])
     if at.session.revealed:
-        return "The deal seed was shown: the table deals its own cards (`round start --physical` on the laptop)."
-    return f"{at.game.start_player(state)} starts the next round: the deal is on {at.game.start_player(state)}'s phone."
+        return _("The deal seed was shown: the table deals its own cards (`round start --physical` on the laptop).")
+    return _("{name} starts the next round: the deal is on {name}'s phone.").format(name=at.game.start_player(state))
 
 
 MOVES = [
     Move("round start",
-         [Param("physical", Flag(), "The cities are dealt at the table, not by the app.", page=False),
-          Param("specials", SpecialCard(), "The special card you turned over at the table; repeat it for several "
-                "cards played together (one of: " + ", ".join(SPECIAL_IDS) + ").", flags=("--special",),
-                many=True, required=False, metavar="CARD", page=False),
-          Param("unbalanced", Flag(), "With --deal balanced=K: deal this round once, plainly (when no balanced "
-                "deal is found).", page=False)],
+         [Param("physical", Flag(), N_("The cities are dealt at the table, not by the app."), page=False),
+          Param("specials", SpecialCard(), SPECIAL_HELP, flags=("--special",), many=True, required=False,
+                metavar="CARD", page=False),
+          Param("unbalanced", Flag(), N_("With --deal balanced=K: deal this round once, plainly (when no balanced "
+                "deal is found)."), page=False)],
          _round_start_event,
-         help="Deal the next round: one city of each colour to everyone, and the special card(s) if any.",
+         help=N_("Deal the next round: one city of each colour to everyone, and the special card(s) if any."),
          actor=None, prepare=_ask_colours, done=_round_started, examples=["round start --physical"],
-         phone="Deal the next round", allowed=_may_deal, why_not=_deal_why, verb="Deal the cities"),
+         phone=N_("Deal the next round"), allowed=_may_deal, why_not=_deal_why, verb=N_("Deal the cities")),
     ROUND_END,
     PASS,
     HAND_SET,
     HAND_RETURN,
-    Move("start", [_PLAYER, Param("junction", Junction(), "A free junction: a city, its abbreviation or E6.")],
+    Move("start", [_PLAYER, Param("junction", Junction(), N_("A free junction: a city, its abbreviation or E6."))],
          lambda at: {"type": "marker", "player": at.args["player"], "junction": at.args["junction"]},
-         help="Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`.",
+         help=N_("Place NAME's start marker on a free junction: `start Ann Paris` or `start Ann E6`."),
          records="marker", done=_placed, examples=["start Ann E6"],
-         phone="Your start marker", allowed=_may_start, why_not=_start_why, verb="Place it here"),
-    Move("build", [_PLAYER, Param("path", Path(), "Junctions joined by '-', paths separated by commas.")],
+         phone=N_("Your start marker"), allowed=_may_start, why_not=_start_why, verb=N_("Place it here")),
+    Move("build", [_PLAYER, Param("path", Path(), N_("Junctions joined by '-', paths separated by commas."))],
          _build_event,
-         help="Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more).",
+         help=N_("Record NAME's rails, as junctions joined by '-': `build Ann Paris-E7-E6` (commas for more)."),
          before=_before_build, done=_built, examples=["build Ann E6-E7"],
-         phone="Your rails", allowed=_may_build, why_not=_build_why, verb="Build it",
+         phone=N_("Your rails"), allowed=_may_build, why_not=_build_why, verb=N_("Build it"),
          then=(ROUND_END, _score_the_round)),
     Move("end-turn", [_PLAYER],
          lambda at: {"type": "turn-end", "player": at.args["player"]},
-         help="End NAME's turn of rails before its whole allowance is placed (2 rails' worth a turn): "
-              "the next player builds.",
+         help=N_("End NAME's turn of rails before its whole allowance is placed (2 rails' worth a turn): "
+                 "the next player builds."),
          records="turn-end", done=_ended_turn, examples=["end-turn Ann"],
-         phone="End your turn now", allowed=_may_end_turn, verb="End my turn",
+         phone=N_("End your turn now"), allowed=_may_end_turn, verb=N_("End my turn"),
          then=(ROUND_END, _score_the_round)),
 ]
-GROUPS = {"round": "Start a round (the deal) or end it (the scoring): `round start`, `round end ...`."}
+GROUPS = {"round": N_("Start a round (the deal) or end it (the scoring): `round start`, `round end ...`.")}
 
 
 # -- hand: a screen and two moves under one name ------------------------------------------------------
@@ -900,8 +955,8 @@ def _refused_privately(app, again: str, secrets: list[str], make):
         if not app.interactive or not any(c.strip() and c.strip().casefold() in exc.message.casefold()
                                           for c in secrets):
             raise
-        raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
-                             "on the private screen, where the reason is shown.") from None
+        raise CompanionError(_("That choice was refused and nothing was recorded. Type `{again}` to choose on the "
+                               "private screen, where the reason is shown.").format(again=again)) from None
 
 
 def _choose_returned(app, name: str) -> str:
@@ -909,10 +964,10 @@ def _choose_returned(app, name: str) -> str:
     from companion.contract.declare import At
 
     if app.choose_private is None:
-        raise click.UsageError("Name the city: hand NAME --return CITY (in the shell, on a terminal, the city is "
-                               "chosen on the private screen).")
+        raise click.UsageError(_("Name the city: hand NAME --return CITY (in the shell, on a terminal, the city is "
+                                 "chosen on the private screen)."))
     s = app.session()
-    _, replay = app.loaded(s.id)
+    _seen, replay = app.loaded(s.id)
     at = At(s, replay, None, {"player": player_name(s.players, name)}, app)
     param = HAND_RETURN.param("city")
     question = param.kind.question(param, at)
@@ -927,24 +982,24 @@ def _hand_words_private(words: list[str]) -> bool:
 
 
 @private_when(_hand_words_private)
-@click.command()
+@click.command(help=N_("Show NAME's cities privately; or record them (--set), or put one back (--return)."))
 @click.argument("name")
 @click.argument("more", nargs=-1, required=False)
-@click.option("--set", "cities", metavar="CITY,...", help="Record the hand dealt at the table (physical rounds).")
+@click.option("--set", "cities", metavar="CITY,...", help=N_("Record the hand dealt at the table (physical rounds)."))
 @click.option("--return", "returned", metavar="CITY", is_flag=False, flag_value="",
-              help="Put this city back (the 'return-any' special card); in the shell `--return` alone "
-                   "asks on the private screen.")
-@click.option("--print", "plain", is_flag=True, help="Print the hand plainly, not on the private screen.")
+              help=N_("Put this city back (the 'return-any' special card); in the shell `--return` alone "
+                      "asks on the private screen."))
+@click.option("--print", "plain", is_flag=True, help=N_("Print the hand plainly, not on the private screen."))
 @session_option
 @pass_app
 def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: str | None, plain: bool) -> None:
     """Show NAME's cities privately; or record them (--set), or put one back (--return)."""
     if cities is not None and returned is not None:
-        raise click.UsageError("Give --set or --return, not both.")
+        raise click.UsageError(_("Give --set or --return, not both."))
     if more:  # `hand Ann --set New York,Dallas` arrives split at the space: join it again
         if cities is None and returned is None:
-            raise click.UsageError(f"`hand` takes one player name, not {name} {' '.join(more)}: "
-                                   "quote a name or city with spaces.")
+            raise click.UsageError(_("`hand` takes one player name, not {typed}: quote a name or city with "
+                                     "spaces.").format(typed=" ".join((name, *more))))
         if cities is not None:
             cities = " ".join((cities, *more))
         else:
@@ -963,12 +1018,12 @@ def hand(app, name: str, more: tuple[str, ...], cities: str | None, returned: st
         show(HAND_RETURN.done(outcome))
         return
     s = app.session()
-    _, replay = app.loaded(s.id)
+    _seen, replay = app.loaded(s.id)
     state = replay.state
     player = player_name(s.players, name)
     view = screens.hand_view(s.game, state, replay.data, player)
     # the shell or a terminal: the private screen, nothing left behind; a pipe or --print: plainly
-    show([Private(player, view, shows="the cards")] if state["round_open"] and not plain else view)
+    show([Private(player, view, shows=_("the cards"))] if state["round_open"] and not plain else view)
 
 
 def _offer_players(session, replay, words: list[str], current: str) -> list[tuple[str, str]]:
@@ -979,7 +1034,7 @@ def _offer_players(session, replay, words: list[str], current: str) -> list[tupl
 
 def _offer_rails(session, replay, words: list[str], current: str) -> list[tuple[str, str]]:
     args = [w for w in words if not w.startswith("-")]
-    return [(p, "") for p in session.players] + [("amerika", "map"), ("europa", "map")] if not args else []
+    return [(p, "") for p in session.players] + [("amerika", _("map")), ("europa", _("map"))] if not args else []
 
 
 completes_with(_offer_players)(hand)
@@ -988,6 +1043,7 @@ completes_with(_offer_rails)(rails)
 
 COMMANDS = {"hand": hand, "rails": rails}
 NEW = {"trans-europa": _new(TransEuropa), "trans-amerika": _new(TransAmerika)}
+assert [NEW["trans-europa"].help, NEW["trans-amerika"].help] == list(NEW_HELP)
 
 # A short game each, dealt at the table (no random deal): the hands typed, start markers,
 # rails, a round counted on the board, a special card named at the table, a round scored by hand.

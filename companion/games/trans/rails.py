@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from companion.contract.language import N_, _, ngettext
 from companion.games.trans import board as boards
 from companion.games.kit import echo_json, json_option, pass_app, session_option, show
 from companion.core import datapack
@@ -23,7 +24,7 @@ from companion.games.trans import single as singles
 from companion.games.trans.screens import path_parts
 from companion.games.trans.track import trans_board
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
-from companion.contract.view import Art, Bar, Line, Name, Private, Table, joined
+from companion.contract.view import Art, Bar, Line, Name, Private, Table, joined, message
 
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
@@ -44,15 +45,17 @@ def map_values(app, game: str) -> dict:
 def _hand(board: boards.Board, text: str) -> list[boards.City]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
-        raise click.UsageError("Give the cities as --hand Dallas,Omaha,... (names separated by commas)")
+        raise click.UsageError(_("Give the cities as --hand Dallas,Omaha,... (names separated by "
+                                 "commas)"))
     cities: list[boards.City] = []
     for name in names:
         city = board.city(name)
         if city in cities:
-            raise CompanionError(f"{city.name} is given twice: give each city of the hand once.")
+            raise CompanionError(_("{name} is given twice: give each city of the hand once.").format(name=city.name))
         cities.append(city)
     if len(cities) > MAX_CITIES:
-        raise CompanionError(f"{len(cities)} cities is more than any hand holds: give at most {MAX_CITIES}.")
+        raise CompanionError(_("{n} cities is more than any hand holds: give at most "
+                               "{MAX_CITIES}.").format(n=len(cities), MAX_CITIES=MAX_CITIES))
     return cities
 
 
@@ -69,33 +72,39 @@ def optimal_set(board, tree, cost: dict, pairs: list[tuple[int, int]], paths: li
     """The lines of a count: the optimal set of lines in route order, doubles marked, and the
     same as paths to build (`rails MAP --hand` and `rails NAME`); names kept whole for wrapping."""
     doubles = sum(1 for e in tree.edges if cost[e] == 2)
-    lines = [Name(f"{board.name(a)}-{board.name(b)}" + (" (double)" if cost[_key(a, b)] == 2 else ""))
-             for a, b in pairs]
+    lines = [Name(_("{line} (double)").format(line=f"{board.name(a)}-{board.name(b)}") if cost[_key(a, b)] == 2
+                  else f"{board.name(a)}-{board.name(b)}") for a, b in pairs]
     built: list = []
     for i, p in enumerate(paths):
         built += (["  "] if i else []) + path_parts(p)
-    return [Line(f"One optimal set: {len(tree.edges)} lines" + (f", {doubles} of them double" if doubles else "") + ":"),
+    said = _("One optimal set: {n} lines, {doubles} of them double:") if doubles else _("One optimal set: {n} lines:")
+    return [Line(said.format(n=len(tree.edges), doubles=doubles)),
             Line("  ", *joined(lines)),
-            Line("To build, as paths: ", *built)]
+            Line(*message(_("To build, as paths: {paths}"), paths=built))]
 
 
-@click.command()
+@click.command(help=N_("Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, `--all-hands --stats`, or "
+                        "`rails NAME`.\n\nThe fewest rails joining the cities (to each other, or to the network at "
+                        "--start), where built rails are free and a double line costs 2: an exact minimum, not an "
+                        "estimate. In a Trans session, `rails NAME` counts NAME's cities on the recorded board, "
+                        "privately."))
 @click.argument("map_name", metavar="MAP|NAME")
-@click.option("--hand", metavar="CITY,CITY,...", help="The cities to connect, e.g. --hand Dallas,Omaha,Boston.")
+@click.option("--hand", metavar="CITY,CITY,...", help=N_("The cities to connect, e.g. --hand Dallas,Omaha,Boston."))
 @click.option("--built", multiple=True, metavar="PATH",
-              help="Rails already on the board, as junctions joined by '-' (Dallas-K10-K9); repeat the "
-                   "option or separate paths with commas. They cost nothing.")
+              help=N_("Rails already on the board, as junctions joined by '-' (Dallas-K10-K9); repeat the "
+                      "option or separate paths with commas. They cost nothing."))
 @click.option("--start", "start", metavar="JUNCTION",
-              help="Your start marker: the cities must join the network of rails connected to it.")
+              help=N_("Your start marker: the cities must join the network of rails connected to it."))
 @click.option("--single", type=click.Choice(["water", "mountain"]), multiple=True,
-              help="The special card in force: those double lines count 1 (needs double_kinds).")
-@click.option("--all-hands", is_flag=True, help="Every possible hand (one city per colour) on the empty board.")
-@click.option("--stats", is_flag=True, help="With --all-hands: the number of hands, mean, spread, easiest and hardest.")
+              help=N_("The special card in force: those double lines count 1 (needs double_kinds)."))
+@click.option("--all-hands", is_flag=True, help=N_("Every possible hand (one city per colour) on the empty board."))
+@click.option("--stats", is_flag=True,
+              help=N_("With --all-hands: the number of hands, mean, spread, easiest and hardest."))
 @click.option("--players", type=click.IntRange(2, 6), metavar="N",
-              help="With --all-hands: the hands of an N-player game (2 or 3 leave the dashed cards out).")
-@click.option("--draw", is_flag=True, help="With --hand or NAME: also draw the board with the rails found.")
+              help=N_("With --all-hands: the hands of an N-player game (2 or 3 leave the dashed cards out)."))
+@click.option("--draw", is_flag=True, help=N_("With --hand or NAME: also draw the board with the rails found."))
 @click.option("--print", "plain", is_flag=True,
-              help="With NAME: print it plainly (for a printer or a file), not on the private screen.")
+              help=N_("With NAME: print it plainly (for a printer or a file), not on the private screen."))
 @json_option
 @session_option
 @pass_app
@@ -110,23 +119,26 @@ def rails(app, map_name, hand, built, start, single, all_hands, stats, players, 
         for flag, given in (("--built", built), ("--start", start), ("--single", single), ("--stats", stats),
                             ("--players", players)):
             if given:
-                raise click.UsageError(f"{flag} goes with `rails MAP --hand ...`: `rails NAME` counts on the "
-                                       "session's recorded board, with its special card.")
+                raise click.UsageError(_("{flag} goes with `rails MAP --hand ...`: `rails NAME` "
+                                         "counts on the session's recorded board, with its "
+                                         "special card.").format(flag=flag))
         _player_rails(app, map_name, draw, as_json, plain)
         return
     if hand and all_hands:
-        raise click.UsageError("Give either --hand CITY,... or --all-hands, not both.")
+        raise click.UsageError(_("Give either --hand CITY,... or --all-hands, not both."))
     if not hand and not all_hands:
-        raise click.UsageError(f"Say which cities: rails {map_name} --hand Dallas,Omaha,... "
-                               f"(or rails {map_name} --all-hands --stats)")
+        raise click.UsageError(_("Say which cities: rails {map_name} --hand Dallas,Omaha,... (or "
+                                 "rails {map_name} --all-hands --stats)").format(map_name=map_name))
     if all_hands:
         for flag, given in (("--built", built), ("--start", start), ("--draw", draw)):
             if given:
-                raise click.UsageError(f"{flag} goes with --hand: --all-hands counts on the empty board.")
+                raise click.UsageError(_("{flag} goes with --hand: --all-hands counts on the "
+                                         "empty board.").format(flag=flag))
         _all_hands(app, map_name, single, stats, players, as_json)
         return
     if stats or players:
-        raise click.UsageError(f"{'--stats' if stats else '--players'} goes with --all-hands, not with --hand.")
+        raise click.UsageError(_("{value} goes with --all-hands, not with --hand.").format(
+                                   value='--stats' if stats else '--players'))
     _one_hand(app, map_name, hand, built, start, single, draw, as_json)
 
 
@@ -142,13 +154,14 @@ def _no_trans_session(app, name: str) -> CompanionError:
     """`rails NAME` away from a Trans session: say what the session at hand is (another game,
     or none) and what to type, rather than that NAME is not a map (issue 29)."""
     name = name if len(name) <= 40 and name.isprintable() else "NAME"
-    what = (f"`rails {name}` counts a player's missing rails in a Trans session (`use ID` picks one, `sessions` "
-            "lists them); a map instead of a name counts any hand: `rails amerika --hand CITY,...`.")
+    what = _("`rails {name}` counts a player's missing rails in a Trans session (`use ID` picks one, `sessions` "
+             "lists them); a map instead of a name counts any hand: `rails amerika --hand CITY,...`.").format(name=name)
     try:
-        other, _ = app.loaded()
+        other, _replay = app.loaded()
     except CompanionError as exc:  # no current session, or it is gone
-        return CompanionError(f"{exc.message.split(':')[0]}: {what}")
-    return CompanionError(f"Session {other.id} ({other.game.title}) is not a Trans game: {what}")
+        return CompanionError(f"{exc.message.split(':')[0]}: {what}")  # the core's own words, then ours
+    return CompanionError(_("Session {id} ({title}) is not a Trans game: {what}").format(
+                              id=other.id, title=other.game.title, what=what))
 
 
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
@@ -165,7 +178,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 
     def count():
         # the lines the players said count single since the session began count here too
-        values, _ = singles.with_supplied(app.store, s.meta["game"], replay.data)
+        values, _laid = singles.with_supplied(app.store, s.meta["game"], replay.data)
         return with_supplied(app, s, values, lambda data: (game.missing_tree(replay.state, data, player), data))[0]
 
     tree, data = count()
@@ -184,7 +197,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
         view = [Art([[(line, "")] for line in json.dumps(payload, indent=2, ensure_ascii=False).split("\n")])]
     # the shell, or a terminal: the route names the cities (--json too), so it stays private; a
     # pipe or `--print` prints it plainly
-    show([Private(player, view, shows="the route")] if private else view)
+    show([Private(player, view, shows=_("the route"))] if private else view)
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
@@ -233,23 +246,32 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
         })
         return
     n = len(built_edges)
-    where = (f"the {board.map_name} board with {n} rail{'s' if n != 1 else ''} built" if n
-             else f"the empty {board.map_name} board")
+    where = ngettext("the {map} board with {n} rail built", "the {map} board with {n} rails built", n) if n \
+        else _("the empty {map} board")
+    where = where.format(map=board.map_name, n=n)
+    if single:
+        where = _("{where} (under the {kinds} doubles count single card)").format(
+            where=where, kinds=_(" and ").join(single))
     names = [c.name for c in cities]
-    goal: list = joined((Name(n) for n in names), last=" and ")
+    goal: list = joined((Name(n) for n in names), last=_(" and "))
     if start:
-        goal += [" to the network at ", Name(board.name(board.junction(start)))]
-    card = f" (under the {' and '.join(single)} doubles count single card)" if single else ""
+        goal = message(_("{cities} to the network at {junction}"), cities=goal,
+                       junction=Name(board.name(board.junction(start))))
     if tree.cost == 0:
-        out = [Line("0 rails: ", *goal, f" {'are' if len(cities) > 1 else 'is'} already connected on {where}{card}.")]
+        said = ngettext("0 rails: {cities} is already connected on {where}.",
+                        "0 rails: {cities} are already connected on {where}.", len(cities))
+        out = [Line(*message(said, cities=goal, where=where))]
     else:
-        out = [Line(f"{tree.cost} rail{'s' if tree.cost != 1 else ''} connect ", *goal, f" on {where}{card}."),
+        said = ngettext("{n} rail connect {cities} on {where}.", "{n} rails connect {cities} on {where}.", tree.cost)
+        out = [Line(*message(said, n=tree.cost, cities=goal, where=where)),
                *optimal_set(board, tree, cost, pairs, walks)]
     if if_single is not None:
-        lines = joined((Name(board.edge_name(e)) for e in in_dispute), " and ")
-        one = len(in_dispute) == 1
-        out.append(Line("Note: the public boards differ on whether ", *lines, f" {'is a' if one else 'are'} double "
-                        f"line{'' if one else 's'}; counted double here. If single on your board: {if_single} rails."))
+        lines = joined((Name(board.edge_name(e)) for e in in_dispute), _(" and "))
+        said = ngettext("Note: the public boards differ on whether {lines} is a double line; counted double here. "
+                        "If single on your board: {rails} rails.",
+                        "Note: the public boards differ on whether {lines} are double lines; counted double here. "
+                        "If single on your board: {rails} rails.", len(in_dispute))
+        out.append(Line(*message(said, lines=lines, rails=if_single)))
     out += [note for note in (singles.used_note(report), singles.count_note(board, values, report, tree.cost)) if note]
     if draw:
         from companion.games.trans import boardview
@@ -257,8 +279,8 @@ def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
         rails_style = {e: boardview.BUILT_STYLE for e in built_edges}
         rails_style.update(boardview.route_styles(tree.edges))
         markers = {board.junction(start): boardview.ROUTE_STYLE} if start else {}
-        notes = [("━━━ ╱ ╲ in magenta: the missing rails found" + ("; in white: the rails built" if built_edges else ""),
-                  "")]
+        notes = [(_("━━━ ╱ ╲ in magenta: the missing rails found; in white: the rails built") if built_edges
+                  else _("━━━ ╱ ╲ in magenta: the missing rails found"), "")]
         out += boardview.draw(board, rails=rails_style, markers=markers, notes=notes)
     show(out)  # at spaces between junctions, never inside a name
 
@@ -274,7 +296,8 @@ class _Progress:
         percent = 100 * done // total
         if self.enabled and percent != self.shown:
             self.shown = percent
-            click.echo(f"\rCounting every hand: {percent:3d}%", nl=False, err=True)
+            click.echo("\r" + _("Counting every hand: {percent}%").format(percent=f"{percent:3d}"), nl=False,
+                       err=True)
 
     def close(self) -> None:
         if self.enabled and self.shown >= 0:
@@ -293,7 +316,7 @@ def _all_hands(app, map_name, single, stats, players, as_json) -> None:
             result = steiner.all_hands(board, players, single, progress)
     finally:
         progress.close()
-    who = "2 or 3 players, no dashed cards" if players and players <= 3 else "4 to 6 players, every card"
+    who = _("2 or 3 players, no dashed cards") if players and players <= 3 else _("4 to 6 players, every card")
     if not stats:
         named = sorted(((v, tuple(by_colour[i][j].name for i, j in enumerate(h))) for h, v in costs.items()))
         if as_json:
@@ -319,20 +342,37 @@ def _all_hands(app, map_name, single, stats, players, as_json) -> None:
             "histogram": {str(k): v for k, v in result.histogram.items()},
         })
         return
-    card = f", {' and '.join(single)} doubles single" if single else ""
-    out: list = [Line(f"{board.map_name} board, empty{card}: {result.hands:,} hands ({who})."),
-                 Line(f"Missing rails: mean {result.mean:.2f}, standard deviation {result.stdev:.2f}, "
-                      f"minimum {result.minimum}, maximum {result.maximum}.")]
-    for label, value, hands, count in (("Easiest", result.minimum, result.easiest, result.easiest_count),
-                                       ("Hardest", result.maximum, result.hardest, result.hardest_count)):
-        more = f" (and {count - len(hands)} more)" if count > len(hands) else ""
+    from companion.contract.written import number
+
+    hands_n = number(result.hands, grouped=True)  # 1,234 / 1.234
+
+    def fixed(value: float) -> str:  # two decimals, with the viewer's decimal sign (4.50 / 4,50)
+        return f"{value:.2f}".replace(".", number(0.5)[1])
+
+    if single:
+        said = _("{map} board, empty, {kinds} doubles single: {hands} hands ({who}).")
+    else:
+        said = _("{map} board, empty: {hands} hands ({who}).")
+    out: list = [Line(said.format(map=board.map_name, kinds=_(" and ").join(single), hands=hands_n, who=who)),
+                 Line(_("Missing rails: mean {mean}, standard deviation {stdev}, minimum {minimum}, maximum "
+                        "{maximum}.").format(mean=fixed(result.mean), stdev=fixed(result.stdev),
+                                             minimum=result.minimum, maximum=result.maximum))]
+    for hardest, value, hands, count in ((False, result.minimum, result.easiest, result.easiest_count),
+                                         (True, result.maximum, result.hardest, result.hardest_count)):
         listed: list = []
         for i, h in enumerate(hands):
             listed += (["; "] if i else []) + joined(Name(c) for c in h)
-        out.append(Line(f"{label} ({value} rails, {count} hand{'s' if count != 1 else ''}): ", *listed, more))
+        if hardest:
+            said = ngettext("Hardest ({rails} rails, {n} hand): {hands}", "Hardest ({rails} rails, {n} hands): {hands}",
+                            count)
+        else:
+            said = ngettext("Easiest ({rails} rails, {n} hand): {hands}", "Easiest ({rails} rails, {n} hands): {hands}",
+                            count)
+        more = [_(" (and {n} more)").format(n=count - len(hands))] if count > len(hands) else []
+        out.append(Line(*message(said, rails=value, n=count, hands=listed + more)))
     top = max(result.histogram.values())
     rows = [[k, v, Bar(v, top, width=30)] for k, v in result.histogram.items()]
-    out.append(Table(["rails", "hands", ""], rows, right=[0, 1]))
+    out.append(Table([_("rails"), _("hands"), ""], rows, right=[0, 1]))
     show(out)
 
 
@@ -347,7 +387,7 @@ def with_supplied(app, session, data: dict, compute):
 
     frozen: dict = {}
     current = data
-    for _ in range(10):
+    for _try in range(10):
         try:
             return compute(current), frozen
         except MissingValue as missing:
@@ -356,7 +396,7 @@ def with_supplied(app, session, data: dict, compute):
                 raise
             frozen[missing.key] = value
             current = with_frozen(data, {"_data": frozen})
-    raise RuleError("Too many printed values are missing for this action.")
+    raise RuleError(_("Too many printed values are missing for this action."))
 
 
 def render_route(session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[list, dict]:
@@ -386,17 +426,30 @@ def render_route(session, replay, data: dict, player: str, tree, draw: bool = Fa
         **report,
     }
     counted = [c for c in in_force(state) if c in SINGLE_CARDS]
-    card = f", the {' and '.join(counted)} card{'s' if len(counted) > 1 else ''} counted" if single else ""
-    where = f"round {state['round']}{'' if state['round_open'] else ', over'}, {len(built)} rails on the board{card}"
-    lines: list = [Line(Name(player), "'s cities: ", *joined(Name(c) for c in cities), ".")]
+    where = _("round {n}, {built} rails on the board") if state["round_open"] else \
+        _("round {n}, over, {built} rails on the board")
+    where = where.format(n=state["round"], built=len(built))
+    if single:
+        where = ngettext("{where}, the {cards} card counted", "{where}, the {cards} cards counted",
+                         len(counted)).format(where=where, cards=_(" and ").join(counted))
+    lines: list = [Line(*message(_("{name}'s cities: {cities}."), name=Name(player),
+                                 cities=joined(Name(c) for c in cities)))]
     if tree.cost == 0:
-        lines.append(Line("0 rails missing: they are all joined to ", Name(player), f"'s start marker ({where})."))
+        lines.append(Line(*message(_("0 rails missing: they are all joined to {name}'s start marker ({where})."),
+                                   name=Name(player), where=where)))
     else:
-        goal = ["to the network at ", Name(marker[1])] if marker else ["to each other (no start marker yet)"]
-        lines.append(Line(Name(player), f" needs {tree.cost} more rail{'s' if tree.cost != 1 else ''} to join them ",
-                          *goal, f" ({where})."))
+        if marker:
+            said = ngettext("{name} needs {n} more rail to join them to the network at {junction} ({where}).",
+                            "{name} needs {n} more rails to join them to the network at {junction} ({where}).",
+                            tree.cost)
+        else:
+            said = ngettext("{name} needs {n} more rail to join them to each other (no start marker yet) ({where}).",
+                            "{name} needs {n} more rails to join them to each other (no start marker yet) "
+                            "({where}).", tree.cost)
+        lines.append(Line(*message(said, name=Name(player), n=tree.cost, junction=Name(marker[1] if marker else ""),
+                                   where=where)))
         lines += optimal_set(board, tree, cost, pairs, paths)
-    notes = (singles.used_note(report), singles.count_note(board, data, report, tree.cost, f"{player}'s route"))
+    notes = (singles.used_note(report), singles.count_note(board, data, report, tree.cost, _("{name}'s route").format(name=player)))
     lines += [note for note in notes if note]
     if draw:
         from companion.games.trans import boardview
@@ -406,7 +459,7 @@ def render_route(session, replay, data: dict, player: str, tree, draw: bool = Fa
         rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
         rails.update(boardview.route_styles(tree.edges))
         markers = {m[0]: style[p] for p, m in track["markers"].items()}
-        notes = [("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
-                  "each player's colour", "")]
+        notes = [(_("━━━ ╱ ╲ in magenta: the missing rails found; the rails built and ◆ start markers in "
+                    "each player's colour"), "")]
         lines += boardview.draw(board, rails=rails, markers=markers, notes=notes)
     return lines, payload

@@ -39,6 +39,8 @@ that each rejected deal was out of balance and the one dealt is within it: nobod
 
 from __future__ import annotations
 
+from companion.contract.language import ENGLISH, N_, _, language, ngettext, using
+
 import unicodedata
 
 from companion.core.datapack import example, set_command
@@ -88,6 +90,28 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+# what each special card means this round (those whose words depend on the round are made in card_text)
+CARD_TEXTS = {
+    "generous": N_("this round is scored on the generous chart"),
+    "demanding": N_("this round is scored on the demanding chart"),
+    "three-rails": N_("up to 3 rails a turn (e.g. one double and one single)"),
+    "water-single": N_("double lines over water count as single this round"),
+    "mountain-single": N_("double lines over mountains count as single this round"),
+    "return-any": N_("everyone plays with 4 cities: each puts one of their choice back"),
+    "pass-three": N_("everyone passes a city left, three times, all at once"),
+    "swap-hands": N_("everyone plays the hand of their right neighbour (the app passed them)"),
+    "build-anywhere": N_("rails may go on any free line, connected or not"),
+}
+# the city cards' colours as words (the pack's ids are English words: `colours` in data/)
+COLOUR_WORDS = {"yellow": N_("yellow"), "red": N_("red"), "orange": N_("orange"), "green": N_("green"),
+                "blue": N_("blue")}
+
+
+def colour_word(colour: str) -> str:
+    """A city card's colour as the viewer's word (a colour the list lacks as the pack says it)."""
+    return _(COLOUR_WORDS[colour]) if colour in COLOUR_WORDS else colour
+
+
 def city_colours(data: dict) -> dict[str, str]:
     """City name -> colour, in the pack's order."""
     return {c["name"]: c["colour"] for c in data["cities"]}
@@ -103,11 +127,12 @@ def city_name(data: dict, text: str, board: str) -> str:
     import difflib
 
     close = difflib.get_close_matches(wanted, [fold(n) for n in names], n=3, cutoff=0.6)
-    hint = ""
     if close:
-        hint = " Did you mean " + " or ".join(n for n in names if fold(n) in close) + "?"
-    raise RuleError(f"There is no city {text.strip()!r} on the {board} board.{hint} "
-                    "`companion data show` lists the cities.")
+        raise RuleError(_("There is no city {text!r} on the {board} board. Did you mean {names}? `companion data "
+                          "show` lists the cities.").format(
+            text=text.strip(), board=board, names=_(" or ").join(n for n in names if fold(n) in close)))
+    raise RuleError(_("There is no city {text!r} on the {board} board. `companion data show` lists the "
+                      "cities.").format(text=text.strip(), board=board))
 
 
 def special_title(data: dict, sid: str) -> str:
@@ -117,7 +142,8 @@ def special_title(data: dict, sid: str) -> str:
 def check_special(sid: str) -> str:
     sid = sid.strip().lower() if isinstance(sid, str) else repr(sid)
     if sid not in SPECIAL_IDS:
-        raise RuleError(f"There is no special card {sid!r}: the cards are {', '.join(SPECIAL_IDS)}.")
+        raise RuleError(_("There is no special card {sid!r}: the cards are {names}.").format(
+                            sid=sid, names=', '.join(SPECIAL_IDS)))
     return sid
 
 
@@ -128,17 +154,20 @@ def check_specials(cards, per_round: int | None = None) -> list[str]:
     named = [check_special(c) for c in cards]
     for i, card in enumerate(named):
         if card in named[:i]:
-            raise RuleError(f"{card} is named twice: a round's special cards are different cards.")
+            raise RuleError(_("{card} is named twice: a round's special cards are different "
+                              "cards.").format(card=card))
     if per_round is not None and len(named) != per_round:
         example = " ".join(f"--special {c}" for c in (named + ["CARD"] * per_round)[:per_round])
-        raise RuleError(f"This session turns over {per_round} special card{'s' if per_round > 1 else ''} a round, "
-                        f"not {len(named)}: name {'them all' if per_round > 1 else 'one'}, e.g. `round start "
-                        f"{example}`, or leave --special out to draw from the app's deck.")
+        raise RuleError(ngettext("This session turns over {per_round} special card a round, not {n}: name one, "
+                                 "e.g. `round start {example}`, or leave --special out to draw from the app's deck.",
+                                 "This session turns over {per_round} special cards a round, not {n}: name them "
+                                 "all, e.g. `round start {example}`, or leave --special out to draw from the app's "
+                                 "deck.", per_round).format(per_round=per_round, n=len(named), example=example))
     found = first_clash(named)
     if found:
         a, b, why = found
-        raise RuleError(f"{a} and {b} cannot be played together: {why}. Set one aside and take the next card "
-                        "instead.")
+        raise RuleError(_("{a} and {b} cannot be played together: {why}. Set one aside and take "
+                          "the next card instead.").format(a=a, b=b, why=_(why)))
     return named
 
 
@@ -157,7 +186,8 @@ def special_deck(data: dict) -> tuple[list[str], bool]:
             copies = 1
         deck.extend([sid] * copies)
     if not deck:
-        raise RuleError("The special-card deck is empty: set at least one card's copies above 0.")
+        raise RuleError(_("The special-card deck is empty: set at least one card's copies above "
+                          "0."))
     return deck, complete
 
 
@@ -199,7 +229,8 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
     if state.get("finished"):
         raise RuleError(game_over())
     if state["round_open"]:
-        raise RuleError(f"Round {state['round']} is still open: end it first with `round end ...`.")
+        raise RuleError(_("Round {round} is still open: end it first with `round end ...`.").format(
+                            round=state['round']))
     number = state["round"] + 1
     event: Event = {"type": "round-start", "round": number, "physical": bool(physical)}
     named = [special] if isinstance(special, str) else list(special or [])
@@ -218,14 +249,15 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
         if turned["needed"]:
             from companion.core import dealing
 
-            cards, _ = special_deck(data)
+            cards, _complete = special_deck(data)
             shuffled = dealing.record(cards, seed, entropy, dealing.context(session_id, number, "special"))
             event["special_shuffle"] = shuffled
             turned = draw(rest, shuffled["order"], per_round)
             if turned["short"]:
-                raise RuleError(f"The special-card deck cannot give {per_round} cards that can be played together: "
-                                "name the round's cards with `round start --special CARD ...`, or give more cards "
-                                "copies (`companion data check` lists them).")
+                raise RuleError(_("The special-card deck cannot give {per_round} cards that can "
+                                  "be played together: name the round's cards with `round start "
+                                  "--special CARD ...`, or give more cards copies (`companion "
+                                  "data check` lists them).").format(per_round=per_round))
         event["special"] = turned["taken"][0]
         if per_round > 1:
             event["specials"] = turned["taken"]
@@ -235,7 +267,7 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
     balance = state.get("balanced")
     if unbalanced:
         if balance is None:
-            raise RuleError("This session deals plainly already: drop --unbalanced.")
+            raise RuleError(_("This session deals plainly already: drop --unbalanced."))
         event["unbalanced"] = True
     if physical:
         return event
@@ -253,8 +285,10 @@ def make_round_start(state: State, data: dict, seed: str, entropy: str, session_
             break
         redeals.append(stacks)
     else:
-        raise RuleError(f"None of {BALANCE_TRIES} deals keeps every hand within {balance} rails of the others: "
-                        "deal this round plainly with `round start --unbalanced`, or play with a larger K.")
+        raise RuleError(_("None of {BALANCE_TRIES} deals keeps every hand within {balance} rails "
+                          "of the others: deal this round plainly with `round start "
+                          "--unbalanced`, or play with a larger K.").format(
+                            BALANCE_TRIES=BALANCE_TRIES, balance=balance))
     if redeals:
         event["redeals"] = redeals
     event["stacks"] = stacks
@@ -276,32 +310,37 @@ class TransGame(TrackMixin, Game):
     max_players = 6
     deals = True
     # seed 000, Preparation: "The oldest player becomes the starting player"
-    start_question = "Who is the oldest player? (seed 000: \"The oldest player becomes the starting player\")"
+    start_question = N_("Who is the oldest player? (seed 000: \"The oldest player becomes the starting player\")")
 
     # -- set-up --------------------------------------------------------------------------------
     def initial(self, setup: Setup, data: dict) -> State:
         options = setup.options or {}
         scoring = options.get("scoring") or "prestige"
         if scoring not in SCORINGS:
-            raise RuleError(f"Scoring {scoring!r} is unknown: use --scoring prestige or --scoring classic.")
+            raise RuleError(_("Scoring {scoring!r} is unknown: use --scoring prestige or "
+                              "--scoring classic.").format(scoring=scoring))
         variant = options.get("variant") or None
         if variant not in VARIANTS:
-            raise RuleError(f"Variant {variant!r} is unknown: use --variant special-cards or leave it out.")
+            raise RuleError(_("Variant {variant!r} is unknown: use --variant special-cards or "
+                              "leave it out.").format(variant=variant))
         players = list(setup.players)
         if not self.min_players <= len(players) <= self.max_players:
-            raise RuleError(f"{self.title} takes 2 to 6 players, not {len(players)}.")
+            raise RuleError(_("{title} takes 2 to 6 players, not {n}.").format(title=self.title, n=len(players)))
         per_round = options.get("specials_per_round")
         if per_round is not None:
             if variant != "special-cards":
-                raise RuleError("--specials-per-round goes with the special cards: add --variant special-cards.")
+                raise RuleError(_("--specials-per-round goes with the special cards: add "
+                                  "--variant special-cards."))
             if isinstance(per_round, bool) or not isinstance(per_round, int) or not 1 <= per_round <= MAX_PER_ROUND:
-                raise RuleError(f"--specials-per-round takes 1 to {MAX_PER_ROUND} cards, not {per_round!r}: a full "
-                                f"deck always gives {MAX_PER_ROUND} that can be played together "
-                                "(e.g. --specials-per-round 2).")
+                raise RuleError(_("--specials-per-round takes 1 to {MAX_PER_ROUND} cards, not "
+                                  "{per_round!r}: a full deck always gives {MAX_PER_ROUND} that "
+                                  "can be played together (e.g. --specials-per-round 2).").format(
+                                    MAX_PER_ROUND=MAX_PER_ROUND, per_round=per_round))
         start = CLASSIC_START if scoring == "classic" else 0
         balanced = options.get("balanced")
         if balanced is not None and (isinstance(balanced, bool) or not isinstance(balanced, int) or balanced < 0):
-            raise RuleError(f"A balanced deal needs a whole number of rails, not {balanced!r}: --deal balanced=2")
+            raise RuleError(_("A balanced deal needs a whole number of rails, not {balanced!r}: "
+                              "--deal balanced=2").format(balanced=balanced))
         return {
             "game": self.id,
             # sessions started from issue 15 on (`new` sets it): start markers in seat order from
@@ -364,30 +403,33 @@ class TransGame(TrackMixin, Game):
         alias = (data.get("colour_aliases") or {}).get(named)
         if alias is not None:
             if alias not in data["colours"]:
-                raise RuleError(f"colour_aliases.{named} is {alias!r}, not one of this board's colours "
-                                f"({', '.join(data['colours'])}): set it again with "
-                                f"`{set_command(self.id, 'colour_aliases.' + named)}`.")
+                raise RuleError(_("colour_aliases.{named} is {alias!r}, not one of this board's "
+                                  "colours ({names}): set it again with `{set_command}`.").format(
+                                    named=named, alias=alias, names=', '.join(data['colours']), set_command=set_command(self.id, 'colour_aliases.' + named)))
             return alias
         combined = set(data["colours"]) == set(COMBINED_COLOURS)
         if named in data["colours"] and (combined or not strict or named not in COMBINED_COLOURS):
             return named
         raise MissingValue(self.id, f"colour_aliases.{named}",
-                           f"the board colour the special card's {named} means: one of {', '.join(data['colours'])}",
+                           _("the board colour the special card's {named} means: one of {names}").format(
+                               named=named, names=', '.join(data['colours'])),
                            example(self.id, f"colour_aliases.{named}"))  # "COLOUR": never a colour to copy
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
         if data.get("dashed") is None:  # the deal waits for them; the table may deal its own cards
-            raise MissingValue(self.id, "dashed", "the 10 dashed-border city cards, out of play with 2 or 3 players: "
-                               "CITY is a city's name, 2 of each colour",
-                               also="or deal the cities at the table with `round start --physical`")
+            raise MissingValue(self.id, "dashed", _("the 10 dashed-border city cards, out of "
+                                                    "play with 2 or 3 players: CITY is a city's "
+                                                    "name, 2 of each colour"),
+                               also=_("or deal the cities at the table with `round start --physical`"))
         names = data["dashed"]
         colours = city_colours(data)
         if (not isinstance(names, list) or len(set(names)) != 10
                 or any(n not in colours for n in names)
                 or any(sum(colours[n] == c for n in names) != 2 for c in data["colours"])):
-            raise RuleError("The value `dashed` must list the 10 dashed-border cities, 2 of each colour, "
-                            f"as named on this board: set it again with `{set_command(self.id, 'dashed')}`.")
+            raise RuleError(_("The value `dashed` must list the 10 dashed-border cities, 2 of "
+                              "each colour, as named on this board: set it again with "
+                              "`{set_command}`.").format(set_command=set_command(self.id, 'dashed')))
         return set(names)
 
     def _out_of_play(self, s: State, data: dict) -> set[str]:
@@ -395,7 +437,7 @@ class TransGame(TrackMixin, Game):
 
     def _need_open(self, s: State, what: str) -> None:
         if not s["round_open"]:
-            raise RuleError(f"No round is open: start one with `round start` before {what}.")
+            raise RuleError(_("No round is open: start one with `round start` before {what}.").format(what=what))
 
     def _city(self, data: dict, text: str) -> str:
         return city_name(data, text, self.board.capitalize())
@@ -428,10 +470,12 @@ class TransGame(TrackMixin, Game):
 
     def on_round_start(self, s: State, event: Event, data: dict) -> None:
         if s["round_open"]:
-            raise RuleError(f"Round {s['round']} is still open: end it first with `round end ...`.")
+            raise RuleError(_("Round {round} is still open: end it first with `round end ...`.").format(
+                                round=s['round']))
         number = s["round"] + 1
         if event.get("round") != number:
-            raise RuleError(f"This would start round {event.get('round')}, but the next round is {number}.")
+            raise RuleError(_("This would start round {get}, but the next round is {number}.").format(
+                                get=event.get('round'), number=number))
         cards, aside = self._take_specials(s, event, data)
         specials = in_rulebook_order(cards)
         special = specials[0] if specials else None
@@ -451,13 +495,15 @@ class TransGame(TrackMixin, Game):
             named = ((data.get("special_cards") or {}).get(card) or {}).get("colours") or []
             colours = [self._colour(data, c, strict) for c in named]
             if len(set(colours)) != len(colours):
-                raise RuleError(f"The card names two colours that are both {colours[0]} on this board: "
-                                f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + named[0])}`.")
+                raise RuleError(_("The card names two colours that are both {value} on this "
+                                  "board: fix colour_aliases with `{set_command}`.").format(
+                                    value=colours[0], set_command=set_command(self.id, 'colour_aliases.' + named[0])))
             for name, colour in zip(named, colours):
                 other = named_by.setdefault(colour, (card, name))
                 if other[1] != name:  # two cards, two of the edition's colours, one board colour
-                    raise RuleError(f"{other[0]}'s {other[1]} and {card}'s {name} are both {colour} on this board: "
-                                    f"fix colour_aliases with `{set_command(self.id, 'colour_aliases.' + name)}`.")
+                    raise RuleError(_("{value}'s {value2} and {card}'s {name} are both {colour} "
+                                      "on this board: fix colour_aliases with `{set_command}`.").format(
+                                        value=other[0], value2=other[1], card=card, name=name, colour=colour, set_command=set_command(self.id, 'colour_aliases.' + name)))
             s["card_colours"][card] = colours
         s["special_colours"] = s["card_colours"].get(special, []) if special else []
         s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None
@@ -465,13 +511,14 @@ class TransGame(TrackMixin, Game):
         s["track"] = self._new_track(data)  # the rails of the last round come off the board
         s["balance"] = None
         if event.get("unbalanced") and s["balanced"] is None:
-            raise RuleError("This session deals plainly already: drop --unbalanced.")
+            raise RuleError(_("This session deals plainly already: drop --unbalanced."))
         if s["physical"]:
             if event.get("stacks") or event.get("redeals"):
-                raise RuleError("A physical round carries no digital deal.")
+                raise RuleError(_("A physical round carries no digital deal."))
             return
         if event.get("redeals") and (s["balanced"] is None or event.get("unbalanced")):
-            raise RuleError("Only a balanced deal is redealt: this round's deal must be made once.")
+            raise RuleError(_("Only a balanced deal is redealt: this round's deal must be made "
+                              "once."))
         if s["balanced"] is not None and not event.get("unbalanced"):
             self._check_balance(s, event, data)
         self._deal(s, event, data)
@@ -485,15 +532,17 @@ class TransGame(TrackMixin, Game):
         listed = event.get("specials")
         if special is None:
             if listed:
-                raise RuleError("A round with special cards names the first of them as its special card.")
+                raise RuleError(_("A round with special cards names the first of them as its "
+                                  "special card."))
             if s["variant"] == "special-cards":
-                raise RuleError("With the special-card variant every round turns over a special card.")
+                raise RuleError(_("With the special-card variant every round turns over a "
+                                  "special card."))
             return [], []
         if listed is None:
             cards = [special]
         elif not isinstance(listed, list) or len(listed) < 2 or listed[0] != special:
-            raise RuleError("The special cards of this round are not recorded as several cards, the first "
-                            "being its special card.")
+            raise RuleError(_("The special cards of this round are not recorded as several "
+                              "cards, the first being its special card."))
         else:
             cards = listed
         variant = s["variant"] == "special-cards"
@@ -502,29 +551,31 @@ class TransGame(TrackMixin, Game):
         if source == "table":
             return cards, []
         if source != "deck" or not variant:
-            raise RuleError("Only the special-card variant draws from the digital deck: name the card with --special.")
+            raise RuleError(_("Only the special-card variant draws from the digital deck: name "
+                              "the card with --special."))
         deck = s["special_deck"]
         rest = deck["order"][deck["next"]:] if deck else []
         shuffled = event.get("special_shuffle")
         if shuffled is not None and not (isinstance(shuffled, dict) and isinstance(shuffled.get("order"), list)):
-            raise RuleError("The recorded special-card deck is not this game's deck.")
+            raise RuleError(_("The recorded special-card deck is not this game's deck."))
         turned = draw(rest, shuffled["order"] if shuffled is not None else None, per_round)
         if shuffled is not None:
             if not turned["needed"]:
-                raise RuleError("The special-card deck is not used up yet: it is reshuffled only when empty.")
+                raise RuleError(_("The special-card deck is not used up yet: it is reshuffled "
+                                  "only when empty."))
             expected, complete = special_deck(data)
             if sorted(shuffled.get("deck") or []) != sorted(expected) or sorted(shuffled.get("order") or []) != sorted(expected):
-                raise RuleError("The recorded special-card deck is not this game's deck.")
+                raise RuleError(_("The recorded special-card deck is not this game's deck."))
             deck = s["special_deck"] = {"order": list(shuffled["order"]), "next": turned["next"],
                                         "complete": complete, "shuffles": (deck or {}).get("shuffles", 0) + 1}
         elif turned["needed"]:
-            raise RuleError("The special-card deck is used up: it must be reshuffled.")
+            raise RuleError(_("The special-card deck is used up: it must be reshuffled."))
         else:
             deck["next"] += len(turned["taken"]) + len(turned["set_aside"])
         if turned["taken"] != cards:
             if len(cards) == 1:
-                raise RuleError(f"The next special card of the deck is not {cards[0]!r}.")
-            raise RuleError(f"The next special cards of the deck are not {', '.join(cards)}.")
+                raise RuleError(_("The next special card of the deck is not {value!r}.").format(value=cards[0]))
+            raise RuleError(_("The next special cards of the deck are not {names}.").format(names=', '.join(cards)))
         return cards, turned["set_aside"]
 
     def _deal(self, s: State, event: Event, data: dict) -> None:
@@ -532,7 +583,7 @@ class TransGame(TrackMixin, Game):
         stacks = event.get("stacks") or {}
         colours = city_colours(data)
         if sorted(stacks) != sorted(data["colours"]):
-            raise RuleError("The deal must hold one stack for each colour of the board.")
+            raise RuleError(_("The deal must hold one stack for each colour of the board."))
         out = self._out_of_play(s, data)
         players = s["players_order"]
         hands: dict[str, list[str]] = {p: [] for p in players}
@@ -540,10 +591,12 @@ class TransGame(TrackMixin, Game):
             stack = stacks[colour]
             cards = sorted(n for n, c in colours.items() if c == colour)
             if sorted(stack.get("deck") or []) != cards or sorted(stack.get("order") or []) != cards:
-                raise RuleError(f"The recorded {colour} stack is not this board's {colour} cities.")
+                raise RuleError(_("The recorded {colour} stack is not this board's {colour} "
+                                  "cities.").format(colour=colour))
             order = [n for n in stack["order"] if n not in out]
             if len(order) < len(players):
-                raise RuleError(f"The {colour} stack has too few cards for {len(players)} players.")
+                raise RuleError(_("The {colour} stack has too few cards for {n} players.").format(
+                                    colour=colour, n=len(players)))
             for p, city in zip(players, order):
                 hands[p].append(city)
             s["leftover"][colour] = order[len(players):]
@@ -580,7 +633,7 @@ class TransGame(TrackMixin, Game):
         elif special in PASS_COLOUR:
             (colour,) = named
             if not s["leftover"][colour]:
-                raise RuleError(f"No {colour} card is left to take for the pass card.")
+                raise RuleError(_("No {colour} card is left to take for the pass card.").format(colour=colour))
             start = self.start_player(s)
             s["hands"][start].append(s["leftover"][colour].pop(0))
             i = players.index(start)
@@ -651,7 +704,8 @@ class TransGame(TrackMixin, Game):
         number = s["round"]
         attempts = list(event.get("redeals") or []) + [event.get("stacks") or {}]
         if len(attempts) > BALANCE_TRIES:
-            raise RuleError(f"A balanced deal tries at most {BALANCE_TRIES} deals, not {len(attempts)}.")
+            raise RuleError(_("A balanced deal tries at most {BALANCE_TRIES} deals, not {n}.").format(
+                                BALANCE_TRIES=BALANCE_TRIES, n=len(attempts)))
         session = None
         drop = self.returned_colour(data, in_force(s))
         for i, stacks in enumerate(attempts, 1):
@@ -661,24 +715,26 @@ class TransGame(TrackMixin, Game):
                 expected = f"cities-{colour}" + ("" if i == 1 else f"/deal-{i}")
                 if (len(parts) != 3 or parts[1] != str(number) or parts[2] != expected
                         or (session is not None and parts[0] != session)):
-                    raise RuleError(f"The deals recorded for round {number} are not the seed's deals in order: "
-                                    "the event was changed.")
+                    raise RuleError(_("The deals recorded for round {number} are not the seed's "
+                                      "deals in order: the event was changed.").format(number=number))
                 session = parts[0]
             spread, lo, hi = self.deal_spread(s, stacks, data, drop, limit)
             if i < len(attempts) and spread <= limit:
-                raise RuleError(f"Deal {i} of round {number} already kept the hands within {limit} rails: "
-                                "no deal after it should have been made.")
+                raise RuleError(_("Deal {i} of round {number} already kept the hands within "
+                                  "{limit} rails: no deal after it should have been made.").format(
+                                    i=i, number=number, limit=limit))
         if spread > limit:
-            raise RuleError(f"The deal of round {number} is not balanced: its hands differ by {spread} rails, "
-                            f"more than {limit}.")
+            raise RuleError(_("The deal of round {number} is not balanced: its hands differ by "
+                              "{spread} rails, more than {limit}.").format(number=number, spread=spread, limit=limit))
         s["balance"] = {"deals": len(attempts), "easiest": lo, "hardest": hi}
 
     def on_hand_set(self, s: State, event: Event, data: dict) -> None:
         """Record the hand a player holds in a physical round (after the card's effect)."""
-        self._need_open(s, "recording a hand")
+        self._need_open(s, _("recording a hand"))
         if not s["physical"]:
-            raise RuleError("The app dealt this round: `hand NAME` shows the cities; only a round started "
-                            "with `round start --physical` takes hands from the table.")
+            raise RuleError(_("The app dealt this round: `hand NAME` shows the cities; only a "
+                              "round started with `round start --physical` takes hands from the "
+                              "table."))
         player = player_name(s["players_order"], str(event.get("player", "")))
         given = event.get("cities") or []
         if isinstance(given, str):
@@ -688,34 +744,39 @@ class TransGame(TrackMixin, Game):
         cards = in_force(s)
         size = 4 if any(c in FOUR_CITIES for c in cards) else 5
         if len(cities) != size:
-            why = " (the special card leaves 4)" if size == 4 else ""
-            raise RuleError(f"A hand this round has {size} cities{why}, not {len(cities)}: "
-                            f"hand {player} --set CITY,CITY,...")
+            said = _("A hand this round has {size} cities (the special card leaves 4), not {n}: hand {player} --set "
+                     "CITY,CITY,...") if size == 4 else \
+                _("A hand this round has {size} cities, not {n}: hand {player} --set CITY,CITY,...")
+            raise RuleError(said.format(size=size, n=len(cities), player=player))
         if len(set(cities)) != len(cities):
-            raise RuleError(f"{player}'s hand names a city twice: give {size} different cities.")
+            raise RuleError(_("{player}'s hand names a city twice: give {size} different cities.").format(
+                                player=player, size=size))
         if "pass-three" not in cards:  # passing three cards may leave repeated colours
             seen: dict[str, str] = {}
             for c in cities:
                 if colours[c] in seen:
-                    raise RuleError(f"{seen[colours[c]]} and {c} are both {colours[c]}: "
-                                    "a hand holds one city of each colour.")
+                    raise RuleError(_("{value} and {c} are both {value2}: a hand holds one city "
+                                      "of each colour.").format(value=seen[colours[c]], c=c, value2=colours[c]))
                 seen[colours[c]] = c
         for card in cards:
             if card in RETURN_COLOUR:
                 (gone,) = s["card_colours"][card]
                 back = next((c for c in cities if colours[c] == gone), None)
                 if back is not None:
-                    raise RuleError(f"This round everyone put their {gone} city back: leave {back} out.")
+                    raise RuleError(_("This round everyone put their {gone} city back: leave "
+                                      "{back} out.").format(gone=gone, back=back))
         out = self._out_of_play(s, data)
         for c in cities:
             if c in out:
-                raise RuleError(f"{c} is a dashed-border card, out of play with {len(s['players_order'])} players.")
+                raise RuleError(_("{c} is a dashed-border card, out of play with {n} players.").format(
+                                    c=c, n=len(s['players_order'])))
             holder = self._held_by(s, c)
             if holder is not None and holder != player:
                 # Never name the card or its holder: this line is on the shared screen, and the
                 # city is another player's secret (issue 12).
-                raise RuleError("One of these cities is already recorded in another player's hand (a city card "
-                                f"is dealt only once): check the cards and type {player}'s hand again.")
+                raise RuleError(_("One of these cities is already recorded in another player's "
+                                  "hand (a city card is dealt only once): check the cards and "
+                                  "type {player}'s hand again.").format(player=player))
         s["hands"][player] = cities
         if any(c in REVEAL for c in cards):
             # a city shown and then passed on cannot be told from one passed face down: with a
@@ -727,19 +788,20 @@ class TransGame(TrackMixin, Game):
 
     def on_hand_return(self, s: State, event: Event, data: dict) -> None:
         """Under the return-any card each player puts one city of their choice back."""
-        self._need_open(s, "returning a city")
+        self._need_open(s, _("returning a city"))
         pending = s["pending"] or {}
         if s["physical"]:
-            raise RuleError("In a physical round return the card at the table and record the 4 cities kept "
-                            "with `hand NAME --set CITY,...`.")
+            raise RuleError(_("In a physical round return the card at the table and record the 4 "
+                              "cities kept with `hand NAME --set CITY,...`."))
         if pending.get("kind") != "return":
-            raise RuleError("Only the 'return-any' special card lets players put a city back.")
+            raise RuleError(_("Only the 'return-any' special card lets players put a city back."))
         player = player_name(s["players_order"], str(event.get("player", "")))
         if player not in pending["waiting"]:
-            raise RuleError(f"{player} has already put a city back this round.")
+            raise RuleError(_("{player} has already put a city back this round.").format(player=player))
         city = self._city(data, str(event.get("city", "")))
         if city not in s["hands"][player]:
-            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+            raise RuleError(_("{city} is not in {player}'s hand: `hand {player}` shows it.").format(
+                                city=city, player=player))
         s["hands"][player].remove(city)
         s["leftover"][city_colours(data)[city]].append(city)
         pending["waiting"].remove(player)
@@ -749,29 +811,34 @@ class TransGame(TrackMixin, Game):
 
     def on_pass(self, s: State, event: Event, data: dict) -> None:
         """A city passed to the left under the pass-a-colour or pass-three cards."""
-        self._need_open(s, "passing a city")
+        self._need_open(s, _("passing a city"))
         pending = s["pending"] or {}
         kind = pending.get("kind")
         if s["physical"] or kind not in ("pass-colour", "pass-three"):
             if s["physical"]:
-                raise RuleError("In a physical round pass the cards at the table and record the hands "
-                                "with `hand NAME --set CITY,...`.")
-            raise RuleError("No passing is due: only the pass special cards let players pass cities.")
+                raise RuleError(_("In a physical round pass the cards at the table and record "
+                                  "the hands with `hand NAME --set CITY,...`."))
+            raise RuleError(_("No passing is due: only the pass special cards let players pass "
+                              "cities."))
         player = player_name(s["players_order"], str(event.get("player", "")))
         # whose choice it is before which city: the shell asks nobody whose choice is not due
         if kind == "pass-colour" and player != pending["order"][pending["next"]]:
             due = pending["order"][pending["next"]]
-            raise RuleError(f"It is {due}'s turn to pass a {pending['colour']} city: pass {due} CITY")
+            raise RuleError(_("It is {due}'s turn to pass a {colour} city: pass {due} CITY").format(
+                                due=due, colour=pending['colour']))
         if kind == "pass-three" and player in pending["chosen"]:
-            raise RuleError(f"{player} has already chosen a city for pass {pending['lap']} of 3: "
-                            f"waiting for {', '.join(self.waiting(s))}.")
+            raise RuleError(_("{player} has already chosen a city for pass {lap} of 3: waiting "
+                              "for {names}.").format(
+                                player=player, lap=pending['lap'], names=', '.join(self.waiting(s))))
         city = self._city(data, str(event.get("city", "")))
         if city not in s["hands"][player]:
-            raise RuleError(f"{city} is not in {player}'s hand: `hand {player}` shows it.")
+            raise RuleError(_("{city} is not in {player}'s hand: `hand {player}` shows it.").format(
+                                city=city, player=player))
         if kind == "pass-colour":
             colour = pending["colour"]
             if city_colours(data)[city] != colour:
-                raise RuleError(f"{city} is not {colour}: pass one of your two {colour} cities.")
+                raise RuleError(_("{city} is not {colour}: pass one of your two {colour} cities.").format(
+                                    city=city, colour=colour))
             s["hands"][player].remove(city)
             pending["next"] += 1
             if pending["next"] < len(pending["order"]):
@@ -797,10 +864,10 @@ class TransGame(TrackMixin, Game):
     # -- round end -----------------------------------------------------------------------------
     def on_round_end(self, s: State, event: Event, data: dict) -> None:
         if not s["round_open"]:
-            raise RuleError("No round is open: start one with `round start`.")
+            raise RuleError(_("No round is open: start one with `round start`."))
         players = s["players_order"]
         if s["pending"]:
-            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+            raise RuleError(_("The deal is not finished: {pending_text}").format(pending_text=self.pending_text(s)))
         rails_out = bool(event.get("rails_out"))
         named_winners = event.get("winners") or []
         named_missing = event.get("missing") or {}
@@ -809,39 +876,43 @@ class TransGame(TrackMixin, Game):
             result = self.auto_result(s, data, named_winners, rails_out)
             given = {player_name(players, str(p)): n for p, n in named_missing.items()}
             if given and given != result["missing"]:
-                raise RuleError("The missing rails in this event are not the recorded board's: "
-                                + ", ".join(f"{p} {n}" for p, n in result["missing"].items()) + ".")
+                raise RuleError(_("The missing rails in this event are not the recorded board's: "
+                                  "{names}.").format(
+                                    names=", ".join(f"{p} {n}" for p, n in result["missing"].items())))
             named_winners, named_missing, rails_out = result["winners"], result["missing"], result["rails_out"]
         winners: list[str] = []
         for name in named_winners:
             p = player_name(players, str(name))
             if p in winners:
-                raise RuleError(f"{p} is named as a winner twice.")
+                raise RuleError(_("{p} is named as a winner twice.").format(p=p))
             winners.append(p)
         if rails_out and winners:
-            raise RuleError("With --rails-out nobody connected: drop --winner, or drop --rails-out.")
+            raise RuleError(_("With --rails-out nobody connected: drop --winner, or drop "
+                              "--rails-out."))
         if not rails_out and not winners:
-            raise RuleError("Name who connected their cities with --winner NAME, or use --rails-out "
-                            "if the rails ran out.")
+            raise RuleError(_("Name who connected their cities with --winner NAME, or use "
+                              "--rails-out if the rails ran out."))
         missing: dict[str, int] = {}
         for name, count in named_missing.items():
             p = player_name(players, str(name))
             if p in missing:
-                raise RuleError(f"{p} is given two missing-rail counts.")
+                raise RuleError(_("{p} is given two missing-rail counts.").format(p=p))
             if p in winners:
-                raise RuleError(f"{p} connected (a winner), so has no missing rails: drop --missing {p}=...")
+                raise RuleError(_("{p} connected (a winner), so has no missing rails: drop "
+                                  "--missing {p}=...").format(p=p))
             if isinstance(count, bool) or not isinstance(count, int):
-                raise RuleError(f"{p}'s missing rails must be a whole number, not {count!r}: --missing {p}=3")
+                raise RuleError(_("{p}'s missing rails must be a whole number, not {count!r}: "
+                                  "--missing {p}=3").format(p=p, count=count))
             if count < 1:
-                raise RuleError(f"{p}'s missing rails must be at least 1 (a player with 0 missing connected "
-                                f"too: name them with --winner {p}).")
+                raise RuleError(_("{p}'s missing rails must be at least 1 (a player with 0 "
+                                  "missing connected too: name them with --winner {p}).").format(p=p))
             missing[p] = count
         if not auto:
             self._check_possible(s, data, winners, missing)
         lacking = [p for p in players if p not in winners and p not in missing]
         if lacking:
-            raise RuleError("Every player who did not connect needs a missing-rail count: add "
-                            + " ".join(f"--missing {p}=N" for p in lacking))
+            raise RuleError(_("Every player who did not connect needs a missing-rail count: add "
+                              "{names}").format(names=" ".join(f"--missing {p}=N" for p in lacking)))
         points = self._points(s, data, winners, missing)
         for p, pts in points.items():
             s["scores"][p] += pts
@@ -882,16 +953,20 @@ class TransGame(TrackMixin, Game):
             except CompanionError:  # no board in these values: nothing to count on
                 return
             if most is not None:
-                raise RuleError(f"{p} cannot be missing {count} rails: on this board no player can need more "
-                                f"than {most} (the worst hand's cities joined over shortest paths, plus the "
-                                f"farthest a start marker can be from them). Check the count: --missing {p}=N.")
+                raise RuleError(_("{p} cannot be missing {count} rails: on this board no player "
+                                  "can need more than {most} (the worst hand's cities joined "
+                                  "over shortest paths, plus the farthest a start marker can be "
+                                  "from them). Check the count: --missing {p}=N.").format(
+                                    p=p, count=count, most=most))
         track = s["track"]
         if winners and all(p in track["markers"] for p in s["players_order"]):
             for p in winners:
                 if p not in track["connected"] and s["hands"].get(p):
-                    raise RuleError(f"The recorded board shows {p} not connected: their cities are not all joined "
-                                    f"to their start marker at {track['markers'][p][1]}. Record the missing rails "
-                                    f"with `build {p} PATH`, or let the board say who won: `round end --auto`.")
+                    raise RuleError(_("The recorded board shows {p} not connected: their cities "
+                                      "are not all joined to their start marker at {value}. "
+                                      "Record the missing rails with `build {p} PATH`, or let "
+                                      "the board say who won: `round end --auto`.").format(
+                                        p=p, value=track['markers'][p][1]))
 
     def _points(self, s: State, data: dict, winners: list[str], missing: dict[str, int]) -> dict[str, int]:
         """Points of the round per player, in seat order (classic: negative, the rails lost)."""
@@ -907,15 +982,17 @@ class TransGame(TrackMixin, Game):
             if card in ("generous", "demanding"):
                 key = card
         example = CHART_TEMPLATE  # a template, never real-looking numbers someone might copy
-        what = f"the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... missing"
+        what = _("the {key} chart printed on the special card: W = a winner's points, P1 ... = 1, 2 ... "
+                 "missing").format(key=key)
         self.need(data, self.id, f"charts.{key}", what, example)
-        winner = self.need(data, self.id, f"charts.{key}.winner", "the points of a round winner")
-        table = self.need(data, self.id, f"charts.{key}.missing", "the points for 1, 2, ... missing rails")
+        winner = self.need(data, self.id, f"charts.{key}.winner", _("the points of a round winner"))
+        table = self.need(data, self.id, f"charts.{key}.missing", _("the points for 1, 2, ... missing rails"))
         if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
-            raise RuleError(f"charts.{key} must be whole numbers shaped like {example} (W = a winner's points, "
-                            f"P1 ... = the points for 1, 2 ... missing rails): set it again with "
-                            f"`{set_command(self.id, 'charts.' + key)}`.")
+            raise RuleError(_("charts.{key} must be whole numbers shaped like {example} (W = a "
+                              "winner's points, P1 ... = the points for 1, 2 ... missing rails): "
+                              "set it again with `{set_command}`.").format(
+                                key=key, example=example, set_command=set_command(self.id, 'charts.' + key)))
         chart = {"winner": winner, "missing": table}
         return chart
 
@@ -925,14 +1002,15 @@ class TransGame(TrackMixin, Game):
         player = player_name(s["players_order"], name)
         if s["round_open"]:
             if s["physical"] and player not in s["hands"]:
-                raise RuleError(f"This round was dealt at the table and {player}'s hand is not recorded: "
-                                f"hand {player} --set CITY,CITY,...")
+                raise RuleError(_("This round was dealt at the table and {player}'s hand is not "
+                                  "recorded: hand {player} --set CITY,CITY,...").format(player=player))
             return list(s["hands"].get(player, []))
         if not s["history"]:
-            raise RuleError("No round has started yet: `round start` deals the cities.")
+            raise RuleError(_("No round has started yet: `round start` deals the cities."))
         last = s["history"][-1]
         if player not in last["hands"]:
-            raise RuleError(f"Round {last['round']} was dealt at the table and {player}'s hand was not recorded.")
+            raise RuleError(_("Round {round} was dealt at the table and {player}'s hand was not "
+                              "recorded.").format(round=last['round'], player=player))
         return list(last["hands"][player])
 
     def handed_on(self, s: State, name: str) -> tuple[str, list[str]] | None:
@@ -973,14 +1051,15 @@ class TransGame(TrackMixin, Game):
         kind = pending.get("kind")
         who = self.waiting(s)
         if kind == "return":
-            return f"{', '.join(who)} must still put a city back: hand NAME --return CITY"
+            return _("{names} must still put a city back: hand NAME --return CITY").format(names=", ".join(who))
         if kind == "pass-colour":
             last = pending["next"] == len(pending["order"]) - 1
-            what = "puts one of their two {c} cities back on the stack" if last else "passes one of their two {c} cities left"
-            return f"{who[0]} {what.format(c=pending['colour'])}: pass {who[0]} CITY"
+            what = _("{name} puts one of their two {colour} cities back on the stack: pass {name} CITY") if last \
+                else _("{name} passes one of their two {colour} cities left: pass {name} CITY")
+            return what.format(name=who[0], colour=colour_word(pending["colour"]))
         if kind == "pass-three":
-            return (f"pass {pending['lap']} of 3: {', '.join(who)} must still choose a city to pass left: "
-                    "pass NAME CITY")
+            return _("pass {lap} of 3: {names} must still choose a city to pass left: pass NAME CITY").format(
+                lap=pending["lap"], names=", ".join(who))
         return ""
 
     def special_text(self, s: State, lap: int | None = None) -> str:
@@ -990,31 +1069,22 @@ class TransGame(TrackMixin, Game):
     def card_text(self, s: State, special: str) -> str:
         """What one special card in force means this round, in words."""
         if special == "rhythm-321":
-            return "rails per turn by lap: " + ", ".join(f"lap {n}: {rhythm_rails(n)}" for n in range(1, 7)) + ", and so on"
-        cols = (s.get("card_colours") or {}).get(special) or s["special_colours"]
-        texts = {
-            "generous": "this round is scored on the generous chart",
-            "demanding": "this round is scored on the demanding chart",
-            "three-rails": "up to 3 rails a turn (e.g. one double and one single)",
-            "water-single": "double lines over water count as single this round",
-            "mountain-single": "double lines over mountains count as single this round",
-            "return-any": "everyone plays with 4 cities: each puts one of their choice back",
-            "pass-three": "everyone passes a city left, three times, all at once",
-            "swap-hands": "everyone plays the hand of their right neighbour (the app passed them)",
-            "build-anywhere": "rails may go on any free line, connected or not",
-        }
+            laps = ", ".join(_("lap {n}: {rails}").format(n=n, rails=rhythm_rails(n)) for n in range(1, 7))
+            return _("rails per turn by lap: {laps}, and so on").format(laps=laps)
+        cols = [colour_word(c) for c in (s.get("card_colours") or {}).get(special) or s["special_colours"]]
         if special == "swap-hands" and s.get("physical"):
-            return "everyone plays the hand of their right neighbour (passed at the table)"
+            return _("everyone plays the hand of their right neighbour (passed at the table)")
         if special == "swap-hands" and special in (s.get("effects_left") or []):  # after the choices above
-            return ("everyone will play the hand of their right neighbour (the app passes them once the choices "
-                    "above are made)")
+            return _("everyone will play the hand of their right neighbour (the app passes them once the choices "
+                     "above are made)")
         if special in RETURN_COLOUR:
-            return f"everyone plays with 4 cities: the {cols[0]} city went back"
+            return _("everyone plays with 4 cities: the {colour} city went back").format(colour=cols[0])
         if special in REVEAL:
-            return f"everyone's {' and '.join(cols)} cities are shown"
+            return _("everyone's {colours} cities are shown").format(colours=_(" and ").join(cols))
         if special in PASS_COLOUR:
-            return f"the start player took an extra {cols[0]} city; {cols[0]} cities are passed left"
-        return texts.get(special, "")
+            return _("the start player took an extra {colour} city; {colour} cities are passed left").format(
+                colour=cols[0])
+        return _(CARD_TEXTS[special]) if special in CARD_TEXTS else ""
 
     @staticmethod
     def hand_size(s: State, player: str) -> int | None:
@@ -1054,17 +1124,17 @@ class TransGame(TrackMixin, Game):
             "variant": s["variant"],
             "start_player": self.start_player(s),
             "special": special,
-            "special_text": self.special_text(s),
+            "special_text": self._english(self.special_text, s),
             "special_from": s["special_from"],  # "deck" (the app drew it) or "table" (--special)
             # every card in force, in the rulebook's order (the order their effects apply in)
-            "specials": [{"id": c, "title": (s.get("special_titles") or {}).get(c, c), "text": self.card_text(s, c)}
-                         for c in in_force(s)],
+            "specials": [{"id": c, "title": (s.get("special_titles") or {}).get(c, c),
+                          "text": self._english(self.card_text, s, c)} for c in in_force(s)],
             "specials_per_round": s.get("specials_per_round", 1) if s["variant"] else None,
             "special_set_aside": list(s.get("special_set_aside") or []) if s["round_open"] else [],
             "physical": s["physical"] if s["round_open"] else None,
             "revealed": {p: list(c) for p, c in s["revealed"].items()} if s["round_open"] else {},
             "waiting_for": self.waiting(s),
-            "pending": self.pending_text(s),
+            "pending": self._english(self.pending_text, s),
             "history": [{k: v for k, v in h.items() if k != "hands"} for h in s["history"]],
             "rails_built": len(track["rails"]),
             "rails_left": None if track["box"] is None else track["box"] - len(track["rails"]),
@@ -1088,43 +1158,57 @@ class TransGame(TrackMixin, Game):
             out["hands"] = self.public_hands(s)
         return out
 
+    @staticmethod
+    def _english(words, *args) -> str:
+        """A text of the summary in English: `status --json` is read by programs, never translated
+        (the screens make their own in the viewer's language from the state)."""
+        if language() == ENGLISH:  # (the usual case: no context to set)
+            return words(*args)
+        with using(ENGLISH):
+            return words(*args)
+
     def describe(self, event: Event) -> str:
         etype = event.get("type")
+        who = event.get("player")
         if etype == "round-start":
-            how = "dealt at the table" if event.get("physical") else "cities dealt by the app"
             special = event.get("special")
             several = event.get("specials")
+            cards = ""
             if isinstance(several, list) and len(several) > 1:
-                card = f", special cards {', '.join(str(c) for c in several)}"
-            else:
-                card = f", special card {special}" if special else ""
+                cards = _(", special cards {cards}").format(cards=", ".join(str(c) for c in several))
+            elif special:
+                cards = _(", special card {card}").format(card=special)
             if event.get("redeals"):
-                card += f", balanced after {len(event['redeals']) + 1} deals"
+                cards += _(", balanced after {n} deals").format(n=len(event["redeals"]) + 1)
             elif event.get("unbalanced"):
-                card += ", not balanced"
-            return f"round {event.get('round')} started: {how}{card}"
+                cards += _(", not balanced")
+            said = _("round {n} started: dealt at the table{cards}") if event.get("physical") else \
+                _("round {n} started: cities dealt by the app{cards}")
+            return said.format(n=event.get("round"), cards=cards)
         if etype == "marker":
-            return f"{event.get('player')}'s start marker on {event.get('junction')}"
+            return _("{name}'s start marker on {junction}").format(name=who, junction=event.get("junction"))
         if etype == "build":
             paths = event.get("paths") or []
-            return f"{event.get('player')} built {', '.join(paths) if isinstance(paths, list) else paths}"
+            return _("{name} built {paths}").format(name=who, paths=", ".join(paths) if isinstance(paths, list)
+                                                    else paths)
         if etype == "turn-end":
-            return f"{event.get('player')} ended their turn"
+            return _("{name} ended their turn").format(name=who)
         if etype == "hand-set":
-            return f"{event.get('player')}'s hand recorded"
+            return _("{name}'s hand recorded").format(name=who)
         if etype == "hand-return":
-            return f"{event.get('player')} put a city back"
+            return _("{name} put a city back").format(name=who)
         if etype == "pass":
-            return f"{event.get('player')} passed a city"
+            return _("{name} passed a city").format(name=who)
         if etype == "round-end":
             parts = []
             if event.get("rails_out"):
-                parts.append("the rails ran out")
+                parts.append(_("the rails ran out"))
             if event.get("winners"):
-                parts.append(" and ".join(event["winners"]) + " connected")
-            parts += [f"{p} {n} missing" for p, n in (event.get("missing") or {}).items()]
-            how = " (counted on the board)" if event.get("auto") else ""
-            return f"round ended{how}: " + "; ".join(parts)
+                parts.append(_("{names} connected").format(names=_(" and ").join(event["winners"])))
+            parts += [_("{name} {n} missing").format(name=p, n=n) for p, n in (event.get("missing") or {}).items()]
+            said = _("round ended (counted on the board): {parts}") if event.get("auto") else \
+                _("round ended: {parts}")
+            return said.format(parts="; ".join(parts))
         return super().describe(event)
 
     def result(self, s: State) -> dict | None:
@@ -1185,7 +1269,7 @@ class TransEuropa(TransGame):
     listing = 10
     id = "trans-europa"
     title = "Trans Europa"
-    description = "Connect your five cities across Europe first: fair city deals, special cards, prestige."
+    description = N_("Connect your five cities across Europe first: fair city deals, special cards, prestige.")
     board = "europa"
 
 
@@ -1193,5 +1277,5 @@ class TransAmerika(TransGame):
     listing = 20
     id = "trans-amerika"
     title = "Trans Amerika"
-    description = "Connect your five cities across the U.S.A. first: fair city deals, special cards, prestige."
+    description = N_("Connect your five cities across the U.S.A. first: fair city deals, special cards, prestige.")
     board = "amerika"

@@ -12,15 +12,18 @@ import re
 from typing import Any, Iterable
 
 from companion.contract.errors import CompanionError
-from companion.games.trans.rules import PRESTIGE_GOAL, city_colours
-from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, names, player_colour
+from companion.games.trans.rules import PRESTIGE_GOAL, city_colours, colour_word
+from companion.contract.language import N_, _, ngettext
+from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, message, names, player_colour
 
 # the commands a choice is typed with, kept on one line when a line is wrapped
 CHOICE_COMMANDS = ("pass NAME CITY", "pass NAME", "hand NAME --return CITY", "hand NAME --return")
 
 
 def and_list(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def parts(text: str, keep: Iterable[str] = ()) -> list[Any]:
@@ -73,36 +76,70 @@ def now_line(host, pending: str, otherwise: str = "", players: Iterable[str] = (
     nothing is due."""
     if not pending:
         return [say(otherwise)] if otherwise else []
-    return [say("Now: " + shell_words(host, pending), (*CHOICE_COMMANDS, *players))]
+    return [say(_("Now: {what}").format(what=shell_words(host, pending)), (*CHOICE_COMMANDS, *players))]
 
 
-def special_lines(status: dict) -> list[Line]:
+def card_texts(status: dict, game=None, state: dict | None = None) -> list[dict]:
+    """The cards in force with what each means, in the viewer's language when the game and the
+    state are given (the summary's texts are English: `status --json` is never translated)."""
+    card = status.get("special")
+    if not card:
+        return []
+    cards = status.get("specials") or [dict(card, text=status["special_text"])]
+    if game is not None and state is not None and state.get("special"):
+        cards = [dict(c, text=game.card_text(state, c["id"])) for c in cards]
+    return cards
+
+
+def special_lines(status: dict, game=None, state: dict | None = None) -> list[Line]:
     """The special card(s) in force, what each means this round, and what the digital deck is.
 
     Several cards: one line each, in the rulebook's order, the order their effects apply in."""
     card = status.get("special")
     if not card:
         return []
-    cards = status.get("specials") or [dict(card, text=status["special_text"])]
+    cards = card_texts(status, game, state)
     if len(cards) == 1:
-        lines = [Line(f"Special card: {card['title']} ({card['id']}): {status['special_text']}.")]
+        lines = [Line(_("Special card: {title} ({id}): {text}.").format(title=card["title"], id=card["id"],
+                                                                         text=cards[0]["text"]))]
     else:
-        lines = [Line(f"Special cards ({len(cards)}, applied in the rulebook's order):")]
-        lines += [Line(f"  {c['title']} ({c['id']}): {c['text']}.") for c in cards]
+        lines = [Line(_("Special cards ({n}, applied in the rulebook's order):").format(n=len(cards)))]
+        lines += [Line("  " + _("{title} ({id}): {text}.").format(title=c["title"], id=c["id"], text=c["text"]))
+                  for c in cards]
     # the cities a reveal card shows, right under the cards (`round start` says them too)
-    lines += [Line("  shown: ", Name(p), ": ", *names(cities))
+    lines += [Line("  ", *message(_("shown: {name}: {cities}"), name=Name(p), cities=names(cities)))
               for p, cities in (status.get("revealed") or {}).items()]
     aside = status.get("special_set_aside") or []
     if aside:
-        lines.append(Line(f"Set aside (they cannot be played with the cards above): {', '.join(aside)}."))
+        lines.append(Line(_("Set aside (they cannot be played with the cards above): {cards}.").format(
+            cards=", ".join(aside))))
     deck = status.get("special_deck")
     if deck and card["id"] and status.get("special_from") != "table":
-        note = f"Special-card deck: {deck['left']} of {deck['size']} cards left"
         if deck.get("one_per_variant"):
-            note += (" (one card per printed variant: how many copies of each the box has is not known; "
-                     "`companion data check` lists them)")
-        lines.append(say(note + "."))
+            note = _("Special-card deck: {left} of {size} cards left (one card per printed variant: how many copies "
+                     "of each the box has is not known; `companion data check` lists them).")
+        else:
+            note = _("Special-card deck: {left} of {size} cards left.")
+        lines.append(say(note.format(left=deck["left"], size=deck["size"])))
     return lines
+
+
+def rails_on_board(status: dict, headed: bool = False) -> str:
+    """`12 rails on the board, 58 left in the box` (the box's count when it is known), or with
+    ``headed`` the whole sentence under a board: `Round 2 (over): 12 rails on the board.`"""
+    built, left = status["rails_built"], status["rails_left"]
+    if not headed:
+        if left is None:
+            return _("{built} on the board").format(built=built)
+        return _("{built} on the board, {left} left in the box").format(built=built, left=left)
+    over = not status["round_open"]
+    if left is None:
+        said = _("Round {n} (over): {built} rails on the board.") if over else \
+            _("Round {n}: {built} rails on the board.")
+    else:
+        said = _("Round {n} (over): {built} rails on the board, {left} left in the box.") if over else \
+            _("Round {n}: {built} rails on the board, {left} left in the box.")
+    return said.format(n=status["round"], built=built, left=left)
 
 
 def board_lines(status: dict) -> list[Line]:
@@ -113,48 +150,57 @@ def board_lines(status: dict) -> list[Line]:
     markers: list[Any] = []
     for i, p in enumerate(players):
         markers += ([", "] if i else []) + [Name(p["name"]), " ", Name(p["start"] or "-")]
-    left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
-    lines = [Line("Start markers: ", *markers, f". Rails: {status['rails_built']} on the board{left}.")]
+    lines = [Line(*message(_("Start markers: {markers}. Rails: {rails}."), markers=markers,
+                           rails=rails_on_board(status)))]
     shared = {tuple(p["network"]) for p in players if len(p["network"]) > 1}
     if shared:
         groups: list[Any] = []
         for i, n in enumerate(sorted(shared)):
             groups += (["; "] if i else []) + _and_names(list(n))
-        lines.append(Line("Shared networks: ", *groups, "."))
+        lines.append(Line(*message(_("Shared networks: {groups}."), groups=groups)))
     turn = status.get("turn")
     if turn and not status["round_over"] and not status.get("abandoned"):
-        done = [f", {turn['used']} of {turn['allowed']} rails' worth placed"]
+        values = dict(number=turn["number"], lap=turn["lap"], name=Name(turn["player"]), used=turn["used"],
+                      allowed=turn["allowed"])
         if status.get("builder") and status["builder"] != turn["player"]:  # the turn is full: the next one builds
-            done = [done[0] + "; ", Name(status["builder"]), " builds next"]
-        lines.append(Line(f"Turn {turn['number']} (lap {turn['lap']}): ", Name(turn["player"]), *done, "."))
+            said = _("Turn {number} (lap {lap}): {name}, {used} of {allowed} rails' worth placed; {next} builds next.")
+            values["next"] = Name(status["builder"])
+        else:
+            said = _("Turn {number} (lap {lap}): {name}, {used} of {allowed} rails' worth placed.")
+        lines.append(Line(*message(said, **values)))
     if status["connected"]:
-        lines.append(Line("Connected: ", *_and_names(status["connected"]), "."))
+        lines.append(Line(*message(_("Connected: {names}."), names=_and_names(status["connected"]))))
     return lines
 
 
 def _and_names(names: list[str]) -> list[Any]:
     """``and_list`` of names, each kept whole."""
-    out: list[Any] = []
-    for i, n in enumerate(names):
-        if i:
-            out.append(" and " if i == len(names) - 1 else ", ")
-        out.append(Name(n))
-    return out
+    if len(names) < 2:
+        return [Name(n) for n in names]
+    head: list[Any] = []
+    for i, n in enumerate(names[:-1]):
+        head += ([", "] if i else []) + [Name(n)]
+    return message(_("{names} and {last}"), names=head, last=Name(names[-1]))
 
 
 def next_text(status: dict) -> str:
     """What to type next in an open round, with the commands between backquotes."""
+    return _("Next: {what}").format(what=next_what(status))
+
+
+def next_what(status: dict) -> str:
+    """:func:`next_text` without its `Next: ` (the shell's toolbar says it under its own)."""
     if status["round_over"]:
-        return "Next: `round end --auto` (the missing rails are counted on the board)."
+        return _("`round end --auto` (the missing rails are counted on the board).")
     if status["finishing"]:
         who = status["finishing"]
-        return f"Next: {who} finishes the turn (`build {who} ...`), then `round end --auto`."
+        return _("{name} finishes the turn (`build {name} ...`), then `round end --auto`.").format(name=who)
     waiting = [p["name"] for p in status["players"] if p["start"] is None]
     if status["rails_built"] or (not waiting and not status["pending"]):
-        return "Next: `build NAME PATH` as the rails go down, or `round end --winner NAME --missing NAME=N ...`."
+        return _("`build NAME PATH` as the rails go down, or `round end --winner NAME --missing NAME=N ...`.")
     if len(waiting) < len(status["players"]):
-        return f"Next: `start NAME JUNCTION` for {and_list(waiting)}, then `build NAME PATH`."
-    return "Next: `round end --winner NAME --missing NAME=N ...` (or `--rails-out`)."
+        return _("`start NAME JUNCTION` for {names}, then `build NAME PATH`.").format(names=and_list(waiting))
+    return _("`round end --winner NAME --missing NAME=N ...` (or `--rails-out`).")
 
 
 # -- a hand ----------------------------------------------------------------------------------------
@@ -170,19 +216,23 @@ def hand_view(game, state: dict, data: dict, player: str, due: bool = True) -> l
     colour = {c["name"]: c["colour"] for c in data.get("cities") or []}
     cities = game.hand_of(state, player)
     order = list(data.get("colours") or [])
-    when = f"round {state['round']}" + ("" if state["round_open"] else ", over")
-    out: list = [Line(Name(player), f"'s cities ({when}):")]
-    out += [Line(f"  {colour.get(c, ''):<10} ", Name(c)) for c in _by_colour(cities, colour, order)]
+    said = _("{name}'s cities (round {n}):") if state["round_open"] else _("{name}'s cities (round {n}, over):")
+    out: list = [Line(*message(said, name=Name(player), n=state["round"]))]
+    width = max([10, *(len(colour_word(c)) for c in order)])
+    out += [Line(f"  {colour_word(colour.get(c, '')):<{width}} ", Name(c)) for c in _by_colour(cities, colour, order)]
     pending = state.get("pending") or {}
     if pending.get("kind") == "pass-three" and (pending.get("chosen") or {}).get(player):
-        out.append(Line("  chosen to pass left: ", Name(pending["chosen"][player])))
+        out.append(Line("  ", *message(_("chosen to pass left: {city}"), city=Name(pending["chosen"][player]))))
     handed = game.handed_on(state, player)
     if handed:  # swap-hands: the cities this player memorized and passed on (seed 000)
         left, passed = handed
-        out.append(Line("You handed your cities to ", Name(left), ", who plays them (you know them too):"))
-        out += [Line(f"  {colour.get(c, ''):<10} ", Name(c)) for c in _by_colour(passed, colour, order)]
+        out.append(Line(*message(_("You handed your cities to {name}, who plays them (you know them too):"),
+                                 name=Name(left))))
+        out += [Line(f"  {colour_word(colour.get(c, '')):<{width}} ", Name(c))
+                for c in _by_colour(passed, colour, order)]
     if due and player in game.waiting(state):
-        out.append(say("Your choice is due: " + game.pending_text(state), (*CHOICE_COMMANDS, *state["players_order"])))
+        out.append(say(_("Your choice is due: {what}").format(what=game.pending_text(state)),
+                       (*CHOICE_COMMANDS, *state["players_order"])))
     return out
 
 
@@ -191,32 +241,36 @@ def hand_view(game, state: dict, data: dict, player: str, due: bool = True) -> l
 STEP_X, STEP_Y, PAD = 14, 24, 18
 
 
-def headline(status: dict) -> list[Line]:
+def headline(status: dict, game=None, state: dict | None = None) -> list[Line]:
     """The lines under a page's heading: the round, whose turn, what comes next."""
     lines = []
     if status["round"] == 0:
-        lines.append(say("No round yet: the first `round start` deals the cities."))
+        lines.append(say(_("No round yet: the first `round start` deals the cities.")))
     elif status["round_open"]:
         turn = status.get("turn")
         builder = status.get("builder") or (turn or {}).get("player")
-        who = (f"{builder} is building" if turn else f"{status['start_player']} starts")
+        who = (_("{name} is building").format(name=builder) if turn
+               else _("{name} starts").format(name=status["start_player"]))
         if status.get("abandoned"):
-            who = "abandoned"
+            who = _("abandoned")
         elif status.get("round_over"):
-            who = "the round is over on the board"
-        lines.append(Line(f"Round {status['round']} · {who}"))
-        cards = status.get("specials") or []
+            who = _("the round is over on the board")
+        lines.append(Line(_("Round {n} · {who}").format(n=status["round"], who=who)))
+        cards = card_texts(status, game, state)
         if len(cards) > 1:  # several cards at once: each on its line, in the order they apply
-            lines += [Line(f"Special card {n}: {c['title']}: {c['text']}") for n, c in enumerate(cards, 1)]
+            lines += [Line(_("Special card {n}: {title}: {text}").format(n=n, title=c["title"], text=c["text"]))
+                      for n, c in enumerate(cards, 1)]
         elif status.get("special"):
-            lines.append(Line(f"Special card: {status['special']['title']}: {status['special_text']}"))
+            lines.append(Line(_("Special card: {title}: {text}").format(title=status["special"]["title"],
+                                                                         text=cards[0]["text"])))
         if status.get("waiting_for"):
-            lines.append(Line("Waiting for " + ", ".join(status["waiting_for"]) + " to choose a city."))
+            lines.append(Line(_("Waiting for {names} to choose a city.").format(
+                names=", ".join(status["waiting_for"]))))
         elif status.get("round_over"):
-            lines.append(say("Next: the round is over on the board: `round end --auto` scores it."))
+            lines.append(say(_("Next: the round is over on the board: `round end --auto` scores it.")))
     else:
-        lines.append(Line(f"Round {status['round']} is over · next: round {status['round'] + 1}, "
-                          f"{status['start_player']} starts."))
+        lines.append(Line(_("Round {n} is over · next: round {next}, {name} starts.").format(
+            n=status["round"], next=status["round"] + 1, name=status["start_player"])))
     return lines
 
 
@@ -241,7 +295,7 @@ def geometry(board) -> tuple[list[tuple[float, float]], float, float]:
     """Where each junction is drawn (in the drawing's units) and the drawing's width and
     height: rows offset by half a junction, as on the printed board, with room around."""
     xs = [(2 * x - y) * STEP_X for x, y in board.xy]
-    ys = [y * STEP_Y for _, y in board.xy]
+    ys = [y * STEP_Y for _x, y in board.xy]
     left, top = min(xs) - PAD, min(ys) - PAD
     width, height = max(xs) - left + PAD, max(ys) - top + PAD
     return [(x - left, y - top) for x, y in zip(xs, ys)], width, height
@@ -326,7 +380,7 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
 def board_svg(game, state: dict, data: dict, players: list[str], mine: str | None = None) -> str:
     """The board as one SVG (see :func:`board_elements`), fitted to the width of its page."""
     _pts, width, height = geometry(game.board_of(data))
-    label = f"the board, {escape_text(mine)}'s cities ringed" if mine else "the board"
+    label = _("the board, {name}'s cities ringed").format(name=escape_text(mine)) if mine else _("the board")
     return (f'<svg class="board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
             f'aria-label="{label}">{board_elements(game, state, data, players, mine)}</svg>')
 
@@ -366,12 +420,12 @@ def buildable(game, board, state: dict, player: str) -> list[tuple[tuple[int, in
 
 
 def rails_word(cost: int) -> str:
-    return f"{cost} rail{'s' if cost != 1 else ''}"
+    return ngettext("{n} rail", "{n} rails", cost).format(n=cost)
 
 
 def worth(n: int) -> str:
     """`2 rails' worth`, `1 rail's worth`."""
-    return f"{n} rails' worth" if n != 1 else "1 rail's worth"
+    return ngettext("{n} rail's worth", "{n} rails' worth", n).format(n=n)
 
 
 def marker_tap(at, player: str, offered: list[tuple[str, str]]):
@@ -382,13 +436,13 @@ def marker_tap(at, player: str, offered: list[tuple[str, str]]):
     game, state, data = at.game, at.state, at.data
     board = game.board_of(data)
     pts, width, height = geometry(board)
-    free = {v for v, _ in offered}
+    free = {v for v, _note in offered}
     targets = [(board.name(n), "", pts[n]) for n in range(len(board.xy)) if board.name(n) in free]
     mine = game.hand_of(state, player) if has_hand(game, state, player) else []
     quick = [c for c in _by_colour(mine, city_colours(data), list(data.get("colours") or [])) if c in free]
     markup = LazySvg(lambda: board_elements(game, state, data, at.players, player))
-    return Tap(markup, width, height, targets, title="Tap a junction for your start marker",
-               label=f"the board with {player}'s cities ringed: tap a free junction", quick=quick)
+    return Tap(markup, width, height, targets, title=_("Tap a junction for your start marker"),
+               label=_("the board with {name}'s cities ringed: tap a free junction").format(name=player), quick=quick)
 
 
 def build_tap(at, player: str):
@@ -412,8 +466,8 @@ def build_tap(at, player: str):
     left = game.rails_worth_left(state, player)
     markup = LazySvg(lambda: board_elements(game, state, data, at.players, player, lines))
     return Tap(markup, width, height, targets, focus=focus, zoom=CLOSE if focus else 1,
-               title=f"Tap a highlighted line to build ({worth(left)} left this turn)",
-               label=f"the board, the lines {player} may build highlighted with their cost")
+               title=_("Tap a highlighted line to build ({worth} left this turn)").format(worth=worth(left)),
+               label=_("the board, the lines {name} may build highlighted with their cost").format(name=player))
 
 
 def has_hand(game, state: dict, player: str) -> bool:
@@ -438,27 +492,28 @@ def public_blocks(at) -> list:
     for i, p in enumerate(players):
         marker = track["markers"].get(p)
         rows.append([Em(p, f"player:{i}"), board.coord[marker[0]] if marker else "-",
-                     sum(1 for r in track["rails"] if r["by"] == p), "yes" if p in track["connected"] else ""])
+                     sum(1 for r in track["rails"] if r["by"] == p), _("yes") if p in track["connected"] else ""])
     left = status.get("rails_left")
     cards = status.get("specials") or []
     blocks: list = [
-        Table(["Player", "Start", "Rails", "Connected"], rows, title="Markers and rails"),
-        Facts([("Rails built", status["rails_built"]),
-               ("Rails left", "not counted" if left is None else left),
-               ("Special cards" if len(cards) > 1 else "Special card",
-                ", ".join(c["title"] for c in cards) or (status["special"]["title"] if status.get("special") else "none"))],
-              title="This round"),
+        Table([_("Player"), _("Start"), _("Rails"), _("Connected")], rows, title=_("Markers and rails")),
+        Facts([(_("Rails built"), status["rails_built"]),
+               (_("Rails left"), _("not counted") if left is None else left),
+               (_("Special cards") if len(cards) > 1 else _("Special card"),
+                ", ".join(c["title"] for c in cards) or (status["special"]["title"] if status.get("special")
+                                                          else _("none")))],
+              title=_("This round")),
     ]
     revealed = status.get("revealed") or {}
     if revealed:
-        blocks.append(Table(["Player", "Cities"], [[p, ", ".join(c)] for p, c in revealed.items()],
-                            title="Shown by the special card"))
+        blocks.append(Table([_("Player"), _("Cities")], [[p, ", ".join(c)] for p, c in revealed.items()],
+                            title=_("Shown by the special card")))
     return blocks
 
 
 def table_board(at) -> Svg:
     """The board on the table page: every marker and rail, no city of a hand named."""
-    return Svg(LazySvg(lambda: board_svg(at.game, at.state, at.data, at.players)), title="The board")
+    return Svg(LazySvg(lambda: board_svg(at.game, at.state, at.data, at.players)), title=_("The board"))
 
 
 def mine_blocks(at, player: str) -> list:
@@ -467,43 +522,45 @@ def mine_blocks(at, player: str) -> list:
     deal waits for, and their cities ringed on the board. Made from ``player``'s view."""
     state, data, game = at.state, at.data, at.game
     if state["round"] == 0 or not has_hand(game, state, player):
-        return [Section([say("No cities yet: they are dealt at `round start`.")], title="Your cities")]
+        return [Section([say(_("No cities yet: they are dealt at `round start`."))], title=_("Your cities"))]
     colours = city_colours(data)
     order = list(data.get("colours") or [])
     cities = _by_colour(game.hand_of(state, player), colours, order)
-    when = f"round {state['round']}" + ("" if state["round_open"] else ", over")
+    when = _("Your cities (round {n})") if state["round_open"] else _("Your cities (round {n}, over)")
     board = game.board_of(data)
     track = state["track"]
     marker = track["markers"].get(player)
-    items: list = [("Start marker", board.coord[marker[0]] + (f" ({marker[1]})" if marker[1] != board.coord[marker[0]]
-                                                            else "") if marker else "not placed yet")]
+    items: list = [(_("Start marker"), board.coord[marker[0]] + (f" ({marker[1]})" if marker[1] != board.coord[marker[0]]
+                                                               else "") if marker else _("not placed yet"))]
     shared = [q for q in (game.networks(state).get(player) or []) if q != player]
     if marker:
-        items.append(("Network", "shared with " + ", ".join(shared) if shared else "your own"))
+        items.append((_("Network"), _("shared with {names}").format(names=", ".join(shared)) if shared
+                      else _("your own")))
     if (at.session.meta.get("options") or {}).get("rail_count", True) is not False:
-        items.append(("Missing rails", missing_words(game, state, data, player)))
+        items.append((_("Missing rails"), missing_words(game, state, data, player)))
     pending = state.get("pending") or {}
     if pending.get("kind") == "pass-three" and (pending.get("chosen") or {}).get(player):
-        items.append(("Chosen to pass left", pending["chosen"][player]))
+        items.append((_("Chosen to pass left"), pending["chosen"][player]))
 
     def coloured(c: str) -> Em:
         colour = colours.get(c, "")
-        return Em(colour, f"colour:{colour}" if colour else "")
+        return Em(colour_word(colour), f"colour:{colour}" if colour else "")
 
     blocks: list = []
     choice = choice_words(game, state, data, player)
     if choice:
         blocks.append(Section([Line(choice[1])], title=choice[0]))
-    blocks.append(Table(["Colour", "City"], [[coloured(c), c] for c in cities], title=f"Your cities ({when})"))
+    blocks.append(Table([_("Colour"), _("City")], [[coloured(c), c] for c in cities],
+                        title=when.format(n=state["round"])))
     handed = game.handed_on(state, player)
     if handed:  # swap-hands: the cities this player memorized and passed on (seed 000)
         left, passed = handed
-        blocks.append(Table(["Colour", "City"], [[coloured(c), c] for c in _by_colour(passed, colours, order)],
-                            title=f"The cities you handed to {left} (you know them too)"))
-    blocks.append(Facts(items, title="You"))
+        blocks.append(Table([_("Colour"), _("City")], [[coloured(c), c] for c in _by_colour(passed, colours, order)],
+                            title=_("The cities you handed to {name} (you know them too)").format(name=left)))
+    blocks.append(Facts(items, title=_("You")))
     if not tapping(game, state, player):  # the board to tap on the page shows them already
         blocks.append(Svg(LazySvg(lambda: board_svg(game, state, data, at.players, player)),
-                          title="Your cities on the board"))
+                          title=_("Your cities on the board")))
     return blocks
 
 
@@ -522,11 +579,12 @@ def missing_words(game, state: dict, data: dict, player: str) -> str:
     try:
         tree = game.missing_tree(state, data, player)
     except CompanionError as exc:
-        return f"not counted: {exc.message}"
+        return _("not counted: {why}").format(why=exc.message)
     if tree.cost == 0:
-        return "0: your cities are joined"
-    goal = "to your network" if player in state["track"]["markers"] else "to each other (no marker yet)"
-    return f"{tree.cost} {goal}"
+        return _("0: your cities are joined")
+    if player in state["track"]["markers"]:
+        return _("{n} to your network").format(n=tree.cost)
+    return _("{n} to each other (no marker yet)").format(n=tree.cost)
 
 
 def choice_words(game, state: dict, data: dict, player: str) -> tuple[str, str] | None:
@@ -536,15 +594,16 @@ def choice_words(game, state: dict, data: dict, player: str) -> tuple[str, str] 
     pending = state.get("pending") or {}
     kind = pending.get("kind")
     if kind == "return":
-        return "Put one city back", "Choose the city you put back: you play with the other four."
+        return _("Put one city back"), _("Choose the city you put back: you play with the other four.")
     if kind == "pass-colour":
-        colour = pending["colour"]
+        colour = colour_word(pending["colour"])
         last = pending["next"] == len(pending["order"]) - 1
-        what = "put back on the stack" if last else "pass to your left neighbour"
-        return f"Pass a {colour} city", f"Choose the {colour} city you {what}."
+        what = _("Choose the {colour} city you put back on the stack.") if last else \
+            _("Choose the {colour} city you pass to your left neighbour.")
+        return _("Pass a {colour} city").format(colour=colour), what.format(colour=colour)
     if kind == "pass-three":
-        return (f"Pass a city (pass {pending['lap']} of 3)",
-                "Choose the city you pass to your left neighbour; everyone's cards move at once.")
+        return (_("Pass a city (pass {lap} of 3)").format(lap=pending["lap"]),
+                _("Choose the city you pass to your left neighbour; everyone's cards move at once."))
     return None
 
 
@@ -563,8 +622,8 @@ def choosable(game, state: dict, data: dict, player: str) -> list[str]:
 def revealed_blocks(game, state: dict) -> list:
     """Every hand of the last round, once the game is over (public then)."""
     hands = game.public_hands(state) or {}
-    return [Table(["Player", "Cities"], [[p, ", ".join(c)] for p, c in hands.items()],
-                  title="Everyone's cities (last round)", wide=True)]
+    return [Table([_("Player"), _("Cities")], [[p, ", ".join(c)] for p, c in hands.items()],
+                  title=_("Everyone's cities (last round)"), wide=True)]
 
 
 def score_track(score: int):

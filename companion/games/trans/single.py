@@ -25,6 +25,7 @@ asks for the lines once, by name (:func:`ask_lines`). A command given in full ne
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext, pgettext
 from companion.core import datapack
 from companion.contract.errors import CompanionError, RuleError
 from companion.games.trans.board import Board, Edge
@@ -64,13 +65,13 @@ def unknown(values: dict) -> list[str]:
 def title(game: str, key: str) -> str:
     """The rulebook's name of a line: "the ferry through the English Channel"."""
     try:
-        return datapack.title(game, f"{KEY}.{key}") or f"the {key}"
+        return datapack.title(game, f"{KEY}.{key}") or _("the {key}").format(key=key)
     except CompanionError:
-        return f"the {key}"
+        return _("the {key}").format(key=key)
 
 
 def fix(game: str, key: str) -> str:
-    return f"correct it with `{datapack.set_command(game, f'{KEY}.{key}')}`"
+    return _("correct it with `{command}`").format(command=datapack.set_command(game, f"{KEY}.{key}"))
 
 
 def one_line(board: Board, key: str, item) -> Edge | None:
@@ -79,8 +80,9 @@ def one_line(board: Board, key: str, item) -> Edge | None:
         return None
     lines = board.lines_of([item], f"{KEY}.{key}", fix(board.game, key))
     if len(lines) != 1:
-        raise RuleError(f"{KEY}.{key} gives {len(lines)} lines, but {title(board.game, key)} is one line: "
-                        f"two junctions joined by '-'; {fix(board.game, key)}.")
+        raise RuleError(_("{KEY}.{key} gives {n} lines, but {title} is one line: two junctions "
+                          "joined by '-'; {fix}.").format(
+                            KEY=KEY, key=key, n=len(lines), title=title(board.game, key), fix=fix(board.game, key)))
     return next(iter(lines))
 
 
@@ -96,8 +98,8 @@ def settle(board: Board, values: dict) -> Board:
         return board
     game = board.game
     if "?" in value:
-        raise RuleError(f"{KEY} must be a table of lines, e.g. {{\"ferry\": \"JUNCTION-JUNCTION\"}}: "
-                        f"{fix(game, 'ferry')}.")
+        raise RuleError(_("{KEY} must be a table of lines, e.g. {{\"ferry\": "
+                          "\"JUNCTION-JUNCTION\"}}: {fix}.").format(KEY=KEY, fix=fix(game, 'ferry')))
     cost = dict(board.cost)
     disputed = set(board.disputed)
     counted: dict[Edge, str] = {}
@@ -106,7 +108,8 @@ def settle(board: Board, values: dict) -> Board:
             continue
         if key == OTHERS:
             if not isinstance(item, list):
-                raise RuleError(f"{KEY}.{OTHERS} must be a list of lines, e.g. [\"Brest-B7\"]: {fix(game, key)}.")
+                raise RuleError(_("{KEY}.{OTHERS} must be a list of lines, e.g. [\"Brest-B7\"]: "
+                                  "{fix}.").format(KEY=KEY, OTHERS=OTHERS, fix=fix(game, key)))
             lines = board.lines_of(item, f"{KEY}.{OTHERS}", fix(game, key))
             disputed.clear()  # said: the disputed lines left out are double on this board
         else:
@@ -114,11 +117,13 @@ def settle(board: Board, values: dict) -> Board:
             lines = {line} if line is not None else set()
         for e in sorted(lines):
             if board.cost[e] == 1:
-                raise RuleError(f"{KEY}.{key} lists {board.edge_name(e)}, which the board draws single already: "
-                                f"{fix(game, key)}.")
+                raise RuleError(_("{KEY}.{key} lists {edge_name}, which the board draws single "
+                                  "already: {fix}.").format(
+                                    KEY=KEY, key=key, edge_name=board.edge_name(e), fix=fix(game, key)))
             if e in counted and OTHERS not in (key, counted[e]) and counted[e] != key:
-                raise RuleError(f"{KEY}.{key} lists {board.edge_name(e)}, which is already "
-                                f"{title(game, counted[e])}: {fix(game, key)}.")
+                raise RuleError(_("{KEY}.{key} lists {edge_name}, which is already {title}: "
+                                  "{fix}.").format(
+                                    KEY=KEY, key=key, edge_name=board.edge_name(e), title=title(game, counted[e]), fix=fix(game, key)))
             cost[e] = 1
             disputed.discard(e)
             if counted.get(e, OTHERS) == OTHERS:  # a line both named and listed: by its name
@@ -161,25 +166,30 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
     waiting = unknown(values)
     if not names or not waiting:
         return ""
-    both = " and ".join(names)
-    many = len(names) > 1
-    then = f", then {KEY}.{waiting[1]}" if len(waiting) > 1 else ""
-    return Line(f"Note: the rulebook counts {both} as single lines (seed 000). "
-                f"Which line{'s they are' if many else ' it is'} is not known, so the double lines on {whose} "
-                f"count 2: {lower} if {on}. Say which: ",
-                Name(datapack.set_command(game, f"{KEY}.{waiting[0]}")),
-                f"{then} ('\"none\"' if there is none).")
+    from companion.contract.view import message
+
+    both = _(" and ").join(names)
+    then = _(", then {key}").format(key=f"{KEY}.{waiting[1]}") if len(waiting) > 1 else ""
+    said = ngettext("Note: the rulebook counts {names} as single lines (seed 000). Which line it is is not known, "
+                    "so the double lines on {whose} count 2: {lower} if {on}. Say which: {command}{then} "
+                    "('\"none\"' if there is none).",
+                    "Note: the rulebook counts {names} as single lines (seed 000). Which lines they are is not "
+                    "known, so the double lines on {whose} count 2: {lower} if {on}. Say which: {command}{then} "
+                    "('\"none\"' if there is none).", len(names))
+    return Line(*message(said, names=both, whose=whose, lower=lower, on=on, then=then,
+                         command=Name(datapack.set_command(game, f"{KEY}.{waiting[0]}"))))
 
 
-def count_note(board: Board, values: dict, report: dict, rails: int, whose: str = "this route"):
-    """:func:`route_note` for one count (`rails`) of ``rails`` rails as drawn."""
+def count_note(board: Board, values: dict, report: dict, rails: int, whose: str | None = None):
+    """:func:`route_note` for one count (`rails`) of ``rails`` rails as drawn (``whose``: "this
+    route" unless said)."""
     lower = report["rails_if_single_lines"]
     if lower is None:
         return ""
     waiting = len(report["single_lines_unknown"])
-    on = "it is on it" if waiting == 1 else "both are on it" if rails - lower >= waiting else "one is on it"
-    return route_note(board.game, values, report["single_lines_unknown"], whose,
-                      f"{lower} rail{'s' if lower != 1 else ''}", on)
+    on = _("it is on it") if waiting == 1 else _("both are on it") if rails - lower >= waiting else _("one is on it")
+    return route_note(board.game, values, report["single_lines_unknown"], whose or _("this route"),
+                      ngettext("{n} rail", "{n} rails", lower).format(n=lower), on)
 
 
 def used_note(report: dict):
@@ -190,7 +200,8 @@ def used_note(report: dict):
     named_used = [u for u in report["single_lines"] if u["name"]]
     if not named_used:
         return ""
-    return Line("Counted single (seed 000): " + ", ".join(f"{u['name']} ({u['line']})" for u in named_used) + ".")
+    return Line(_("Counted single (seed 000): {lines}.").format(
+        lines=", ".join(f"{u['name']} ({u['line']})" for u in named_used)))
 
 
 def could_pass(values: dict, edges, cost: dict[Edge, int]) -> bool:
@@ -235,21 +246,27 @@ def round_end_note(game, state: dict, data: dict, missing: dict[str, int]):
         return ""
     names = [title(game.id, k) for k in unknown(data)]
     who = list(lower)
-    whose = f"{who[0]}'s route" if len(who) == 1 else and_list([f"{p}'s" for p in who]) + " routes"
-    counts = (f"{lower[who[0]]} rail{'s' if lower[who[0]] != 1 else ''}" if len(who) == 1
-              else and_list([f"{p} {n}" for p, n in lower.items()]) + " rails")
-    on = ("it is" if len(names) == 1 else "they are") + (" on it" if len(who) == 1 else " on them")
+    if len(who) == 1:
+        whose = _("{name}'s route").format(name=who[0])
+        counts = ngettext("{n} rail", "{n} rails", lower[who[0]]).format(n=lower[who[0]])
+        on = _("it is on it") if len(names) == 1 else _("they are on it")
+    else:
+        whose = _("{names} routes").format(names=and_list([pgettext("whose routes", "{name}'s").format(name=p) for p in who]))
+        counts = _("{counts} rails").format(counts=and_list([f"{p} {n}" for p, n in lower.items()]))
+        on = _("it is on them") if len(names) == 1 else _("they are on them")
     return route_note(game.id, data, names, whose, counts, on)
 
 
 def and_list(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
 
 
 def ask_before_round_end(app, game, state: dict, data: dict, winners, rails_out: bool) -> None:
     """In the shell, before `round end --auto` counts: when a count may go through a named
     line nobody has said yet, ask for the lines once (the count then uses them)."""
-    values, _ = with_supplied(app.store, game.id, data)
+    values, _laid = with_supplied(app.store, game.id, data)
     if not unknown(values):
         return
     try:
@@ -289,45 +306,52 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     kept as the players' value. A typo is answered in one line and the question comes back;
     Ctrl-C stops the command, keeping nothing. Returns {dotted key: value} as kept."""
     from companion.games.kit import show
-    from companion.contract.view import Cmd, Line
+    from companion.contract.view import Line, message
 
     game = board.game
     keys = unknown(values)
-    names = " and ".join(title(game, k) for k in keys)
-    many = len(keys) > 1
-    show([Line(f"The rulebook counts {names} as single lines (seed 000), and this count may go "
-               f"through {'them' if many else 'it'}. Which line{'s are they' if many else ' is it'} on your "
-               "board? Type two junctions joined by '-' (", Cmd("board"), " shows their names), or none.")])
+    names = _(" and ").join(title(game, k) for k in keys)
+    said = ngettext("The rulebook counts {names} as single lines (seed 000), and this count may go through it. "
+                    "Which line is it on your board? Type two junctions joined by '-' (`board` shows their "
+                    "names), or none.",
+                    "The rulebook counts {names} as single lines (seed 000), and this count may go through them. "
+                    "Which lines are they on your board? Type two junctions joined by '-' (`board` shows their "
+                    "names), or none.", len(keys))
+    show([Line(*message(said, names=names))])
     answers: dict[str, str] = {}
     taken = {e: k for e, k in board.counted_single.items() if k != OTHERS}
 
     def parse_for(key: str):
         def parse(text: str) -> str:
             if not text:
-                raise ValueError(f"Type {title(game, key)} as two junctions joined by '-', or none.")
+                raise ValueError(_("Type {title} as two junctions joined by '-', or none.").format(
+                                     title=title(game, key)))
             if text.casefold() == NONE:
                 return NONE
             edges = board.parse_path(text)
             if len(edges) != 1:
-                raise ValueError(f"{text} is {len(edges)} lines: {title(game, key)} is one line, two junctions "
-                                 "joined by '-'.")
+                raise ValueError(_("{text} is {n} lines: {title} is one line, two junctions "
+                                   "joined by '-'.").format(text=text, n=len(edges), title=title(game, key)))
             e = edges[0]
             if board.cost[e] == 1:
-                raise ValueError(f"{board.edge_name(e)} is a single line on this board already: name the crossing "
-                                 "drawn as a double line, or none.")
+                raise ValueError(_("{edge_name} is a single line on this board already: name the "
+                                   "crossing drawn as a double line, or none.").format(edge_name=board.edge_name(e)))
             if e in taken:
-                raise ValueError(f"{board.edge_name(e)} is {title(game, taken[e])}: name another line, or none.")
+                raise ValueError(_("{edge_name} is {title}: name another line, or none.").format(
+                                     edge_name=board.edge_name(e), title=title(game, taken[e])))
             taken[e] = key
             return board.edge_name(e)
         return parse
 
     for key in keys:
         name = title(game, key)
-        answers[key] = app.ask_until(f"{name[0].upper() + name[1:]} (JUNCTION-JUNCTION or none): ", parse_for(key))
+        answers[key] = app.ask_until(_("{line} (JUNCTION-JUNCTION or none): ").format(
+            line=name[0].upper() + name[1:]), parse_for(key))
     kept = {f"{KEY}.{k}": v for k, v in answers.items()}
     with app.store.writing():
         for k, v in kept.items():
             app.store.set_user_value(game, k, v)
-    show([Line("Kept: " + "; ".join(f"{title(game, k)}: {v}" for k, v in answers.items()) + " (",
-                Cmd(f"data show {game} {KEY}"), "; ", Cmd("data set"), " changes it).")])
+    show([Line(*message(_("Kept: {lines} (`{command}`; `data set` changes it)."),
+                        lines="; ".join(f"{title(game, k)}: {v}" for k, v in answers.items()),
+                        command=f"data show {game} {KEY}"))])
     return kept

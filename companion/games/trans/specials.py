@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from companion.contract.language import N_
+
 # The combined edition's colours the cards name; resolved per board by the rules.
 RETURN_COLOUR = ("return-white", "return-turquoise")
 REVEAL = ("reveal-pink-orange", "reveal-pink-brown", "reveal-brown-orange")
@@ -45,13 +47,16 @@ MOVES_HANDS = (*PASS_COLOUR, "pass-three", "swap-hands")  # cards after which a 
 MAX_PER_ROUND = 8  # see the module's docstring: a full deck always gives this many that combine
 
 FOUR_LINE = "everyone plays this round with only 4 city cards"
-_CHART = "both cover the same prestige chart (\"Cover the prestige point chart ... with this card\")"
-_RAILS = ("both say how many rails a turn allows (\"up to 3 rails (instead of up to 2)\" against \"up to 3, "
-          "... up to 2, ... at most 1\" by lap)")
-_FOUR = f"each leaves every player 4 cities (\"{FOUR_LINE}\"): together they would leave 3"
-_REVEAL = "return-any may put back the very city the reveal card shows (\"Each player reveals their ... city card\")"
-_PASS = ("return-any may leave a player without the city the pass card asks for (\"pass one of their two "
-         "same-colored cards\")")
+# why two cards cannot be played together, quoting seed 000 (translated where said: rules.check_specials)
+_CHART = N_("both cover the same prestige chart (\"Cover the prestige point chart ... with this card\")")
+_RAILS = N_("both say how many rails a turn allows (\"up to 3 rails (instead of up to 2)\" against \"up to 3, "
+            "... up to 2, ... at most 1\" by lap)")
+_FOUR = N_("each leaves every player 4 cities (\"everyone plays this round with only 4 city cards\"): together "
+           "they would leave 3")
+_REVEAL = N_("return-any may put back the very city the reveal card shows (\"Each player reveals their ... city "
+             "card\")")
+_PASS = N_("return-any may leave a player without the city the pass card asks for (\"pass one of their two "
+           "same-colored cards\")")
 
 
 def _pairs() -> dict[frozenset[str], str]:

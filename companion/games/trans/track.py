@@ -18,13 +18,14 @@ from __future__ import annotations
 import json
 from itertools import product
 
+from companion.contract.language import N_, _, ngettext
 from companion.games.trans import single as singles
 from companion.games.trans.board import Board, Edge
 from companion.contract.errors import CompanionError, RuleError
 from companion.contract.api import Event, State, player_name
 from companion.games.trans.specials import in_force, single_kinds
 
-MARKER_LINE = "The starting player begins, then all the others place their marker in turn, clockwise."
+MARKER_LINE = N_("The starting player begins, then all the others place their marker in turn, clockwise.")
 RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
 TURN_RAILS = 2  # rails' worth a turn: two single lines or one double
 THREE_RAILS = 3  # under the three-rails card
@@ -248,7 +249,7 @@ class TrackMixin:
     def _need_dealt(self, s: State, what: str) -> None:
         self._need_open(s, what)
         if s["pending"]:
-            raise RuleError(f"The deal is not finished: {self.pending_text(s)}")
+            raise RuleError(_("The deal is not finished: {pending_text}").format(pending_text=self.pending_text(s)))
 
     def allowance(self, s: State, lap: int) -> int:
         """Rails' worth a turn allows (a double line counts 2) under the special cards in force."""
@@ -352,31 +353,36 @@ class TrackMixin:
                         _join(root, e[0], e[1])
                     break
             else:
-                raise RuleError(f"{board.edge_name(todo[0])} does not join {player}'s network (the rails "
-                                f"connected to their start marker at {name}): a rail must touch it. "
-                                "Only the build-anywhere card lets rails go anywhere.")
+                raise RuleError(_("{edge_name} does not join {player}'s network (the rails "
+                                  "connected to their start marker at {name}): a rail must touch "
+                                  "it. Only the build-anywhere card lets rails go anywhere.").format(
+                                    edge_name=board.edge_name(todo[0]), player=player, name=name))
         return order
 
     def on_marker(self, s: State, event: Event, data: dict) -> None:
         """A start marker on a free junction, before the round's first rail."""
-        self._need_dealt(s, "placing start markers")
+        self._need_dealt(s, _("placing start markers"))
         track = s["track"]
         player = player_name(s["players_order"], str(event.get("player", "")))
         if player in track["markers"]:
-            raise RuleError(f"{player}'s start marker is already on {track['markers'][player][1]}: "
-                            "`undo` takes it back if it is in the wrong place.")
+            raise RuleError(_("{player}'s start marker is already on {value}: `undo` takes it "
+                              "back if it is in the wrong place.").format(
+                                player=player, value=track['markers'][player][1]))
         if track["rails"]:
-            raise RuleError("The rails are being built: every start marker goes down before the first rail.")
+            raise RuleError(_("The rails are being built: every start marker goes down before "
+                              "the first rail."))
         if s.get("rulebook_order"):
             due = self.marker_due(s)
             if due is not None and player != due:
-                raise RuleError(f"It is {due}'s turn to place a start marker (`start {due} JUNCTION`): the start "
-                                f"player begins, then clockwise (seed 000: \"{MARKER_LINE}\").")
+                raise RuleError(_("It is {due}'s turn to place a start marker (`start {due} "
+                                  "JUNCTION`): the start player begins, then clockwise (seed "
+                                  "000: \"{MARKER_LINE}\").").format(due=due, MARKER_LINE=_(MARKER_LINE)))
         board = self.board_of(data)
         node = board.junction(str(event.get("junction", "")))
         for other, (at, name) in track["markers"].items():
             if at == node:
-                raise RuleError(f"{name} already holds {other}'s start marker: choose a free junction.")
+                raise RuleError(_("{name} already holds {other}'s start marker: choose a free "
+                                  "junction.").format(name=name, other=other))
         track["markers"][player] = [node, board.name(node)]
 
     def marker_due(self, s: State) -> str | None:
@@ -442,49 +448,55 @@ class TrackMixin:
     def on_turn_end(self, s: State, event: Event, data: dict) -> None:
         """A player ends their turn before placing its whole allowance (the phones' "End my
         turn"): the next player builds."""
-        self._need_dealt(s, "ending a turn")
+        self._need_dealt(s, _("ending a turn"))
         track = s["track"]
         player = player_name(s["players_order"], str(event.get("player", "")))
         turn = track["turn"]
         if turn is None or turn["player"] != player or self.turn_spent(turn):
             due = self.builder(s)
-            said = f"it is {due}'s turn to build" if due else "no turn is in progress"
-            raise RuleError(f"{player} has no turn of rails to end: {said}.")
+            said = _("{player} has no turn of rails to end: it is {due}'s turn to build.") if due else \
+                _("{player} has no turn of rails to end: no turn is in progress.")
+            raise RuleError(said.format(player=player, due=due))
         turn["ended"] = True
 
     def on_build(self, s: State, event: Event, data: dict) -> None:
         """Rails on free lines, joined to the builder's network (or anywhere, under that card)."""
-        self._need_dealt(s, "building")
+        self._need_dealt(s, _("building"))
         track = s["track"]
         players = s["players_order"]
         player = player_name(players, str(event.get("player", "")))
         waiting = [p for p in players if p not in track["markers"]]
         if waiting:
-            raise RuleError("Every start marker goes down before the first rail: waiting for "
-                            f"{', '.join(waiting)} (`start {waiting[0]} JUNCTION`).")
+            raise RuleError(_("Every start marker goes down before the first rail: waiting for "
+                              "{names} (`start {value} JUNCTION`).").format(
+                                names=', '.join(waiting), value=waiting[0]))
         box = track["box"]
         if track["rails_out"]:
-            raise RuleError(f"All {box} rails are on the board: the round is over. Score it with `round end --auto`.")
+            raise RuleError(_("All {box} rails are on the board: the round is over. Score it "
+                              "with `round end --auto`.").format(box=box))
         ended = track["ended"]
         turn = track["turn"]
         if ended and self.finishing(s) != player:
             who = " and ".join(track["connected"])
-            raise RuleError(f"The round is over: {who} connected. Score it with `round end --auto`.")
+            raise RuleError(_("The round is over: {who} connected. Score it with `round end "
+                              "--auto`.").format(who=who))
         board = self.board_of(data)
         paths = event.get("paths")
         if isinstance(paths, str):
             paths = [paths]
         if not paths:
-            raise RuleError(f"Say which rails, as junctions joined by '-': build {player} "
-                            f"{track['markers'][player][1]}-...")
+            raise RuleError(_("Say which rails, as junctions joined by '-': build {player} "
+                              "{value}-...").format(player=player, value=track['markers'][player][1]))
         edges = board.parse_paths(str(p) for p in paths)
         taken = {tuple(r["line"]): r["by"] for r in track["rails"]}
         for e in edges:
             if e in taken:
-                raise RuleError(f"{board.edge_name(e)} already has a rail ({taken[e]}'s): rails go on free lines only.")
+                raise RuleError(_("{edge_name} already has a rail ({value}'s): rails go on free "
+                                  "lines only.").format(edge_name=board.edge_name(e), value=taken[e]))
         if box is not None and len(track["rails"]) + len(edges) > box:
             left = box - len(track["rails"])
-            raise RuleError(f"Only {left} of the {box} rails are left in the box: build at most {left}.")
+            raise RuleError(_("Only {left} of the {box} rails are left in the box: build at most "
+                              "{left}.").format(left=left, box=box))
         order = edges if "build-anywhere" in in_force(s) else self._grow(s, board, player, edges)
         if turn is None or turn["player"] != player or turn.get("ended"):
             due = self._due_instead(s, player)
@@ -499,8 +511,9 @@ class TrackMixin:
         for e in order:
             ended = track["ended"]
             if ended and self.finishing(s) is None:
-                raise RuleError(f"The round ended with {ended['rail']}, when {' and '.join(track['connected'])} "
-                                "connected: leave out the rails after it.")
+                raise RuleError(_("The round ended with {rail}, when {names} connected: leave "
+                                  "out the rails after it.").format(
+                                    rail=ended['rail'], names=' and '.join(track['connected'])))
             track["rails"].append({"line": list(e), "by": player, "name": board.edge_name(e)})
             _join(root, e[0], e[1])
             turn["rails"] += 1
@@ -522,8 +535,8 @@ class TrackMixin:
         built = [tuple(r["line"]) for r in track["rails"]]
         marker = track["markers"].get(player)
         if marker is None and need_marker:
-            raise RuleError(f"{player} has no start marker on the recorded board: place it with "
-                            f"`start {player} JUNCTION`, or count by hand with --missing.")
+            raise RuleError(_("{player} has no start marker on the recorded board: place it with "
+                              "`start {player} JUNCTION`, or count by hand with --missing.").format(player=player))
         network = self.network(s, board, player)
         single = single_kinds(s)
         from companion.games.trans import steiner
@@ -536,33 +549,38 @@ class TrackMixin:
         Named ``winners`` (or ``rails_out``) are only for a board not fully recorded, where
         nobody is connected yet; once the board shows who connected, it decides.
         """
-        self._need_open(s, "ending it")
+        self._need_open(s, _("ending it"))
         players = s["players_order"]
         track = s["track"]
         named = [player_name(players, str(w)) for w in winners]
         joined = list(track["connected"])
         if joined:
             if rails_out:
-                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected: drop --rails-out.")
+                raise RuleError(_("The recorded board shows {names} connected: drop --rails-out.").format(
+                                    names=' and '.join(joined)))
             if named and sorted(named) != sorted(joined):
-                raise RuleError(f"The recorded board shows {' and '.join(joined)} connected, not "
-                                f"{' and '.join(named)}: drop --winner, --auto takes the board's word.")
+                raise RuleError(_("The recorded board shows {names} connected, not {names2}: "
+                                  "drop --winner, --auto takes the board's word.").format(
+                                    names=' and '.join(joined), names2=' and '.join(named)))
             named, rails_out = joined, False
         elif track["rails_out"]:
             if named:
-                raise RuleError("Every rail is on the board and nobody connected on it: drop --winner.")
+                raise RuleError(_("Every rail is on the board and nobody connected on it: drop "
+                                  "--winner."))
             rails_out = True
         elif not named and not rails_out:
-            raise RuleError("Nobody's cities are connected on the recorded board yet: keep building "
-                            "(`build NAME PATH`), or if the board is not all recorded say who connected "
-                            "with `round end --auto --winner NAME` (or --rails-out).")
+            raise RuleError(_("Nobody's cities are connected on the recorded board yet: keep "
+                              "building (`build NAME PATH`), or if the board is not all recorded "
+                              "say who connected with `round end --auto --winner NAME` (or "
+                              "--rails-out)."))
         missing = {}
         for p in players:
             if p in named:
                 continue
             n = self.missing_tree(s, data, p, need_marker=True).cost
             if n == 0:
-                raise RuleError(f"{p}'s cities are connected on the recorded board too: name them with --winner {p}.")
+                raise RuleError(_("{p}'s cities are connected on the recorded board too: name "
+                                  "them with --winner {p}.").format(p=p))
             missing[p] = n
         return {"winners": named, "missing": missing, "rails_out": bool(rails_out)}
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from companion.games.trans import screens
 from companion.games.trans.rules import PRESTIGE_GOAL
-from companion.contract.view import Line, Name, Private, Section, Table, winners
+from companion.contract.language import ENGLISH, _, language, ngettext
+from companion.contract.view import Line, Name, Private, Section, Table, message, winners
 
 MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", "europe", "trans-europa")
 
@@ -21,7 +22,7 @@ MAPS = ("europa", "amerika", "america", "usa", "trans-amerika", "transamerica", 
 def status_view(at) -> list:
     status = at.status
     out: list = [Section(_terminal(at, status), where="terminal")]
-    out.append(Section(screens.headline(status), where="page", wide=True))
+    out.append(Section(screens.headline(status, at.game, at.state), where="page", wide=True))
     if status["history"]:
         out.append(Section([rounds_table(status)], where="page", wide=status["finished"]))
     if status["finished"]:
@@ -42,11 +43,13 @@ def rounds_table(status: dict) -> Table:
     for h in status["history"]:
         cells = []
         for p in players:
-            why = "connected" if p in h["winners"] else f"{h['missing'].get(p, '?')} missing"
-            cells.append(f"{h['points'][p]:+d} ({why})")
-        rows.append([f"Round {h['round']}", *cells])
-    rows.append(["Total", *(p["score"] for p in status["players"])])
-    title = "The score, round by round" if status["finished"] else "The rounds so far"
+            if p in h["winners"]:
+                cells.append(_("{points:+d} (connected)").format(points=h["points"][p]))
+            else:
+                cells.append(_("{points:+d} ({n} missing)").format(points=h["points"][p], n=h["missing"].get(p, "?")))
+        rows.append([_("Round {n}").format(n=h["round"]), *cells])
+    rows.append([_("Total"), *(p["score"] for p in status["players"])])
+    title = _("The score, round by round") if status["finished"] else _("The rounds so far")
     return Table(["", *players], rows, title=title)
 
 
@@ -54,36 +57,45 @@ def _terminal(at, status: dict) -> list:
     """`status`: the round in words, the scores by round, and what comes next."""
     classic = status["scoring"] == "classic"
     rnd = status["round"]
-    state = "open" if status["round_open"] else ("over" if rnd else "not started")
-    head = [f"Session {at.session.id}", status["title"], f"{status['scoring']} scoring"]
+    scoring = _("prestige scoring") if status["scoring"] == "prestige" else _("classic scoring")
+    head = [_("Session {id}").format(id=at.session.id), status["title"], scoring]
     if status["variant"]:
-        head.append("special cards")
-    head.append(f"round {rnd} ({state})" if rnd else "no round yet")
+        head.append(_("special cards"))
+    if not rnd:
+        head.append(_("no round yet"))
+    elif status["round_open"]:
+        head.append(_("round {n} (open)").format(n=rnd))
+    else:
+        head.append(_("round {n} (over)").format(n=rnd))
     out: list = [Line(" · ".join(head))]
     if not status["finished"]:
-        verb = "starts" if status["round_open"] else "starts the next round"
-        out.append(Line("Start player: ", Name(status["start_player"]), f" {verb}."))
+        said = _("Start player: {name} starts.") if status["round_open"] else \
+            _("Start player: {name} starts the next round.")
+        out.append(Line(*message(said, name=Name(status["start_player"]))))
     players = [p["name"] for p in status["players"]]
+    pending = at.game.pending_text(at.state) if status["pending"] else ""
     if status["round_open"]:
-        out += screens.special_lines(status)
-        if status["pending"]:
-            out.append(screens.say("Waiting: " + status["pending"], (*screens.CHOICE_COMMANDS, *players)))
+        out += screens.special_lines(status, at.game, at.state)
+        if pending:
+            out.append(screens.say(_("Waiting: {what}").format(what=pending), (*screens.CHOICE_COMMANDS, *players)))
         out += screens.board_lines(status)
-    headers = ["player"] + [f"R{h['round']}" for h in status["history"]] + ["total", "points left" if classic
-                                                                           else f"toward {PRESTIGE_GOAL}"]
+    headers = [_("player")] + [_("R{n}").format(n=h["round"]) for h in status["history"]] + \
+        [_("total"), _("points left") if classic else _("toward {goal}").format(goal=PRESTIGE_GOAL)]
     rows = [[p["name"], *(f"{v:+d}" for v in p["rounds"]), p["score"], screens.score_track(p["score"])]
             for p in status["players"]]
     out.append(Table(headers, rows, right=range(1, len(headers) - 1), droppable=range(1, len(headers) - 2)))
     if status["finished"]:
         out += winners(status)
-        out.append(screens.say("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every deal."))
+        out.append(screens.say(_("Every hand is public now: `hand NAME`; `verify` shows the seed and checks every "
+                                 "deal.")))
     elif status.get("abandoned"):  # nothing comes next but `undo` (said above the view)
         pass
     elif status["round_open"]:
         if not status["pending"]:  # a pending choice is said above ("Waiting")
             out.append(screens.say(screens.next_text(status), players))
     else:
-        out.append(screens.say("Next: `round start`" + (" (or `round start --physical`)." if rnd == 0 else ".")))
+        out.append(screens.say(_("Next: `round start` (or `round start --physical`).") if rnd == 0
+                               else _("Next: `round start`.")))
     return out
 
 
@@ -99,22 +111,22 @@ def board_view(at) -> list:
     rails = {tuple(r["line"]): style[r["by"]] for r in track["rails"]}
     markers = {m[0]: style[p] for p, m in track["markers"].items()}
     if status["round"]:
-        left = f", {status['rails_left']} left in the box" if status["rails_left"] is not None else ""
-        when = "" if status["round_open"] else " (over)"
-        notes: list = [(f"Round {status['round']}{when}: {status['rails_built']} rails on the board{left}.", ""),
-                       ("In each player's colour: ◆ the start marker (a city's letters reversed), ━━━ ╱ ╲ the rails.",
-                        "")]
+        notes: list = [(screens.rails_on_board(status, headed=True), ""),
+                       (_("In each player's colour: ◆ the start marker (a city's letters reversed), ━━━ ╱ ╲ the "
+                          "rails."), "")]
     else:
-        notes = [(screens.parts("No round yet: `round start`, then `start NAME JUNCTION` and `build NAME PATH`."), "")]
+        notes = [(screens.parts(_("No round yet: `round start`, then `start NAME JUNCTION` and `build NAME "
+                                  "PATH`.")), "")]
     for p in status["players"]:
         if not status["round"]:
             break
         others = [q for q in p["network"] if q != p["name"]]
-        said = [f"start {p['start']}" if p["start"] else "no start marker",
-                f"{p['rails']} rail{'s' if p['rails'] != 1 else ''} built",
-                "network shared with " + screens.and_list(others) if others else "own network"]
+        said = [_("start {junction}").format(junction=p["start"]) if p["start"] else _("no start marker"),
+                ngettext("{n} rail built", "{n} rails built", p["rails"]).format(n=p["rails"]),
+                _("network shared with {names}").format(names=screens.and_list(others)) if others
+                else _("own network")]
         if p["connected"]:
-            said.append("cities connected")
+            said.append(_("cities connected"))
         keep = [*names, *([p["start"]] if p["start"] else [])]
         notes.append((["  ◆ ━━━ ", Name(p["name"]), *screens.parts(": " + "; ".join(said), keep)], style[p["name"]]))
     return boardview.draw(board, rails=rails, markers=markers, notes=notes)
@@ -136,9 +148,11 @@ def next_action(status: dict) -> str:
     if not status["round_open"]:
         return "round start"
     if status["pending"]:
-        return status["pending"].replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return") \
-            .replace(" CITY", "")
-    return screens.next_text(status).removeprefix("Next: ").replace("`", "").rstrip(".")
+        due = status["pending"]  # English, as `status --json` says it: another language shows its command only
+        if language() != ENGLISH:
+            due = due.rpartition(": ")[2]
+        return due.replace("pass NAME CITY", "pass NAME").replace(" --return CITY", " --return").replace(" CITY", "")
+    return screens.next_what(status).replace("`", "").rstrip(".")
 
 
 def score_goal(status: dict):

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.core import datapack
 from companion.contract.errors import CompanionError, Malformed, RuleError
+from companion.contract.language import _
 from companion.games.transatlantic.rules import GAME, KINDS, check_flag, check_ship, ship_key, unknown_ship
 
 
@@ -44,7 +45,8 @@ def store_ship(store, ship: dict) -> bool:
     """Check a card against the rules and the pack's schema, then remember it; True if it
     replaced one."""
     if "." in ship["name"]:
-        raise CompanionError(f"Write the ship's name without dots (e.g. {ship['name'].replace('.', '')}).")
+        raise CompanionError(_("Write the ship's name without dots (e.g. {name}).").format(
+            name=ship["name"].replace(".", "")))
     with store.writing():
         known = values(store)
         ship = check_ship(ship, known.get("flags"))
@@ -66,7 +68,7 @@ def ship_values(at, name: str) -> dict:
     a card nobody has typed yet is asked for (and remembered)."""
     key = ship_key(name)
     if not key:
-        raise Malformed("A ship name is empty: write it like NUBIAN or 'CITY OF NEW YORK'.")
+        raise Malformed(_("A ship name is empty: write it like NUBIAN or 'CITY OF NEW YORK'."))
     known = (at.full["ships"].get(key) or (at.data.get("ships") or {}).get(key)
              or ships(at.host.store).get(key))
     if known is None:
@@ -91,7 +93,7 @@ def ask_card(at, name: str) -> dict:
         def check(text: str):
             if not text:
                 if required:
-                    raise ValueError("This value is on the card and needed: type it.")
+                    raise ValueError(_("This value is on the card and needed: type it."))
                 return None
             return parse(text)
 
@@ -99,12 +101,12 @@ def ask_card(at, name: str) -> dict:
 
     def kind(text: str) -> str:
         if text.lower() not in KINDS:
-            raise ValueError("Type steam, sail or hq.")
+            raise ValueError(_("Type steam, sail or hq."))
         return text.lower()
 
     def whole(text: str) -> int:
         if not text.isdigit():
-            raise ValueError("Type a whole number.")
+            raise ValueError(_("Type a whole number."))
         return int(text)
 
     flags = values(store).get("flags")
@@ -117,10 +119,11 @@ def ask_card(at, name: str) -> dict:
         except RuleError as exc:
             raise ValueError(str(exc)) from None
 
-    ship = {"name": name, "kind": answer("Kind: steam, sail or hq (Enter = steam): ", False, kind) or "steam"}
-    ship["year"] = answer("Year of construction (a whole number, e.g. 1870): ", True, whole)
-    ship["flag"] = answer(f"Flag colour ({', '.join(flags) + ' or none' if flags else 'or none'}): ", True, flag)
-    ship["price"] = answer("Basic price (red field) in £ (a whole number): ", ship["kind"] != "sail", whole)
+    ship = {"name": name, "kind": answer(_("Kind: steam, sail or hq (Enter = steam): "), False, kind) or "steam"}
+    ship["year"] = answer(_("Year of construction (a whole number, e.g. 1870): "), True, whole)
+    ship["flag"] = answer(_("Flag colour ({flags} or none): ").format(flags=", ".join(flags)) if flags
+                          else _("Flag colour (or none): "), True, flag)
+    ship["price"] = answer(_("Basic price (red field) in £ (a whole number): "), ship["kind"] != "sail", whole)
     store_ship(store, ship)
     card = ships(store)[name]
     at.tell(views.card_added(card))

@@ -19,6 +19,7 @@ import click
 from companion.contract.errors import CompanionError, Malformed
 from companion.games import kit
 from companion.contract.declare import Kind, Move, Number, Param, Player, Screen
+from companion.contract.language import N_, _, ngettext
 from companion.games.transatlantic import catalogue, views
 from companion.contract.view import Line, Name
 from companion.games.transatlantic.rules import END_LINE, KINDS, RULEBOOK_ORDER, Transatlantic, ship_key
@@ -55,7 +56,7 @@ def _buy_most(at) -> int:
 
 
 def _on_market(at) -> list[tuple[str, str]]:
-    return [(n, f"market {i}") for i, n in enumerate(at.state["market"], 1) if n]
+    return [(n, _("market {position}").format(position=i)) for i, n in enumerate(at.state["market"], 1) if n]
 
 
 def _priced(at) -> list[tuple[str, str]]:
@@ -64,19 +65,19 @@ def _priced(at) -> list[tuple[str, str]]:
     out = []
     for r in views.market_rows(at):
         if r["ship"]:
-            price = f"£{r['total']}" if r.get("total") is not None else "price not known yet"
-            out.append((r["ship"], f"{price} (position {r['position']})"))
+            price = f"£{r['total']}" if r.get("total") is not None else _("price not known yet")
+            out.append((r["ship"], _("{price} (position {position})").format(price=price, position=r["position"])))
     return out
 
 
 def _owned(at) -> list[tuple[str, str]]:
-    return [(n, f"{p}'s") for p in at.players for n in Transatlantic.fleet(at.state, p)]
+    return [(n, _("{name}'s").format(name=p)) for p in at.players for n in Transatlantic.fleet(at.state, p)]
 
 
 def _own_fleet(at) -> list[tuple[str, str]]:
     """On a player's page: their own ships that can be scrapped (not a headquarters)."""
     player = at.viewer
-    return [(n, at.state["ships"][n].get("flag") or "no flag") for n in Transatlantic.fleet(at.state, player)
+    return [(n, at.state["ships"][n].get("flag") or _("no flag")) for n in Transatlantic.fleet(at.state, player)
             if at.state["ships"][n]["kind"] != "hq"] if player else []
 
 
@@ -107,10 +108,10 @@ def _unmet(at) -> list[tuple[str, str]]:
 def _unmet_noted(at, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
     known = _known(at)
     out = []
-    for name, _ in _unmet(at):
+    for name, _note in _unmet(at):
         ship = known.get(name) or {}
         if ship.get("kind", "steam") in kinds:
-            out.append((name, f"{ship.get('kind', '?')}, {ship.get('flag') or 'no flag'}, {ship.get('year') or '?'}"))
+            out.append((name, f"{views.kind_name(ship.get('kind', '?'))}, {ship.get('flag') or _('no flag')}, {ship.get('year') or '?'}"))
     return out
 
 
@@ -127,7 +128,7 @@ class _Points(Kind):
         try:
             return int(str(text).strip())
         except ValueError:
-            raise Malformed(f"{text!r} is not a whole number: write it like vp Ann 3") from None
+            raise Malformed(_("{typed} is not a whole number: write it like vp Ann 3").format(typed=repr(text))) from None
 
 
 class _Note(Kind):
@@ -148,7 +149,7 @@ class _Count(Kind):
 
     def span(self, at) -> str:
         high = self.high(at) if self.high is not None else None
-        return f"0-{high}" if high is not None else "0 or more"
+        return f"0-{high}" if high is not None else _("0 or more")
 
     def read(self, text, at, param) -> Any:
         if isinstance(text, int) and not isinstance(text, bool):
@@ -156,12 +157,13 @@ class _Count(Kind):
         text = str(text).strip()
         high = self.high(at) if self.high is not None else None
         if not text.isdigit() or (high is not None and int(text) > high):
-            raise CompanionError(f"{repr(text) + ' does not fit' if text else 'This value is needed'}: "
-                                 f"type a whole number, {self.span(at)}.")
+            raise CompanionError((_("{typed} does not fit: type a whole number, {span}.") if text else
+                                  _("This value is needed: type a whole number, {span}.")).format(
+                typed=repr(text), span=self.span(at)))
         return int(text)
 
     def question(self, param, at) -> str:
-        return f"{at.args.get('player')}: {self.asked} ({self.span(at)}): "
+        return f"{at.args.get('player')}: {_(self.asked)} ({self.span(at)}): "
 
 
 def parse_sheet(text: str) -> dict[str, int]:
@@ -170,11 +172,13 @@ def parse_sheet(text: str) -> dict[str, int]:
     for item in [i for i in str(text).replace(" ", ",").split(",") if i]:
         flag, sep, number = item.partition("=")
         if not sep or not flag.strip():
-            raise Malformed(f"{item!r} is not FLAG=VP: write the sheet like --sheet blue=7,black=3")
+            raise Malformed(_("{item} is not FLAG=VP: write the sheet like --sheet blue=7,black=3").format(
+                item=repr(item)))
         try:
             out[flag.strip()] = int(number)
         except ValueError:
-            raise Malformed(f"{item!r}: {number!r} is not a whole number; write it like {flag}=7") from None
+            raise Malformed(_("{item}: {typed} is not a whole number; write it like {flag}=7").format(
+                item=repr(item), typed=repr(number), flag=flag)) from None
     return out
 
 
@@ -188,11 +192,11 @@ class _Sheet(Kind):
         return parse_sheet(text)
 
     def options(self, at, param):
-        return [(f, "flag") for f in Transatlantic.flags(at.state, at.data) or []]
+        return [(f, _("flag")) for f in Transatlantic.flags(at.state, at.data) or []]
 
     def fields(self, at, param):
         player = at.args.get("player") or at.viewer
-        return [(f, f"{f} flag") for f in Transatlantic.owned_flags(at.state, player)] if player else None
+        return [(f, _("{flag} flag").format(flag=f)) for f in Transatlantic.owned_flags(at.state, player)] if player else None
 
     def from_fields(self, values, at, param) -> Any:
         return parse_sheet(",".join(f"{k}={v.strip()}" for k, v in values.items() if v.strip()))
@@ -211,8 +215,8 @@ def _own_event(at) -> dict:
 def _owned_now(outcome) -> list:
     state = outcome.state
     name = ship_key(outcome.event["ship"]["name"] if isinstance(outcome.event["ship"], dict) else outcome.event["ship"])
-    out = [Line(Name(Transatlantic.location(state, name)), " owns ", *views.ship_parts(state["ships"][name]),
-                      ".")]
+    out = [Line(*kit.said(_("{name} owns {card}."), name=Name(Transatlantic.location(state, name)),
+                          card=views.ship_parts(state["ships"][name])))]
     if not outcome.before["settled"] and state.get("start_by") == "oldest ship":
         out += views.oldest_start(state)
     return out
@@ -222,7 +226,7 @@ def _revealed(outcome) -> list:
     state = outcome.state
     out = [Line(*views.market_parts(state))]
     if any(isinstance(v, dict) and v.get("kind") == "hq" for v in outcome.event["ships"]):
-        out.append(Line("A headquarters is out: no steamship is left in the stack."))
+        out.append(Line(_("A headquarters is out: no steamship is left in the stack.")))
     return out + views.end_news(state, outcome.before["ended"])
 
 
@@ -246,8 +250,8 @@ def _scrap_event(at) -> dict:
         # a sheet scores ships by flag, and final scoring gives a flagless ship nothing:
         # "the scrapped ship is scored in the usual way" (seed 002)
         name = known["name"]
-        raise CompanionError(f"{name} flies no flag, so no player sheet scores it and scrapping it scores nothing: "
-                             f"type `scrap {quoted(name)} --sheet-vp 0`.")
+        raise CompanionError(_("{ship} flies no flag, so no player sheet scores it and scrapping it scores nothing: "
+                               "type `{command}`.").format(ship=name, command=f"scrap {quoted(name)} --sheet-vp 0"))
     return {"type": "scrap", "ship": ship, "sheet_vp": sheet_vp}
 
 
@@ -255,8 +259,11 @@ def _scored(outcome) -> list:
     event = outcome.event
     who = next(p for p in outcome.status["players"] if p["name"] == event["player"])
     note = event.get("note")
-    return [Line(Name(who["name"]), f" scores {event['points']} VP{' (' + note + ')' if note else ''}: "
-                       f"{who['play_vp']} during play.")]
+    if note:
+        return [Line(*kit.said(_("{name} scores {points} VP ({note}): {play} during play."), name=Name(who["name"]),
+                               points=event["points"], note=note, play=who["play_vp"]))]
+    return [Line(*kit.said(_("{name} scores {points} VP: {play} during play."), name=Name(who["name"]),
+                           points=event["points"], play=who["play_vp"]))]
 
 
 def _ask_sheet(at) -> None:
@@ -274,13 +281,13 @@ def _ask_sheet(at) -> None:
         values = parse_sheet(text)
         lacking = Transatlantic.sheet_lacks(at.full, at.data, name, values)
         if lacking:
-            raise CompanionError(f"{name} owns ships of the {', '.join(lacking)} flag: "
-                                 f"type {', '.join(f + '=VP' for f in lacking)} too.")
+            raise CompanionError(_("{name} owns ships of the {flags} flag: type {typed} too.").format(
+                name=name, flags=", ".join(lacking), typed=", ".join(f + "=VP" for f in lacking)))
         return values
 
     example = ",".join(f"{f}=VP" for f in owned)
     # the example names the flags; the question fits 80 columns with 5 flags and a long name
-    at.args["sheet"] = at.ask_until(f"{name}'s sheet VPs as {example}: ", parse)
+    at.args["sheet"] = at.ask_until(_("{name}'s sheet VPs as {example}: ").format(name=name, example=example), parse)
 
 
 def _final_event(at) -> dict:
@@ -294,9 +301,9 @@ def quoted(name: str) -> str:
     return f'"{name}"' if " " in name else name
 
 
-def _count(name: str, option: str, asked: str, help: str, metavar: str, high=None) -> Param:
-    return Param(name, _Count(asked, high), help, option=True, metavar=metavar, label=name.replace("_", " "),
-                 missing=f"Add {option}: {views.FINAL_COMMAND}")
+def _count(name: str, option: str, asked: str, help: str, metavar: str, label: str, high=None) -> Param:
+    return Param(name, _Count(asked, high), help, option=True, metavar=metavar, label=label,
+                 missing=_("Add {option}: {command}").format(option=option, command=views.FINAL_COMMAND))
 
 
 PLAYER = "PLAYER"
@@ -322,14 +329,13 @@ def _turn_why(at, player: str) -> str:
     state = at.full
     due = Transatlantic.opening_due(state)
     if due is not None and due != player:
-        return f"It is {due}'s opening purchase, not {player}'s."
+        return _("It is {due}'s opening purchase, not {name}'s.").format(due=due, name=player)
     turn = at.game.turn(state)
     if turn and player not in turn:
-        return f"It is {turn[0]}'s turn, not {player}'s."
+        return _("It is {turn}'s turn, not {name}'s.").format(turn=turn[0], name=player)
     if not _not_over(at):
-        return ("The last turn has been played: each player enters their final scoring sheet "
-                "(`final NAME ...`).")
-    return f"{player} cannot do that now."
+        return _("The last turn has been played: each player enters their final scoring sheet (`final NAME ...`).")
+    return _("{name} cannot do that now.").format(name=player)
 
 
 def _may_own(at, player: str) -> bool:
@@ -368,110 +374,109 @@ def _may_final(at, player: str) -> bool:
 def _final_why(at, player: str) -> str:
     state = at.full
     if player in state["finals"]:
-        return f"{player}'s final scoring is entered: `undo` on the laptop takes it back."
-    return f"The game ends only after the last steamship is bought (seed 002: \"{END_LINE}\")."
+        return _("{name}'s final scoring is entered: `undo` on the laptop takes it back.").format(name=player)
+    return _("The game ends only after the last steamship is bought (seed 002: \"{rule}\").").format(rule=_(END_LINE))
 
 MOVES = [
     Move("own", [Param("player", Player(), metavar=PLAYER),
                  Param("ship", _Ship(_unmet, lambda at: _unmet_noted(at, ("sail",))),
-                       "The ship card in front of you (typed once with `ship add`).")], _own_event,
-         help="Give a player a ship without buying it.\n\nFor the sailing ship each player starts with.",
+                       N_("The ship card in front of you (typed once with `ship add`)."))], _own_event,
+         help=N_("Give a player a ship without buying it.\n\nFor the sailing ship each player starts with."),
          prepare=lambda at: at.args.update(values=catalogue.ship_values(at, at.args["ship"])),
          before=lambda state: {"settled": state.get("start_by") == "oldest ship"}, done=_owned_now,
-         examples=["own Ann ARIEL"], phone="Your starting ship", allowed=_may_own, verb="It is mine"),
+         examples=["own Ann ARIEL"], phone=N_("Your starting ship"), allowed=_may_own, verb=N_("It is mine")),
     Move("reveal", [Param("ships", _Ship(_unmet, lambda at: _unmet_noted(at, ("steam", "hq", "sail")), most=1),
-                          "The card turned over from the stack", many=True, ask=False,
-                          missing="Name the cards turned over, e.g. reveal NUBIAN HAMMONIA")],
+                          N_("The card turned over from the stack"), many=True, ask=False,
+                          missing=N_("Name the cards turned over, e.g. reveal NUBIAN HAMMONIA"))],
          lambda at: {"type": "reveal", "ships": at.args.get("values") or list(at.args["ships"])},
-         help="Put cards turned over from the stack on the market.\n\nThey fill the empty positions from the left. "
-              "Revealing a headquarters means no steamship is left in the stack.",
+         help=N_("Put cards turned over from the stack on the market.\n\nThey fill the empty positions from the left. "
+                 "Revealing a headquarters means no steamship is left in the stack."),
          actor=None, prepare=lambda at: at.args.update(values=[catalogue.ship_values(at, n) for n in at.args["ships"]]),
          before=_ended, done=_revealed, examples=["reveal NUBIAN HAMMONIA"],
-         phone="Turn over a card for the market", allowed=_may_reveal, why_not=_turn_why, verb="Reveal it"),
+         phone=N_("Turn over a card for the market"), allowed=_may_reveal, why_not=_turn_why, verb=N_("Reveal it")),
     Move("stack-empty", [], lambda at: {"type": "stack-empty"},
-         help="Record that the stack ran out.\n\nEmpty market positions stay empty from now on.", actor=None,
-         before=_ended, done=lambda outcome: [Line("The stack is empty: no more cards come to the market."),
+         help=N_("Record that the stack ran out.\n\nEmpty market positions stay empty from now on."), actor=None,
+         before=_ended, done=lambda outcome: [Line(_("The stack is empty: no more cards come to the market.")),
                                               *views.end_news(outcome.state, outcome.before["ended"])]),
     Move("buy", [Param("player", Player(), metavar=PLAYER),
-                 Param("ships", _Ship(_on_market, _priced, most=_buy_most), "The ships you buy", many=True,
+                 Param("ships", _Ship(_on_market, _priced, most=_buy_most), N_("The ships you buy"), many=True,
                        ask=False,
-                       missing="Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA")],
+                       missing=N_("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA"))],
          lambda at: {"type": "buy", "player": at.args["player"], "ships": list(at.args["ships"])},
-         help="Buy 1 or 2 cards from the market (at most one headquarters).\n\nEach costs its basic price plus its "
-              "position's surcharge. Then the leftmost ship goes to the docks (not when only a headquarters was "
-              "bought) and the others move left.",
+         help=N_("Buy 1 or 2 cards from the market (at most one headquarters).\n\nEach costs its basic price plus its "
+                 "position's surcharge. Then the leftmost ship goes to the docks (not when only a headquarters was "
+                 "bought) and the others move left."),
          before=_before_purchase, done=_bought, examples=["buy Ann NUBIAN HAMMONIA"],
-         phone="Buy from the market", allowed=_may_buy, why_not=_turn_why, verb="Buy"),
+         phone=N_("Buy from the market"), allowed=_may_buy, why_not=_turn_why, verb=N_("Buy")),
     Move("next", [], lambda at: {"type": "next"},
-         help="Mark the end of a turn (optional).\n\nWith it, `status` says whose turn it is and, once the end is "
-              "triggered, the turns left.",
+         help=N_("Mark the end of a turn (optional).\n\nWith it, `status` says whose turn it is and, once the end is "
+                 "triggered, the turns left."),
          actor=None, done=lambda outcome: views.turn_news(outcome.state),
-         phone="End your turn", allowed=_may_end_turn, why_not=_turn_why, verb="End my turn"),
-    Move("scrap", [Param("ship", _Ship(_owned, _own_fleet), "Your ship pushed out with nowhere to go"),
-                   Param("sheet_vp", Number(), "The VPs per ship of its flag on the owner's player sheet.",
-                         option=True, flags=("--sheet-vp",), metavar="N", label="the sheet VPs")],
+         phone=N_("End your turn"), allowed=_may_end_turn, why_not=_turn_why, verb=N_("End my turn")),
+    Move("scrap", [Param("ship", _Ship(_owned, _own_fleet), N_("Your ship pushed out with nowhere to go")),
+                   Param("sheet_vp", Number(), N_("The VPs per ship of its flag on the owner's player sheet."),
+                         option=True, flags=("--sheet-vp",), metavar="N", label=N_("the sheet VPs"))],
          _scrap_event,
-         help="Scrap a ship: it scores at once and leaves the game.\n\nFor a ship pushed out with nowhere to go: its "
-              "owner scores N plus the ships of its flag in the docks; it does not go to the docks.",
+         help=N_("Scrap a ship: it scores at once and leaves the game.\n\nFor a ship pushed out with nowhere to go: its "
+                 "owner scores N plus the ships of its flag in the docks; it does not go to the docks."),
          actor=None, done=lambda outcome: views.scrap_news(outcome.state, ship_key(outcome.event["ship"])),
-         examples=["scrap NUBIAN --sheet-vp 3"], phone="Scrap one of your ships", allowed=_may_scrap,
-         verb="Scrap it", more=True),
-    Move("vp", [Param("player", Player(), metavar=PLAYER), Param("points", _Points(), label="points"),
-                Param("note", _Note(), "What scored them (trade houses, FLEET, ...).", option=True, required=False)],
+         examples=["scrap NUBIAN --sheet-vp 3"], phone=N_("Scrap one of your ships"), allowed=_may_scrap,
+         verb=N_("Scrap it"), more=True),
+    Move("vp", [Param("player", Player(), metavar=PLAYER), Param("points", _Points(), label=N_("points")),
+                Param("note", _Note(), N_("What scored them (trade houses, FLEET, ...)."), option=True, required=False)],
          lambda at: {"type": "vp", "player": at.args["player"], "points": at.args["points"],
                      "note": at.args.get("note") or ""},
-         help="Record victory points scored during play.\n\nTrade houses when transporting, FLEET, and so on.",
-         done=_scored, examples=['vp Ann 3 --note "trade houses"'], phone="Victory points you scored",
-         allowed=lambda at, player: _not_over(at), verb="Add them", more=True),
+         help=N_("Record victory points scored during play.\n\nTrade houses when transporting, FLEET, and so on."),
+         done=_scored, examples=['vp Ann 3 --note "trade houses"'], phone=N_("Victory points you scored"),
+         allowed=lambda at, player: _not_over(at), verb=N_("Add them"), more=True),
     Move("final", [Param("player", Player(), metavar=PLAYER),
-                   _count("cash", "--cash N", "Cash in £", "Cash in £ (1 VP per full £100).", "N"),
-                   Param("sheet", _Sheet(), "VPs per ship of each flag, read off the player sheet.", option=True,
+                   _count("cash", "--cash N", N_("Cash in £"), N_("Cash in £ (1 VP per full £100)."), "N", N_("cash")),
+                   Param("sheet", _Sheet(), N_("VPs per ship of each flag, read off the player sheet."), option=True,
                          required=False),
-                   _count("rows", "--rows R", "Complete rows of acquired markers",
-                          "Complete rows of acquired markers (5, 10, 15, 20 VP).", "R",
+                   _count("rows", "--rows R", N_("Complete rows of acquired markers"),
+                          N_("Complete rows of acquired markers (5, 10, 15, 20 VP)."), "R", N_("rows"),
                           high=lambda at: Transatlantic.marker_rows(at.data)),
-                   _count("next_row", "--next-row M", "Markers in the uppermost incomplete row",
-                          "Markers in the uppermost incomplete row.", "M")],
+                   _count("next_row", "--next-row M", N_("Markers in the uppermost incomplete row"),
+                          N_("Markers in the uppermost incomplete row."), "M", N_("next row"))],
          _final_event,
-         help="Enter a player's end-of-game scoring.\n\nCash, the VPs per flag off the sheet, complete rows and "
-              "markers in the next row. When every player has an entry, the game is over.",
+         help=N_("Enter a player's end-of-game scoring.\n\nCash, the VPs per flag off the sheet, complete rows and "
+                 "markers in the next row. When every player has an entry, the game is over."),
          prepare=_ask_sheet, done=lambda outcome: views.final_news(outcome.at, outcome.event["player"]),
          examples=["final Ann --cash 250 --sheet white=3,blue=7 --rows 2 --next-row 2"],
-         phone="Your final scoring sheet", allowed=_may_final, why_not=_final_why, verb="Enter my scoring"),
+         phone=N_("Your final scoring sheet"), allowed=_may_final, why_not=_final_why, verb=N_("Enter my scoring")),
 ]
 
 SCREENS = [
     Screen("market", views.market_screen, json=views.market_rows,
-           help="Show the market with each position's price.\n\nPositions 1 to 6 with ship, kind, flag, year, basic "
-                "price, surcharge and total."),
+           help=N_("Show the market with each position's price.\n\nPositions 1 to 6 with ship, kind, flag, year, basic "
+                   "price, surcharge and total.")),
 ]
 
 
 # -- the ship catalogue: typed once for every game -----------------------------------------------
 
-@click.group("ship")
+@click.group("ship", help=N_("The ship catalogue, typed once for every game.\n\n`ship add` a card's values the first "
+                              "time it turns up; `ship show NAME` reads them back."))
 def ship_group() -> None:
-    """The ship catalogue, typed once for every game.
-
-    `ship add` a card's values the first time it turns up; `ship show NAME` reads them back.
-    """
+    """The ship catalogue (its help is the message above, translated where it is shown)."""
 
 
-@ship_group.command("add")
+@ship_group.command("add", help=N_("Teach the companion a ship card: remembered for every later game."))
 @click.argument("name")
-@click.option("--year", type=int, required=True, help="Year of construction.")
-@click.option("--flag", required=True, metavar="COLOUR", help="The flag colour (`none` for a ship without one).")
-@click.option("--price", type=int, metavar="P", help="Basic price in the red field (needed for steamships and headquarters).")
-@click.option("--kind", type=click.Choice(KINDS), default="steam", show_default=True, help="Steamship, sailing ship or headquarters.")
-@click.option("--income", type=int, metavar="N", help="Income in £ (green field).")
-@click.option("--tonnage", type=int, metavar="N", help="Tonnage in t.")
-@click.option("--speed", type=float, metavar="N", help="Speed in knots.")
-@click.option("--passengers", type=int, metavar="N", help="Passenger capacity.")
+@click.option("--year", type=int, required=True, help=N_("Year of construction."))
+@click.option("--flag", required=True, metavar="COLOUR", help=N_("The flag colour (`none` for a ship without one)."))
+@click.option("--price", type=int, metavar="P", help=N_("Basic price in the red field (needed for steamships and headquarters)."))
+@click.option("--kind", type=click.Choice(KINDS), default="steam", show_default=True, help=N_("Steamship, sailing ship or headquarters."))
+@click.option("--income", type=int, metavar="N", help=N_("Income in £ (green field)."))
+@click.option("--tonnage", type=int, metavar="N", help=N_("Tonnage in t."))
+@click.option("--speed", type=float, metavar="N", help=N_("Speed in knots."))
+@click.option("--passengers", type=int, metavar="N", help=N_("Passenger capacity."))
 @kit.pass_app
 def ship_add(app, name, year, flag, price, kind, income, tonnage, speed, passengers) -> None:
     """Teach the companion a ship card: remembered for every later game."""
     if price is None and kind != "sail":
-        raise click.UsageError(f"A {'headquarters' if kind == 'hq' else 'steamship'} needs --price P (its basic price).")
+        raise click.UsageError(_("A headquarters needs --price P (its basic price).") if kind == "hq" else
+                               _("A steamship needs --price P (its basic price)."))
     if speed is not None and speed.is_integer():
         speed = int(speed)
     ship = {"name": name, "year": year, "flag": catalogue.none_flag(flag), "price": price, "kind": kind,
@@ -480,7 +485,7 @@ def ship_add(app, name, year, flag, price, kind, income, tonnage, speed, passeng
     kit.show(views.card_stored(catalogue.ships(app.store)[ship_key(name)], replaced))
 
 
-@ship_group.command("show")
+@ship_group.command("show", help=N_("Show one ship of the catalogue (the name in any case)."))
 @click.argument("name")
 @kit.json_option
 @kit.pass_app
@@ -493,7 +498,7 @@ def ship_show(app, name: str, as_json: bool) -> None:
     kit.show(views.ship_card(ship, catalogue.typed_on(app.store, ship["name"])))
 
 
-@click.command()
+@click.command(help=N_("List the ship catalogue: every card the players have typed."))
 @kit.json_option
 @kit.pass_app
 def ships(app, as_json: bool) -> None:
@@ -522,27 +527,29 @@ def ship_cards(at) -> None:
     game; Enter when there is no card left to type. A card typed already is said, not asked."""
     store = at.host.store
     known = catalogue.ships(store)
-    at.tell([Line(f"Ship cards ({len(known)} in your catalogue): type each card's name as it comes out, then its "
-                  "values; Enter alone when there is no card left to type.")])
+    at.tell([Line(_("Ship cards ({count} in your catalogue): type each card's name as it comes out, then its values; "
+                    "Enter alone when there is no card left to type.").format(count=len(known)))])
     count = 0
     while True:
         def name_of(text: str) -> str:
             key = ship_key(text)
             if "." in key:
-                raise ValueError(f"Write the ship's name without dots (e.g. {key.replace('.', '')}).")
+                raise ValueError(_("Write the ship's name without dots (e.g. {name}).").format(name=key.replace(".", "")))
             return key
 
-        name = at.ask_until(f"Ship card {count + 1}: its name (Enter: done): ", name_of, optional=True)
+        name = at.ask_until(_("Ship card {n}: its name (Enter: done): ").format(n=count + 1), name_of, optional=True)
         if not name:
             break
         if name in catalogue.ships(store):
-            at.tell([Line(Name(name), " is in your catalogue already (", *views.ship_parts(catalogue.find(store, name)),
-                          "): `ship add` with its values replaces it.")])
+            at.tell([Line(*kit.said(_("{name} is in your catalogue already ({card}): `ship add` with its values "
+                                      "replaces it."), name=Name(name),
+                                    card=views.ship_parts(catalogue.find(store, name))))])
             continue
         catalogue.ask_card(at, name)
         count += 1
-    at.tell([Line(f"{count} ship card{'s' if count != 1 else ''} added; {len(catalogue.ships(store))} in your "
-                  "catalogue (`ships` lists them).")])
+    at.tell([Line(ngettext("{count} ship card added; {total} in your catalogue (`ships` lists them).",
+                           "{count} ship cards added; {total} in your catalogue (`ships` lists them).", count).format(
+        count=count, total=len(catalogue.ships(store))))])
 
 
 SETUP = ship_cards

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.contract.text import has_unsafe_chars, safe_text
 from companion.contract.errors import CompanionError, RuleError
+from companion.contract.language import N_, _, ngettext
 from companion.contract.api import Event, Game, Setup, State, best, player_name
 
 GAME = "transatlantic"
@@ -39,37 +40,38 @@ def add_command(name: str) -> str:
 
 def unknown_ship(name: str) -> str:
     """The refusal for a ship nobody has typed yet, with the command that teaches it."""
-    return (f"The ship {name} is not in the catalogue yet: type `{add_command(name)}` "
-            "(with --kind hq for a headquarters, --kind sail for a sailing ship).")
+    return _("The ship {name} is not in the catalogue yet: type `{command}` (with --kind hq for a headquarters, "
+             "--kind sail for a sailing ship).").format(name=name, command=add_command(name))
 
 
 def _count(value: Any, what: str) -> int:
     """A whole number that is zero or more, or a refusal naming it."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a whole number, not {value!r}.")
+        raise RuleError(_("{what} must be a whole number, not {typed}.").format(what=what, typed=repr(value)))
     if value < 0:
-        raise RuleError(f"{what} cannot be negative ({value}): type 0 or more.")
+        raise RuleError(_("{what} cannot be negative ({value}): type 0 or more.").format(what=what, value=value))
     return value
 
 
 def check_ship(values: Any, flags: list[str] | None) -> dict:
     """A ship's catalogue entry, tidied, or a refusal saying which value is wrong."""
     if not isinstance(values, dict) or not str(values.get("name") or "").strip():
-        raise RuleError(f"A ship needs at least a name, year, flag, price and kind, not {values!r}.")
+        raise RuleError(_("A ship needs at least a name, year, flag, price and kind, not {typed}.").format(
+            typed=repr(values)))
     raw = str(values["name"])
     if has_unsafe_chars(raw) or not raw.replace(" ", "").isprintable():
-        raise RuleError(f"The ship's name '{safe_text(raw)}' holds control characters (such as ESC or a "
-                        "right-to-left override): type it with letters, digits and spaces.")
+        raise RuleError(_("The ship's name '{name}' holds control characters (such as ESC or a right-to-left "
+                          "override): type it with letters, digits and spaces.").format(name=safe_text(raw)))
     name = ship_key(raw)
     year = values.get("year")
     if year is not None:
-        _count(year, f"The year of {name}")
+        _count(year, _("The year of {name}").format(name=name))
     price = values.get("price")
     if price is not None:
-        _count(price, f"The basic price of {name}")
+        _count(price, _("The basic price of {name}").format(name=name))
     kind = values.get("kind") or "steam"
     if kind not in KINDS:
-        raise RuleError(f"{name}'s kind must be steam, sail or hq, not {kind!r}.")
+        raise RuleError(_("{name}'s kind must be steam, sail or hq, not {typed}.").format(name=name, typed=repr(kind)))
     flag = values.get("flag")
     if flag is not None:
         flag = check_flag(flag, flags)
@@ -77,7 +79,8 @@ def check_ship(values: Any, flags: list[str] | None) -> dict:
     for extra in SHIP_EXTRAS:
         value = values.get(extra)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
-            raise RuleError(f"{name}'s {extra} must be a number of 0 or more, not {value!r}.")
+            raise RuleError(_("{name}'s {value_name} must be a number of 0 or more, not {typed}.").format(
+                name=name, value_name=extra, typed=repr(value)))
         ship[extra] = value
     return ship
 
@@ -86,21 +89,21 @@ def check_flag(flag: Any, flags: list[str] | None) -> str:
     """A flag colour in lower case; one the game does not have is refused, listing the flags."""
     text = str(flag).strip().lower()
     if not text:
-        raise RuleError("A flag colour is empty: name it, e.g. blue.")
+        raise RuleError(_("A flag colour is empty: name it, e.g. blue."))
     if flags and text not in flags:
-        raise RuleError(
-            f"There is no {text!r} flag: the flags are {', '.join(flags)} "
-            "(a flag missing there is added with "
-            """`companion data set transatlantic flags '["white", "blue", "red", "black", "green", "COLOUR"]'`)."""
-        )
+        raise RuleError(_("There is no {typed} flag: the flags are {flags} (a flag missing there is added with "
+                          "`{command}`).").format(
+            typed=repr(text), flags=", ".join(flags),
+            command="""companion data set transatlantic flags '["white", "blue", "red", "black", "green", "COLOUR"]'"""))
     return text
 
 
 # The rulebook lines the turn order follows (seed 002, "Start"), quoted in refusals and tests.
-OLDEST_STARTS = "The owner of the oldest ship becomes the starting player"
-OPENING_LINE = ("Before starting to play, each player purchases a steamship from the ship market in "
-                "anti-clockwise order")
-END_LINE = "The game ends after the last steamship is purchased from the ship market"
+# (marked for the catalogue: a German table reads them translated, in quotes all the same)
+OLDEST_STARTS = N_("The owner of the oldest ship becomes the starting player")
+OPENING_LINE = N_("Before starting to play, each player purchases a steamship from the ship market in "
+                  "anti-clockwise order")
+END_LINE = N_("The game ends after the last steamship is purchased from the ship market")
 # Seed 001, SHIPYARD (a card played on one's own turn): when a ship may be bought after the opening.
 SHIPYARD_LINE = "The player may purchase 1 or 2 ships from the ship market."
 TURN_LINE = "A player's turn consists of playing one card and executing the related action/s."
@@ -131,11 +134,11 @@ class Transatlantic(Game):
     listing = 30
     id = GAME
     title = "Transatlantic"
-    tie_break = "the youngest ship"  # `played`: a tie for first needs --winner
-    description = "Buy steamships from a priced market, fill the docks, score flags; the end and its last round."
+    tie_break = N_("the youngest ship")  # `played`: a tie for first needs --winner
+    description = N_("Buy steamships from a priced market, fill the docks, score flags; the end and its last round.")
     min_players = 2
     max_players = 4
-    start_rule = "the owner of the oldest ship starts, once every player owns a sailing ship"
+    start_rule = N_("the owner of the oldest ship starts, once every player owns a sailing ship")
     records_start = True  # `new --start` is kept in the options: the oldest ship may say otherwise
 
     # -- set-up ----------------------------------------------------------------------------
@@ -211,19 +214,19 @@ class Transatlantic(Game):
         surcharges = self.surcharges(data)
         basic = s["ships"][name]["price"]
         if basic is None:
-            raise RuleError(f"The basic price of {name} is not known: type `{add_command(name)}` with its price.")
+            raise RuleError(_("The basic price of {name} is not known: type `{command}` with its price.").format(
+                name=name, command=add_command(name)))
         return {"name": name, "position": position + 1, "basic": basic, "surcharge": surcharges[position],
                 "total": basic + surcharges[position]}
 
     def surcharges(self, data: dict) -> list[int]:
         value = self.need(data, GAME, "market.surcharges",
-                          "the £ surcharge printed under each of the 6 market positions, leftmost first")
+                          _("the £ surcharge printed under each of the 6 market positions, leftmost first"))
         if not (isinstance(value, list) and len(value) == POSITIONS
                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
-            raise RuleError(
-                "market.surcharges must be 6 whole numbers, position 1 (leftmost) first: type "
-                "`companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'` again."
-            )
+            raise RuleError(_("market.surcharges must be 6 whole numbers, position 1 (leftmost) first: type `{command}` "
+                              "again.").format(
+                command="companion data set transatlantic market.surcharges '[S1, S2, S3, S4, S5, S6]'"))
         return value
 
     def market_rows(self, s: State, data: dict) -> list[dict]:
@@ -302,23 +305,24 @@ class Transatlantic(Game):
         else:
             name = ship_key(item or "")
             if not name:
-                raise RuleError("Name the ship, e.g. NUBIAN.")
+                raise RuleError(_("Name the ship, e.g. NUBIAN."))
             known = (data.get("ships") or {}).get(name)
             if known is None:
                 raise RuleError(unknown_ship(name))
             ship = check_ship({**known, "name": name}, flags)
         where = self.location(s, ship["name"])
         if where is not None:
-            place = {"market": "on the market", "docks": "in the docks", "scrapped": "scrapped"}.get(
-                where, f"owned by {where}")
-            raise RuleError(f"{ship['name']} is already in play ({place}): each card exists once.")
+            place = {"market": _("on the market"), "docks": _("in the docks"), "scrapped": _("scrapped")}.get(
+                where) or _("owned by {name}").format(name=where)
+            raise RuleError(_("{ship} is already in play ({place}): each card exists once.").format(
+                ship=ship["name"], place=place))
         return ship
 
     def _not_after_last_turn(self, s: State) -> None:
         end = s["end"]
         if end is not None and self.turn_info(s)["turns_left"] <= 0:
-            raise RuleError("The last turn has been played: enter each player's score with "
-                            "`final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M`.")
+            raise RuleError(_("The last turn has been played: enter each player's score with `{command}`.").format(
+                command="final NAME --cash N --sheet FLAG=VP,... --rows R --next-row M"))
 
     def on_own(self, s: State, event: Event, data: dict) -> None:
         """A ship a player has without buying it (the starting sailing ship)."""
@@ -342,20 +346,22 @@ class Transatlantic(Game):
         if not all(sails.values()):
             return
         ships = [(s["ships"][n]["year"], n, p) for p, names in sails.items() for n in names]
-        if any(year is None for year, _, _ in ships):
+        if any(year is None for year, _ship, _owner in ships):
             return
         ships.sort()
         if len(ships) > 1 and ships[0][0] == ships[1][0] and ships[0][2] != ships[1][2]:
             return  # two players' ships from the same year: the table decides, --start stands
         year, oldest, owner = ships[0]
         if owner != seats[0]:
-            why = f"{owner} owns the oldest ship ({oldest}, {year}), and seed 002 says: \"{OLDEST_STARTS}\""
+            why = {"owner": owner, "ship": oldest, "year": year, "rule": _(OLDEST_STARTS), "first": seats[0]}
             if s["start_by"] == "--start":
-                raise RuleError(f"{why}; this session was started with --start {seats[0]}: check the years, "
-                                f"or start the session again with --start {owner}.")
+                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and seed 002 says: \"{rule}\"; this "
+                                  "session was started with --start {first}: check the years, or start the session "
+                                  "again with --start {owner}.").format(**why))
             if s["last_buy"] is not None or s["turns"]:
-                raise RuleError(f"{why}; purchases or turns were already recorded with {seats[0]} first: "
-                                "`undo` them, record every starting sailing ship, then play on.")
+                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and seed 002 says: \"{rule}\"; "
+                                  "purchases or turns were already recorded with {first} first: `undo` them, record "
+                                  "every starting sailing ship, then play on.").format(**why))
             i = seats.index(owner)
             s["players_order"] = seats[i:] + seats[:i]
         s["start_by"] = "oldest ship"
@@ -397,23 +403,21 @@ class Transatlantic(Game):
         self._not_after_last_turn(s)
         items = event.get("ships") or []
         if not isinstance(items, list) or not items:
-            raise RuleError("Name the cards turned over, e.g. reveal NUBIAN HAMMONIA.")
+            raise RuleError(_("Name the cards turned over, e.g. reveal NUBIAN HAMMONIA."))
         if s["stack_empty"]:
-            raise RuleError("The stack is empty (recorded with `stack-empty`): no card can be revealed; "
-                            "`undo` if that was a mistake.")
+            raise RuleError(_("The stack is empty (recorded with `stack-empty`): no card can be revealed; `undo` if "
+                              "that was a mistake."))
         free = [i for i, name in enumerate(s["market"]) if name is None]
         if len(items) > len(free):
-            raise RuleError(
-                f"The market has {len(free)} empty position{'s' if len(free) != 1 else ''}, "
-                f"not {len(items)}: reveal at most {len(free)} card{'s' if len(free) != 1 else ''}."
-            )
+            raise RuleError(ngettext("The market has {free} empty position, not {count}: reveal at most {free} card.",
+                                     "The market has {free} empty positions, not {count}: reveal at most {free} cards.",
+                                     len(free)).format(free=len(free), count=len(items)))
         for item, position in zip(items, free):
             ship = self._meet(s, item, data)
             if ship["kind"] == "steam" and s["no_steam_in_stack"]:
-                raise RuleError(
-                    f"{ship['name']} is a steamship, but a headquarters was revealed already, so no "
-                    "steamship is left in the stack: check the card, or `undo` the earlier reveal."
-                )
+                raise RuleError(_("{ship} is a steamship, but a headquarters was revealed already, so no steamship is "
+                                  "left in the stack: check the card, or `undo` the earlier reveal.").format(
+                    ship=ship["name"]))
             if ship["kind"] == "hq":
                 s["no_steam_in_stack"] = True
             s["ships"][ship["name"]] = ship
@@ -424,7 +428,7 @@ class Transatlantic(Game):
         """The stack ran out: the empty market positions stay empty from now on."""
         self._not_after_last_turn(s)
         if s["stack_empty"]:
-            raise RuleError("The stack is already recorded as empty.")
+            raise RuleError(_("The stack is already recorded as empty."))
         s["stack_empty"] = True
         s["no_steam_in_stack"] = True
         self._late_trigger(s)
@@ -435,33 +439,34 @@ class Transatlantic(Game):
         player = player_name(s["players_order"], event.get("player", ""))
         wanted = event.get("ships") or []
         if not isinstance(wanted, list) or not wanted:
-            raise RuleError("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA.")
+            raise RuleError(_("Name the ship or ships bought, e.g. buy Ann NUBIAN HAMMONIA."))
         if len(wanted) > 2:
-            raise RuleError(f"A purchase takes 1 or 2 cards from the market, not {len(wanted)}.")
+            raise RuleError(_("A purchase takes 1 or 2 cards from the market, not {count}.").format(count=len(wanted)))
         names = [ship_key(w) for w in wanted]
         if len(set(names)) != len(names):
-            raise RuleError(f"{names[0]} is named twice: each card can be bought once.")
+            raise RuleError(_("{ship} is named twice: each card can be bought once.").format(ship=names[0]))
         due = self.opening_due(s)
         opening = due is not None
         if opening:
             order = opening_order(s["players_order"])
             if player != due:
-                raise RuleError(
-                    f"It is {due}'s opening purchase: the opening steamships are bought anti-clockwise "
-                    f"from the start player's right-hand neighbour ({', '.join(order)}); seed 002: "
-                    f"\"{OPENING_LINE}\".")
+                raise RuleError(_("It is {due}'s opening purchase: the opening steamships are bought anti-clockwise "
+                                  "from the start player's right-hand neighbour ({order}); seed 002: \"{rule}\".").format(
+                    due=due, order=", ".join(order), rule=_(OPENING_LINE)))
             if len(names) != 1 or (names[0] in s["ships"] and s["ships"][names[0]]["kind"] != "steam"):
-                raise RuleError(f"The opening purchase is one steamship (seed 002: \"each player purchases a "
-                                f"steamship\"): type `buy {player} SHIP` with one steamship.")
+                raise RuleError(_("The opening purchase is one steamship (seed 002: \"{rule}\"): type `{command}` with "
+                                  "one steamship.").format(rule=_("each player purchases a steamship"),
+                                                           command=f"buy {player} SHIP"))
         positions = []
         for name in names:
             if name not in s["market"]:
-                on_market = ", ".join(n for n in s["market"] if n) or "nothing"
-                raise RuleError(f"{name} is not on the market: the market holds {on_market}.")
+                on_market = ", ".join(n for n in s["market"] if n) or _("nothing")
+                raise RuleError(_("{ship} is not on the market: the market holds {ships}.").format(
+                    ship=name, ships=on_market))
             positions.append(s["market"].index(name))
         kinds = [s["ships"][n]["kind"] for n in names]
         if kinds.count("hq") > 1:
-            raise RuleError("A purchase takes at most one headquarters: buy the other one on a later turn.")
+            raise RuleError(_("A purchase takes at most one headquarters: buy the other one on a later turn."))
         prices = [self.price(s, data, i) for i in positions]
         for name in names:
             s["market"][s["market"].index(name)] = None
@@ -524,8 +529,8 @@ class Transatlantic(Game):
         self._not_after_last_turn(s)
         due = self.opening_due(s)
         if due is not None:
-            raise RuleError(f"The opening purchases come before the first turn: {due}'s is due "
-                            f"(`buy {due} SHIP`); `next` counts turns from then on.")
+            raise RuleError(_("The opening purchases come before the first turn: {name}'s is due (`{command}`); "
+                              "`next` counts turns from then on.").format(name=due, command=f"buy {due} SHIP"))
         s["turns"] += 1
 
     def on_scrap(self, s: State, event: Event, data: dict) -> None:
@@ -534,13 +539,15 @@ class Transatlantic(Game):
         name = ship_key(event.get("ship") or "")
         where = self.location(s, name)
         if where is None or where not in s["owned"]:
-            place = {"market": "on the market", "docks": "in the docks", "scrapped": "scrapped already"}.get(
-                where or "", "not in this game")
-            raise RuleError(f"{name or 'That ship'} is {place}: only a ship a player owns can be scrapped.")
+            place = {"market": _("on the market"), "docks": _("in the docks"),
+                     "scrapped": _("scrapped already")}.get(where or "") or _("not in this game")
+            raise RuleError(_("{ship} is {place}: only a ship a player owns can be scrapped.").format(
+                ship=name or _("That ship"), place=place))
         ship = s["ships"][name]
         if ship["kind"] == "hq":
-            raise RuleError(f"{name} is a headquarters: headquarters are never deployed, so never scrapped.")
-        sheet_vp = _count(event.get("sheet_vp"), "The sheet VPs (--sheet-vp)")
+            raise RuleError(_("{ship} is a headquarters: headquarters are never deployed, so never scrapped.").format(
+                ship=name))
+        sheet_vp = _count(event.get("sheet_vp"), _("The sheet VPs (--sheet-vp)"))
         docks = self.docks_count(s).get(ship["flag"], 0) if ship["flag"] else 0
         points = sheet_vp + docks
         s["scrapped"][name] = {"owner": where, "sheet_vp": sheet_vp, "docks": docks, "points": points}
@@ -549,7 +556,7 @@ class Transatlantic(Game):
     def on_vp(self, s: State, event: Event, data: dict) -> None:
         """Victory points scored during play (trade houses, FLEET, ...)."""
         player = player_name(s["players_order"], event.get("player", ""))
-        points = _count(event.get("points"), "The victory points")
+        points = _count(event.get("points"), _("The victory points"))
         note = str(event.get("note") or "").strip()
         s["vp"][player].append({"points": points, "note": note})
 
@@ -557,31 +564,31 @@ class Transatlantic(Game):
         """A player's end-of-game inputs; when every player has one, the game is over."""
         player = player_name(s["players_order"], event.get("player", ""))
         if s.get("rulebook_order") and s["end"] is None:
-            raise RuleError(f"The game ends only after the last steamship is bought (seed 002: \"{END_LINE}\"), "
-                            "and it has not been: to stop a game early, type `abandon`.")
-        cash = _count(event.get("cash"), "Cash (--cash)")
-        rows_vp = list(self.need(data, GAME, "rows_vp", "VPs for the 1st to 4th complete row", "[5, 10, 15, 20]"))
-        rows = _count(event.get("rows"), "Complete rows (--rows)")
+            raise RuleError(_("The game ends only after the last steamship is bought (seed 002: \"{rule}\"), and it "
+                              "has not been: to stop a game early, type `abandon`.").format(rule=_(END_LINE)))
+        cash = _count(event.get("cash"), _("Cash (--cash)"))
+        rows_vp = list(self.need(data, GAME, "rows_vp", _("VPs for the 1st to 4th complete row"), "[5, 10, 15, 20]"))
+        rows = _count(event.get("rows"), _("Complete rows (--rows)"))
         if rows > len(rows_vp):
-            raise RuleError(f"A player sheet has {len(rows_vp)} rows of markers, so --rows is 0 to {len(rows_vp)}.")
-        next_row = _count(event.get("next_row"), "Markers in the uppermost incomplete row (--next-row)")
+            raise RuleError(_("A player sheet has {count} rows of markers, so --rows is 0 to {count}.").format(
+                count=len(rows_vp)))
+        next_row = _count(event.get("next_row"), _("Markers in the uppermost incomplete row (--next-row)"))
         if rows == len(rows_vp) and next_row:
-            raise RuleError("With every row complete there is no incomplete row: type --next-row 0.")
+            raise RuleError(_("With every row complete there is no incomplete row: type --next-row 0."))
         given = event.get("sheet")
         if not isinstance(given, dict):
-            raise RuleError("Give the VPs per ship of each flag off the sheet, e.g. --sheet blue=7,black=3.")
+            raise RuleError(_("Give the VPs per ship of each flag off the sheet, e.g. --sheet blue=7,black=3."))
         sheet: dict[str, int] = {}
         for flag, vp in given.items():
             key = check_flag(flag, self.flags(s, data))
             if key in sheet:
-                raise RuleError(f"The {key} flag is given twice: give each flag once.")
-            sheet[key] = _count(vp, f"The sheet VPs of the {key} flag")
+                raise RuleError(_("The {flag} flag is given twice: give each flag once.").format(flag=key))
+            sheet[key] = _count(vp, _("The sheet VPs of the {flag} flag").format(flag=key))
         missing = [f for f in self.owned_flags(s, player) if f not in sheet]
         if missing:
-            raise RuleError(
-                f"{player} owns ships of the {', '.join(missing)} flag{'s' if len(missing) > 1 else ''}: "
-                f"add {', '.join(f + '=VP' for f in missing)} to --sheet."
-            )
+            raise RuleError(ngettext("{name} owns ships of the {flags} flag: add {typed} to --sheet.",
+                                     "{name} owns ships of the {flags} flags: add {typed} to --sheet.", len(missing)).format(
+                name=player, flags=", ".join(missing), typed=", ".join(f + "=VP" for f in missing)))
         s["finals"][player] = {"cash": cash, "sheet": sheet, "rows": rows, "next_row": next_row,
                                "rows_vp": rows_vp}
         if len(s["finals"]) == len(s["players_order"]):
@@ -698,24 +705,29 @@ class Transatlantic(Game):
         if t == "own":
             ship = event.get("ship")
             name = ship.get("name") if isinstance(ship, dict) else ship
-            return f"{event.get('player')} owns {ship_key(name or '')}"
+            return _("{name} owns {ship}").format(name=event.get("player"), ship=ship_key(name or ""))
         if t == "reveal":
             names = [ship_key(x.get("name", "") if isinstance(x, dict) else x) for x in event.get("ships") or []]
-            return "revealed " + ", ".join(names)
+            return _("revealed {ships}").format(ships=", ".join(names))
         if t == "stack-empty":
-            return "the stack is empty"
+            return _("the stack is empty")
         if t == "buy":
-            return f"{event.get('player')} bought " + " and ".join(ship_key(x) for x in event.get("ships") or [])
+            return _("{name} bought {ships}").format(
+                name=event.get("player"), ships=_(" and ").join(ship_key(x) for x in event.get("ships") or []))
         if t == "next":
-            return "end of turn"
+            return _("end of turn")
         if t == "scrap":
-            return f"{ship_key(event.get('ship') or '')} scrapped ({event.get('sheet_vp')} VP off the sheet + docks)"
+            return _("{ship} scrapped ({vp} VP off the sheet + docks)").format(
+                ship=ship_key(event.get("ship") or ""), vp=event.get("sheet_vp"))
         if t == "vp":
-            note = f" ({event['note']})" if event.get("note") else ""
-            return f"{event.get('player')} scores {event.get('points')} VP{note}"
+            if event.get("note"):
+                return _("{name} scores {points} VP ({note})").format(
+                    name=event.get("player"), points=event.get("points"), note=event["note"])
+            return _("{name} scores {points} VP").format(name=event.get("player"), points=event.get("points"))
         if t == "final":
             sheet = ",".join(f"{k}={v}" for k, v in (event.get("sheet") or {}).items())
             # worded as recorded so far ("1 rows"): tests/test_old_data_folders.py holds old logs to it
-            return (f"{event.get('player')}'s final: cash £{event.get('cash')}, sheet {sheet}, "
-                    f"{event.get('rows')} rows, {event.get('next_row')} in the next row")
+            return _("{name}'s final: cash £{cash}, sheet {sheet}, {rows} rows, {next_row} in the next row").format(
+                name=event.get("player"), cash=event.get("cash"), sheet=sheet, rows=event.get("rows"),
+                next_row=event.get("next_row"))
         return super().describe(event)

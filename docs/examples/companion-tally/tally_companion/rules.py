@@ -11,36 +11,38 @@ from __future__ import annotations
 
 from companion.contract.errors import RuleError
 from companion.contract.api import Game, Setup, State, best
+from tally_companion.text import N_, _
 
 
 class Tally(Game):
     id = "tally"
-    title = "Tally (example)"
-    description = "Points in categories during play, then a final sheet: the second example game."
+    title = N_("Tally (example)")
+    description = N_("Points in categories during play, then a final sheet: the second example game.")
     min_players = 2
     moves = "tally_companion.moves"
     views = "tally_companion.views"
     pack_file = "tally_companion:tally.json"
 
     def initial(self, setup: Setup, data: dict) -> State:
-        boxes = self.need(data, self.id, "categories", "the columns of the scoring pad")
+        boxes = self.need(data, self.id, "categories", _("the columns of the scoring pad"))
         return {"players": list(setup.players), "boxes": list(boxes),
                 "play": {p: {b: 0 for b in boxes} for p in setup.players}, "final": {}}
 
     def _box(self, s: State, box) -> str:
         if box not in s["boxes"]:
-            raise RuleError(f"There is no category {box!r}: the categories are {', '.join(s['boxes'])}.")
+            raise RuleError(_("There is no category {typed}: the categories are {categories}.").format(
+                typed=repr(box), categories=", ".join(s["boxes"])))
         return box
 
     def on_score(self, s: State, event: dict, data: dict) -> None:
         if s["final"]:
-            raise RuleError("The final scoring has begun: enter the rest with `final NAME CATEGORY=POINTS ...`.")
+            raise RuleError(_("The final scoring has begun: enter the rest with `final NAME CATEGORY=POINTS ...`."))
         s["play"][event["player"]][self._box(s, event.get("category"))] += event["points"]
 
     def on_final(self, s: State, event: dict, data: dict) -> None:
         player = event["player"]
         if player in s["final"]:
-            raise RuleError(f"{player}'s final sheet is in already: `undo` takes it back.")
+            raise RuleError(_("{name}'s final sheet is in already: `undo` takes it back.").format(name=player))
         s["final"][player] = {self._box(s, box): points for box, points in event["sheet"].items()}
 
     def totals(self, s: State) -> dict[str, int]:
@@ -60,7 +62,9 @@ class Tally(Game):
 
     def describe(self, event: dict) -> str:
         if event.get("type") == "score":
-            return f"{event['player']} scored {event['points']} in {event['category']}"
+            return _("{name} scored {points} in {category}").format(name=event["player"], points=event["points"],
+                                                                    category=event["category"])
         if event.get("type") == "final":
-            return f"{event['player']}'s final sheet: " + ", ".join(f"{b} {n}" for b, n in event["sheet"].items())
+            return _("{name}'s final sheet: {sheet}").format(
+                name=event["player"], sheet=", ".join(f"{b} {n}" for b, n in event["sheet"].items()))
         return super().describe(event)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from companion.contract.declare import Move, Number, Param, Player
 from companion.contract.view import Line, Name, winners
-from companion.games.kit import new_command
+from companion.games.kit import new_command, said
 from tricks_companion.rules import Tricks
+from tricks_companion.text import N_, _
 
 
 @new_command(Tricks)
@@ -30,7 +31,7 @@ class Bid(Number):
     bidder's phone (where nobody else looks)."""
 
     def __init__(self):
-        super().__init__(0, lambda at: at.state["round"], what="a bid, a whole number of tricks")
+        super().__init__(0, lambda at: at.state["round"], what=N_("a bid, a whole number of tricks"))
 
     def options(self, at, param):
         return [(str(n), "") for n in range(0, at.state["round"] + 1)]
@@ -48,35 +49,39 @@ def _bid(outcome) -> list:
     """Said on the shared screen right after the private prompt: ``outcome.event`` holds the bid
     only once the table may see it, so this line cannot give a bid away."""
     event, status = outcome.event, outcome.status
-    said = [Line(Name(event["player"]), f" has bid {event['bid']}." if "bid" in event else " has bid.")]
+    if "bid" in event:
+        out = [Line(*said(_("{name} has bid {bid}."), name=Name(event["player"]), bid=event["bid"]))]
+    else:
+        out = [Line(*said(_("{name} has bid."), name=Name(event["player"])))]
     if status["bids_open"]:
-        said.append(Line("All bids are in: " + ", ".join(f"{p['name']} {p['bid']}" for p in status["players"]) + "."))
-    return said
+        out.append(Line(_("All bids are in: {bids}.").format(
+            bids=", ".join(f"{p['name']} {p['bid']}" for p in status["players"]))))
+    return out
 
 
 def _taken(outcome) -> list:
     status = outcome.status
-    said = [Line(Name(outcome.event["player"]), f" took {outcome.event['tricks']}.")]
+    out = [Line(*said(_("{name} took {tricks}."), name=Name(outcome.event["player"]), tricks=outcome.event["tricks"]))]
     history = outcome.state["history"]
     if history and history[-1]["round"] == outcome.before["round"]:
         points = history[-1]["points"]
-        said.append(Line(f"Round {outcome.before['round']} scored: "
-                         + ", ".join(f"{p} +{points[p]}" for p in points) + "."))
-    return said + winners(status)
+        out.append(Line(_("Round {round} scored: {points}.").format(
+            round=outcome.before["round"], points=", ".join(f"{p} +{points[p]}" for p in points))))
+    return out + winners(status)
 
 
 MOVES = [
-    Move("bid", [Param("player", Player(), "Who bids."),
-                 Param("bid", Bid(), "How many tricks they will take.", private=bid_is_secret)],
+    Move("bid", [Param("player", Player(), N_("Who bids.")),
+                 Param("bid", Bid(), N_("How many tricks they will take."), private=bid_is_secret)],
          lambda at: {"type": "bid", "player": at.args["player"], "bid": at.args["bid"], "round": at.full["round"]},
-         help="Bid secretly: in the shell `bid Ann` asks Ann on the private screen; on a phone, a button.",
-         allowed=_may_bid, done=_bid, phone="Your bid", verb="Bid", examples=["bid Ann"]),
-    Move("tricks", [Param("player", Player(), "Whose tricks."),
-                    Param("tricks", Number(0, lambda at: at.state["round"], what="tricks taken"),
-                          "How many tricks they took.")],
+         help=N_("Bid secretly: in the shell `bid Ann` asks Ann on the private screen; on a phone, a button."),
+         allowed=_may_bid, done=_bid, phone=N_("Your bid"), verb=N_("Bid"), examples=["bid Ann"]),
+    Move("tricks", [Param("player", Player(), N_("Whose tricks.")),
+                    Param("tricks", Number(0, lambda at: at.state["round"], what=N_("tricks taken")),
+                          N_("How many tricks they took."))],
          lambda at: {"type": "tricks", "player": at.args["player"], "tricks": at.args["tricks"]},
-         help="Record the tricks a player took this round: `tricks Ann 1`.",
-         allowed=_may_report, before=lambda state: {"round": state["round"]}, done=_taken, phone="Tricks taken"),
+         help=N_("Record the tricks a player took this round: `tricks Ann 1`."),
+         allowed=_may_report, before=lambda state: {"round": state["round"]}, done=_taken, phone=N_("Tricks taken")),
 ]
 NEW = {"tricks": new}
 PLAYTHROUGH = {"tricks": ["new tricks --players Ann,Bob,Cy", "bid Ann 1", "bid Bob 0", "status", "bid Cy 0",

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from companion.contract.api import Game, Setup, State, best
 from companion.contract.errors import RuleError
+from tricks_companion.text import N_, _, ngettext
 
 
 class Tricks(Game):
     id = "tricks"
-    title = "Tricks (example)"
-    description = "A trick-taking game's pad: secret bids, public once everyone has bid (the third example)."
+    title = N_("Tricks (example)")
+    description = N_("A trick-taking game's pad: secret bids, public once everyone has bid (the third example).")
     min_players = 2
     max_players = 6
     moves = "tricks_companion.moves"
@@ -33,9 +34,9 @@ class Tricks(Game):
 
     def initial(self, setup: Setup, data: dict) -> State:
         return {"players": list(setup.players), "round": 1,
-                "rounds": self.need(data, self.id, "rounds", "how many rounds a game has", "3"),
-                "bonus": self.need(data, self.id, "exact_bonus", "the points for a bid made exactly", "10"),
-                "per_trick": self.need(data, self.id, "per_trick", "the points per trick of a bid made", "1"),
+                "rounds": self.need(data, self.id, "rounds", _("how many rounds a game has"), "3"),
+                "bonus": self.need(data, self.id, "exact_bonus", _("the points for a bid made exactly"), "10"),
+                "per_trick": self.need(data, self.id, "per_trick", _("the points per trick of a bid made"), "1"),
                 "bids": {}, "taken": {}, "scores": {p: 0 for p in setup.players}, "history": [], "over": False}
 
     @staticmethod
@@ -46,27 +47,30 @@ class Tricks(Game):
     def on_bid(self, s: State, event: dict, data: dict) -> None:
         player, bid = event["player"], event["bid"]
         if event.get("round") != s["round"]:
-            raise RuleError(f"That bid is for round {event.get('round')}, but this is round {s['round']}.")
+            raise RuleError(_("That bid is for round {bid_round}, but this is round {round}.").format(
+                bid_round=event.get("round"), round=s["round"]))
         if player in s["bids"]:
-            raise RuleError(f"{player} has bid already this round: `undo` takes a bid back.")
+            raise RuleError(_("{name} has bid already this round: `undo` takes a bid back.").format(name=player))
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= s["round"]:
-            raise RuleError(f"A bid in round {s['round']} is a whole number from 0 to {s['round']}.")
+            raise RuleError(_("A bid in round {round} is a whole number from 0 to {round}.").format(round=s["round"]))
         s["bids"][player] = bid
 
     def on_tricks(self, s: State, event: dict, data: dict) -> None:
         player, taken = event["player"], event["tricks"]
         if self.bidding(s):
-            raise RuleError("The bids are not all in: tricks are recorded once everyone has bid.")
+            raise RuleError(_("The bids are not all in: tricks are recorded once everyone has bid."))
         if player in s["taken"]:
-            raise RuleError(f"{player}'s tricks are in already: `undo` takes them back.")
+            raise RuleError(_("{name}'s tricks are in already: `undo` takes them back.").format(name=player))
         if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= s["round"]:
-            raise RuleError(f"Round {s['round']} has {s['round']} tricks: give a number from 0 to {s['round']}.")
+            raise RuleError(ngettext("Round {round} has {round} trick: give a number from 0 to {round}.",
+                                     "Round {round} has {round} tricks: give a number from 0 to {round}.",
+                                     s["round"]).format(round=s["round"]))
         s["taken"][player] = taken
         if len(s["taken"]) < len(s["players"]):
             return
         if sum(s["taken"].values()) != s["round"]:
-            raise RuleError(f"The tricks add up to {sum(s['taken'].values())}, but round {s['round']} has "
-                            f"{s['round']}: check them (`undo` takes one back).")
+            raise RuleError(_("The tricks add up to {sum}, but round {round} has {round}: check them (`undo` takes "
+                              "one back).").format(sum=sum(s["taken"].values()), round=s["round"]))
         points = {p: (s["bonus"] + s["per_trick"] * s["taken"][p]) if s["taken"][p] == s["bids"][p] else 0
                   for p in s["players"]}
         for p, n in points.items():
@@ -112,9 +116,11 @@ class Tricks(Game):
         ``describe(event, state)`` is given the reader's view of the state as well.)"""
         if event.get("type") == "bid":
             if "bid" in event:
-                return f"{event['player']} bid {event['bid']} in round {event.get('round')}"
-            return f"{event['player']} has bid in round {event.get('round')} (secret until everyone has bid)"
+                return _("{name} bid {bid} in round {round}").format(name=event["player"], bid=event["bid"],
+                                                                     round=event.get("round"))
+            return _("{name} has bid in round {round} (secret until everyone has bid)").format(
+                name=event["player"], round=event.get("round"))
         if event.get("type") == "tricks":
             n = event["tricks"]
-            return f"{event['player']} took {n} trick{'' if n == 1 else 's'}"
+            return ngettext("{name} took {n} trick", "{name} took {n} tricks", n).format(name=event["player"], n=n)
         return super().describe(event)

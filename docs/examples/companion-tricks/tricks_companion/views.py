@@ -5,25 +5,31 @@ on its bidder's page it is there. Nothing here has to remember which bid may be 
 from __future__ import annotations
 
 from companion.contract.view import Cmd, Line, Table, winners
+from companion.games.kit import said
+from tricks_companion.text import _
 
 
 def status_view(at) -> list:
     status = at.status
     seats = status["players"]
-    head = Line(f"Session {at.session.id} · {at.game.title} · round {status['round']} of {status['rounds']}")
+    head = Line(_("Session {id} · {title} · round {round} of {rounds}").format(
+        id=at.session.id, title=_(at.game.title), round=status["round"], rounds=status["rounds"]))
     rows = [[p["name"], "-" if p["bid"] is None else p["bid"], "-" if p["tricks"] is None else p["tricks"], p["score"]]
             for p in seats]
-    out = [head, Table(["player", "bid", "tricks", "score"], rows, right=(1, 2, 3))]
+    out = [head, Table([_("player"), _("bid"), _("tricks"), _("score")], rows, right=(1, 2, 3))]
     if status["finished"]:
         return out + winners(status)
     if not status["bids_open"]:
         bid = {p["name"]: p["bid"] for p in seats}
-        shown = [f"{name} ({bid[name]} tricks)" if bid[name] is not None else name for name in status["bid_in"]]
+        shown = [_("{name} ({bid} tricks)").format(name=name, bid=bid[name]) if bid[name] is not None else name
+                 for name in status["bid_in"]]
         waiting = [p["name"] for p in seats if p["name"] not in status["bid_in"]]
-        out.append(Line(f"Bids in: {', '.join(shown) or 'none'}; waiting for {', '.join(waiting)}."))
-        out.append(Line("Next: ", Cmd("bid NAME"), " (asked on the private screen)."))
+        out.append(Line(_("Bids in: {bids}; waiting for {waiting}.").format(bids=", ".join(shown) or _("none"),
+                                                                             waiting=", ".join(waiting))))
+        out.append(Line(*said(_("Next: {command} (asked on the private screen)."), command=Cmd("bid NAME"))))
     else:
-        out.append(Line("Next: ", Cmd("tricks NAME N"), " for each player once the round is played."))
+        out.append(Line(*said(_("Next: {command} for each player once the round is played."),
+                              command=Cmd("tricks NAME N"))))
     return out
 
 

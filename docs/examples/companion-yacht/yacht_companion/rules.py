@@ -12,32 +12,35 @@ from collections import Counter
 
 from companion.contract.errors import RuleError
 from companion.contract.api import Game, Setup, State, best
+from yacht_companion.text import N_, _
 
 FACES = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
 
 
 class Yacht(Game):
     id = "yacht"
-    title = "Yacht (example)"
-    description = "Five dice, nine boxes each: the example game of docs/writing-a-game.md."
+    title = N_("Yacht (example)")
+    description = N_("Five dice, nine boxes each: the example game of docs/writing-a-game.md.")
     moves = "yacht_companion.moves"  # what can be done: imported only when used
     views = "yacht_companion.views"  # what is shown
     pack_file = "yacht_companion:yacht.json"  # the printed values, with their sources
 
     def initial(self, setup: Setup, data: dict) -> State:
-        boxes = len(self.need(data, self.id, "categories", "the boxes of a sheet"))
+        boxes = len(self.need(data, self.id, "categories", _("the boxes of a sheet")))
         return {"players": list(setup.players), "turn": 0, "sheets": {p: {} for p in setup.players}, "boxes": boxes}
 
     def on_score(self, s: State, event: dict, data: dict) -> None:
         player, box, dice = event.get("player"), event.get("category"), event.get("dice")
         due = s["players"][s["turn"]]
         if player != due:
-            raise RuleError(f"It is {due}'s turn, not {player}'s.")
-        boxes = self.need(data, self.id, "categories", "the boxes of a sheet")
+            raise RuleError(_("It is {turn}'s turn, not {name}'s.").format(turn=due, name=player))
+        boxes = self.need(data, self.id, "categories", _("the boxes of a sheet"))
         if box not in boxes:
-            raise RuleError(f"There is no box {box!r}: the boxes are {', '.join(boxes)}.")
+            raise RuleError(_("There is no box {typed}: the boxes are {boxes}.").format(typed=repr(box),
+                                                                                       boxes=", ".join(boxes)))
         if box in s["sheets"][player]:
-            raise RuleError(f"{player} has filled {box} already (with {s['sheets'][player][box]}): choose an empty box.")
+            raise RuleError(_("{name} has filled {box} already (with {points}): choose an empty box.").format(
+                name=player, box=box, points=s["sheets"][player][box]))
         s["sheets"][player][box] = self.points(box, dice, data)
         s["turn"] = (s["turn"] + 1) % len(s["players"])
 
@@ -47,9 +50,9 @@ class Yacht(Game):
             return FACES[box] * dice.count(FACES[box])
         if box == "chance":
             return sum(dice)
-        wanted = {"full-house": ([2, 3], "full_house", "the points of a full house"),
-                  "yacht": ([5], "yacht", "the points of five of a kind")}[box]
-        return self.need(data, self.id, wanted[1], wanted[2]) if counts == wanted[0] else 0
+        wanted = {"full-house": ([2, 3], "full_house", N_("the points of a full house")),
+                  "yacht": ([5], "yacht", N_("the points of five of a kind"))}[box]
+        return self.need(data, self.id, wanted[1], _(wanted[2])) if counts == wanted[0] else 0
 
     def totals(self, s: State) -> dict[str, int]:
         return {p: sum(s["sheets"][p].values()) for p in s["players"]}
@@ -72,5 +75,6 @@ class Yacht(Game):
     def describe(self, event: dict) -> str:
         if event.get("type") == "score":
             dice = ",".join(str(d) for d in event.get("dice", []))
-            return f"{event.get('player')} filled {event.get('category')} with {dice}"
+            return _("{name} filled {box} with {dice}").format(name=event.get("player"), box=event.get("category"),
+                                                               dice=dice)
         return super().describe(event)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from companion.contract.view import Cmd, Line, Table, winners
+from companion.games.kit import said
+from yacht_companion.text import _
 
 
 def status_view(at) -> list:
     status, seats = at.status, at.status["players"]
     rows = [[box, *(p["sheet"].get(box, "") for p in seats)] for box in at.data["categories"]]
-    return [Line(f"Session {at.session.id} · {at.game.title}"),
-            Table(["box", *(p["name"] for p in seats)], rows + [["total", *(p["score"] for p in seats)]],
+    return [Line(_("Session {id} · {title}").format(id=at.session.id, title=_(at.game.title))),
+            Table([_("box"), *(p["name"] for p in seats)], rows + [[_("total"), *(p["score"] for p in seats)]],
                   right=range(1, 1 + len(seats))),
-            *(winners(status) or [Line("Next: ", Cmd(f"score {status['turn']} BOX DICE"), ".")])]
+            *(winners(status) or [Line(*said(_("Next: {command}."), command=Cmd(f"score {status['turn']} BOX DICE")))])]
 
 
 def next_action(status: dict) -> str:

@@ -231,6 +231,10 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
                                     f"acknowledged {low}..{high}")
             if problems:
                 break
+        # what is each laptop's own never travelled: each kept its own id and its own .local/
+        devices = {json.loads((f / ".local" / "device.json").read_text())["id"] for f in cluster.folders}
+        if len(devices) != laptops:
+            problems.append(f"seed {seed}: the laptops share a device id: .local/ was synced")
     finally:
         for laptop in machines:
             laptop.companion.close()

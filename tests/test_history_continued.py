@@ -8,8 +8,11 @@ from pathlib import Path
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")
-            and ".local" not in p.relative_to(root).parts}  # the laptop's device id (issue 30) is made once
+    # .stignore is the folder's layout (written with its folders, issue 30), not its contents; the
+    # laptop's device id (issue 30) is made once, and a cache is made again from the record
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()
+            and not p.name.endswith(".lock") and p.name not in (".stignore", "device.json")
+            and p.relative_to(root).parts[:2] != (".local", "cache")}
 
 
 def at(run, folder, *args, expect=0):

@@ -193,7 +193,7 @@ def test_a_short_note_with_an_escape_is_refused_for_the_escape_not_its_length(ru
 
 def test_sessions_lists_the_folder_when_settings_json_is_damaged(run, home):
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
-    (home / "settings.json").write_text("{bad")
+    (home / ".local" / "settings.json").write_text("{bad")
     listed = run(["sessions"], expect=0)
     assert "Ann, Bob" in listed.stdout and "settings.json is not valid JSON" in listed.stderr
-    assert (home / "settings.json").read_text() == "{bad"  # left as it was
+    assert (home / ".local" / "settings.json").read_text() == "{bad"  # left as it was

@@ -212,7 +212,7 @@ def test_pages_are_complete_and_their_forms_work_without_javascript(web, home):
         companion(home, "pass", "Bob", hands(home, sid)["Bob"][0])
         web.refresh()  # without JavaScript, a reload brings the page up to date
         assert "Waiting for Cy" in web.page_source
-    log = (home / "web" / "access.log").read_text()
+    log = (home / ".local" / "web" / "access.log").read_text()
     assert "POST player move 303" in log and "player live" not in log  # no script ran, no stream
 
 

@@ -458,7 +458,7 @@ def test_the_shell_asks_each_choice_privately_card_after_card(home, run, capsys)
     assert "Ann's choice is recorded." in out
     for city in (ann[0], bob[0], ann[1]):
         assert city not in out + err and city not in shared and city in private
-        assert city not in (home / "shell-history").read_text()
+        assert city not in (home / ".local" / "shell-history").read_text()
     _, replay = cli_state(home)
     assert replay.state["pending"]["chosen"] == {"Ann": ann[1]}
     run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)

@@ -43,7 +43,8 @@ QUIET_NS = 2_000_000_000  # a folder changed in the last two seconds may change 
 
 
 def _index_stamp(store: Store) -> list | None:
-    """[version, the sessions folder's (inode, time), the index's signature], or None."""
+    """[version, the sessions folder's (inode, time), the index's signature, the bin's logs'
+    signature], or None."""
     import os
 
     from companion.core.store import file_signature
@@ -53,12 +54,17 @@ def _index_stamp(store: Store) -> list | None:
     except OSError:
         return None
     sig = file_signature(store.index_path)
-    return [INDEX_STAMP_VERSION, [st.st_ino, st.st_mtime_ns], list(sig) if sig else None]
+    from companion.core import shared_log
+
+    # the change time: a sync may set the folder's modification time back; and the laptops'
+    # logs of the bin, which a sync brings without touching sessions/ (issue 30)
+    return [INDEX_STAMP_VERSION, [st.st_ino, max(st.st_mtime_ns, st.st_ctime_ns)], list(sig) if sig else None,
+            shared_log.signature(store, "trash")]
 
 
 def _read_index_stamp(store: Store) -> list | None:
     try:
-        path = store.root / "cache" / "index-checked.json"
+        path = store.cache_dir / "index-checked.json"
         if path.is_symlink():
             return None
         return json.loads(path.read_text(encoding="utf-8"))
@@ -76,7 +82,7 @@ def _write_index_stamp(store: Store, stamp: list | None) -> None:
     from companion.core.store import atomic_write_text
 
     with contextlib.suppress(CompanionError, OSError):
-        atomic_write_text(store.root / "cache" / "index-checked.json", json.dumps(stamp))
+        atomic_write_text(store.cache_dir / "index-checked.json", json.dumps(stamp))
 
 
 def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> list[dict]:
@@ -92,6 +98,7 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     files: list[str] = []
     suspects: list[str] = []
     journaled: list[str] = []
+    deleted = store.deleted_ids()  # in the bin: no longer listed (issue 30)
     try:
         with os.scandir(store.sessions_dir) as found:
             for item in found:
@@ -107,14 +114,20 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
                     continue
                 sid = name[:-5]
+                if sid in deleted:
+                    continue
                 files.append(sid)
                 if sid not in listed:
                     suspects.append(sid)
                     continue
                 try:
-                    link_time = item.stat(follow_symlinks=False).st_mtime_ns  # a link put in place is new too
+                    # the change time too: a sync (Syncthing, Dropbox) gives a file it brings the
+                    # other laptop's modification time, older than this index (issue 30)
+                    st = item.stat(follow_symlinks=False)
+                    link_time = max(st.st_mtime_ns, st.st_ctime_ns)  # a link put in place is new too
                     if item.is_symlink():
-                        link_time = max(link_time, item.stat().st_mtime_ns)
+                        st = item.stat()
+                        link_time = max(link_time, st.st_mtime_ns, st.st_ctime_ns)
                 except OSError:
                     link_time = index_time  # cannot be looked at: the read says why
                 if link_time >= index_time:
@@ -154,7 +167,8 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
             if gone:
                 store.index_remove(gone)
     out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
-    out += sorted(fixed.values(), key=lambda e: (str(e.get("created")), e["id"]))
+    out += fixed.values()
+    out.sort(key=lambda e: str(e.get("created") or ""))  # as Store.index orders them (issue 30)
     return out
 
 

@@ -144,6 +144,7 @@ class Store:
         self._listing: tuple | None = None
         self._merged: tuple | None = None  # (sid, signature, meta, Merged)
         self._tip: tuple | None = None  # (sid, signature, head id, names): a read from a snapshot
+        self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -166,13 +167,41 @@ class Store:
             raise StoreError(_("{path} is a link to outside the data folder: move it away; it was not read.")
                                .format(path=path)) from None
 
+    def local_path(self, name: str) -> Path:
+        """Where this machine's own file or folder ``name`` is (companion.core.layout): under
+        ``.local/``, which the sync ignores. A folder from before issue 30 has its files moved
+        there the first time one is asked for (once per Store)."""
+        if self._local is None:
+            from companion.core import layout
+
+            if layout.old_names(self.root):
+                layout.migrate(self.root)
+                self._local = (self.root / layout.LOCAL).is_dir()
+            else:
+                self._local = True
+        if self._local:
+            return self.root / ".local" / name
+        from companion.core.layout import place
+
+        return place(self.root, name)
+
+    @property
+    def local_dir(self) -> Path:
+        """This machine's own folder in the data folder (never synced: see companion.core.layout)."""
+        return self.root / ".local"
+
+    @property
+    def cache_dir(self) -> Path:
+        """The caches: made again from the record when absent (this machine's own)."""
+        return self.local_path("cache")
+
     @property
     def index_path(self) -> Path:
-        return self.root / "index.json"
+        return self.local_path("index.json")
 
     @property
     def settings_path(self) -> Path:
-        return self.root / "settings.json"
+        return self.local_path("settings.json")
 
     @property
     def userdata_path(self) -> Path:
@@ -180,17 +209,23 @@ class Store:
 
     @property
     def history_path(self) -> Path:
-        return self.root / "shell-history"
+        return self.local_path("shell-history")
 
     @property
     def error_log_path(self) -> Path:
-        return self.root / "errors.log"
+        return self.local_path("errors.log")
 
     def ensure(self) -> None:
         try:
             make_private_folder(self.root)
             make_private_folder(self.sessions_dir)
-            for folder in (self.root, self.sessions_dir):  # folders made before issue 12
+            if not self.local_dir.is_dir():  # the folder's layout written: .stignore with it
+                self.local_path("index.json")  # (an old folder's files are moved first)
+                make_private_folder(self.local_dir)
+                from companion.core.layout import write_stignore
+
+                write_stignore(self.root)
+            for folder in (self.root, self.sessions_dir, self.local_dir):  # folders made before issue 12
                 if folder.stat().st_mode & 0o077:
                     with contextlib.suppress(OSError):
                         folder.chmod(FOLDER_MODE)
@@ -208,7 +243,7 @@ class Store:
     def writing(self) -> Iterator[None]:
         """Hold the folder's short lock: the index, settings, the players' values and aliases,
         creating and importing sessions (re-entrant within one Store)."""
-        with self._locked(self.root / ".lock", _("the list of sessions")):
+        with self._locked(self.local_path(".lock"), _("the list of sessions")):
             yield
 
     @contextlib.contextmanager
@@ -216,7 +251,7 @@ class Store:
         """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
         for each other; they share only the folder's short lock, and only to update the index."""
         self.session_path(sid)  # an id, not a path
-        with self._locked(self.root / "locks" / f"{sid}.lock", _("session {id}").format(id=sid)):
+        with self._locked(self.local_path("locks") / f"{sid}.lock", _("session {id}").format(id=sid)):
             yield
 
     @contextlib.contextmanager
@@ -240,7 +275,7 @@ class Store:
             self.sweep_leftovers()
         lock = self._locks.get(lock_path)
         if lock is None:
-            if lock_path.parent != self.root:
+            if lock_path.parent not in (self.root, self.local_dir):
                 try:
                     make_private_folder(lock_path.parent)
                 except OSError as exc:
@@ -276,14 +311,35 @@ class Store:
         self._swept = True
         from companion.core.leftovers import sweep  # (given what it needs: it imports no store)
 
-        return sweep(self.root, is_session_id, FILE_MODE)
+        return sweep(self.root, is_session_id, FILE_MODE, self.local_path("index.json").parent)
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
-        """The ids of the session files (names that are not session ids are not sessions)."""
+        """The ids of the session files (names that are not session ids are not sessions), but
+        those in the bin (:meth:`deleted_ids`)."""
         if not self.sessions_dir.is_dir():
             return []
-        return sorted(p.stem for p in self.sessions_dir.glob("*.json") if ID_PATTERN.fullmatch(p.stem))
+        deleted = self.deleted_ids()
+        return sorted(p.stem for p in self.sessions_dir.glob("*.json")
+                      if ID_PATTERN.fullmatch(p.stem) and p.stem not in deleted)
+
+    # The bin as a per-device log since issue 30 (companion.core.shared_log): ``trash/<device>.json``,
+    # one entry per session, "deleted" or "restored". Merge rule: the latest by time, then device.
+    # A deleted session's file stays where it is (so an action another laptop recorded on it
+    # while apart is kept in it, and comes back with `restore`); a session in ``bin/`` was
+    # deleted before issue 30.
+    def deleted_ids(self) -> set[str]:
+        """The sessions whose latest entry in the laptops' logs of the bin says deleted."""
+        from companion.core import shared_log
+
+        return {sid for sid, said in shared_log.values(self, "trash").items() if said == "deleted" and is_session_id(sid)}
+
+    def mark_deleted(self, sids: "dict[str, bool]") -> None:
+        """Add to this laptop's log of the bin: sid -> True deleted, False restored (caller
+        holds the folder's lock)."""
+        from companion.core import shared_log
+
+        shared_log.write(self, "trash", {sid: "deleted" if gone else "restored" for sid, gone in sids.items()})
 
     def resolve(self, prefix: str) -> str:
         """The one session id that starts with ``prefix``, or a clear refusal."""
@@ -297,6 +353,9 @@ class Store:
             if self.sessions_dir.is_dir()
             else []
         )
+        if matches:
+            deleted = self.deleted_ids()
+            matches = [sid for sid in matches if sid not in deleted]
         if not matches:
             raise CompanionError(_("No session starts with {prefix}: `sessions` lists them.").format(prefix=repr(prefix)))
         if len(matches) > 1:
@@ -343,7 +402,7 @@ class Store:
         stamp = [st.st_ino, st.st_mtime_ns]
         if self._listing is not None and self._listing[0] == stamp:
             return self._listing[1]
-        cache = self.root / "cache" / "journals.listing"
+        cache = self.cache_dir / "journals.listing"
         try:
             kept = json.loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
         except (OSError, ValueError):
@@ -381,7 +440,7 @@ class Store:
             return
         if time.time_ns() - listing[0][1] > 2_000_000_000:
             with contextlib.suppress(CompanionError, OSError):
-                atomic_write_text(self.root / "cache" / "journals.listing",
+                atomic_write_text(self.cache_dir / "journals.listing",
                                   json.dumps({"stamp": listing[0], "files": listing[1]}))
                 self._listing_unsaved = False
 
@@ -393,7 +452,7 @@ class Store:
         """Look at ``sessions/`` again (after this Store made or removed a journal file)."""
         self._listing = None
         with contextlib.suppress(OSError):
-            (self.root / "cache" / "journals.listing").unlink()
+            (self.cache_dir / "journals.listing").unlink()
 
     def read_merged(self, sid: str):
         """(meta, Merged) of session ``sid``: its file's description and entries merged with its
@@ -708,7 +767,7 @@ class Store:
         from companion.core.device import device
 
         path = self.session_path(sid)
-        if not path.exists():
+        if not path.exists() or sid in self.deleted_ids():  # (a delete came first: the file stays, issue 30)
             raise CompanionError(_("Session {id} does not exist: `sessions` lists them.").format(id=sid))
         me = device(self)
         dev = me["id"]
@@ -768,7 +827,7 @@ class Store:
 
     # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
     def snapshot_path(self, sid: str) -> Path:
-        return self.root / "cache" / "replay" / f"{sid}.snapshot"
+        return self.cache_dir / "replay" / f"{sid}.snapshot"
 
     def read_snapshot(self, sid: str) -> dict | None:
         """The replay snapshot kept for session ``sid``, or None if absent, unreadable, or not
@@ -822,6 +881,11 @@ class Store:
             raise StoreError(_("{index_path} is damaged (its entries are not session entries): move it away and "
                                "`sessions` rebuilds it from the session files; it was not changed.")
                                .format(index_path=self.index_path))
+        # by start: the index is this laptop's own and lists sessions in the order they reached
+        # it, which a sync makes different on each laptop (issue 30). Stable, so sessions started
+        # in the same second keep the order this laptop gave them (already in order but for
+        # synced ones, so the sort is a single pass)
+        entries.sort(key=_started)
         return entries
 
     def index_remove(self, ids: list[str]) -> None:
@@ -830,7 +894,10 @@ class Store:
         table.remove(query().id.one_of(list(ids)))
 
     def index_put(self, entry: dict) -> None:
-        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
+        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock); a
+        session in the bin is never listed again (issue 30)."""
+        if entry["id"] in self.deleted_ids():
+            return
         table = open_db(self.index_path, "index").table("sessions", cache_size=0)
         table.upsert(entry, query().id == entry["id"])
 
@@ -857,39 +924,45 @@ class Store:
             table.update({"current": sid}, doc_ids=[1])
 
     # -- player aliases (written by companion.record.players: `player rename`/`merge`) -------
+    # A per-device log since issue 30 (companion.core.shared_log): ``players/<device>.json``.
+    # Merge rule: per recorded name, the latest rename by time, then device; then a chain of
+    # renames (a -> B on one laptop, b -> C on another) is followed to its end, and a cycle
+    # (a -> B and b -> A at once) settles on the name that comes first in the alphabet.
     @property
     def aliases_path(self) -> Path:
-        return self.root / ALIAS_FILE
+        """This laptop's own log of renames (the only file of them it writes)."""
+        from companion.core import shared_log
+
+        return shared_log.own_path(self, "players")
 
     def aliases(self) -> dict[str, str]:
         """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
-        self.check_inside(self.aliases_path)
-        data = read_json_file(self.aliases_path, ALIAS_KIND) or {}
-        table = data.get("aliases") or {}
-        out: dict[str, str] = {}
-        for doc in table.values():
-            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
-                out[doc["recorded"].casefold()] = doc["shown"]
-        return out
+        from companion.core import shared_log
+
+        return resolve_renames(shared_log.values(self, "players", ALIAS_FILE, _legacy_aliases))
 
     # -- the players' own printed values ---------------------------------------------------
+    # A per-device log since issue 30: ``values/<device>.json``, key [game, key], value
+    # {"value": ..., "set_at": ...} or None when unset. Merge rule: the latest by time, then device.
+    @property
+    def userdata_path(self) -> Path:
+        """The file of printed values before issue 30 (read as one laptop's log, never written)."""
+        return self.root / "userdata.json"
+
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
 
-    def _user_table(self, game: str) -> tuple[dict, dict]:
-        """(the whole of userdata.json, ``game``'s table in it), or a refusal naming the damage."""
-        self.check_inside(self.userdata_path)
-        data = read_json_file(self.userdata_path, "userdata") or {}
-        table = data.get(game) or {}
-        if not isinstance(table, dict):
-            raise StoreError(_("{userdata_path} is damaged (its {game} values are not a table): move it away; it was not changed.")
-                               .format(userdata_path=self.userdata_path, game=game))
-        return data, table
+    def _all_user_values(self) -> dict:
+        from companion.core import shared_log
+
+        return shared_log.values(self, "values", "userdata.json", _legacy_values)
 
     def user_entries(self, game: str) -> dict[str, dict]:
-        _data, table = self._user_table(game)
-        return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and isinstance(doc.get("key"), str)
-                and "value" in doc}
+        out = {}
+        for (of, key), doc in sorted(self._all_user_values().items(), key=lambda kv: str(kv[0])):
+            if of == game and isinstance(doc, dict) and "value" in doc and isinstance(key, str):
+                out[key] = {"key": key, "value": doc["value"], "set_at": doc.get("set_at")}
+        return out
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
         self.change_user_values(game, {key: value})
@@ -899,31 +972,72 @@ class Store:
 
     def change_user_values(self, game: str, values: dict[str, Any] | None = None, unset: Any = ()) -> int:
         """Set ``values`` (key -> value) and forget the keys in ``unset`` of ``game``, in one
-        write of userdata.json (caller holds the lock); returns how many were forgotten. One
-        write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
-        game's table empty first, then failed on the value, and "Nothing was changed" was
-        false)."""
+        write of this laptop's log of values (caller holds the lock); returns how many were
+        forgotten. One write, so a full disk leaves the file as it was (issue 22)."""
         from companion.contract.numbers import check_numbers
+        from companion.core import shared_log
 
         values = values or {}
         check_numbers(values)  # the bound `import` applies too: what is set can be exported
-        data, table = self._user_table(game)
-        gone = set(unset) - set(values)
-        removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
-        for n in removed:
-            del table[n]
-        for key, value in values.items():
-            doc = {"key": key, "value": value, "set_at": now()}
-            found = [n for n, old in table.items() if isinstance(old, dict) and old.get("key") == key]
-            for n in found:
-                table[n] = doc
-            if not found:
-                table[str(max(map(int, table), default=0) + 1)] = doc
-        if not values and not removed:
+        known = self.user_entries(game)
+        gone = [key for key in set(unset) - set(values) if key in known]
+        if not values and not gone:
             return 0
-        data[game] = table
-        AtomicJSONStorage(self.userdata_path, "userdata").write(data)
-        return len(removed)
+        changes: dict[Any, Any] = {(game, key): None for key in sorted(gone)}
+        at = now()
+        for key, value in values.items():
+            changes[(game, key)] = {"value": value, "set_at": at}
+        shared_log.write(self, "values", changes, "userdata.json", _legacy_values)
+        return len(gone)
+
+
+def _legacy_aliases(path: Path):
+    """players.json (before issue 30) read as one laptop's log of renames."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, ALIAS_KIND) or {}
+    for n, doc in (data.get("aliases") or {}).items():
+        if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+            yield Entry(doc["recorded"].casefold(), doc["shown"], normal_time(doc.get("at")), LEGACY_DEVICE, int(n))
+
+
+def _legacy_values(path: Path):
+    """userdata.json (before issue 30) read as one laptop's log of printed values."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, "userdata") or {}
+    for game, table in data.items():
+        if not isinstance(table, dict):
+            raise StoreError(f"{path} is damaged (its {game} values are not a table): move it away; "
+                             "it was not changed.")
+        for n, doc in table.items():
+            if isinstance(doc, dict) and isinstance(doc.get("key"), str) and "value" in doc:
+                yield Entry((game, doc["key"]), {"value": doc["value"], "set_at": doc.get("set_at")},
+                            normal_time(doc.get("set_at")), LEGACY_DEVICE, int(n))
+
+
+def resolve_renames(aliases: dict[str, str]) -> dict[str, str]:
+    """Renames merged from several laptops, each followed to its end (see Store.aliases): on
+    one laptop every rename already points at the end of its chain, so this changes nothing."""
+    folded = {k.casefold(): v for k, v in aliases.items() if isinstance(k, str) and isinstance(v, str)}
+    out: dict[str, str] = {}
+    for recorded, shown in folded.items():
+        path = [recorded]
+        while True:
+            key = shown.casefold()
+            if key not in folded or folded[key].casefold() == key:
+                break  # the end of the chain
+            if key in path:  # a cycle: the first name of it in the alphabet, on every laptop
+                shown = min((folded[k] for k in path[path.index(key):]), key=lambda s: (s.casefold(), s))
+                break
+            path.append(key)
+            shown = folded[key]
+        out[recorded] = shown
+    return out
+
+
+def _started(entry: dict) -> str:
+    return str(entry.get("created") or "")
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

@@ -1,8 +1,8 @@
 """`companion sync`: a data folder shared by several laptops through a sync engine (issue 30).
 
 The group holds the commands about the folder's laptops and what they wrote: ``resolve`` here
-(a session two laptops continued from the same point: companion.core.forks); the folder's
-layout commands (``status``, ``setup``) join the same group.
+(a session two laptops continued from the same point: companion.core.forks) and the folder's
+layout (``status``, ``setup``: companion.terminal.sync_folder).
 """
 
 from __future__ import annotations
@@ -10,11 +10,16 @@ from __future__ import annotations
 import click
 
 from companion.games.kit import completes, pass_app
+from companion.terminal.sync_folder import setup, status
 
 
 @click.group()
 def sync() -> None:
     """A data folder shared by several laptops (Syncthing, Nextcloud, Dropbox): forks and layout."""
+
+
+sync.add_command(status)
+sync.add_command(setup)
 
 
 @sync.command()

@@ -42,6 +42,7 @@ from companion.contract.language import _
 from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
+from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, languages, limits, live, pages, tokens
@@ -199,7 +200,8 @@ class Site:
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
         return (self.reader.store.signature(self.sid), file_signature(tokens.tokens_path(self.root)),
-                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
+                *(tuple(map(tuple, shared_log.signature(self.reader.store, name, old)))  # (hashable)
+                  for name, old in (("players", ALIAS_FILE), ("titles", TITLES_FILE))))
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of
@@ -414,7 +416,7 @@ class Site:
         entry = logs.error_entry(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve", text,
                                  self.repeats.count(text))
         if entry is not None:
-            logs.append(self.data_dir / "errors.log", entry)
+            logs.append(self.reader.store.error_log_path, entry)
 
     def failure(self, exc: BaseException) -> str:
         """The page shown when drawing a page or recording on it failed: the plugin whose code

@@ -271,3 +271,25 @@ def test_an_import_continuing_a_forked_session_is_refused_and_changes_nothing(tm
     err = ann.run("import", str(exported), expect=1).stderr
     assert err.count("\n") == 1 and "sync resolve" in err
     assert {p.name: p.read_bytes() for p in (ann.root / "sessions").iterdir()} == before
+
+
+def test_sync_status_names_the_fork_waiting_and_forgets_it_once_resolved(tmp_path):
+    """`sync status` (the folder's half of issue 30) shows the journals' fork: the session, the
+    move it forked after and each laptop's branch, in its text and its --json; none once resolved."""
+    ann, bob, engine, sid = two_laptops(tmp_path)
+    for laptop in (ann, bob):
+        found = laptop.json("sync", "status")
+        assert [f["session"] for f in found["forks"]] == [sid]
+        assert found["forks"][0]["fork"] == laptop.json("status")["fork"]
+        said = laptop.run("sync", "status", expect=0).stdout
+        assert "1 session continued on two laptops waits: `sync resolve ID`" in said
+        assert f"  {sid}, after move 1: " in said
+        assert "3 moves on Ann's laptop" in said and "2 moves on Bob's laptop" in said
+        assert "Nothing waits" not in said
+        other = bob if laptop is ann else ann  # named by its journals' header
+        assert [(o["id"], o["name"]) for o in found["laptops"]] == [(other.device, other.name)]
+    bob.run("sync", "resolve", sid, "--keep", "Ann's laptop", expect=0)
+    engine.sync(ann, bob)
+    for laptop in (ann, bob):
+        assert laptop.json("sync", "status")["forks"] == []
+        assert "Nothing waits: no fork, no conflict copy." in laptop.run("sync", "status", expect=0).stdout

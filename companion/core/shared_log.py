@@ -88,7 +88,10 @@ def _parse(path: Path) -> tuple[str, list[Entry]]:
     out = []
     for n, doc in (data.get("entries") or {}).items():
         if not isinstance(doc, dict) or "key" not in doc or not isinstance(doc.get("at"), str):
-            raise StoreError(f"{path} is damaged (entry {n} is not an entry): move it away; it was not changed.")
+            from companion.contract.language import _
+
+            raise StoreError(_("{path} is damaged (entry {n} is not an entry): move it away; it was not changed.")
+                             .format(path=path, n=n))
         by = doc.get("by") if isinstance(doc.get("by"), str) else device
         out.append(Entry(_hashable(doc["key"]), doc.get("value"), doc["at"], by, int(n)))
     return device, out

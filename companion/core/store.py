@@ -1008,8 +1008,8 @@ def _legacy_values(path: Path):
     data = read_json_file(path, "userdata") or {}
     for game, table in data.items():
         if not isinstance(table, dict):
-            raise StoreError(f"{path} is damaged (its {game} values are not a table): move it away; "
-                             "it was not changed.")
+            raise StoreError(_("{userdata_path} is damaged (its {game} values are not a table): move it away; it was "
+                               "not changed.").format(userdata_path=path, game=game))
         for n, doc in table.items():
             if isinstance(doc, dict) and isinstance(doc.get("key"), str) and "value" in doc:
                 yield Entry((game, doc["key"]), {"value": doc["value"], "set_at": doc.get("set_at")},

@@ -54,9 +54,24 @@ def laptops(store) -> dict[str, dict]:
                     when = _iso(item.stat(follow_symlinks=False).st_mtime_ns)
                     held = seen.setdefault(parts[1], {"name": parts[1], "last": ""})
                     held["last"] = max(held["last"], when)
+                    if held["name"] == parts[1]:  # a laptop known only by its journals: their header names it
+                        held["name"] = _journal_name(item.path) or parts[1]
     except OSError:
         pass
     return seen
+
+
+def _journal_name(path: str) -> str | None:
+    """The laptop's name in a journal's first line (companion.core.journals.header), if readable."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline(4096))
+    except (OSError, ValueError):
+        return None
+    name = first.get("name") if isinstance(first, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
 
 
 def conflict_copies(store) -> list[str]:

@@ -101,7 +101,9 @@ COMMANDS: dict[str, str] = {
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
     "check": "companion.terminal.check:check",
+    "sync": "companion.terminal.sync:sync",
     "language": "companion.terminal.speech:language_cmd",
+    "sync": "companion.terminal.sync:sync",
 }
 SESSIONS, RECORD = N_("Sessions"), N_("History and exchange")  # headings: translated where shown
 
@@ -112,7 +114,7 @@ def log_unexpected(app: App | None) -> str:
 
     text = traceback.format_exc()
     try:
-        path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
+        path = (app.store.error_log_path if app else default_data_dir() / ".local" / "errors.log")
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         from companion.core import logs
         from companion.core.store import now
@@ -271,7 +273,8 @@ class RootGroup(LazyGroup):
         for name in sorted(self.lazy):
             cmd = super().get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
-                heading = RECORD if self.lazy[name].startswith("companion.terminal.history:") else SESSIONS
+                heading = (RECORD if self.lazy[name].startswith(("companion.terminal.history:", "companion.terminal.sync:"))
+                           else SESSIONS)
                 shared[heading].append((name, cmd))
         games: dict[str, list] = {}
         for gid, commands in self.game_commands(ctx, everyone=True):

@@ -88,6 +88,8 @@ def test_a_line_after_another_terminal_wrote_reads_once_more(home, run, count):
     seen = count()
     assert run_line(shell, "add Ann=2") == (0, None)
     assert seen["reads"] == 1, seen
-    assert seen["replays"] == 0, seen  # the other terminal's action was applied to what it held
+    # the other terminal's action comes from its journal (issue 30): read once, and replayed at
+    # most once (it was applied to what this shell held before the journals)
+    assert seen["replays"] <= 1, seen
     s, replay = shell.loaded()
     assert [p["score"] for p in s.status(replay)["players"]] == [3, 5]

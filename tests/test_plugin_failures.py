@@ -163,7 +163,7 @@ def built(site, tmp_path_factory):
     (home / "sessions" / f"{unlisted}.json").write_text(text)
     ids["boom-call unlisted"] = unlisted
     companion("use", ids["sheet"])
-    shutil.rmtree(home / ".local" / "cache", ignore_errors=True)  # (each test's process makes its own)
+    shutil.rmtree(home / ".local" / "cache" / "replay", ignore_errors=True)  # (each test's process makes its own)
     return home, ids
 
 
@@ -180,7 +180,12 @@ def assert_skips_named(result, ids: dict, which: list[str]) -> None:
         game = key.split()[0]  # the game of that session, though both games are one package's
         assert f"the game {game} (companion-boom 0.0.2) failed" in mine[0], mine[0]
         assert "tell the game's author" in mine[0]
-    assert len(said) == len(which), result.stderr
+    # Since issue 30 a history command also reads again the sessions whose journals are newer
+    # than the index (written since, or brought by a sync): a plugin's finished session may be
+    # named too, once, and never a session of another game
+    boom = {sid for key, sid in ids.items() if key.startswith("boom")}
+    assert all(any(sid in line for sid in boom) for line in said), result.stderr
+    assert len(said) == len({line.split()[3] for line in said}), result.stderr  # each session once
 
 
 BROKEN_IN_PLAY = ["boom-call in play", "boom-summary in play", "boom-call unlisted"]
@@ -245,4 +250,4 @@ def test_the_shell_skips_it_too(companion, folder, site, home):
     assert result.returncode == 0, result.stderr
     assert folder["sheet"] in result.stdout
     assert folder["boom-call unlisted"] in result.stderr
-    shutil.rmtree(home / ".local" / "cache", ignore_errors=True)
+    shutil.rmtree(home / ".local" / "cache" / "replay", ignore_errors=True)

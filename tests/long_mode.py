@@ -2,9 +2,10 @@
 
 `.ci/run` sets COMPANION_LONG_TESTS=1: the random storms take more and longer runs, the
 crash tests kill writers at least 1,000 times across all games, and the races of issue 22
-(tests/test_races.py) run 1,000 trials each. Every kill test reports how many actions were
-acknowledged and how many were kept, every race its trials and writes; conftest prints the
-totals at the end.
+(tests/test_races.py) run 1,000 trials each; the property tests take all their examples and
+`companion check` its default 40 random moves a seed (issue 29, item 7: 10 by default). Every
+kill test reports how many actions were acknowledged and how many were kept, every race its
+trials and writes; conftest prints the totals at the end.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from long_mode import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ def histories(draw):
     return entries
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(40, 150), deadline=None)  # all 150 in the long run
 @given(histories())
 def test_stats_invariants(entries):
     s = history.compute(entries, Roster({}, entries))

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from long_mode import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -179,7 +180,7 @@ def damaged(draw, doc: dict) -> bytes:
     return json.dumps(doc, ensure_ascii=draw(st.booleans())).encode("utf-8")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=scaled(20, 60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_damage_anywhere_is_refused_whole_or_harmless(export, laptop, tmp_path, data):

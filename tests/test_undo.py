@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from long_mode import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,7 +57,7 @@ actions = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=scaled(10, 25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rounds=actions, finish=st.booleans())
 def test_n_actions_then_n_undos_give_the_initial_state(tmp_path_factory, rounds, finish):
     store = Store(tmp_path_factory.mktemp("undo"))

@@ -144,3 +144,84 @@ def test_the_json_export_streams_one_session_a_line_and_imports_whole(run, tmp_p
     done = subprocess.run([sys.executable, "-m", "companion", "--data-dir", str(target), "import", str(out)],
                           capture_output=True, check=True, text=True)
     assert "Imported 5 sessions" in done.stdout
+
+
+def test_xlsx_cells_carry_their_types_as_openpyxl_reads_them(run, tmp_path):
+    """`export --format xlsx` (issue 28): the csv's rows, numbers as numbers, the date as a date,
+    text as text even when it starts like a formula (no guard needed)."""
+    import datetime
+
+    openpyxl = pytest.importorskip("openpyxl")
+    evening(run)
+    run(["played", "Azul", "--players", "Ann=1,Bob=-2.5", "--location", "=HYPERLINK(\"http://127.0.0.1/x\",\"x\")",
+         "--comment", "+1 for Bob", "--played-on", "2026-12-04"], expect=0)
+    out = tmp_path / "plays.xlsx"
+    said = run(["export", "--format", "xlsx", "-o", str(out)], expect=0).stdout
+    assert said.strip() == f"Exported 6 sessions as xlsx to {out}."
+    sheet = openpyxl.load_workbook(out).active
+    rows = [[c for c in row] for row in sheet.iter_rows()]
+    header = [c.value for c in rows[0]]
+    plain = list(csv.DictReader(io.StringIO(run(["export", "--format", "csv"], expect=0).stdout)))
+    assert header == list(plain[0]) and len(rows) - 1 == len(plain), "the csv's columns and rows"
+    col = {name: header.index(name) for name in header}
+    by = {(r[col["title"]].value, r[col["player"]].value): r for r in rows[1:]}
+    zoe = by[("Carcassonne", "Zoë")]
+    assert zoe[col["score"]].value == 47.5 and zoe[col["score"]].data_type == "n"
+    assert zoe[col["date"]].is_date and zoe[col["date"]].value.date() == datetime.date(2026, 3, 1)
+    assert isinstance(zoe[col["seat"]].value, int) and zoe[col["minutes"]].value == 65 and zoe[col["bgg_id"]].value == 822
+    assert by[("Carcassonne", "Björn")][col["notes"]].value == "close one & <fun>"
+    bob = by[("Azul", "Bob")]
+    assert bob[col["score"]].value == -2.5, "a negative half point is a number"
+    assert bob[col["location"]].value == "=HYPERLINK(\"http://127.0.0.1/x\",\"x\")"
+    assert bob[col["location"]].data_type == "s", "a formula's text is text, never a formula"
+    assert bob[col["notes"]].value == "+1 for Bob" and bob[col["notes"]].data_type == "s"
+    assert by[("Score sheet", "Ann")][col["rank"]].value is None, "an empty cell for a game in play"
+    run(["export", "--format", "xlsx"], expect=1)  # a file, never bytes on the terminal
+    piped = subprocess.run([sys.executable, "-m", "companion", "export", "--format", "xlsx", "-o", "-"],
+                           capture_output=True, check=True).stdout
+    assert piped.startswith(b"PK"), "`-o -`: the workbook on standard output"
+
+
+def _soffice(tmp_path, *args, env=None):
+    import os
+
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path / 'lo-profile'}", "--headless", *args],
+                   check=True, capture_output=True, timeout=180, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")
+def test_libreoffice_in_german_opens_the_xlsx_and_the_german_excel_csv_as_numbers(run, tmp_path):
+    """A German LibreOffice (issue 28): the xlsx opens with its numbers as numbers, shown 47,5,
+    and a formula's text as text; the `--excel` csv written in German (`;`, 47,5) is read with the
+    German import settings as numbers, where the English one's 47.5 would be text."""
+    openpyxl = pytest.importorskip("openpyxl")
+    run(["played", "Azul", "--players", "Björn=52,Zoë=47.5,Li=-3.5", "--played-on", "2026-03-01",
+         "--location", "=HYPERLINK(\"http://127.0.0.1/x\",\"x\")"], expect=0)
+    german = {"LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8", "LANGUAGE": "de"}
+    book = tmp_path / "plays.xlsx"
+    run(["export", "--format", "xlsx", "-o", str(book)], expect=0)
+    (tmp_path / "shown").mkdir()
+    _soffice(tmp_path, "--convert-to", "csv", "--outdir", str(tmp_path / "shown"), str(book), env=german)
+    shown = list(csv.reader(io.StringIO((tmp_path / "shown" / "plays.csv").read_text(encoding="latin-1"))))
+    header = shown[0]
+    scores = {row[header.index("seat")]: row[header.index("score")] for row in shown[1:]}
+    assert scores == {"1": "52", "2": "47,5", "3": "-3,5"}, "numbers, shown as a German spreadsheet shows them"
+    assert {row[header.index("date")] for row in shown[1:]} == {"2026-03-01"}
+    assert {row[header.index("location")] for row in shown[1:]} == {"=HYPERLINK(\"http://127.0.0.1/x\",\"x\")"}
+    src = tmp_path / "deutsch.csv"
+    from companion.contract import language
+
+    before = language._process, language.resolver
+    try:
+        run(["--lang", "de", "export", "--format", "csv", "--excel", "-o", str(src)], expect=0)
+    finally:  # `--lang de` chose this process's language: the next test speaks English again
+        language._process, language.resolver = before
+
+    # LibreOffice's text import as a German user has it: `;`, double quotes, UTF-8, German (1031)
+    _soffice(tmp_path, "--infilter=CSV:59,34,76,1,,1031", "--convert-to", "xlsx", "--outdir", str(tmp_path),
+             str(src), env=german)
+    sheet = openpyxl.load_workbook(tmp_path / "deutsch.xlsx").active
+    values = [[c.value for c in row] for row in sheet.iter_rows()]
+    col = {name: values[0].index(name) for name in values[0]}
+    assert sorted(row[col["score"]] for row in values[1:]) == [-3.5, 47.5, 52], "every score a number"
+    assert {row[col["player"]] for row in values[1:]} == {"Björn", "Zoë", "Li"}

@@ -142,7 +142,7 @@ def test_the_example_plugin_speaks_its_own_german(tricks_site):
             assert language._("How many tricks they will take.") == "How many tricks they will take."
     text = flat("\n".join(t for _, _, t in results))
     assert "Ann hat geboten." in text
-    assert "Error: Ann hat in dieser Runde schon geboten: `undo` nimmt ein Gebot zurück." in text
+    assert "Fehler: Ann hat in dieser Runde schon geboten: `undo` nimmt ein Gebot zurück." in text
     assert "Stiche (Beispiel) · Runde 1 von 3" in text
     assert "Gebote da: Ann; es fehlen noch Bob, Cy." in text
     assert "Noch fehlen Gebote: Stiche werden eingetragen, sobald alle geboten haben." in text
@@ -154,7 +154,7 @@ def test_the_yacht_example_speaks_german_too(tmp_path):
     for _site in tricks_support.on_path(site, "yacht_companion"):
         text = said("de", ["new yacht --players Ann,Bob", "score Bob yacht 6,6,6,6,6", "score Ann full-house 3,3,3,5,5",
                            "status"])
-    assert "Error: Ann ist am Zug, nicht Bob." in text
+    assert "Fehler: Ann ist am Zug, nicht Bob." in text
     assert "Ann: 25 in full-house, 25 insgesamt." in text and "Als Nächstes: Bob." in text
     assert "Yacht (Beispiel)" in text and "Summe" in text
 
@@ -212,5 +212,5 @@ def test_the_german_screens_fit_the_terminal(game, columns, monkeypatch):
     monkeypatch.setenv("COLUMNS", str(columns))
     wide = [(line, row) for line, _, text in played("de", PSEUDO[game] + ["status", "board"])
             if not line.startswith(NOT_THE_GAMES) for row in text.splitlines()
-            if len(row) > columns and not row.startswith("Error: ")]  # a refusal is one line, unwrapped
+            if len(row) > columns and not row.startswith(("Error: ", "Fehler: "))]  # a refusal is one line, unwrapped
     assert wide == []

@@ -40,7 +40,7 @@ def swapped_journal(session, rng: random.Random, target: str | None = None) -> l
     here = _views(game, session.replay().state, players)
     deals = list(deals_in(dealt["event"]))
     fallback = None
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         k = rng.randrange(len(deals))
         order = deals[k]["order"]
         if len(order) < 2:

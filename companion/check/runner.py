@@ -14,6 +14,8 @@ viewer whose view is the same in both runs is the same bytes in both.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import json
 import random
 import shlex
@@ -75,9 +77,13 @@ class Report:
                 "finished": self.finished, "compared": self.compared}
 
     def summary(self) -> str:
-        verdict = "ok" if not self.failures else f"{len(self.failures)} failure{'s' * (len(self.failures) != 1)}"
-        return (f"{self.game}: {verdict} (playthrough {self.lines} lines; {self.seeds} seeds, {self.moves} random "
-                f"moves, {self.finished} played to the end; {self.compared} surfaces compared with a twin)")
+        """One line for the game (its failures' details are their JSON's values, kept as they are)."""
+        count = len(self.failures)
+        verdict = _("ok") if not count else ngettext("{n} failure", "{n} failures", count).format(n=count)
+        return _("{game}: {verdict} (playthrough {lines} lines; {seeds} seeds, {moves} random moves, {finished} "
+                 "played to the end; {compared} surfaces compared with a twin)").format(
+            game=self.game, verdict=verdict, lines=self.lines, seeds=self.seeds, moves=self.moves,
+            finished=self.finished, compared=self.compared)
 
 
 def state_of(replay) -> str:
@@ -102,10 +108,10 @@ def check_kept(report: Report, app, where: str, before: str | None = None) -> No
     if before is None:
         before = plain(s.replay(kept.count - 1, again=True).state)
     after = plain(kept.state)
-    _, undone, _ = app.step("undo")
+    _u, undone, _v = app.step("undo")
     if plain(undone.state) != before:
         report.fail(where, "undo", "undo did not give back the state before the move")
-    _, redone, _ = app.step("redo")
+    _r, redone, _v = app.step("redo")
     if plain(redone.state) != after:
         report.fail(where, "undo then redo", "undo then redo did not give back the state after the move")
 
@@ -208,7 +214,7 @@ class Twin:
         from companion.check import deals
         from companion.core.app import App
 
-        s, _ = self.a.loaded()
+        s, _replay = self.a.loaded()
         journal = deals.swapped_journal(s, rng, target)
         if journal is None:
             return
@@ -245,7 +251,7 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
         if code != 0:
             report.fail(f"seed {seed}", "setting up", f"`{line}` refused: {refusal(app, said)}")
             return
-    s, _ = app.loaded()
+    s, _replay = app.loaded()
     # odd seeds: the twin is dealt other cards (every hand differs; the table's surfaces are
     # compared); even seeds: the same deal but for two cards swapped (one or two players' hands
     # differ; the other players' pages are compared too); both: other private choices
@@ -308,8 +314,8 @@ def random_run(report: Report, folder: Path, game_id: str, start: list[str], see
 
 def compare(report: Report, twin: Twin, game, where: str, seed: int) -> None:
     """Every surface of every viewer whose view is the same in both runs: the same bytes."""
-    _, ra = twin.a.loaded()
-    _, rb = twin.b.loaded()
+    _sa, ra = twin.a.loaded()
+    _sb, rb = twin.b.loaded()
     views = {}
     for who in [None, *twin.players]:
         here = json.dumps(game.view(ra.state, who), sort_keys=True, default=str)

@@ -25,6 +25,7 @@ import abc
 from contextvars import ContextVar
 from typing import Any, Iterator
 
+from companion.contract.language import _
 from companion.contract.errors import MissingValue, RuleError
 from companion.contract.text import name_key
 
@@ -179,7 +180,7 @@ class Game(abc.ABC):
         etype = event.get("type", "")
         handler = getattr(self, "on_" + str(etype).replace("-", "_"), None)
         if handler is None:
-            raise RuleError(f"{self.title} has no action called {etype!r}.")
+            raise RuleError(_("{title} has no action called {etype}.").format(title=self.title, etype=repr(etype)))
         handler(state, event, data)
         return state
 
@@ -266,7 +267,7 @@ def player_name(players: list[str] | tuple[str, ...], name: str) -> str:
     seat = SEAT_ALIASES.get().get(wanted)
     if seat in players:
         return seat
-    raise RuleError(f"There is no player called {name!r}: the players are {', '.join(players)}.")
+    raise RuleError(_("There is no player called {name}: the players are {join}.").format(name=repr(name), join=', '.join(players)))
 
 
 def seated_name(players: list[str] | tuple[str, ...], name: Any) -> Any:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError, Malformed, game_over
 from companion.contract.exit import Exit, secret_keys
 
@@ -93,7 +94,7 @@ class At:
         """Ask until ``parse`` accepts the answer; ``optional``: Enter skips it (and a command
         typed there skips it too, running after)."""
         if not self.can_ask():
-            raise CompanionError("Nobody can be asked here: give the value on the command line.")
+            raise CompanionError(_("Nobody can be asked here: give the value on the command line."))
         if optional:
             return self.host.ask_until(question, parse, default, optional=True)
         return self.host.ask_until(question, parse, default)
@@ -122,7 +123,7 @@ class Kind:
     def read(self, text: str, at: At, param: "Param") -> Any:
         text = text.strip()
         if not text:
-            raise CompanionError(f"Give {param.label}.")
+            raise CompanionError(_("Give {label}.").format(label=param.label))
         return text
 
     def read_words(self, words: list[str], at: At, param: "Param") -> Any:
@@ -183,7 +184,7 @@ class Player(Kind):
 
         name = text.strip()
         if not name:
-            raise CompanionError(f"Give {param.label}: one of {', '.join(at.players)}.")
+            raise CompanionError(_("Give {label}: one of {players}.").format(label=param.label, players=', '.join(at.players)))
         return player_name(at.players, name)
 
     def options(self, at: At, param: "Param") -> list[tuple[str, str]] | None:
@@ -238,8 +239,7 @@ class Text(Kind):
     def read(self, text: str, at: At, param: "Param") -> Any:
         text = text.strip()
         if len(text) > self.longest or not text.isprintable():
-            raise CompanionError(f"{param.label[:1].upper()}{param.label[1:]} is one line of at most "
-                                 f"{self.longest} characters.")
+            raise CompanionError(_("{label}{label2} is one line of at most {longest} characters.").format(label=param.label[:1].upper(), label2=param.label[1:], longest=self.longest))
         return super().read(text, at, param)
 
 
@@ -266,9 +266,12 @@ class OneOf(Kind):
                 return value
         if not self.strict and text:
             return text.casefold() if self.fold and not callable(self.values) else text
-        said = f"{text!r} is not" if text else "Give"
         what = self.what or param.label
-        raise CompanionError(f"{said} {what}: one of {', '.join(choices) or '(none now)'}.")
+        listed = ", ".join(choices) or _("(none now)")
+        if text:
+            raise CompanionError(_("{text} is not {what}: one of {choices}.").format(text=repr(text), what=what,
+                                                                                   choices=listed))
+        raise CompanionError(_("Give {what}: one of {choices}.").format(what=what, choices=listed))
 
 
 class Numbers(Kind):
@@ -289,7 +292,7 @@ class Numbers(Kind):
         if (not values or (self.count is not None and len(values) != self.count)
                 or any((self.low is not None and v < self.low) or (self.high is not None and v > self.high)
                        for v in values)):
-            raise Malformed(f"{text!r} is not {self.what}: write them like {self.example}")
+            raise Malformed(_("{text} is not {what}: write them like {example}").format(text=repr(text), what=self.what, example=self.example))
         return values
 
 
@@ -314,7 +317,7 @@ class Pairs(Kind):
         except ValueError:
             words = text.split()
         if not words:
-            raise CompanionError(f"Give {param.label}.")
+            raise CompanionError(_("Give {label}.").format(label=param.label))
         return self.read_words(words, at, param)
 
     def read_words(self, words: list[str], at: At, param: "Param") -> Any:
@@ -322,20 +325,22 @@ class Pairs(Kind):
         for item in words:
             name, sep, number = item.partition("=")
             if not sep or not name.strip():
-                raise Malformed(f"{item!r} is not NAME={self.value_word}: write it like Ann=12")
+                raise Malformed(_("{item} is not NAME={value_word}: write it like Ann=12").format(item=repr(item), value_word=self.value_word))
             from companion.contract.numbers import parse_points
 
             value = parse_points(number, self.decimals)
             if value is None:
-                raise Malformed(f"{item!r}: {number!r} is not a {'number' if self.decimals else 'whole number'}; "
-                                f"write it like {name}={'2.5' if self.decimals else '12'}")
+                said = (_("{item}: {number} is not a number; write it like {name}=2.5") if self.decimals else
+                        _("{item}: {number} is not a whole number; write it like {name}=12"))
+                raise Malformed(said.format(item=repr(item), number=repr(number), name=name))
+
             key = name.strip()
             if self.players:
                 from companion.contract.api import seated_name
 
                 key = seated_name(at.players, key)
             if key in out:
-                raise CompanionError(f"{key} is given twice: give each player once.")
+                raise CompanionError(_("{key} is given twice: give each player once.").format(key=key))
             out[key] = value
         return out
 
@@ -541,7 +546,8 @@ def refusal(move: Move, at: At, player: str) -> str | None:
     if may_make(move, at, player):
         return None
     if at.replay.over:
-        return game_over("on the laptop")
+        return game_over(_("on the laptop"))
+
     if move.why_not is not None:
         return move.why_not(at, player)
     turn = [p for p in at.game.turn(at.full) if p != player]

@@ -6,6 +6,9 @@ starting with ``Error:`` and exit status 1. Nothing here imports Click, so the r
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _
+
+
 
 class CompanionError(Exception):
     """A refusal the user can act on: the message says what is wrong and what to type instead."""
@@ -54,15 +57,28 @@ class MissingValue(CompanionError):
             example = MissingValue.template(game, key)
         self.game = game
         self.key = key
-        need = f" ({what})" if what else ""
         accept = MissingValue.suggested(game, key) if MissingValue.suggested is not None else None
-        offer = (f"confirm the public suggestion with `companion data accept {game} {accept}` (check it against "
-                 "your board first), or " if accept and accept not in need else "")
-        super().__init__(
-            f"The printed value {key}{need} is not known yet: {offer}read it off your copy and type "
-            f"`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
-            f"`companion data setup {game}`{'; ' + also if also else ''}."
-        )
+        offer = accept and accept not in (f" ({what})" if what else "")
+        if what and offer:
+            said = _("The printed value {key} ({what}) is not known yet: confirm the public suggestion with "
+                     "`companion data accept {game} {accept}` (check it against your board first), or read it off "
+                     "your copy and type `companion data set {game} {key} '{example}'`, or go through every value "
+                     "still unknown with `companion data setup {game}`")
+        elif what:
+            said = _("The printed value {key} ({what}) is not known yet: read it off your copy and type "
+                     "`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
+                     "`companion data setup {game}`")
+        elif offer:
+            said = _("The printed value {key} is not known yet: confirm the public suggestion with "
+                     "`companion data accept {game} {accept}` (check it against your board first), or read it off "
+                     "your copy and type `companion data set {game} {key} '{example}'`, or go through every value "
+                     "still unknown with `companion data setup {game}`")
+        else:
+            said = _("The printed value {key} is not known yet: read it off your copy and type "
+                     "`companion data set {game} {key} '{example}'`, or go through every value still unknown with "
+                     "`companion data setup {game}`")
+        said = said.format(key=key, what=what, game=game, accept=accept, example=example)
+        super().__init__(said + ("; " + also if also else "") + ".")
 
 
 # The refusals every game shares, worded once (issue 27): a game, the framework and the phones'
@@ -70,9 +86,13 @@ class MissingValue(CompanionError):
 # refusal is read on another (a phone: "on the laptop").
 def game_over(where: str = "") -> str:
     """The refusal of anything but `undo` once the game is over."""
-    return f"The game is over: only `undo`{f' ({where})' if where else ''} can change it now."
+    if where:
+        return _("The game is over: only `undo` ({where}) can change it now.").format(where=where)
+    return _("The game is over: only `undo` can change it now.")
 
 
-ABANDONED = "This game was abandoned: `undo` takes that back, or start another with `new`."
-ABANDONED_ALREADY = "This game was abandoned already: `undo` takes that back."
-OVER_NOTHING_TO_LOG = "The game is over: there is nothing to abandon or to log here."
+# (translated where they are raised: `_(ABANDONED)`, in the viewer's language)
+ABANDONED = N_("This game was abandoned: `undo` takes that back, or start another with `new`.")
+ABANDONED_ALREADY = N_("This game was abandoned already: `undo` takes that back.")
+OVER_NOTHING_TO_LOG = N_("The game is over: there is nothing to abandon or to log here.")
+

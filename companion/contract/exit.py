@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
+from companion.contract.language import _
 from companion.contract.api import deals_in, json_copy
 from companion.contract.errors import CompanionError
 
@@ -241,7 +242,7 @@ class SeenAt:
         return False
 
     def ask_until(self, question: str, parse: Any, default: str = "", optional: bool = False) -> Any:
-        raise CompanionError("Nobody can be asked here: give the value on the command line.")
+        raise CompanionError(_("Nobody can be asked here: give the value on the command line."))
 
     def tell(self, view: list) -> None:
         """A view says what it says by being drawn."""

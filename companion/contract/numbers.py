@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.contract.language import _
 from companion.contract.errors import RuleError
 
 # No game counts further: statistics divide scores as floats, and a huge integer breaks them.
@@ -36,8 +37,15 @@ _NUMERAL = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
 
 def beyond(shown: str | None = None) -> RuleError:
     """The refusal of a number no game counts; ``shown`` names it (None: one too long to repeat)."""
-    return RuleError(f"{shown or f'A number of over {LONGEST_NUMERAL} digits'} is beyond what any game counts "
-                     f"(at most {LARGEST:,} either way): check what was typed.")
+    from companion.contract.written import number
+
+    if shown:
+        return RuleError(
+_("{number} is beyond what any game counts (at most {largest} either way): check what "
+                           "was typed.").format(number=shown, largest=number(LARGEST, grouped=True)))
+    return RuleError(_("A number of over {n} digits is beyond what any game counts (at most {largest} either "
+                       "way): check what was typed.").format(n=LONGEST_NUMERAL, largest=number(LARGEST, grouped=True)))
+
 
 
 def parse_points(text: str, decimals: bool = True) -> int | float | None:

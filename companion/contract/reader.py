@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from companion.contract.language import _
 from companion.contract.declare import At, Flag, Move, Param, Screen
 from companion.contract.errors import CompanionError
 
@@ -84,8 +85,8 @@ def read_param(p: Param, values: Sequence[str], at: At, *, words: bool = False) 
     if p.many:
         return [p.kind.read(v, at, p) for v in values]
     if len(values) > 1:
-        raise CompanionError(f"{p.label[:1].upper()}{p.label[1:]} takes one value, and {len(values)} were given: "
-                             "give one.")
+        raise CompanionError(_("{label}{label2} takes one value, and {count} were given: give one.")
+                               .format(label=p.label[:1].upper(), label2=p.label[1:], count=len(values)))
     return p.kind.read(values[0], at, p)
 
 
@@ -102,5 +103,6 @@ class Missing(CompanionError):
     asks, a command line names its usage, a page asks to fill in its form)."""
 
     def __init__(self, param: Param):
-        super().__init__(f"Give {param.label}: fill in the form and send it again.")
+        super().__init__(_("Give {label}: fill in the form and send it again.").format(label=param.label))
+
         self.param = param

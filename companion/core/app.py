@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 
 if TYPE_CHECKING:  # imported lazily: `companion --version` must not pay for TinyDB (or pathlib)
@@ -126,19 +127,24 @@ class App:
             return self.store.resolve(self.session_override)
         if self.pinning:
             return self._pinned_id()
-        return self._existing(self.store.current(), "No current session", "The current session {} is gone")
+        return self._existing(self.store.current(), pinned=False)
 
     def _pinned_id(self) -> str:
-        return self._existing(self.pinned, "No session here yet", "This session ({}) is gone")
+        return self._existing(self.pinned, pinned=True)
 
-    def _existing(self, sid: str | None, none: str, gone: str) -> str:
+    def _existing(self, sid: str | None, pinned: bool) -> str:
         """``sid`` if its file is there, else a refusal saying how to start or pick one."""
         if not sid:
-            raise CompanionError(f"{none}: start one with `new GAME --players Ann,Bob` or pick one with "
-                                 "`use ID` (`sessions` lists them).")
+            raise CompanionError(
+                (_("No session here yet: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
+                   "(`sessions` lists them).") if pinned else
+                 _("No current session: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
+                   "(`sessions` lists them).")))
         if not self.store.session_path(sid).exists():
-            raise CompanionError(f"{gone.format(sid)}: pick another with `use ID`.")
+            raise CompanionError((_("This session ({id}) is gone: pick another with `use ID`.") if pinned else
+                                  _("The current session {id} is gone: pick another with `use ID`.")).format(id=sid))
         return sid
+
 
     # -- the session at hand, read once -----------------------------------------------------------
     def loaded(self, sid: str | None = None) -> tuple["sessions.Session", "sessions.Replay"]:
@@ -246,7 +252,7 @@ class App:
         error: anything with ``format_message``), whose text is shown.
         """
         if self.ask is None:
-            raise CompanionError("Nobody can be asked here: give the value on the command line.")
+            raise CompanionError(_("Nobody can be asked here: give the value on the command line."))
         while True:
             if optional:  # Enter skips it: a command typed there skips it too (the shell's ask)
                 self.optional_question = True
@@ -262,7 +268,8 @@ class App:
                 if not hasattr(exc, "format_message"):
                     raise
                 message = exc.format_message()
-            (self.say or print)(f"{message} (Ctrl-C stops without recording anything.)")
+            (self.say or print)(_("{message} (Ctrl-C stops without recording anything.)").format(message=message))
+
 
 
 def seated_event(game, players: list[str], event: Any) -> Any:
@@ -311,8 +318,12 @@ def check_game(s: "sessions.Session", module: str | None, games: tuple | None = 
 
     owner = owner or (games[0] if games else s.meta["game"])
     title = registry.get(owner).title
-    article = "an" if title[:1].lower() in "aeiou" else "a"
-    raise CompanionError(
-        f"`{command or 'this command'}` is {article} {title} command, but session {s.id} is "
-        f"{s.game.title}: switch with `use ID` or start one with `new {owner} ...`."
-    )
+    if title[:1].lower() in "aeiou":
+        said = _("`{command}` is an {title} command, but session {id} is {current}: switch with `use ID` or start "
+                 "one with `new {game} ...`.")
+    else:
+        said = _("`{command}` is a {title} command, but session {id} is {current}: switch with `use ID` or start "
+                 "one with `new {game} ...`.")
+    raise CompanionError(said.format(command=command or _("this command"), title=title, id=s.id,
+                                     current=s.game.title, game=owner))
+

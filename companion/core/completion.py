@@ -152,8 +152,10 @@ def command_names(store, build) -> list[tuple[str, str]]:
     from companion.core.store import atomic_write_text
 
     try:
+        from companion.contract.language import language
+
         key = [__version__, os.environ.get(registry.ENV_GAMES, ""),
-               sorted([gid, *row] for gid, row in registry.targets().items())]
+               sorted([gid, *row] for gid, row in registry.targets().items()), language()]  # helps in its words
     except Exception:  # noqa: BLE001 - no key, no cache: completion never fails
         return build()
     path = store.root / "cache" / "commands.json"

@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from companion.contract.language import _
 from companion.contract.api import json_copy
 from companion.contract.errors import CompanionError, MissingValue
 
@@ -105,12 +106,12 @@ def _load(game: str) -> dict:
     source = _plugin_pack(game)
     if source is None:
         raise CompanionError(
-            f"No printed data for {game!r}: the games with data are {', '.join(pack_names())}."
+            _("No printed data for {game}: the games with data are {join}.").format(game=repr(game), join=', '.join(pack_names()))
         )
     try:
         return json.loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise CompanionError(f"The data pack of {game!r} ({source}) cannot be read: {exc}.") from None
+        raise CompanionError(_("The data pack of {game} ({source}) cannot be read: {reason}.").format(game=repr(game), source=source, reason=exc)) from None
 
 
 def pack(game: str) -> dict:
@@ -121,7 +122,7 @@ def pack(game: str) -> dict:
 def split_key(key: str) -> list[str]:
     parts = key.split(".")
     if not key or any(not p for p in parts):
-        raise CompanionError(f"{key!r} is not a data key: write it as dotted names, e.g. vp.5")
+        raise CompanionError(_("{key} is not a data key: write it as dotted names, e.g. vp.5").format(key=repr(key)))
     return parts
 
 
@@ -237,7 +238,8 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
     """Refuse a value whose shape the pack's schema does not allow, naming what is wrong."""
     if not known_key(game, key):
         raise CompanionError(
-            f"{game} has no printed value {key!r}: `companion data show {game}` lists them."
+            _("{game} has no printed value {key}: `companion data show {game}` lists them.")
+              .format(game=game, key=repr(key))
         )
     trial = by_current_keys(game, user_values)
     trial[key] = value
@@ -257,7 +259,7 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
             branch = [e for e in error.context if e.schema.get("type") != "null"] or error.context
             error = best_match(branch)
         where = ".".join(str(p) for p in error.absolute_path) or key
-        raise CompanionError(f"{json.dumps(value)} does not fit {where}: {error.message}.")
+        raise CompanionError(_("{dumps} does not fit {where}: {message}.").format(dumps=json.dumps(value), where=where, message=error.message))
     _game_check(game, values, key)
 
 
@@ -288,8 +290,9 @@ def check_stated(game: str, values: dict) -> None:
         except KeyError:
             continue
         if given is not None and given != fact["value"]:
-            raise CompanionError(f"{fact['what'].capitalize()} is {fact['value']}, not {given}: {fact['source']}. "
-                                 "Check that value on your board.")
+            raise CompanionError(_("{what} is {value}, not {given}: {source}. Check that value on your board.").format(
+                what=fact["what"].capitalize(), value=fact["value"], given=given, source=fact["source"]))
+
 
 
 def _object_schema(schema: dict | None) -> dict:

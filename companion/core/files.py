@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.contract.language import _
 from companion.contract.errors import StoreError
 
 
@@ -78,14 +79,14 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         make_private_folder(path.parent)
     except OSError as exc:
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
     clean_leftovers(path)
     import tempfile  # only writes need it
 
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -95,7 +96,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise StoreError(f"Could not write {path}: {exc.strerror or exc}. Nothing was changed.") from exc
+        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
     if hasattr(os, "O_DIRECTORY"):
         with contextlib.suppress(OSError):
             dfd = os.open(path.parent, os.O_DIRECTORY)
@@ -119,20 +120,24 @@ def read_file_text(path: Path, limit: int = MAX_FILE_BYTES) -> tuple[str, tuple]
     except FileNotFoundError:
         return None
     except IsADirectoryError:
-        raise StoreError(f"{path} is a folder, but a data file belongs there: move it away.") from None
+        raise StoreError(_("{path} is a folder, but a data file belongs there: move it away.")
+                           .format(path=path)) from None
     except OSError as exc:
         if exc.errno == errno.ENOENT or exc.errno == errno.ENOTDIR:
             return None
-        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. Check its permissions; it was not changed.") from None
+        raise StoreError(_("Cannot read {path}: {reason}. Check its permissions; it was not changed.")
+                           .format(path=path, reason=exc.strerror or exc)) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise StoreError(f"{path} is a folder, but a data file belongs there: move it away.")
+            raise StoreError(_("{path} is a folder, but a data file belongs there: move it away.")
+                               .format(path=path))
         if not stat.S_ISREG(st.st_mode):
-            raise StoreError(f"{path} is not a regular file (a device, pipe or socket): move it away; it was not read.")
+            raise StoreError(_("{path} is not a regular file (a device, pipe or socket): move it away; it was not read.")
+                               .format(path=path))
         if st.st_size > limit:
-            raise StoreError(f"{path} is too large ({st.st_size:,} bytes, at most {limit:,}): move it away; "
-                             "it was not read.")
+            raise StoreError(_("{path} is too large ({st_size:,} bytes, at most {limit:,}): move it away; it was not read.")
+                               .format(path=path, st_size=st.st_size, limit=limit))
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, 1 << 20)
@@ -140,17 +145,19 @@ def read_file_text(path: Path, limit: int = MAX_FILE_BYTES) -> tuple[str, tuple]
                 break
             size += len(chunk)
             if size > limit:
-                raise StoreError(f"{path} is too large (over {limit:,} bytes): move it away; it was not read.")
+                raise StoreError(_("{path} is too large (over {limit:,} bytes): move it away; it was not read.")
+                                   .format(path=path, limit=limit))
             chunks.append(chunk)
     except OSError as exc:
-        raise StoreError(f"Cannot read {path}: {exc.strerror or exc}. Check its permissions; it was not changed.") from None
+        raise StoreError(_("Cannot read {path}: {reason}. Check its permissions; it was not changed.")
+                           .format(path=path, reason=exc.strerror or exc)) from None
     finally:
         os.close(fd)
     try:
         text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
-        raise StoreError(f"{path} is not UTF-8 text (damaged): restore it from a backup or move it away; "
-                         "it was not changed.") from None
+        raise StoreError(_("{path} is not UTF-8 text (damaged): restore it from a backup or move it away; it was not changed.")
+                           .format(path=path)) from None
     return text, (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
@@ -175,32 +182,38 @@ def read_json_text(path: Path, kind: str) -> tuple[dict, str, tuple] | None:
 
 def parse_json(path: Path, raw: str, kind: str) -> dict:
     if not raw.strip():
-        raise StoreError(f"{path} is empty (damaged): restore it from a backup or move it away; it was not changed.")
+        raise StoreError(_("{path} is empty (damaged): restore it from a backup or move it away; it was not changed.")
+                           .format(path=path))
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise StoreError(
-            f"{path} is not valid JSON (line {exc.lineno}): restore it from a backup or move it away; "
-            "it was not changed."
+            _("{path} is not valid JSON (line {lineno}): restore it from a backup or move it away; it "
+              "was not changed.")
+              .format(path=path, lineno=exc.lineno)
         ) from None
     except RecursionError:
-        raise StoreError(f"{path} is nested too deeply to be companion data (damaged): move it away; "
-                         "it was not changed.") from None
+        raise StoreError(_("{path} is nested too deeply to be companion data (damaged): move it away; it was not changed.")
+                           .format(path=path)) from None
     except ValueError as exc:  # an integer of more than 4,300 digits: Python's words advise a Python call
         what = "a number thousands of digits long" if "digits" in str(exc) else "a value companion cannot read"
-        raise StoreError(f"{path} holds {what}, which no companion file does (damaged): restore it from a "
-                         "backup or move it away; it was not changed.") from None
+        raise StoreError(_("{path} holds {what}, which no companion file does (damaged): restore it from a backup "
+                           "or move it away; it was not changed.")
+                           .format(path=path, what=what)) from None
     if not isinstance(data, dict):
-        raise StoreError(f"{path} does not hold companion data: move it away; it was not changed.")
+        raise StoreError(_("{path} does not hold companion data: move it away; it was not changed.")
+                           .format(path=path))
     meta = data.pop(SCHEMA_KEY, None)
     version = meta.get("version") if isinstance(meta, dict) else None
     if not isinstance(version, int) or version < 1:
-        raise StoreError(f"{path} has no valid schema version: move it away; it was not changed.")
+        raise StoreError(_("{path} has no valid schema version: move it away; it was not changed.")
+                           .format(path=path))
     current = schema_version(kind)
     if version > current:
         raise StoreError(
-            f"{path} was written by a newer companion (schema {version}, this one reads up to "
-            f"{current}): upgrade companion; the file was not changed."
+            _("{path} was written by a newer companion (schema {version}, this one reads up to "
+              "{current}): upgrade companion; the file was not changed.")
+              .format(path=path, version=version, current=current)
         )
     for migrate in MIGRATIONS[kind][version - 1 :]:
         data = migrate(data)
@@ -209,8 +222,8 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
         # 10,000 events is checked at every action)
         if not isinstance(table, dict) or not (all(map(str.isdigit, table))
                                                and all(map(isinstance, table.values(), repeat(dict)))):
-            raise StoreError(f"{path} is damaged (its {str(name)[:40]!r} table is not a table of entries): "
-                             "move it away; it was not changed.")
+            raise StoreError(_("{path} is damaged (its {name} table is not a table of entries): move it away; it was not changed.")
+                               .format(path=path, name=repr(str(name)[:40])))
     return data
 
 

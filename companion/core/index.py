@@ -7,6 +7,7 @@ import contextlib
 import json
 from datetime import datetime
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError, StoreError
 from companion.core.store import Store, index_entry
 from companion.core.journal import Replay, Session, load
@@ -120,7 +121,7 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
         try:  # a plugin's rules that raise skip their session alone, named (issue 22)
             ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
         except CompanionError as exc:  # listed or not, say which file was skipped (one line)
-            store.notes.append(f"Skipped: {exc.message}")
+            store.notes.append(_("Skipped: {message}").format(message=exc.message))
             skipped = True
             continue
         if not ok:
@@ -236,5 +237,5 @@ def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: R
         with store.writing():  # the folder's short lock, inside the session's: always in this order
             store.index_put_or_note(entry, session.id)
     except StoreError as exc:
-        store.notes.append(f"Saved in {store.session_path(session.id)}, but the index of sessions could not be "
-                           f"updated ({exc.message}); `sessions` mends it.")
+        store.notes.append(_("Saved in {id}, but the index of sessions could not be updated ({message}); `sessions` mends it.")
+                             .format(id=store.session_path(session.id), message=exc.message))

@@ -8,6 +8,7 @@ import contextlib
 import json
 from typing import Callable
 
+from companion.contract.language import _
 from companion.core import registry as games
 from companion.contract.errors import CompanionError, RuleError, StoreError
 from companion.contract.api import Event, Setup, State, json_copy
@@ -30,7 +31,7 @@ class Later:
     def resolve(self) -> list[dict]:
         head = self.load()
         if len(head) != self.count:  # pragma: no cover - the snapshot's checksum rules this out
-            raise StoreError("A session's journal changed while it was read: try again.")
+            raise StoreError(_("A session's journal changed while it was read: try again."))
         return head + self.tail
 
 
@@ -276,10 +277,10 @@ class Session:
                     check_deal_contexts(self, event)
                 state = apply_event(game, seats, state, ctx, json_copy(event), data)
             except CompanionError as exc:
-                raise StoreError(
-                    f"Session {self.id} cannot be replayed: event {n} ({event.get('type')}) is refused "
-                    f"by this version's rules ({exc}). Its file was not changed."
-                ) from None
+                raise StoreError(_(
+                    "Session {id} cannot be replayed: event {n} ({type}) is refused by this version's rules "
+                    "({reason}). Its file was not changed.").format(id=self.id, n=n, type=event.get("type"),
+                                                                    reason=exc)) from None
             if not context_finished(ctx):
                 finished_at = None
             elif finished_at is None:
@@ -405,11 +406,14 @@ def check_deal_contexts(session: Session, event: Event) -> None:
     for deal, expected in session.game.deal_contexts(session.id, event):
         if deal.get("context") != expected:
             raise RuleError(
-                f"A deal in this action carries the context {str(deal.get('context'))[:80]!r}, but its session, "
-                f"round and deck give {expected!r}: the deal was not made by this session."
+                _("A deal in this action carries the context {context}, but its session, round and deck give "
+                  "{expected}: the deal was not made by this session.").format(
+                    context=repr(str(deal.get("context"))[:80]), expected=repr(expected))
                 if expected else
-                f"A deal in this action ({str(deal.get('context'))[:80]!r}) is not one {session.game.title} makes."
+                _("A deal in this action ({context}) is not one {game} makes.").format(
+                    context=repr(str(deal.get("context"))[:80]), game=session.game.title)
             )
+
 
 
 def with_frozen(data: dict, event: Event) -> dict:

@@ -18,6 +18,7 @@ import contextvars
 import threading
 from typing import Callable, TypeVar
 
+from companion.contract.language import _
 from companion.core import registry
 
 T = TypeVar("T")
@@ -85,8 +86,8 @@ def skipping(store, sid: str, work: Callable[[], T]) -> tuple[bool, T | None]:
         parts = at_fault(exc, game_id)
         if parts is None:
             raise
-        store.notes.append(f"Skipped session {sid}: {failed(parts, exc)}; the others are shown: tell the game's "
-                           "author.")
+        store.notes.append(_("Skipped session {id}: {failed}; the others are shown: tell the game's author.")
+                             .format(id=sid, failed=failed(parts, exc)))
         return False, None
 
 

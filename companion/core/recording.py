@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from companion.contract.language import _
 from companion.core import registry as games
 from companion.contract.errors import CompanionError, MissingValue, RuleError, StoreError
 from companion.contract.numbers import check_numbers
@@ -57,9 +58,11 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
             try:
                 store.set_current(meta["id"])
             except StoreError as exc:
-                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
-                store.notes.append(f"Session {meta['id']} was created and saved, but could not be made the current "
-                                   f"one ({reason}): type `use {meta['id']}` once the disk has room.")
+                reason = exc.message.split(": ", 1)[-1].split(". ")[0]  # (its words in any language)
+                store.notes.append(_("Session {id} was created and saved, but could not be made the current "
+                                     "one ({reason}): type `use {id}` once the disk has room.").format(
+                    id=meta["id"], reason=reason))
+
     return session
 
 
@@ -159,13 +162,14 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
             check_deal_contexts(session, event)
             if session.revealed:
                 raise RuleError(
-                    f"The deal seed of session {session.id} was shown (`verify`), so anyone may know the cards "
-                    "it deals: no new deal comes from it. Deal at the table with `round start --physical`."
+                    _("The deal seed of session {id} was shown (`verify`), so anyone may know the cards it "
+                      "deals: no new deal comes from it. Deal at the table with `round start --physical`.")
+                      .format(id=session.id)
                 )
         data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
         was = ended(replay)
         kept = before(replay.state) if before is not None else None
-        for _ in range(20):
+        for _try in range(20):
             try:
                 # The replay is this call's own: the event changes it in place (no copy of the
                 # whole state per action). A refusal throws it away with everything else.
@@ -179,7 +183,7 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                 replay = session.replay(again=True)  # the refused try may have changed the working state
                 data = with_frozen(replay.data, event)
         else:  # pragma: no cover - a game asking for ever more values
-            raise RuleError("Too many printed values are missing for this action.")
+            raise RuleError(_("Too many printed values are missing for this action."))
         entry = {"kind": "do", "event": event, "at": now()}
         store.append(sid, entry)
         session.add(entry)
@@ -219,9 +223,9 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
     with store.writing_session(sid):
         session, before = fresh(store, sid, held)
         if kind == "undo" and not before.count:
-            raise CompanionError("Nothing to undo: the session is at its start.")
+            raise CompanionError(_("Nothing to undo: the session is at its start."))
         if kind == "redo" and not before.undone:
-            raise CompanionError("Nothing to redo: no undone event is waiting.")
+            raise CompanionError(_("Nothing to redo: no undone event is waiting."))
         moved = before.events[-1] if kind == "undo" else before.undone[0]
         was = ended(before)
         entry = {"kind": kind, "at": now()}

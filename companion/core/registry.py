@@ -40,6 +40,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core.shape import ContractError
 
@@ -324,15 +325,15 @@ def _reason(exc: BaseException) -> str:
 def _import(module: str, what: str):
     """Import a module a game names; a missing or broken one is a ContractError saying which."""
     if not module:
-        raise ContractError(f"it names no {what} module (its `{what}` attribute is empty)")
+        raise ContractError(_("it names no {what} module (its `{what}` attribute is empty)").format(what=what))
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
-            raise ContractError(f"its {what} module {module} does not exist") from None
-        raise ContractError(f"its {what} module {module} does not import ({_reason(exc)})") from None
+            raise ContractError(_("its {what} module {module} does not exist").format(what=what, module=module)) from None
+        raise ContractError(_("its {what} module {module} does not import ({reason})").format(what=what, module=module, reason=_reason(exc))) from None
     except Exception as exc:  # noqa: BLE001 - the plugin's own code failed while importing
-        raise ContractError(f"its {what} module {module} does not import ({_reason(exc)})") from None
+        raise ContractError(_("its {what} module {module} does not import ({reason})").format(what=what, module=module, reason=_reason(exc))) from None
 
 
 def _looks_like(name: str, parts: dict) -> str | None:
@@ -392,7 +393,8 @@ def _distance(a: str, b: str, limit: float = float("inf")) -> float:
 def _check_module(module, parts: dict, what: str) -> None:
     for part, (required, _doc) in parts.items():
         if required and not hasattr(module, part):
-            raise ContractError(f"its {what} module {module.__name__} has no {part}, which every game needs")
+            raise ContractError(_("its {what} module {name__} has no {part}, which every game needs")
+                                  .format(what=what, name__=module.__name__, part=part))
     for name in sorted(vars(module)):
         if name.startswith("_") or name in parts:
             continue
@@ -401,7 +403,7 @@ def _check_module(module, parts: dict, what: str) -> None:
             continue  # an imported module or name, not one of its own
         problem = _looks_like(name, parts)
         if problem:
-            raise ContractError(f"its {what} module {module.__name__}: {problem}")
+            raise ContractError(_("its {what} module {name__}: {problem}").format(what=what, name__=module.__name__, problem=problem))
 
 
 def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Parts:
@@ -409,31 +411,31 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
     from companion.contract.api import FACTS, MOVES_PARTS, REQUIRED_FACTS, REQUIRED_RULES, RULES, VIEWS_PARTS, Game
     from companion.core import shape
 
-    module, _, attr = target.partition(":")
+    module, _colon, attr = target.partition(":")
     obj = _import(module, "rules")
     for part in attr.split(".") if attr else []:
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise ContractError(f"its entry point names {target}, but {module} has no {part}") from None
+            raise ContractError(_("its entry point names {target}, but {module} has no {part}").format(target=target, module=module, part=part)) from None
     cls = obj if isinstance(obj, type) else type(obj)
     if not issubclass(cls, Game):
-        raise ContractError(f"{target} is not a companion.contract.api.Game")
+        raise ContractError(_("{target} is not a companion.contract.api.Game").format(target=target))
     missing = [m for m in REQUIRED_RULES if getattr(getattr(cls, m, None), "__isabstractmethod__", False)]
     if missing:
-        raise ContractError(f"its rules lack {', '.join(m + '()' for m in missing)}, which every game needs")
+        raise ContractError(_("its rules lack {join}, which every game needs").format(join=', '.join((m + '()' for m in missing))))
     game = obj() if isinstance(obj, type) else obj
     for fact in REQUIRED_FACTS:
         if not getattr(game, fact, ""):
-            raise ContractError(f"it does not say its {fact} ({FACTS[fact][1]})")
+            raise ContractError(_("it does not say its {fact} ({FACTS})").format(fact=fact, FACTS=FACTS[fact][1]))
     for fact, (kind, _doc) in FACTS.items():
         value = getattr(game, fact, None)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ContractError(f"its {fact} should be a {kind.__name__}, not {value!r}")
+            raise ContractError(_("its {fact} should be a {name__}, not {value}").format(fact=fact, name__=kind.__name__, value=repr(value)))
     if game.id != game_id:
-        raise ContractError(f"its id is {game.id!r}, but its entry point is {game_id!r}")
+        raise ContractError(_("its id is {id}, but its entry point is {game_id}").format(id=repr(game.id), game_id=repr(game_id)))
     if not 1 <= game.min_players <= game.max_players:
-        raise ContractError(f"its players ({game.min_players} to {game.max_players}) make no sense")
+        raise ContractError(_("its players ({min_players} to {max_players}) make no sense").format(min_players=game.min_players, max_players=game.max_players))
     known = set(RULES) | set(FACTS) | set(dir(Game))
     rules = [r for r in RULES if not r.startswith("on_")]
     from companion.contract.api import RENAMED
@@ -443,10 +445,12 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?") -> Par
         if name.startswith(("_", "on_")):
             continue
         if name in RENAMED:
-            raise ContractError(f"its rules have {name}, which is from the old contract (now {RENAMED[name]})")
+            raise ContractError(_("its rules have {name}, which is from the old contract (now {RENAMED})")
+                                  .format(name=name, RENAMED=RENAMED[name]))
         close = closest(name, rules, 0.8)
         if close:
-            raise ContractError(f"its rules have {name}, which is not part of the contract (did you mean {close}?)")
+            raise ContractError(_("its rules have {name}, which is not part of the contract (did you mean {close}?)")
+                                  .format(name=name, close=close))
     shape.check_facts(game)
     shape.check_rules(game, cls)
     moves = _import(game.moves, "moves")
@@ -510,9 +514,10 @@ def get(game_id: str):
         game = _load(game_id)
         if game is not None:
             return game
-        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_broken[game_id]}"
-                             f"{'' if _broken[game_id].endswith('.') else '.'} (`games` lists what is wrong.)")
+        raise CompanionError(_("The game {game_id} is installed but could not be loaded: {broken}{endswith} (`games` "
+                               "lists what is wrong.)")
+                               .format(game_id=repr(game_id), broken=_broken[game_id], endswith='' if _broken[game_id].endswith('.') else '.'))
     if game_id in _refused:
-        raise CompanionError(f"The game {game_id!r} is installed but could not be loaded: {_refused[game_id][0]}. "
-                             "(`games` lists what is wrong.)")
-    raise CompanionError(f"There is no game {game_id!r}: the games are {', '.join(available())}.")
+        raise CompanionError(_("The game {game_id} is installed but could not be loaded: {refused}. (`games` lists what is wrong.)")
+                               .format(game_id=repr(game_id), refused=_refused[game_id][0]))
+    raise CompanionError(_("There is no game {game_id}: the games are {join}.").format(game_id=repr(game_id), join=', '.join(available())))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.contract.text import has_unsafe_chars, name_key, normal_name, safe_text
 
@@ -31,25 +32,30 @@ def check_players(names: list[str], game) -> list[str]:
     """Player names as given, or a refusal saying what is wrong with them."""
     names = [normal_name(n.strip()) for n in names]  # NFC: "Zoë" in one character or two is one name
     if any(not n for n in names):
-        raise CompanionError("A player name is empty: write the names as --players Ann,Bob,Cy")
+        raise CompanionError(_("A player name is empty: write the names as --players Ann,Bob,Cy"))
     for n in names:
         if len(n) > NAME_MAX:
-            raise CompanionError(f"The name '{safe_text(n)}' is longer than {NAME_MAX} characters: shorten it.")
+            raise CompanionError(_("The name '{safe_text}' is longer than {NAME_MAX} characters: shorten it.")
+                                   .format(safe_text=safe_text(n), NAME_MAX=NAME_MAX))
         if any(c in n for c in ",=\n\t") or not n.isprintable() or has_unsafe_chars(n):
-            raise CompanionError(f"The name '{safe_text(n)}' may not contain commas, '=' or control characters "
-                                 "(such as ESC or a right-to-left override).")
+            raise CompanionError(_("The name '{safe_text}' may not contain commas, '=' or control characters (such as ESC "
+                                   "or a right-to-left override).")
+                                   .format(safe_text=safe_text(n)))
         if n.startswith(NAME_BAD_STARTS):
-            raise CompanionError(f"The name '{safe_text(n)}' starts with {n[0]!r}, which a command line reads as an "
-                                 "option or a spreadsheet as a formula: names may not start with '+', '-' or '@'; "
-                                 "start it with a letter or a digit.")
+            raise CompanionError(_("The name '{safe_text}' starts with {n}, which a command line reads as an option or a "
+                                   "spreadsheet as a formula: names may not start with '+', '-' or '@'; start it with a "
+                                   "letter or a digit.")
+                                   .format(safe_text=safe_text(n), n=repr(n[0])))
     seen: set[str] = set()
     for n in names:
         if name_key(n) in seen:
-            raise CompanionError(f"The name {n!r} is given twice: every player needs a different name.")
+            raise CompanionError(_("The name {n} is given twice: every player needs a different name.")
+                                   .format(n=repr(n)))
         seen.add(name_key(n))
     if not game.min_players <= len(names) <= game.max_players:
         raise CompanionError(
-            f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(names)}."
+            _("{title} takes {min_players} to {max_players} players, not {count}.")
+              .format(title=game.title, min_players=game.min_players, max_players=game.max_players, count=len(names))
         )
     return names
 
@@ -63,7 +69,8 @@ def parse_played_on(text: str | None) -> str | None:
     if text is None:
         return None
     raw = text.strip().replace(" ", "T")
-    how = "write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30"
+    how = _("write it as YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01 or 2026-03-01T19:30")
+
     try:
         if len(raw) == 10:
             day = date.fromisoformat(raw)
@@ -74,11 +81,12 @@ def parse_played_on(text: str | None) -> str | None:
         else:
             raise ValueError
     except ValueError:
-        raise CompanionError(f"{text!r} is not a date: {how}.") from None
+        raise CompanionError(_("{text} is not a date: {how}.").format(text=repr(text), how=how)) from None
     if day.year < 1900:
-        raise CompanionError(f"{shown} is too long ago: check the year.")
+        raise CompanionError(_("{shown} is too long ago: check the year.").format(shown=shown))
     if day > date.today() + timedelta(days=1):  # a day of slack for time zones
-        raise CompanionError(f"{shown} is in the future: --played-on is the day the game was played.")
+        raise CompanionError(_("{shown} is in the future: --played-on is the day the game was played.")
+                               .format(shown=shown))
     return shown
 
 
@@ -108,7 +116,7 @@ def parse_location(text: str | None) -> str | None:
         return None
     text = text.strip()
     if len(text) > LOCATION_MAX or not text.isprintable():
-        raise CompanionError(f"A location is one line of at most {LOCATION_MAX} characters.")
+        raise CompanionError(_("A location is one line of at most {LOCATION_MAX} characters.").format(LOCATION_MAX=LOCATION_MAX))
     return text
 
 

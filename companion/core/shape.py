@@ -17,6 +17,8 @@ few milliseconds); a callable whose arity cannot be read that way (a class, an o
 
 from __future__ import annotations
 
+from companion.contract.language import _
+
 from typing import Any
 
 CO_VARARGS = 0x04  # inspect.CO_VARARGS, without importing inspect
@@ -100,9 +102,10 @@ def _callable_taking(fn: Any, count: int, prefix: str, name: str, should: str, k
     `PREFIX NAME should be KIND SHOULD, not 42` or `PREFIX NAME(a) cannot be called as the
     contract says: SHOULD`."""
     if not callable(fn):
-        raise ContractError(f"{prefix}{name} should be {kind} {should}, not {_short(fn)}")
+        raise ContractError(_("{prefix}{name} should be {kind} {should}, not {short}").format(prefix=prefix, name=name, kind=kind, should=should, short=_short(fn)))
     if not takes(fn, count):
-        raise ContractError(f"{prefix}{_called(fn, name)} cannot be called as the contract says: {should}")
+        raise ContractError(_("{prefix}{called} cannot be called as the contract says: {should}")
+                              .format(prefix=prefix, called=_called(fn, name), should=should))
 
 
 def _short(value: Any) -> str:
@@ -134,38 +137,43 @@ def check_moves(module: Any, game_id: str) -> None:
     new = getattr(module, "NEW", None)
     _mapping(new, where, "NEW", "{game id: the `new` Click command}", click.Command)
     if game_id not in new:
-        raise ContractError(f"{where} has no NEW[{game_id!r}] (the `new {game_id}` command)")
+        raise ContractError(_("{where} has no NEW[{key}] (the `new {game_id}` command)").format(
+            where=where, key=repr(game_id), game_id=game_id))
+
     for part, cls, functions in (("MOVES", Move, MOVE_FUNCTIONS), ("SCREENS", Screen, SCREEN_FUNCTIONS)):
         found = getattr(module, part, None)
         if found is None:
             continue
         if not isinstance(found, (list, tuple)):
-            raise ContractError(f"{where}: {part} should be a list of {cls.__name__} objects, not {_short(found)}")
+            raise ContractError(_("{where}: {part} should be a list of {name__} objects, not {short}")
+                                  .format(where=where, part=part, name__=cls.__name__, short=_short(found)))
         for i, decl in enumerate(found):
             if not isinstance(decl, cls):
-                raise ContractError(f"{where}: {part}[{i}] is {_short(decl)}, not a "
-                                    f"companion.contract.declare.{cls.__name__}")
+                raise ContractError(_("{where}: {part}[{i}] is {short}, not a companion.contract.declare.{name__}")
+                                      .format(where=where, part=part, i=i, short=_short(decl), name__=cls.__name__))
             named = f"{where}: {cls.__name__.lower()} {decl.name!r}" if isinstance(decl.name, str) else ""
             if not isinstance(decl.name, str) or not decl.name.strip():
-                raise ContractError(f"{where}: {part}[{i}] has no name (a {cls.__name__} needs one)")
+                raise ContractError(_("{where}: {part}[{i}] has no name (a {name__} needs one)").format(where=where, part=part, i=i, name__=cls.__name__))
             for attr, should in functions.items():
                 fn = getattr(decl, attr, None)
                 if fn is None and attr == "event" and cls is Move:
-                    raise ContractError(f"{named} has no event (it should be {should})")
+                    raise ContractError(_("{named} has no event (it should be {should})").format(named=named, should=should))
                 if fn is not None:
                     _callable_taking(fn, _spec(should)[1], f"{named}: its ", attr, should)
             for p in decl.params:
                 if not isinstance(p, Param):
-                    raise ContractError(f"{named}: its parameter {_short(p)} is not a companion.contract.declare.Param")
+                    raise ContractError(_("{named}: its parameter {short} is not a companion.contract.declare.Param")
+                                          .format(named=named, short=_short(p)))
                 if not isinstance(p.kind, Kind):
-                    raise ContractError(f"{named}: the kind of its parameter {p.name!r} is {_short(p.kind)}, not a "
-                                        "companion.contract.declare.Kind (Player(), Number(), OneOf(...), ...)")
+                    raise ContractError(_("{named}: the kind of its parameter {name} is {kind}, not a "
+                                          "companion.contract.declare.Kind (Player(), Number(), OneOf(...), ...)")
+                                          .format(named=named, name=repr(p.name), kind=_short(p.kind)))
                 check_kind(p.kind, f"{named}: the kind of its parameter {p.name!r} ({type(p.kind).__name__}): ")
             then = getattr(decl, "then", None)
             if then is not None and not (isinstance(then, tuple) and len(then) == 2 and isinstance(then[0], Move)
                                          and callable(then[1]) and takes(then[1], 1)):
-                raise ContractError(f"{named}: its then should be (Move, args(outcome) -> dict | None), "
-                                    f"not {_short(then)}")
+                raise ContractError(_("{named}: its then should be (Move, args(outcome) -> dict | None), not {short}")
+                                      .format(named=named, short=_short(then)))
     commands = getattr(module, "COMMANDS", None)
     if commands is not None:
         _mapping(commands, where, "COMMANDS", "{name: Click command}", click.Command)
@@ -177,7 +185,8 @@ def check_moves(module: Any, game_id: str) -> None:
         _mapping(playthrough, where, "PLAYTHROUGH", "{game id: [command line, ...]}", list)
         for gid, lines in playthrough.items():
             if not all(isinstance(line, str) for line in lines):
-                raise ContractError(f"{where}: PLAYTHROUGH[{gid!r}] should hold command lines (text) only")
+                raise ContractError(_("{where}: PLAYTHROUGH[{gid}] should hold command lines (text) only")
+                                      .format(where=where, gid=repr(gid)))
     setup = getattr(module, "SETUP", None)
     if setup is not None:
         _callable_taking(setup, 1, f"{where}: ", "SETUP", "SETUP(at)")
@@ -198,10 +207,10 @@ def check_kind(kind: Any, prefix: str) -> None:
 
 def _mapping(value: Any, where: str, part: str, should: str, kind: type) -> None:
     if not isinstance(value, dict):
-        raise ContractError(f"{where}: {part} should be {should}, not {_short(value)}")
+        raise ContractError(_("{where}: {part} should be {should}, not {short}").format(where=where, part=part, should=should, short=_short(value)))
     for key, item in value.items():
         if not isinstance(key, str) or not isinstance(item, kind):
-            raise ContractError(f"{where}: {part} should be {should}; {_short(key)}: {_short(item)} is not")
+            raise ContractError(_("{where}: {part} should be {should}; {short}: {short2} is not").format(where=where, part=part, should=should, short=_short(key), short2=_short(item)))
 
 
 # -- the views module --------------------------------------------------------------------------------
@@ -216,14 +225,16 @@ def check_views(module: Any) -> None:
             _callable_taking(fn, _spec(should)[1], f"{where}: ", part, should)
     maps = getattr(module, "MAPS", None)
     if maps is not None and not (isinstance(maps, (list, tuple)) and all(isinstance(m, str) for m in maps)):
-        raise ContractError(f"{where}: MAPS should be a tuple of map ids (text), not {_short(maps)}")
+        raise ContractError(_("{where}: MAPS should be a tuple of map ids (text), not {short}")
+                              .format(where=where, short=_short(maps)))
 
 
 def check_facts(game: Any) -> None:
     """What the registry's type check of the facts cannot say: the event keys are names."""
     for fact in ("player_fields", "player_keys"):
         if not all(isinstance(k, str) for k in getattr(game, fact)):
-            raise ContractError(f"its {fact} should be a tuple of event keys (text), not {_short(getattr(game, fact))}")
+            raise ContractError(_("its {fact} should be a tuple of event keys (text), not {short}")
+                                  .format(fact=fact, short=_short(getattr(game, fact))))
 
 
 

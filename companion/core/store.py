@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 if TYPE_CHECKING:
     from tinydb import TinyDB
 
+from companion.contract.language import _
 from companion.contract.errors import BusyError, CompanionError, StoreError
 # The files themselves (written whole, read within a bound, migrated): companion.core.files;
 # their names stay importable from here.
@@ -130,7 +131,7 @@ class Store:
 
     def __init__(self, root: str | Path):
         if "\x00" in str(root):
-            raise StoreError("The data folder's name contains a NUL character: give another folder.")
+            raise StoreError(_("The data folder's name contains a NUL character: give another folder."))
         self.root = Path(root).expanduser()
         self._locks: dict[Path, Any] = {}
         # Things a command should tell the user besides its answer: a file skipped, a cache that
@@ -147,7 +148,8 @@ class Store:
 
     def session_path(self, sid: str) -> Path:
         if not is_session_id(sid):
-            raise StoreError(f"{str(sid)[:40]!r} is not a session id (8 letters and digits): `sessions` lists them.")
+            raise StoreError(_("{id} is not a session id (8 letters and digits): `sessions` lists them.")
+                               .format(id=repr(str(sid)[:40])))
         return self.sessions_dir / f"{sid}.json"
 
     def check_inside(self, path: Path) -> None:
@@ -157,7 +159,8 @@ class Store:
         try:
             path.resolve().relative_to(self.root.resolve())
         except (ValueError, OSError, RuntimeError):
-            raise StoreError(f"{path} is a link to outside the data folder: move it away; it was not read.") from None
+            raise StoreError(_("{path} is a link to outside the data folder: move it away; it was not read.")
+                               .format(path=path)) from None
 
     @property
     def index_path(self) -> Path:
@@ -188,19 +191,20 @@ class Store:
                     with contextlib.suppress(OSError):
                         folder.chmod(FOLDER_MODE)
         except FileExistsError:
-            raise StoreError(f"{self.root} must be a folder, but a file is in the way.") from None
+            raise StoreError(_("{folder} must be a folder, but a file is in the way.").format(folder=self.root)) from None
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and self.sessions_dir.is_dir():
-                raise StoreError(f"The data folder {self.root} is read-only ({exc.strerror}): reading commands "
-                                 "work, but nothing can be recorded. Nothing was changed.") from None
-            raise StoreError(f"Cannot create the data folder {self.root}: {exc.strerror or exc}.") from None
+                raise StoreError(_("The data folder {folder} is read-only ({reason}): reading commands work, but nothing "
+                                   "can be recorded. Nothing was changed.")
+                                   .format(folder=self.root, reason=exc.strerror)) from None
+            raise StoreError(_("Cannot create the data folder {folder}: {reason}.").format(folder=self.root, reason=exc.strerror or exc)) from None
 
     # -- locking ---------------------------------------------------------------------------
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """Hold the folder's short lock: the index, settings, the players' values and aliases,
         creating and importing sessions (re-entrant within one Store)."""
-        with self._locked(self.root / ".lock", "the list of sessions"):
+        with self._locked(self.root / ".lock", _("the list of sessions")):
             yield
 
     @contextlib.contextmanager
@@ -208,7 +212,7 @@ class Store:
         """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
         for each other; they share only the folder's short lock, and only to update the index."""
         self.session_path(sid)  # an id, not a path
-        with self._locked(self.root / "locks" / f"{sid}.lock", f"session {sid}"):
+        with self._locked(self.root / "locks" / f"{sid}.lock", _("session {id}").format(id=sid)):
             yield
 
     @contextlib.contextmanager
@@ -236,22 +240,25 @@ class Store:
                 try:
                     make_private_folder(lock_path.parent)
                 except OSError as exc:
-                    raise StoreError(f"Cannot lock {what} in {self.root} ({exc.strerror or exc}): if the folder is "
-                                     "read-only, reading commands still work. Nothing was changed.") from None
+                    raise StoreError(_("Cannot lock {what} in {folder} ({reason}): if the folder is read-only, reading commands "
+                                       "still work. Nothing was changed.")
+                                       .format(what=what, folder=self.root, reason=exc.strerror or exc)) from None
             if lock_path.is_symlink() or (lock_path.exists() and not lock_path.is_file()):
-                raise StoreError(f"{lock_path} is not a plain file (a link or a folder): move it away; "
-                                 "nothing was changed.")
+                raise StoreError(_("{file} is not a plain file (a link or a folder): move it away; nothing was changed.")
+                                   .format(file=lock_path))
             lock = self._locks[lock_path] = FileLock(str(lock_path), timeout=LOCK_TIMEOUT, mode=FILE_MODE)
         try:
             lock.acquire()
         except Timeout:
             raise BusyError(
-                f"Another companion has been writing to {what} for {LOCK_TIMEOUT:.0f} seconds: "
-                "try again in a moment (nothing was changed)."
+                _("Another companion has been writing to {what} for {LOCK_TIMEOUT:.0f} seconds: try again "
+                  "in a moment (nothing was changed).")
+                  .format(what=what, LOCK_TIMEOUT=LOCK_TIMEOUT)
             ) from None
         except OSError as exc:
-            raise StoreError(f"Cannot lock {what} in {self.root} ({exc.strerror or exc}): if the folder is "
-                             "read-only, reading commands still work. Nothing was changed.") from None
+            raise StoreError(_("Cannot lock {what} in {folder} ({reason}): if the folder is read-only, reading commands "
+                               "still work. Nothing was changed.")
+                               .format(what=what, folder=self.root, reason=exc.strerror or exc)) from None
         try:
             yield
         finally:
@@ -278,19 +285,20 @@ class Store:
         """The one session id that starts with ``prefix``, or a clear refusal."""
         prefix = prefix.strip().lower()
         if not prefix:
-            raise CompanionError("Give a session id (or the first letters of one): `sessions` lists them.")
+            raise CompanionError(_("Give a session id (or the first letters of one): `sessions` lists them."))
         if "/" in prefix or "\\" in prefix or prefix.startswith("."):
-            raise CompanionError(f"{prefix!r} is not a session id: `sessions` lists them.")
+            raise CompanionError(_("{prefix} is not a session id: `sessions` lists them.").format(prefix=repr(prefix)))
         matches = (
             sorted(p.stem for p in self.sessions_dir.glob(f"{glob_escape(prefix)}*.json"))
             if self.sessions_dir.is_dir()
             else []
         )
         if not matches:
-            raise CompanionError(f"No session starts with {prefix!r}: `sessions` lists them.")
+            raise CompanionError(_("No session starts with {prefix}: `sessions` lists them.").format(prefix=repr(prefix)))
         if len(matches) > 1:
             shown = ", ".join(matches[:5]) + (" ..." if len(matches) > 5 else "")
-            raise CompanionError(f"{prefix!r} matches several sessions ({shown}): type more of the id.")
+            raise CompanionError(_("{prefix} matches several sessions ({shown}): type more of the id.")
+                                   .format(prefix=repr(prefix), shown=shown))
         return matches[0]
 
     def signature(self, sid: str) -> tuple | None:
@@ -325,7 +333,7 @@ class Store:
         else:
             found = self._session_text(sid, path)
             if found is None:
-                raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
+                raise CompanionError(_("Session {id} does not exist: `sessions` lists them.").format(id=sid))
             text, signature = found
             data = parse_json(path, text, "session")
         try:
@@ -334,12 +342,13 @@ class Store:
             journal = [journal_table[k] for k in sorted(journal_table, key=int)]
         except (KeyError, TypeError, ValueError, AttributeError):
             raise StoreError(
-                f"{self.session_path(sid)} is damaged (no session description): move it away; "
-                "it was not changed."
+                _("{session_path} is damaged (no session description): move it away; it was not changed.")
+                  .format(session_path=self.session_path(sid))
             ) from None
         problem = session_shape_problem(sid, meta, journal)
         if problem:
-            raise StoreError(f"{path} is damaged ({problem}): move it away; it was not changed.")
+            raise StoreError(_("{path} is damaged ({problem}): move it away; it was not changed.")
+                               .format(path=path, problem=problem))
         self._held = Held.parsed(sid, signature, text, data)
         return meta, journal
 
@@ -375,7 +384,7 @@ class Store:
         between said "Nothing was changed" about a file it had written)."""
         path = self.session_path(meta["id"])
         if path.exists():
-            raise StoreError(f"{path} exists already; nothing was changed.")
+            raise StoreError(_("{path} exists already; nothing was changed.").format(path=path))
         doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}, "meta": {"1": meta},
                "journal": {str(n): entry for n, entry in enumerate(entries, 1)}}
         atomic_write_text(path, dumps_compact(doc))
@@ -388,9 +397,10 @@ class Store:
         try:
             self.index_put(entry)
         except StoreError as exc:
-            reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
-            self.notes.append(f"Saved in {self.session_path(sid)}, but the index of sessions could not be updated "
-                              f"({reason}); `sessions` mends it once the disk has room.")
+            reason = exc.message.split(": ", 1)[-1].split(". ")[0]  # (its words in any language)
+            self.notes.append(_("Saved in {session_path}, but the index of sessions could not be updated ({reason}); "
+                                "`sessions` mends it once the disk has room.")
+                                .format(session_path=self.session_path(sid), reason=reason))
 
     def read_session_after(self, sid: str, prefix_chars: int, prefix_sha256: str, last_number: int):
         """The session read without parsing the journal entries a replay snapshot covers.
@@ -463,7 +473,7 @@ class Store:
         leaves the old or the new file."""
         path = self.session_path(sid)
         if not path.exists():
-            raise CompanionError(f"Session {sid} does not exist: `sessions` lists them.")
+            raise CompanionError(_("Session {id} does not exist: `sessions` lists them.").format(id=sid))
         held = self._holding(sid)
         data = held.data if held else None
         if (held and held.last is not None
@@ -477,7 +487,8 @@ class Store:
                 data = read_json_file(path, "session") or {}
             journal = data.setdefault("journal", {})
             if not isinstance(journal, dict):
-                raise StoreError(f"{path} is damaged (its journal is not a table): move it away; it was not changed.")
+                raise StoreError(_("{path} is damaged (its journal is not a table): move it away; it was not changed.")
+                                   .format(path=path))
             number = max((int(k) for k in journal), default=0) + 1
             journal[str(number)] = entry
             doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}}
@@ -540,8 +551,9 @@ class Store:
         except (TypeError, ValueError, AttributeError):
             entries = None
         if entries is None or not all(isinstance(e, dict) and is_session_id(e.get("id")) for e in entries):
-            raise StoreError(f"{self.index_path} is damaged (its entries are not session entries): move it away "
-                             "and `sessions` rebuilds it from the session files; it was not changed.")
+            raise StoreError(_("{index_path} is damaged (its entries are not session entries): move it away and "
+                               "`sessions` rebuilds it from the session files; it was not changed.")
+                               .format(index_path=self.index_path))
         return entries
 
     def index_remove(self, ids: list[str]) -> None:
@@ -564,8 +576,9 @@ class Store:
             return None
         sid = doc.get("current") if isinstance(doc, dict) else "?"
         if sid is not None and not is_session_id(sid):
-            raise StoreError(f"{self.settings_path} is damaged (its current session {str(sid)[:40]!r} is not a "
-                             "session id): pick a session with `use ID`, or move the file away.")
+            raise StoreError(_("{settings_path} is damaged (its current session {id} is not a session id): pick a "
+                               "session with `use ID`, or move the file away.")
+                               .format(settings_path=self.settings_path, id=repr(str(sid)[:40])))
         return sid
 
     def set_current(self, sid: str | None) -> None:
@@ -601,8 +614,8 @@ class Store:
         data = read_json_file(self.userdata_path, "userdata") or {}
         table = data.get(game) or {}
         if not isinstance(table, dict):
-            raise StoreError(f"{self.userdata_path} is damaged (its {game} values are not a table): move it away; "
-                             "it was not changed.")
+            raise StoreError(_("{userdata_path} is damaged (its {game} values are not a table): move it away; it was not changed.")
+                               .format(userdata_path=self.userdata_path, game=game))
         return data, table
 
     def user_entries(self, game: str) -> dict[str, dict]:
@@ -668,25 +681,27 @@ def _room_for_locks(count: int) -> None:
                                                         else min(wanted, hard), hard))
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     if soft != resource.RLIM_INFINITY and soft < wanted:
-        raise StoreError(f"This would lock {count:,} sessions at once, but the system lets one process open only "
-                         f"{soft:,} files: raise the limit (`ulimit -n {wanted}`) or do it in parts (an export of "
-                         "one game or one player: `export --game GAME`). Nothing was changed.")
+        raise StoreError(_("This would lock {count:,} sessions at once, but the system lets one process open only "
+                           "{soft:,} files: raise the limit (`ulimit -n {wanted}`) or do it in parts (an export of "
+                           "one game or one player: `export --game GAME`). Nothing was changed.")
+                           .format(count=count, soft=soft, wanted=wanted))
 
 
 def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
     """What is wrong with the shape of a session file's contents, or None (one reason only)."""
     if not isinstance(meta, dict):
-        return "its description is not a table"
+        return _("its description is not a table")
     if meta.get("id") != sid:
-        return f"its description names the session {str(meta.get('id'))[:40]!r}, not {sid}"
+        return _("its description names the session {named}, not {id}").format(named=repr(str(meta.get("id"))[:40]),
+                                                                               id=sid)
     if not isinstance(meta.get("game"), str):
-        return "it names no game"
+        return _("it names no game")
     players = meta.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
-        return "its players are not a list of names"
+        return _("its players are not a list of names")
     for key in ("options", "data"):
         if meta.get(key) is not None and not isinstance(meta.get(key), dict):
-            return f"its {key} are not a table"
+            return _("its {key} are not a table").format(key=key)
     if all(map(isinstance, journal, repeat(dict))):  # the common case, checked at C speed
         kinds = list(map(dict.get, journal, repeat("kind")))
         if all(map(isinstance, kinds, repeat(str))):
@@ -695,9 +710,10 @@ def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
                 return None
     for n, entry in enumerate(journal, 1):
         if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
-            return f"journal entry {n} is not an entry"
+            return _("journal entry {n} is not an entry").format(n=n)
         if entry["kind"] == "do" and not isinstance(entry.get("event"), dict):
-            return f"journal entry {n} holds no action"
+            return _("journal entry {n} holds no action").format(n=n)
+
     return None
 
 

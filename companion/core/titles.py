@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.contract.text import name_key
 
@@ -30,8 +31,9 @@ def check_title(text: str) -> str:
     """A title as typed, trimmed, or a refusal saying what a title is."""
     title = " ".join(str(text).split())
     if not title or len(title) > TITLE_MAX or not title.isprintable() or title.startswith(("-", "+", "@", "=")):
-        raise CompanionError(f"A game's title is one line of at most {TITLE_MAX} characters that starts with a letter "
-                             "or a digit: --title \"Carcassonne\"")
+        raise CompanionError(_("A game's title is one line of at most {TITLE_MAX} characters that starts with a letter "
+                               "or a digit: --title \"Carcassonne\"")
+                               .format(TITLE_MAX=TITLE_MAX))
     return title
 
 
@@ -45,8 +47,9 @@ def check_bgg_id(value: Any) -> int | None:
     except ValueError:
         number = 0
     if not 1 <= number <= BGG_ID_MAX:
-        raise CompanionError(f"{value!r} is not a BoardGameGeek id: it is the number in the game's address, e.g. "
-                             "--bgg-id 822 for boardgamegeek.com/boardgame/822/carcassonne")
+        raise CompanionError(_("{value} is not a BoardGameGeek id: it is the number in the game's address, e.g. "
+                               "--bgg-id 822 for boardgamegeek.com/boardgame/822/carcassonne")
+                               .format(value=repr(value)))
     return number
 
 
@@ -121,27 +124,29 @@ def check_record(doc: Any) -> dict:
     """A title's record as an import file gives it, checked by the rules `new --title` and
     `played` apply (a file comes from elsewhere: anything else is refused, in words)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("title"), str):
-        raise CompanionError("each title is an object with its \"title\"")
+        raise CompanionError(_("each title is an object with its \"title\""))
     unknown = sorted(set(doc) - {"title", *OPTIONS})
     if unknown:
-        raise CompanionError(f"the title {str(doc['title'])[:40]!r} has keys this companion does not know "
-                             f"({', '.join(unknown)[:60]})")
+        raise CompanionError(_("the title {title} has keys this companion does not know ({keys})").format(
+            title=repr(str(doc["title"])[:40]), keys=", ".join(unknown)[:60]))
     record: dict[str, Any] = {"title": check_title(doc["title"])}
     for flag in FLAGS:
         if flag in doc:
             if not isinstance(doc[flag], bool):
-                raise CompanionError(f"the title {record['title']!r}'s {flag} is true or false")
+                raise CompanionError(_("the title {title}'s {flag} is true or false").format(
+                    title=repr(record["title"]), flag=flag))
             if doc[flag]:
                 record[flag] = True
     if doc.get("tie_break") is not None:
         tie = doc["tie_break"]
         if not isinstance(tie, str) or not tie.strip() or len(tie) > TIE_BREAK_MAX or not tie.isprintable():
-            raise CompanionError(f"the title {record['title']!r}'s tie-breaker is one line of at most "
-                                 f"{TIE_BREAK_MAX} characters")
+            raise CompanionError(_("the title {title}'s tie-breaker is one line of at most {n} characters").format(
+                title=repr(record["title"]), n=TIE_BREAK_MAX))
         record["tie_break"] = " ".join(tie.split())
     if doc.get("bgg_id") is not None:
         if isinstance(doc["bgg_id"], bool) or not isinstance(doc["bgg_id"], int):
-            raise CompanionError(f"the title {record['title']!r}'s bgg_id is a whole number")
+            raise CompanionError(_("the title {title}'s bgg_id is a whole number").format(title=repr(record["title"])))
+
         record["bgg_id"] = check_bgg_id(doc["bgg_id"])
     return record
 
@@ -169,8 +174,8 @@ def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str
     merged = {k: dict(v) for k, v in known.items()}
     changed: set[str] = set()
     conflicts: list[str] = []
-    words = {"bgg_id": "BoardGameGeek id", "tie_break": "tie-breaker", "lowest_wins": "lowest wins",
-             "coop": "co-operative", "no_points": "no points"}
+    words = {"bgg_id": _("BoardGameGeek id"), "tie_break": _("tie-breaker"), "lowest_wins": _("lowest wins"),
+             "coop": _("co-operative"), "no_points": _("no points")}
     for record in incoming:
         key = name_key(record["title"])
         here = merged.get(key)
@@ -187,9 +192,12 @@ def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str
                 here[option] = theirs
                 changed.add(key)
             elif here[option] != theirs:
-                differ.append(f"{words[option]} {here[option]!r} (the file says {theirs!r})")
+                differ.append(_("{option} {here} (the file says {theirs})").format(
+                    option=words[option], here=repr(here[option]), theirs=repr(theirs)))
         if differ:
-            line = f"kept: {here['title']}'s " + "; ".join(differ) + " as this data folder has it"
+            line = _("kept: {title}'s {values} as this data folder has it").format(title=here["title"],
+                                                                                  values="; ".join(differ))
+
             if line not in conflicts:
                 conflicts.append(line)
     return merged, len(changed), conflicts

@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 
 SOURCE_NAME = "Tabletop Companion"
@@ -71,10 +72,11 @@ def play(session, replay, roster=None, bgg_id: int | None = None) -> dict:
     from companion.record import stats as history
 
     if replay.abandoned:
-        raise CompanionError(f"Session {session.id} was abandoned: it has no result to send to BG Stats.")
+        raise CompanionError(_("Session {id} was abandoned: it has no result to send to BG Stats.").format(
+            id=session.id))
     if not replay.finished:
-        raise CompanionError(f"Session {session.id} is still in play: BG Stats takes a play once it is over "
-                             "(`report` offers it then).")
+        raise CompanionError(_("Session {id} is still in play: BG Stats takes a play once it is over "
+                               "(`report` offers it then).").format(id=session.id))
     from companion.contract.exit import Exit
 
     status = Exit(session, replay).status  # the table's, as every surface
@@ -210,8 +212,12 @@ def too_long(url: str) -> str | None:
     """Why the link gets no QR code, in one line (None: it has one)."""
     if qr(url) is not None:
         return None
-    return (f"This link is too long for a QR code ({len(url):,} characters; a code holds {QR_BYTES:,}): "
-            "open the link itself on the phone or tablet that has BG Stats.")
+    from companion.contract.written import number
+
+    return _("This link is too long for a QR code ({n} characters; a code holds {most}): "
+             "open the link itself on the phone or tablet that has BG Stats.").format(
+        n=number(len(url), grouped=True), most=number(QR_BYTES, grouped=True))
+
 
 
 def qr_svg(url: str) -> str | None:

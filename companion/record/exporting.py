@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from typing import Iterable
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core import session as sessions
 from companion.core.store import Store
@@ -28,10 +29,13 @@ def selection(store: Store, roster: Roster, game: str | None = None, player: str
 
 def export(store: Store, fmt: str, game: str | None = None, player: str | None = None,
            only: str | None = None, excel: bool = False) -> tuple[str, list[dict]]:
-    """The export text in ``fmt`` and the entries it holds (``only``: one session's id)."""
-    buf = io.StringIO()
+    """The export text in ``fmt`` and the entries it holds (``only``: one session's id); bytes
+    for a format that writes a file (xlsx)."""
+    found = formats.FORMATS.get(fmt)
+    buf = io.BytesIO() if found is not None and found.binary else io.StringIO()
     entries = export_to(store, fmt, buf, game, player, only, excel)
     return buf.getvalue(), entries
+
 
 
 def export_to(store: Store, fmt: str, out, game: str | None = None, player: str | None = None,
@@ -41,10 +45,13 @@ def export_to(store: Store, fmt: str, out, game: str | None = None, player: str 
     twice)."""
     found = formats.FORMATS.get(fmt)
     if found is None:
-        raise CompanionError(f"There is no export format {fmt!r}: choose {', '.join(formats.NAMES)}.")
+        raise CompanionError(_("There is no export format {format}: choose {formats}.").format(
+            format=repr(fmt), formats=", ".join(formats.NAMES)))
     if found.writes != formats.HISTORY:
-        raise CompanionError(f"The export format {fmt!r} writes one play, not a history: export it with "
-                             f"`export ID --format {fmt}`, or choose {', '.join(formats.names(formats.HISTORY))}.")
+        raise CompanionError(_("The export format {format} writes one play, not a history: export it with "
+                               "`export ID --format {name}`, or choose {formats}.").format(
+            format=repr(fmt), name=fmt, formats=", ".join(formats.names(formats.HISTORY))))
+
     aliases = load_aliases(store)
     everyone = sessions.index(store)
     roster = Roster(aliases, everyone)

@@ -33,6 +33,7 @@ class Format(NamedTuple):
     help: str  # one line, after "NAME: " in `export --help`
     writes: str  # HISTORY or PLAY
     write: Callable
+    binary: bool = False  # writes bytes (a file, or `-o -`), never text to a terminal
 
 
 def _json(chosen: History, out) -> None:
@@ -45,6 +46,12 @@ def _csv(chosen: History, out) -> None:
     from companion.record.csv_export import export_csv
 
     out.write(export_csv(chosen.store, chosen.entries, chosen.roster, chosen.excel))
+
+
+def _xlsx(chosen: History, out) -> None:
+    from companion.record.xlsx_export import write_xlsx
+
+    write_xlsx(chosen.store, chosen.entries, chosen.roster, out)
 
 
 def _bgg(chosen: History, out) -> None:
@@ -68,6 +75,8 @@ def _bgstats_link(play: dict) -> str:
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("json", "everything, for `import`", HISTORY, _json),
     Format("csv", "one row per player per session", HISTORY, _csv),
+    Format("xlsx", "the csv's rows as a spreadsheet, with typed numbers, dates and text", HISTORY, _xlsx, True),
+
     Format("bgg", "BoardGameGeek play XML", HISTORY, _bgg),
     Format("bgstats", "one finished play's JSON for BG Stats", PLAY, _bgstats),
     Format("bgstats-link", "the link that adds it to BG Stats", PLAY, _bgstats_link),

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.contract.language import _
 from companion.contract.errors import BusyError, CompanionError, StoreError
 from companion.core.store import Store, index_entry, open_db
 from companion.record import import_limits as limits
 from companion.record.import_checks import Bundle, read_bundle
 from companion.record.import_rules import check_deals, replay_check
 from companion.record.import_undo import Undo, write_files
-from companion.record.import_values import refuse, size_words
+from companion.record.import_values import refuse, size_words, too_large
 from companion.record.json_export import session_document
 from companion.record.players import Roster, load_aliases, same_session_clash, save_aliases
 
@@ -65,12 +66,12 @@ def compare(here: tuple[dict, list[dict]], there: tuple[dict, list[dict]]) -> tu
     (meta_here, journal_here), (meta, journal) = here, there
     if meta_here != meta:
         keys = sorted(k for k in set(meta_here) | set(meta) if meta_here.get(k) != meta.get(k))
-        return "diverged", f"its description differs ({', '.join(keys)[:60]})"
+        return "diverged", _("its description differs ({keys})").format(keys=", ".join(keys)[:60])
     common = min(len(journal_here), len(journal))
     for i in range(common):
         if journal_here[i] != journal[i]:
-            return "diverged", (f"entry {i + 1} differs (here: {_entry_words(journal_here[i])}; in the file: "
-                                f"{_entry_words(journal[i])})")
+            return "diverged", _("entry {n} differs (here: {here}; in the file: {there})").format(
+                n=i + 1, here=_entry_words(journal_here[i]), there=_entry_words(journal[i]))
     if len(journal) == len(journal_here):
         return "same", None
     if len(journal) > len(journal_here):
@@ -94,7 +95,7 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
     not read again)."""
     seen: dict[str, tuple] = {}
     checked: dict[tuple[str, int], dict] = {}
-    for _ in range(IMPORT_TRIES):
+    for _try in range(IMPORT_TRIES):
         found = _compare_all(store, bundle, seen)
         if not skip_conflicts:
             _refuse_diverged(bundle.name, found)
@@ -105,8 +106,8 @@ def import_bundle(store: Store, bundle: Bundle, skip_conflicts: bool = False, dr
             if all(how != "continued" or sid in locked for sid, (how, _d) in found.items()):
                 return _import_locked(store, bundle, found, checked, skip_conflicts, dry_run)
         # a session became one this import continues between the two looks: lock it too
-    raise BusyError(f"Import of {bundle.name}: the sessions it continues kept changing while it looked at them: "
-                    "try again in a moment (nothing was imported).")
+    raise BusyError(_("Import of {file}: the sessions it continues kept changing while it looked at them: "
+                      "try again in a moment (nothing was imported).").format(file=bundle.name))
 
 
 def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[str, tuple[str, Any]]:
@@ -132,8 +133,9 @@ def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[s
 def _refuse_diverged(name: str, found: dict[str, tuple[str, Any]]) -> None:
     for sid, (how, detail) in found.items():
         if how == "diverged":
-            raise refuse(name, f"session {sid} has diverged from the one in this data folder: {detail} "
-                               f"(`report {sid}` shows this folder's; --skip-conflicts imports the others)")
+            raise refuse(name, _("session {id} has diverged from the one in this data folder: {why} "
+                                 "(`report {id}` shows this folder's; --skip-conflicts imports the others)").format(
+                id=sid, why=detail))
 
 
 def _check_rules(bundle: Bundle, found: dict[str, tuple[str, Any]], checked: dict[tuple[str, int], dict]) -> None:
@@ -222,8 +224,9 @@ def _merged_aliases(bundle: Bundle, aliases: dict[str, str]) -> dict[str, str]:
     merged = dict(aliases)
     for recorded, shown in bundle.aliases.items():
         if recorded in aliases and aliases[recorded] != shown:
-            raise refuse(bundle.name, f"it shows {recorded!r} as {shown}, but this data folder shows them as "
-                                      f"{aliases[recorded]} (rename one side first with `player rename`)")
+            raise refuse(bundle.name, _("it shows {recorded} as {shown}, but this data folder shows them as "
+                                        "{here} (rename one side first with `player rename`)").format(
+                recorded=repr(recorded), shown=shown, here=aliases[recorded]))
         merged[recorded] = shown
     return merged
 
@@ -239,7 +242,9 @@ def _refuse_clash(name: str, entries: list[dict], aliases: dict[str, str], merge
         clash = same_session_clash(everyone, Roster(merged, everyone))
     if clash:
         entry, names = clash
-        raise refuse(name, f"its names would make {names[0]} and {names[1]} of session {entry['id']} one player")
+        raise refuse(name, _("its names would make {a} and {b} of session {id} one player").format(
+            a=names[0], b=names[1], id=entry["id"]))
+
 
 
 def _write(store: Store, name: str, plan: _Plan) -> None:
@@ -270,7 +275,8 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
     except (CompanionError, OSError) as exc:
         _take_back(written, undo, dict(files))
         reason = exc.message if isinstance(exc, CompanionError) else str(exc)
-        raise StoreError(f"Import of {name} stopped ({reason}); nothing was imported.") from None
+        raise StoreError(_("Import of {file} stopped ({reason}); nothing was imported.").format(
+            file=name, reason=reason)) from None
     finally:
         undo.forget()
 
@@ -316,18 +322,20 @@ def import_file(store: Store, path: Path, skip_conflicts: bool = False, dry_run:
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(str(path))
         if not stat.S_ISREG(info.st_mode):  # a pipe or a device may never end: never read one
-            raise CompanionError(f"{path} is not a regular file: give the file written by "
-                                 "`export --format json -o FILE`.")
+            raise CompanionError(_("{file} is not a regular file: give the file written by "
+                                   "`export --format json -o FILE`.").format(file=path))
         if info.st_size > limits.MAX_FILE_BYTES:
-            raise refuse(name, f"the file is larger than {size_words(limits.MAX_FILE_BYTES)}")
+            raise refuse(name, too_large())
         with path.open("rb") as fh:
             raw = fh.read(limits.MAX_FILE_BYTES + 1)  # the file may grow while it is read
         if len(raw) > limits.MAX_FILE_BYTES:
-            raise refuse(name, f"the file is larger than {size_words(limits.MAX_FILE_BYTES)}")
+            raise refuse(name, too_large())
     except IsADirectoryError:
-        raise CompanionError(f"{path} is a folder: give the file written by `export --format json -o FILE`.") from None
+        raise CompanionError(_("{file} is a folder: give the file written by `export --format json -o FILE`.").format(
+            file=path)) from None
     except FileNotFoundError:
-        raise CompanionError(f"There is no file {path}: give the file written by `export --format json -o FILE`.") from None
+        raise CompanionError(_("There is no file {file}: give the file written by `export --format json -o FILE`.")
+                             .format(file=path)) from None
     except OSError as exc:
-        raise CompanionError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+        raise CompanionError(_("Cannot read {file}: {reason}.").format(file=path, reason=exc.strerror or exc)) from None
     return import_bundle(store, read_bundle(raw, name), skip_conflicts, dry_run)

@@ -3,6 +3,7 @@ companion's rules, and every deal it records is the one its seed gives."""
 
 from __future__ import annotations
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.record.import_values import refuse
 
@@ -17,15 +18,17 @@ def replay_check(meta: dict, journal: list[dict], name: str):
     except CompanionError as exc:
         reason = exc.message.replace(" Its file was not changed.", "")
         reason = reason.removeprefix(f"Session {meta['id']} cannot be replayed: ").rstrip(".")
-        raise refuse(name, f"session {meta['id']} cannot be replayed by this companion: {reason}") from None
+        raise refuse(name, _("session {id} cannot be replayed by this companion: {reason}").format(
+            id=meta["id"], reason=reason)) from None
     except Exception:  # noqa: BLE001 - hostile events may break a rules module in any way
         raise refuse(name, _unreadable(s, journal)) from None
     try:  # what `status`, `stats` and every export ask of it (issue 22: a damaged printed value
         s.status(replay)  # in meta.data imported, then `export --format csv` failed), and what
         _table_screen(s, replay)  # `status` shows the table (a Trans board built from its data)
     except Exception:  # noqa: BLE001 - the same: hostile values may break the rules' summary
-        raise refuse(name, f"session {meta['id']}'s printed values (meta.data) or events give a state the rules of "
-                            f"{meta['game']} cannot score: it was not made by this companion") from None
+        raise refuse(name, _("session {id}'s printed values (meta.data) or events give a state the rules of "
+                             "{game} cannot score: it was not made by this companion").format(
+            id=meta["id"], game=meta["game"])) from None
     return s, replay
 
 
@@ -45,13 +48,13 @@ def _table_screen(s, replay) -> None:
 def _unreadable(s, journal: list[dict]) -> str:
     """Which entry breaks the rules' code (found by replaying ever shorter prefixes: a few
     replays, on a refusal only), in words without Python's: the entry, its type and the game."""
-    done, _ = s.fold()
+    done, _rest = s.fold()
     sid, game = s.meta["id"], s.meta["game"]
     try:
         s.replay(upto=0)  # the start alone: its options and printed values
     except Exception:  # noqa: BLE001 - the same breakage, before any event
-        return (f"session {sid} cannot be replayed by this companion: its options or printed values (meta) are "
-                f"not ones the rules of {game} can start from")
+        return _("session {id} cannot be replayed by this companion: its options or printed values (meta) are "
+                 "not ones the rules of {game} can start from").format(id=sid, game=game)
     low, high = 0, len(done)  # the first `low` events replay; the first `high` do not
     while high - low > 1:
         mid = (low + high) // 2
@@ -61,11 +64,13 @@ def _unreadable(s, journal: list[dict]) -> str:
         except Exception:  # noqa: BLE001 - the same breakage, earlier
             high = mid
     if not done:
-        return f"session {sid} cannot be replayed by this companion: the rules of {game} cannot read it"
+        return _("session {id} cannot be replayed by this companion: the rules of {game} cannot read it").format(
+            id=sid, game=game)
     entry = done[high - 1]
     number = next((n for n, e in enumerate(journal, 1) if e is entry), high)
-    return (f"session {sid}'s journal entry {number} ({entry['event'].get('type')}) holds an event whose fields the "
-            f"rules of {game} cannot read: it was not made by this companion")
+    return _("session {id}'s journal entry {n} ({type}) holds an event whose fields the rules of {game} cannot "
+             "read: it was not made by this companion").format(id=sid, n=number, type=entry["event"].get("type"),
+                                                              game=game)
 
 
 def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> None:
@@ -85,4 +90,6 @@ def check_deals(meta: dict, journal: list[dict], name: str, start: int = 0) -> N
             except Exception:  # noqa: BLE001 - a doctored deal may break the shuffle in any way
                 good = False
             if not good:
-                raise refuse(name, f"session {meta['id']} entry {n} holds a deal its seed does not give")
+                raise refuse(name, _("session {id} entry {n} holds a deal its seed does not give").format(
+                    id=meta["id"], n=n))
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError, StoreError
 from companion.core.store import atomic_write_text
 
@@ -90,7 +91,7 @@ def write_files(files: list[tuple[Path, str]], written: list[Path]) -> None:
                 finally:
                     os.close(dfd)
     except OSError as exc:
-        raise StoreError(f"Could not write {len(files)} session files: {exc.strerror or exc}.") from exc
+        raise StoreError(_("Could not write {count} session files: {reason}.").format(count=len(files), reason=exc.strerror or exc)) from exc
     finally:
         for tmp, _path in temps:
             with contextlib.suppress(OSError):

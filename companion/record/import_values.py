@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from companion.contract.language import _, N_, ngettext
 from companion.contract.errors import CompanionError
 from companion.record import import_limits as limits
 from companion.record import stats as history
@@ -22,45 +23,55 @@ class Refused(CompanionError):
 
 
 def size_words(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+    if n >= 1024 * 1024:
+        return _("{n} MB").format(n=n // (1024 * 1024))
+    return ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
 def refuse(name: str, what: str) -> Refused:
-    return Refused(f"{name}: {what}; nothing was imported.")
+    return Refused(_("{file}: {what}; nothing was imported.").format(file=name, what=what))
+
+
+def too_large() -> str:
+    """The refusal of a file over the limit (its reason, for :func:`refuse`)."""
+    return _("the file is larger than {size}").format(size=size_words(limits.MAX_FILE_BYTES))
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"the key {key!r} appears twice in one object")
+            raise ValueError(_("the key {key} appears twice in one object").format(key=repr(key)))
         out[key] = value
     return out
 
 
 def _no_constants(text: str) -> Any:
-    raise ValueError(f"{text} is not a number JSON allows")
+    raise ValueError(_("{text} is not a number JSON allows").format(text=text))
 
 
 def parse(raw: bytes, name: str) -> Any:
     """The JSON value of an import file, refusing anything a strict reader would not accept."""
     if len(raw) > limits.MAX_FILE_BYTES:
-        raise refuse(name, f"the file is larger than {size_words(limits.MAX_FILE_BYTES)}")
+        raise refuse(name, too_large())
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise refuse(name, "it is not UTF-8 text (an export from `export --format json` is)") from None
+        raise refuse(name, _("it is not UTF-8 text (an export from `export --format json` is)")) from None
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise refuse(name, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                            "an export from `export --format json` is expected") from None
+        raise refuse(name, _("it is not valid JSON (line {line}, column {column}): "
+                             "an export from `export --format json` is expected").format(line=exc.lineno,
+                                                                                         column=exc.colno)) from None
+
     except (ValueError, RecursionError) as exc:
         long = re.search(r"\d{4301,}", text) if isinstance(exc, ValueError) else None
         if long is not None:  # Python's own limit on reading integers: said in our words (issue 22)
             line = text.count("\n", 0, long.start()) + 1
-            raise refuse(name, f"line {line} holds a number of {len(long.group()):,} digits, beyond what any game "
-                                f"counts (at most {limits.MAX_INT:,} either way)") from None
+            raise refuse(name, _("line {line} holds a number of {count:,} digits, beyond what any game counts (at most "
+                                 "{MAX_INT:,} either way)")
+                                 .format(line=line, count=len(long.group()), MAX_INT=limits.MAX_INT)) from None
         reason = str(exc) if isinstance(exc, ValueError) and str(exc) else "it is nested too deeply"
         raise refuse(name, reason) from None
 
@@ -72,27 +83,27 @@ def walk(value: Any, where: str, name: str) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > limits.MAX_DEPTH:
-            raise refuse(name, f"{_at(where, _path_to(value, node)[:4])} is nested more than {limits.MAX_DEPTH} levels deep")
+            raise refuse(name, _("{at} is nested more than {MAX_DEPTH} levels deep").format(at=_at(where, _path_to(value, node)[:4]), MAX_DEPTH=limits.MAX_DEPTH))
         if isinstance(node, str):
             if len(node) > limits.MAX_STRING:
-                raise refuse(name, f"{_at(where, _path_to(value, node))} is a text of {len(node):,} characters "
-                                    f"(at most {limits.MAX_STRING:,})")
+                raise refuse(name, _("{at} is a text of {count:,} characters (at most {MAX_STRING:,})")
+                                     .format(at=_at(where, _path_to(value, node)), count=len(node), MAX_STRING=limits.MAX_STRING))
         elif isinstance(node, bool) or node is None:
             pass
         elif isinstance(node, int):
             if abs(node) > limits.MAX_INT:
                 shown = str(node) if abs(node) < 10**20 else f"{str(node)[:20]}..."
-                raise refuse(name, f"{_at(where, _path_to(value, node))} holds the number {shown}, beyond what any "
-                                    f"game counts (at most {limits.MAX_INT:,} either way)")
+                raise refuse(name, _("{at} holds the number {shown}, beyond what any game counts (at most {MAX_INT:,} either way)")
+                                     .format(at=_at(where, _path_to(value, node)), shown=shown, MAX_INT=limits.MAX_INT))
         elif isinstance(node, float):
             if node != node or abs(node) > limits.MAX_INT:
-                raise refuse(name, f"{_at(where, _path_to(value, node))} holds the number {node:g}, beyond what any "
-                                    f"game counts (at most {limits.MAX_INT:,} either way)")
+                raise refuse(name, _("{at} holds the number {node:g}, beyond what any game counts (at most {MAX_INT:,} either way)")
+                                     .format(at=_at(where, _path_to(value, node)), node=node, MAX_INT=limits.MAX_INT))
         elif isinstance(node, dict):
             for k, v in node.items():
                 if len(k) > limits.MAX_STRING:
-                    raise refuse(name, f"{_at(where, _path_to(value, node))} has a key of {len(k):,} characters "
-                                        f"(at most {limits.MAX_STRING:,})")
+                    raise refuse(name, _("{at} has a key of {count:,} characters (at most {MAX_STRING:,})")
+                                         .format(at=_at(where, _path_to(value, node)), count=len(k), MAX_STRING=limits.MAX_STRING))
                 stack.append((v, depth + 1))
         elif isinstance(node, list):
             stack.extend((v, depth + 1) for v in node)
@@ -118,27 +129,29 @@ def _at(where: str, path: tuple) -> str:
 
     parts = list(path)
     if parts[:1] == ["journal"] and len(parts) > 1 and isinstance(parts[1], int):
-        where, parts = f"{where}'s journal entry {parts[1] + 1}", parts[2:]
+        where, parts = _("{where}'s journal entry {n}").format(where=where, n=parts[1] + 1), parts[2:]
     if not parts:
         return where
     dotted = ""
     for part in parts:
         dotted += f"[{part}]" if isinstance(part, int) else ("." if dotted else "") + safe_text(str(part)[:30])
-    return f"{where}'s {dotted}"
+    return _("{where}'s {field}").format(where=where, field=dotted)
 
 
-KIND_NAMES = {dict: "an object", list: "a list", str: "a text", int: "a whole number", float: "a number",
-              bool: "true or false", type(None): "null"}
+KIND_NAMES = {dict: N_("an object"), list: N_("a list"), str: N_("a text"), int: N_("a whole number"),
+              float: N_("a number"), bool: N_("true or false"), type(None): N_("null")}
+OTHER = N_("something else")
+
 
 
 def kind_of(value: Any) -> str:
-    return KIND_NAMES.get(type(value), "something else")
+    return _(KIND_NAMES.get(type(value), OTHER))
 
 
 def check_type(value: Any, kind: type | tuple, what: str, name: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        wanted = KIND_NAMES.get(kind, "something else") if not isinstance(kind, tuple) else "a value of another kind"
-        raise refuse(name, f"{what} must be {wanted}, not {kind_of(value)}")
+        wanted = _(KIND_NAMES.get(kind, OTHER)) if not isinstance(kind, tuple) else _("a value of another kind")
+        raise refuse(name, _("{what} must be {wanted}, not {kind_of}").format(what=what, wanted=wanted, kind_of=kind_of(value)))
     return value
 
 
@@ -154,12 +167,14 @@ def check_time(value: Any, what: str, name: str) -> str:
     check_type(value, str, what, name)
     shown = safe_text(repr(value[:40]))
     if len(value) > 40 or history.parse_time(value) is None:
-        raise refuse(name, f"{what} is not a date and time ({shown}): the companion writes times as {TIME_EXAMPLE}")
+        raise refuse(name, _("{what} is not a date and time ({shown}): the companion writes times as {TIME_EXAMPLE}")
+                             .format(what=what, shown=shown, TIME_EXAMPLE=TIME_EXAMPLE))
     from datetime import datetime
 
     if datetime.fromisoformat(value).tzinfo is None:
-        raise refuse(name, f"{what} ({shown}) has no time zone: the companion writes every time with one, as "
-                            f"{TIME_EXAMPLE} (UTC)")
+        raise refuse(name, _("{what} ({shown}) has no time zone: the companion writes every time with one, as "
+                             "{TIME_EXAMPLE} (UTC)")
+                             .format(what=what, shown=shown, TIME_EXAMPLE=TIME_EXAMPLE))
     return value
 
 
@@ -177,6 +192,7 @@ def check_played_on(value: Any, what: str, name: str) -> str:
         if moment.year < 1900:
             raise ValueError
     except ValueError:
-        raise refuse(name, f"{what} ({safe_text(repr(value[:40]))}) is not a day: the companion writes it as "
-                            "YYYY-MM-DD or YYYY-MM-DDTHH:MM, e.g. 2026-03-01T19:30") from None
+        raise refuse(name, _("{what} ({safe_text}) is not a day: the companion writes it as YYYY-MM-DD or "
+                             "YYYY-MM-DDTHH:MM, e.g. 2026-03-01T19:30")
+                             .format(what=what, safe_text=safe_text(repr(value[:40])))) from None
     return value

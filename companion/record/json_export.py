@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core.store import SCHEMA_KEY, Store, now, schema_version
 from companion.record import import_limits as limits
@@ -62,7 +63,7 @@ def _session_item(store: Store, sid: str, folder: str) -> str | None:
     try:
         meta, journal = store.read_session(sid)
     except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
-        store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
+        store.notes.append(_("Skipped: {message}").format(message=exc.message))  # the same line `sessions` gives: said once
         return None
     return _ENCODE({"meta": meta, "journal": journal})
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Iterable
 
+from companion.contract.language import _
 from companion.core import session as sessions
 from companion.contract.errors import CompanionError
 from companion.core.store import Store, now, open_db
@@ -60,9 +61,12 @@ class Roster:
             if shown.casefold() == wanted:
                 return shown
         if not known:
-            raise CompanionError("No player has played yet: start a session with `new GAME --players Ann,Bob`.")
-        listed = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-        raise CompanionError(f"There is no player called {name.strip()!r}: the players are {listed}.")
+            raise CompanionError(_("No player has played yet: start a session with `new GAME --players Ann,Bob`."))
+        listed = ", ".join(known[:12])
+        if len(known) > 12:
+            listed = _("{names} and {n} more").format(names=listed, n=len(known) - 12)
+        raise CompanionError(_("There is no player called {name}: the players are {names}.").format(
+            name=repr(name.strip()), names=listed))
 
 
 def shown_players(entries: Iterable[dict], roster: Roster) -> dict[str, str]:
@@ -195,12 +199,11 @@ def rename(store: Store, old: str, new: str) -> tuple[str, str, int]:
         new = check_name(new)
         old_key = shown_old.casefold()
         if new.casefold() != old_key and new.casefold() in players:
-            raise CompanionError(
-                f"{players[new.casefold()]} is already a player: to join {shown_old}'s history to theirs, "
-                f"type `player merge {shown_old} {players[new.casefold()]}`."
-            )
+            raise CompanionError(_(
+                "{new} is already a player: to join {old}'s history to theirs, type `player merge {old} {new}`."
+            ).format(new=players[new.casefold()], old=shown_old))
         if new == shown_old:
-            raise CompanionError(f"{shown_old} is already called that: nothing was changed.")
+            raise CompanionError(_("{name} is already called that: nothing was changed.").format(name=shown_old))
         updated = dict(aliases)
         for recorded in _group(entries, aliases, r, old_key) | {old_key}:
             updated[recorded] = new
@@ -217,15 +220,19 @@ def merge(store: Store, a: str, b: str) -> tuple[str, str, int]:
         shown_b = r.find(b, players.values())
         a_key, b_key = shown_a.casefold(), shown_b.casefold()
         if a_key == b_key:
-            raise CompanionError(f"{a!r} and {b!r} are already the same player ({shown_a}): nothing was changed.")
+            raise CompanionError(_("{a} and {b} are already the same player ({name}): nothing was changed.").format(
+                a=repr(a), b=repr(b), name=shown_a))
         moved = 0
         for e in entries:
             keys = {r.key(p) for p in e.get("players") or ()}
             if a_key in keys and b_key in keys:
-                raise CompanionError(
-                    f"{shown_a} and {shown_b} both played in session {e['id']} ({e['game']}, "
-                    f"{str(e.get('created'))[:10]}): they are two people, so nothing was merged."
-                )
+                from companion.record.shown import day
+
+                raise CompanionError(_(
+                    "{a} and {b} both played in session {id} ({game}, {date}): they are two people, so nothing "
+                    "was merged.").format(a=shown_a, b=shown_b, id=e["id"], game=e["game"],
+                                          date=day(str(e.get("created"))[:10])))
+
             moved += a_key in keys
         updated = dict(aliases)
         for recorded in _group(entries, aliases, r, a_key) | {a_key}:

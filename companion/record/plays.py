@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core.store import Store
 from companion.record import stats as history
@@ -111,7 +112,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         if history.finished(e):
             r = history.Result(e, roster)
             s = sessions.load(store, e["id"])
-            done, _ = s.fold()
+            done, _rest = s.fold()
             options = s.meta.get("options") or {}
             start = options.get("start") if isinstance(options.get("start"), str) else None
             summary = e.get("summary") or {}
@@ -132,7 +133,7 @@ def plays(store: Store, entries: list[dict], roster: Roster) -> list[Play]:
         try:  # a plugin's rules that raise skip their session alone, named (issue 22)
             ok, found = skipping(store, e["id"], read)
         except CompanionError as exc:  # one damaged session does not stop the others (issue 12)
-            store.notes.append(f"Skipped: {exc.message}")  # the same line `sessions` gives: said once
+            store.notes.append(_("Skipped: {message}").format(message=exc.message))  # the same line `sessions` gives: said once
             continue
         if not ok:
             continue

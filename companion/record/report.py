@@ -15,8 +15,11 @@ import html
 import math
 from typing import Any, Sequence
 
+from companion.contract.language import _, language, ngettext
 from companion.record import stats as history
 from companion.record.players import Roster
+from companion.record.shown import as_written, day, day_and_time, percent
+from companion.record.shown import short as _num
 
 # The players' colours by seat, the pages' and the terminal's (issue 21: Ann was blue here, red there)
 from companion.contract.view import PLAYER_COLOURS as PALETTE  # noqa: E402
@@ -55,11 +58,19 @@ def seat_colour(seats: Sequence[str], name: str) -> str:
 def page(title: str, body: str) -> str:
     """A whole HTML document around ``body``."""
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<!DOCTYPE html>\n<html lang=\"{language()}\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
+
+
+def h2(text: str) -> str:
+    return f"<h2>{esc(text)}</h2>"
+
+
+def para(text: str, cls: str = "") -> str:
+    return f"<p class=\"{cls}\">{esc(text)}</p>" if cls else f"<p>{esc(text)}</p>"
 
 
 def table_html(headers: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = (),
@@ -97,10 +108,11 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 
 def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], title: str,
-               x_title: str = "", y_title: str = "score", width: int = 720, height: int = 340,
+               x_title: str = "", y_title: str | None = None, width: int = 720, height: int = 340,
                colours: Sequence[str] | None = None) -> str:
     """An inline SVG line chart: one polyline per series (``colours``: each one's, by default
     in turn from the palette), None leaves a gap."""
+    y_title = _("score") if y_title is None else y_title
     left, right, top, bottom = 56, 130, 28, 46
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for _, vs in series for v in vs if history.is_number(v)]
@@ -120,7 +132,7 @@ def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float
              f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
     for t in ticks:
         parts.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{left + plot_w}" y2="{y(t):.1f}" stroke="#e3e3e3"/>')
-        label = f"{t:g}"
+        label = _num(t)
         parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{esc(label)}</text>')
     every = max(1, math.ceil(n / 14))
     for i, label in enumerate(labels):
@@ -149,7 +161,8 @@ def line_chart(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float
         for i, v in enumerate(vs):
             if history.is_number(v):
                 parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{c}">'
-                             f"<title>{esc(name)}: {esc(v)} ({esc(labels[i] if i < len(labels) else i)})</title></circle>")
+                             f"<title>{esc(name)}: {esc(as_written(v))} "
+                             f"({esc(labels[i] if i < len(labels) else i)})</title></circle>")
         parts.append("</g>")
         ly = top + 10 + 20 * k
         parts.append(f'<line x1="{left + plot_w + 14}" y1="{ly}" x2="{left + plot_w + 30}" y2="{ly}" '
@@ -202,7 +215,7 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
     # each point keeps the scores by name: a game may turn the seats during play (Transatlantic
     # seats the owner of the oldest ship first), and the chart must follow each player
     snaps: list[tuple[Any, dict[str, Any]]] = []
-    done, _ = session.fold()
+    done, _later = session.fold()
     for entry in done:
         event = entry["event"]
         data = with_frozen(data, event)
@@ -217,11 +230,12 @@ def score_series(session) -> tuple[list[str], list[str], list[list[Any]], str]:
         else:
             by_round.append((rnd, scores))
     if len(by_round) >= 2 and all(r is not None for r, _ in by_round):
-        labels = ["start"] + [f"R{r}" for r, _ in by_round]
-        points = [start] + [scores for _, scores in by_round]
+        # "R3": a round on the chart's axis
+        labels = [_("start")] + [_("R{round}").format(round=r) for r, _s in by_round]
+        points = [start] + [scores for _r, scores in by_round]
         axis = "round"
     else:
-        labels = ["start"] + [str(n) for n in range(1, len(snaps) + 1)]
+        labels = [_("start")] + [str(n) for n in range(1, len(snaps) + 1)]
         points = [start] + [scores for _, scores in snaps]
         axis = "event"
     per_player = [[pt.get(name) for pt in points] for name in names]
@@ -234,7 +248,14 @@ def _when(text: Any) -> str:
         return str(text or "")
     if moment.tzinfo is not None:
         moment = moment.astimezone()
-    return moment.strftime("%Y-%m-%d %H:%M")
+    return day_and_time(moment)
+
+
+
+
+def axis_words(axis: str) -> str:
+    """The chart's x axis in words: a round, or an event."""
+    return _("round") if axis == "round" else _("event")
 
 
 def session_facts(session, replay, roster: Roster) -> dict:
@@ -283,22 +304,31 @@ def session_facts(session, replay, roster: Roster) -> dict:
 
 def where_words(facts: dict) -> str:
     """`played on 2026-03-01 at Cy's kitchen`, or "" when neither was given."""
-    parts = [f"played on {facts['played_on'].replace('T', ' ')}" if facts.get("played_on") else "",
-             f"at {facts['location']}" if facts.get("location") else ""]
-    return " ".join(p for p in parts if p)
+    on, at = facts.get("played_on"), facts.get("location")
+    if on and at:
+        return _("played on {date} at {place}").format(date=day(on.replace("T", " ")), place=at)
+    if on:
+        return _("played on {date}").format(date=day(on.replace("T", " ")))
+    return _("at {place}").format(place=at) if at else ""
 
 
 def when_words(facts: dict, html: bool = False) -> str:
     """The report's line of when: started, finished, how long, where. A back-dated play
     (`--played-on`) says when it was played, never when it was typed in (issue 29)."""
-    minutes = f" ({facts['minutes']} min)" if facts["finished"] and facts["minutes"] is not None else ""
+    long = facts["finished"] and facts["minutes"] is not None
     if facts.get("played_on"):
-        return where_words(facts) + minutes + ("" if facts["finished"] or not html else ", still in play")
-    when = f"{'Started' if html else 'started'} {facts['started']}"
-    if facts["finished"]:
-        when += f", finished {facts['ended']}" + minutes
-    elif html:
-        when += ", still in play"
+        if long:
+            return _("{where} ({minutes} min)").format(where=where_words(facts), minutes=facts["minutes"])
+        return where_words(facts) if facts["finished"] or not html else \
+            _("{where}, still in play").format(where=where_words(facts))
+    if facts["finished"] and long:
+        when = (_("Started {start}, finished {end} ({minutes} min)") if html else
+                _("started {start}, finished {end} ({minutes} min)"))
+    elif facts["finished"]:
+        when = _("Started {start}, finished {end}") if html else _("started {start}, finished {end}")
+    else:
+        when = _("Started {start}, still in play") if html else _("started {start}")
+    when = when.format(start=facts["started"], end=facts["ended"], minutes=facts["minutes"])
     if where_words(facts):
         when += f" · {where_words(facts)}"
     return when
@@ -307,22 +337,26 @@ def when_words(facts: dict, html: bool = False) -> str:
 def result_words(facts: dict) -> str:
     winners = [facts["shown"].get(w, w) for w in facts["winners"]]
     if facts.get("abandoned") is not None:
-        return "Abandoned" + (f" ({facts['abandoned']})" if facts["abandoned"] else "") + ": no result."
+        if facts["abandoned"]:
+            return _("Abandoned ({reason}): no result.").format(reason=facts["abandoned"])
+        return _("Abandoned: no result.")
     if not facts["finished"]:
-        return "In play: no winner yet."
+        return _("In play: no winner yet.")
     if facts.get("coop"):
-        return "Won together." if facts.get("won") else "Lost together."
-    tie = f" (tie settled by {facts['tie_break']})" if facts.get("tie_break") else ""
+        return _("Won together.") if facts.get("won") else _("Lost together.")
+    rule = facts.get("tie_break")
     team = next((t for t in facts.get("teams") or [] if set(t) == set(winners)), None)
     if team is not None:
-        return f"Won by the team of {', '.join(team)}{tie}."
+        if rule:
+            return _("Won by the team of {names} (tie settled by {rule}).").format(names=", ".join(team), rule=rule)
+        return _("Won by the team of {names}.").format(names=", ".join(team))
     if not winners:
-        return "Finished without a winner."
+        return _("Finished without a winner.")
     if len(winners) == 1:
-        return f"Won by {winners[0]}{tie}."
-    if len(winners) == 1:
-        return f"Won by {winners[0]}."
-    return f"Shared win for {', '.join(winners)}."
+        if rule:
+            return _("Won by {name} (tie settled by {rule}).").format(name=winners[0], rule=rule)
+        return _("Won by {name}.").format(name=winners[0])
+    return _("Shared win for {names}.").format(names=", ".join(winners))
 
 
 def bgstats_html(facts: dict) -> list[str]:
@@ -335,14 +369,15 @@ def bgstats_html(facts: dict) -> list[str]:
 
     code = bgstats.qr_svg(link)
     if code is None:  # too long for a code: the link alone, and why (issue 29)
-        return ["<h2>Add to BG Stats</h2>",
-                f"<p><a href=\"{esc(link)}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
-                "or a tablet: open this file there).</p>",
+        return [h2(_("Add to BG Stats")),
+                "<p>" + _("<a href=\"{link}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
+                          "or a tablet: open this file there).").format(link=esc(link)) + "</p>",
                 f"<p>{esc(bgstats.too_long(link))}</p>"]
-    return ["<h2>Add to BG Stats</h2>",
-            f"<p><a href=\"{esc(link)}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
-            "or a tablet), or scan the code with one:</p>",
-            f"<figure>{code}<figcaption>The play, for BG Stats.</figcaption></figure>"]
+    return [h2(_("Add to BG Stats")),
+            "<p>" + _("<a href=\"{link}\">Add this play to BG Stats</a> (opens the BG Stats app on a phone "
+                      "or a tablet), or scan the code with one:").format(link=esc(link)) + "</p>",
+            f"<figure>{code}<figcaption>" + esc(_("The play, for BG Stats.")) + "</figcaption></figure>"]
+
 
 
 def session_html(facts: dict) -> str:
@@ -351,106 +386,136 @@ def session_html(facts: dict) -> str:
     rows = []
     for seat, name in enumerate(facts["seats"], 1):
         shown = facts["shown"][name]
-        label = esc(shown) + (f" <small>(recorded as {esc(name)})</small>" if shown != name else "")
-        mark = "winner" if name in facts["winners"] else ""
-        extra = [x for x in (facts["roles"].get(name), next(("team " + "+".join(t) for t in facts.get("teams") or []
-                                                               if facts["shown"][name] in t), None)) if x]
+        label = esc(shown) + (" <small>" + esc(_("(recorded as {name})").format(name=name)) + "</small>"
+                              if shown != name else "")
+        mark = _("winner") if name in facts["winners"] else ""
+        extra = [x for x in (facts["roles"].get(name),
+                             next((_("team {names}").format(names="+".join(t)) for t in facts.get("teams") or []
+                                   if facts["shown"][name] in t), None)) if x]
         if extra:
             label += f" <small>({esc(', '.join(extra))})</small>"
         cls = ' class="win"' if name in facts["winners"] else ""
         rows.append([seat, f"<span{cls}><span class=\"swatch\" style=\"background:{facts['colours'][name]}\"></span>"
-                           f"{label}</span>", facts["scores"].get(name), facts["ranks"].get(name, ""), mark])
-    chart = [f"<h2>Score by {esc(facts['axis'])}</h2>",
-             "<figure>\n" + line_chart(facts["labels"], facts["series"], f"Score by {facts['axis']}: {facts['title']}",
-                                       x_title=facts["axis"], colours=[facts["colours"].get(n) for n in facts["names"]])
-             + f"\n<figcaption>Each player's total after each {esc(facts['axis'])}.</figcaption>\n</figure>"] \
+                           f"{label}</span>", as_written(facts["scores"].get(name)), facts["ranks"].get(name, ""), mark])
+    by_round = facts["axis"] == "round"
+    heading = _("Score by round") if by_round else _("Score by event")
+    caption = _("Each player's total after each round.") if by_round else _("Each player's total after each event.")
+    chart = [f"<h2>{esc(heading)}</h2>",
+             "<figure>\n" + line_chart(facts["labels"], facts["series"],
+                                       _("{heading}: {title}").format(heading=heading, title=facts["title"]),
+                                       x_title=axis_words(facts["axis"]),
+                                       colours=[facts["colours"].get(n) for n in facts["names"]])
+             + f"\n<figcaption>{esc(caption)}</figcaption>\n</figure>"] \
         if facts.get("chart", True) else []
     log = "\n".join(f"<li><span class=\"t\">{esc(t)}</span>{esc(words)}</li>" for _, t, words in facts["log"])
+    meta = _("Session {id}").format(id=facts["id"]) + f" · {when}"
+    if facts["round"] is not None:
+        meta += " · " + _("round {round}").format(round=facts["round"])
     body = [
         f"<h1>{esc(facts['title'])}</h1>",
-        f"<p class=\"meta\">Session {esc(facts['id'])} · {esc(when)}"
-        f"{' · round ' + esc(facts['round']) if facts['round'] is not None else ''}</p>",
+        f"<p class=\"meta\">{esc(meta)}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
-        "<h2>Final scores</h2>" if facts["finished"] else "<h2>Scores so far</h2>",
-        table_html(["seat", "player", "score", "rank", "result"], rows, numeric=(0, 2, 3), raw=(1,)),
+        h2(_("Final scores")) if facts["finished"] else h2(_("Scores so far")),
+        table_html([_("seat"), _("player"), _("score"), _("rank"), _("result")], rows, numeric=(0, 2, 3), raw=(1,)),
         *chart,
         *bgstats_html(facts),
-        "<h2>What happened</h2>",
-        f"<ol class=\"log\">\n{log}\n</ol>" if log else "<p>Nothing was recorded.</p>",
-        "<p class=\"meta\">Made by Tabletop Companion.</p>",
+        h2(_("What happened")),
+        f"<ol class=\"log\">\n{log}\n</ol>" if log else para(_("Nothing was recorded.")),
+        para(_("Made by Tabletop Companion."), "meta"),
     ]
-    return page(f"{facts['title']} · session {facts['id']}", "\n".join(body))
+    return page(_("{title} · session {id}").format(title=facts["title"], id=facts["id"]), "\n".join(body))
 
 
 # -- statistics --------------------------------------------------------------------------------
 
 
-def _num(value: Any) -> str:
-    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
-
 
 def _rate(p: dict) -> str:
-    return f"{round(100 * p['win_rate'])}% ({p['wins']}/{p['sessions']})"
+    return _("{percent} ({wins}/{sessions})").format(percent=percent(p["win_rate"]), wins=p["wins"],
+                                                      sessions=p["sessions"])
+
 
 
 def stats_html(stats: dict) -> str:
     """The statistics page: win-rate bars, tables, recent scores, head to head, records."""
     f = stats["filters"]
-    scope = [f"player {f['player']}" if f["player"] else "", f"game {f['game']}" if f["game"] else "",
-             f"since {f['since']}" if f["since"] else ""]
-    scope_text = ", ".join(s for s in scope if s) or "all sessions"
+    scope_text = scope_words(stats["filters"]) or _("all sessions")
     players = [p for p in stats["players"] if p["sessions"]]
-    body = ["<h1>Statistics</h1>",
-            f"<p class=\"meta\">{stats['sessions']} finished session{'s' if stats['sessions'] != 1 else ''} "
-            f"({esc(scope_text)}); {len(stats['unfinished'])} in play, not counted.</p>"]
+    n = stats["sessions"]
+    body = ["<h1>" + esc(_("Statistics")) + "</h1>",
+            "<p class=\"meta\">" + esc(ngettext("{n} finished session ({scope}); {playing} in play, not counted.",
+                                                "{n} finished sessions ({scope}); {playing} in play, not counted.",
+                                                n).format(n=n, scope=scope_text, playing=len(stats["unfinished"])))
+            + "</p>"]
     if players:
-        body.append("<h2>Win rates</h2>")
+        body.append(h2(_("Win rates")))
         body.append("<figure>\n" + bar_chart([(p["name"], p["win_rate"], _rate(p)) for p in players],
-                                             "Win rate per player") + "\n</figure>")
-        rows = [[p["name"], p["sessions"], p["wins"], f"{round(100 * p['win_rate'])}%", p["current_streak"],
+                                             _("Win rate per player")) + "\n</figure>")
+        rows = [[p["name"], p["sessions"], p["wins"], percent(p["win_rate"]), p["current_streak"],
                  p["longest_streak"]] for p in players]
-        body.append("<h2>Players</h2>")
-        body.append(table_html(["player", "sessions", "wins", "win rate", "streak now", "longest streak"], rows,
-                               numeric=(1, 2, 3, 4, 5)))
+        body.append(h2(_("Players")))
+        body.append(table_html([_("player"), _("sessions"), _("wins"), _("win rate"), _("streak now"),
+                                _("longest streak")], rows, numeric=(1, 2, 3, 4, 5)))
         rows = [[p["name"], history.title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
                 for p in players for g, v in p["games"].items()]
-        body.append("<h2>Scores per game</h2>")
-        body.append(table_html(["player", "game", "sessions", "wins", "average", "best"], rows, numeric=(2, 3, 4, 5)))
+        body.append(h2(_("Scores per game")))
+        body.append(table_html([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")], rows,
+                               numeric=(2, 3, 4, 5)))
         charts = history.recent_by_game(players, f["game"])
         if charts:
-            body.append("<h2>Recent scores</h2>")
+            body.append(h2(_("Recent scores")))
         for c in charts:  # one chart per game: scores of different games never share a scale
-            width = max(len(vs) for _, vs in c["rows"])
+            width = max(len(vs) for _n, vs in c["rows"])
             series = [(name, [None] * (width - len(vs)) + vs) for name, vs in c["rows"]]
-            labels = [str(n - width) if n != width else "last" for n in range(1, width + 1)]
-            body.append("<figure>\n" + line_chart(labels, series, f"{c['title']}: each player's last scores",
-                                                  x_title="sessions ago") +
-                        f"\n<figcaption>{esc(c['title'])}: each player's scores in their last {width} "
-                        f"session{'s' if width != 1 else ''} of it, oldest left, on one scale.</figcaption>\n"
+            labels = [str(n - width) if n != width else _("last") for n in range(1, width + 1)]
+            caption = ngettext("{title}: each player's scores in their last {n} session of it, oldest left, on "
+                               "one scale.", "{title}: each player's scores in their last {n} sessions of it, oldest "
+                               "left, on one scale.", width).format(title=c["title"], n=width)
+            body.append("<figure>\n" + line_chart(labels, series,
+                                                  _("{title}: each player's last scores").format(title=c["title"]),
+                                                  x_title=_("sessions ago")) +
+                        f"\n<figcaption>{esc(caption)}</figcaption>\n"
                         "</figure>")
     h2h = stats["head_to_head"]
     if h2h:
-        body.append("<h2>Head to head</h2><p class=\"meta\">Wins–losses–draws of the row player against the column player.</p>")
+        body.append(h2(_("Head to head")) + para(_("Wins–losses–draws of the row player against the column player."),
+                                                 "meta"))
+
         names = sorted({n for row in h2h.values() for n in row} | set(h2h), key=str.casefold)
         cols = [n for n in names if any(n in row for row in h2h.values())]
         rows = [[a] + [("–" if a == b else "{wins}–{losses}–{draws}".format(**h2h[a][b]) if b in h2h[a] else "")
                        for b in cols] for a in sorted(h2h, key=str.casefold)]
-        body.append(table_html(["player"] + cols, rows, numeric=range(1, len(cols) + 1)))
+        body.append(table_html([_("player")] + cols, rows, numeric=range(1, len(cols) + 1)))
     if stats["games"]:
         rows = []
         for g in stats["games"]:
             rec = g["record"]
             rows.append([g["title"], g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
-                         f"{rec['score']} by {rec['player']} ({rec['date']}, {rec['session']})" if rec else ""])
-        body.append("<h2>Games</h2>")
-        body.append(table_html(["game", "sessions", "average rounds", "average minutes", "record score"], rows,
-                               numeric=(1, 2, 3)))
+                         record_words(rec) if rec else ""])
+        body.append(h2(_("Games")))
+        body.append(table_html([_("game"), _("sessions"), _("average rounds"), _("average minutes"),
+                                _("record score")], rows, numeric=(1, 2, 3)))
     if stats["unfinished"]:
         rows = [[u["id"], history.title(u["game"]), ", ".join(u["players"]), _when(u["created"])]
                 for u in stats["unfinished"]]
-        body.append("<h2>In play (not counted)</h2>")
-        body.append(table_html(["session", "game", "players", "started"], rows))
+        body.append(h2(_("In play (not counted)")))
+        body.append(table_html([_("session"), _("game"), _("players"), _("started")], rows))
     if not players and not stats["unfinished"]:
-        body.append("<p>No sessions yet.</p>")
-    body.append("<p class=\"meta\">Made by Tabletop Companion.</p>")
-    return page("Statistics · Tabletop Companion", "\n".join(body))
+        body.append(para(_("No sessions yet.")))
+    body.append(para(_("Made by Tabletop Companion."), "meta"))
+    return page(_("Statistics · Tabletop Companion"), "\n".join(body))
+
+
+def scope_words(f: dict) -> str:
+    """What `stats` was asked about (`player Ann, game trans, since 2026-01-01`), or ""."""
+    scope = [_("player {name}").format(name=f["player"]) if f["player"] else "",
+             _("game {game}").format(game=f["game"]) if f["game"] else "",
+             _("since {date}").format(date=day(f["since"])) if f["since"] else ""]
+    return ", ".join(s for s in scope if s)
+
+
+def record_words(rec: dict) -> str:
+    """A game's record score: `68 by Ann (2026-03-01, a1b2c3)`."""
+    return _("{score} by {name} ({date}, {session})").format(score=as_written(rec["score"]), name=rec["player"],
+                                                              date=day(rec["date"]), session=rec["session"])
+

@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Iterable
 
+from companion.contract.language import _
 from companion.contract.errors import CompanionError
 from companion.core.session import parse_location, parse_played_on  # noqa: F401 (used by commands)
 from companion.record.players import Roster, shown_players
@@ -83,7 +84,8 @@ def parse_since(text: str | None) -> str | None:
     try:
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
-        raise CompanionError(f"{text!r} is not a date: write it as YYYY-MM-DD, e.g. 2026-01-31.") from None
+        raise CompanionError(_("{text} is not a date: write it as YYYY-MM-DD, e.g. 2026-01-31.")
+                               .format(text=repr(text))) from None
 
 
 def game_key(entry: dict) -> str:
@@ -284,8 +286,11 @@ def check_game(game: str | None, entries: Iterable[dict]) -> str | None:
         if name_key(title(gid)) == wanted:
             return gid
     listed = sorted((g for g in known if g), key=str.casefold)
-    raise CompanionError(f"There is no game {game!r}: the games are {', '.join(listed[:20])}"
-                         f"{f' and {len(listed) - 20} more' if len(listed) > 20 else ''}.")
+    names = ", ".join(listed[:20])
+    if len(listed) > 20:
+        names = _("{names} and {n} more").format(names=names, n=len(listed) - 20)
+    raise CompanionError(_("There is no game {game}: the games are {names}.").format(game=repr(game), names=names))
+
 
 
 def title(game_id: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion.contract.language import _
 from companion.core import session as sessions
 from companion.contract.errors import CompanionError, StoreError
 from companion.core.store import Store, glob_escape, index_entry, read_json_file
@@ -36,14 +37,15 @@ def resolve_binned(store: Store, prefix: str) -> str:
     """The one deleted session whose id starts with ``prefix``, or a clear refusal."""
     prefix = prefix.strip().lower()
     if not prefix or "/" in prefix or "\\" in prefix or prefix.startswith("."):
-        raise CompanionError(f"{prefix!r} is not a session id: `sessions --deleted` lists the bin.")
+        raise CompanionError(_("{id} is not a session id: `sessions --deleted` lists the bin.").format(id=repr(prefix)))
     folder = bin_dir(store)
     matches = sorted(p.stem for p in folder.glob(f"{glob_escape(prefix)}*.json")) if folder.is_dir() else []
     if not matches:
-        raise CompanionError(f"No deleted session starts with {prefix!r}: `sessions --deleted` lists the bin.")
+        raise CompanionError(_("No deleted session starts with {id}: `sessions --deleted` lists the bin.").format(
+            id=repr(prefix)))
     if len(matches) > 1:
-        raise CompanionError(f"{prefix!r} matches several deleted sessions ({', '.join(matches[:5])}): "
-                             "type more of the id.")
+        raise CompanionError(_("{id} matches several deleted sessions ({ids}): type more of the id.").format(
+            id=repr(prefix), ids=", ".join(matches[:5])))
     return matches[0]
 
 
@@ -52,7 +54,9 @@ def _move(src: Path, dst: Path) -> None:
         dst.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, dst)
     except OSError as exc:
-        raise StoreError(f"Could not move {src} to {dst}: {exc.strerror or exc}. Nothing was changed.") from None
+        raise StoreError(_("Could not move {file} to {target}: {reason}. Nothing was changed.").format(
+            file=src, target=dst, reason=exc.strerror or exc)) from None
+
 
 
 def _drop_from_index(store: Store, sid: str) -> None:
@@ -73,8 +77,8 @@ def delete(store: Store, sid: str) -> sessions.Session:
     with store.writing_session(sid), store.writing():
         s = sessions.load(store, sid)
         if binned_path(store, sid).exists():
-            raise CompanionError(f"The bin already holds a session {sid}: `restore {sid}` it first, or "
-                                 f"move {binned_path(store, sid)} away.")
+            raise CompanionError(_("The bin already holds a session {id}: `restore {id}` it first, or "
+                                   "move {file} away.").format(id=sid, file=binned_path(store, sid)))
         _drop_from_index(store, sid)
         _move(store.session_path(sid), binned_path(store, sid))
         store.drop_snapshot(sid)
@@ -82,9 +86,9 @@ def delete(store: Store, sid: str) -> sessions.Session:
             try:
                 store.set_current(None)
             except StoreError as exc:  # the session is in the bin all the same: say so (issue 22)
-                reason = exc.message.split(": ", 1)[-1].split(". Nothing was changed")[0]
-                store.notes.append(f"Session {sid} is in the bin, but it could not be unset as the current one "
-                                   f"({reason}): pick another with `use ID`.")
+                reason = exc.message.split(": ", 1)[-1].split(". ")[0]  # (its words in any language)
+                store.notes.append(_("Session {id} is in the bin, but it could not be unset as the current one "
+                                     "({reason}): pick another with `use ID`.").format(id=sid, reason=reason))
     return s
 
 
@@ -95,8 +99,8 @@ def restore(store: Store, prefix: str) -> sessions.Session:
     with store.writing_session(sid), store.writing():
         sid = resolve_binned(store, sid)  # still in the bin, now that nobody else can move it
         if store.session_path(sid).exists():
-            raise CompanionError(f"Session {sid} is in the record already (an import brought it back?): "
-                                 f"the copy in the bin stays at {binned_path(store, sid)}.")
+            raise CompanionError(_("Session {id} is in the record already (an import brought it back?): "
+                                   "the copy in the bin stays at {file}.").format(id=sid, file=binned_path(store, sid)))
         data = read_json_file(binned_path(store, sid), "session") or {}
         try:
             meta = data["meta"]["1"]
@@ -104,7 +108,7 @@ def restore(store: Store, prefix: str) -> sessions.Session:
             s = sessions.Session(meta, [table[k] for k in sorted(table, key=int)])
             replay = s.replay()
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise StoreError(f"{binned_path(store, sid)} is damaged: it stays in the bin.") from None
+            raise StoreError(_("{file} is damaged: it stays in the bin.").format(file=binned_path(store, sid))) from None
         _move(binned_path(store, sid), store.session_path(sid))
         # the index is a cache of the session files: when it cannot be written the session is
         # back all the same, and a note says so (never "Nothing was changed", issue 22)

@@ -7,6 +7,8 @@ and an exit status that says whether anything failed.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import os
 
 import click
@@ -21,24 +23,23 @@ def defaults() -> tuple[int, int]:
     return (LONG_SEEDS, LONG_MOVES) if os.environ.get("COMPANION_LONG_TESTS") == "1" else (SEEDS, MOVES)
 
 
-@click.command()
+@click.command(help=N_("Check installed games against the contract, plugins included (no GAME: every one).\n"
+    "\n"
+    "Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer\n"
+    "a phone, several seeds. After every move the journal must replay to the state kept, and\n"
+    "undo then redo must give it back. Beside every random run goes a twin with other secrets\n"
+    "(another deal, other private values): whatever the table, `status --json`, `log` or another\n"
+    "player's page and stream shows must be the same bytes in both, or it shows a secret. One\n"
+    "line per failure (the game, the move, the surface, what it shows), a summary per game;\n"
+    "the exit status is 1 when anything failed. Nothing is written to your data folder."))
 @click.argument("game_ids", metavar="[GAME]...", nargs=-1)
 @click.option("--seeds", type=click.IntRange(0, 1000), default=None, metavar="N",
-              help=f"Random runs per game (default {SEEDS}; {LONG_SEEDS} with COMPANION_LONG_TESTS=1).")
+              help=N_("Random runs per game (default {seeds}; {long} with COMPANION_LONG_TESTS=1)."))
 @click.option("--moves", type=click.IntRange(1, 100_000), default=None, metavar="N",
-              help=f"Moves per random run at most, if the game has not ended before (default {MOVES}; "
-                   f"{LONG_MOVES} with COMPANION_LONG_TESTS=1).")
+              help=N_("Moves per random run at most, if the game has not ended before (default {moves}; "
+                      "{long} with COMPANION_LONG_TESTS=1)."))
 @json_option
 def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_json: bool) -> None:
-    """Check installed games against the contract, plugins included (no GAME: every one).
-
-    Plays each game's declared PLAYTHROUGH, then random legal moves from what its kinds offer
-    a phone, several seeds. After every move the journal must replay to the state kept, and
-    undo then redo must give it back. Beside every random run goes a twin with other secrets
-    (another deal, other private values): whatever the table, `status --json`, `log` or another
-    player's page and stream shows must be the same bytes in both, or it shows a secret. One
-    line per failure (the game, the move, the surface, what it shows), a summary per game;
-    the exit status is 1 when anything failed. Nothing is written to your data folder."""
     from companion.check import runner
     from companion.contract.errors import CompanionError
     from companion.core import registry
@@ -48,9 +49,9 @@ def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_js
     if unknown:
         failed = next((line for line in registry.problems() if line.split(" ", 1)[0] == unknown[0]), None)
         if failed is not None:
-            raise CompanionError(f"Not loaded: {failed}")
-        raise CompanionError(f"No game {unknown[0]!r} is installed: `companion games` lists them "
-                             f"({', '.join(installed)}).")
+            raise CompanionError(_("Not loaded: {problem}").format(problem=failed))
+        raise CompanionError(_("No game {game} is installed: `companion games` lists them ({names}).").format(
+            game=repr(unknown[0]), names=", ".join(installed)))
     default_seeds, default_moves = defaults()
     reports = []
     for game_id in game_ids or installed:
@@ -62,13 +63,27 @@ def check(game_ids: tuple[str, ...], seeds: int | None, moves: int | None, as_js
         for failure in report.failures[:runner.SHOWN_PER_GAME]:
             click.echo(failure.line())
         if len(report.failures) > runner.SHOWN_PER_GAME:
-            click.echo(f"{game_id}: ... and {len(report.failures) - runner.SHOWN_PER_GAME} more failures")
+            more = len(report.failures) - runner.SHOWN_PER_GAME
+            click.echo(ngettext("{game}: ... and {n} more failure", "{game}: ... and {n} more failures", more).format(
+                game=game_id, n=more))
         click.echo(report.summary())
     problems = [] if game_ids else registry.problems()  # a game that did not load fails a check of all
     if as_json:
         echo_json({"games": [r.as_json() for r in reports], "not_loaded": problems}, "check")
     else:
         for line in problems:
-            click.echo(f"Not loaded: {line}")
+            click.echo(_("Not loaded: {problem}").format(problem=line))
     if problems or any(r.failures for r in reports):
         click.get_current_context().exit(1)
+
+
+# the defaults in the options' helps, filled in after translation (speech.help_text)
+for _param in check.params:
+    if _param.name == "seeds":
+        _param.help_values = {"seeds": SEEDS, "long": LONG_SEEDS}
+    elif _param.name == "moves":
+        _param.help_values = {"moves": MOVES, "long": LONG_MOVES}
+
+from companion.terminal.speech import speak_helps  # noqa: E402 - the helps above read through it
+
+speak_helps()

@@ -19,6 +19,7 @@ import click
 from companion import __version__
 from companion.core.app import App, default_data_dir
 from companion.contract.errors import CompanionError, Malformed, MissingValue
+from companion.contract.language import N_, _
 from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_target,  # noqa: F401 (load_target: tests)
                                      usage_line)
 
@@ -55,6 +56,11 @@ class FittedFormatter(click.HelpFormatter):
 # Context.formatter_class, and the commands' contexts are Click's own.
 click.Context.formatter_class = FittedFormatter
 
+# ... and read each help in the viewer's language (helps are marked with N_ where declared).
+from companion.terminal.speech import speak_helps  # noqa: E402
+
+speak_helps()
+
 # top-level command name -> "module:attribute": the commands every session shares and the
 # group's record. Games declare their own commands (companion.contract.api.Game.commands).
 COMMANDS: dict[str, str] = {
@@ -88,7 +94,7 @@ COMMANDS: dict[str, str] = {
     "check": "companion.terminal.check:check",
     "language": "companion.terminal.speech:language_cmd",
 }
-SESSIONS, RECORD = "Sessions", "History and exchange"
+SESSIONS, RECORD = N_("Sessions"), N_("History and exchange")  # headings: translated where shown
 
 
 def log_unexpected(app: App | None) -> str:
@@ -103,13 +109,13 @@ def log_unexpected(app: App | None) -> str:
         from companion.core.store import now
 
         if path.is_symlink():
-            return "nowhere (errors.log is a link: move it away)"
+            return _("nowhere (errors.log is a link: move it away)")
         # owner only (issue 12), at most two files of 1 MiB (issue 29)
         if not logs.append(path, f"--- {now()} companion {__version__}\n{text}\n"):
-            return "nowhere (the data folder is not writable)"
+            return _("nowhere (the data folder is not writable)")
         return str(path)
     except OSError:
-        return "nowhere (the data folder is not writable)"
+        return _("nowhere (the data folder is not writable)")
 
 
 def take_session(app: App, args: list[str]) -> list[str]:
@@ -165,7 +171,7 @@ class RootGroup(LazyGroup):
         one-off action reads its file once."""
         app = self.app_for(ctx)
         try:
-            s, _ = app.loaded()
+            s, _replay = app.loaded()
             return s.meta["game"]
         except Exception:  # noqa: BLE001 - no session yet, or a damaged one: the command will say
             return None
@@ -264,7 +270,7 @@ class RootGroup(LazyGroup):
             heading = game.section or game.title
             listed = games.setdefault(heading, [])
             for name in sorted(commands):
-                if name not in {n for n, _ in listed} and not commands[name].hidden:
+                if name not in {n for n, _c in listed} and not commands[name].hidden:
                     listed.append((name, commands[name]))
         here = list(games.items())[:1] if self.game_at_hand(ctx) else []
         rest = [item for item in games.items() if item not in here]
@@ -273,17 +279,18 @@ class RootGroup(LazyGroup):
     def format_commands(self, ctx, formatter):
         """The commands grouped: the game at hand's first, so a player sees what belongs together."""
         sections = self.sections(ctx)
-        width = max((len(n) for _, cmds in sections for n, _ in cmds), default=0)
+        width = max((len(n) for _t, cmds in sections for n, _c in cmds), default=0)
         limit = formatter.width - 6 - width
         for title, cmds in sections:
             if cmds:
-                with formatter.section(title):
+                with formatter.section(_(title)):
                     formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in cmds])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from companion.terminal.speech import choose_for, speak_click
 
-        choose_for(args)  # the language, worked out when the first message is translated
+        if not isinstance(extra.get("obj"), App):  # a line of the shell or a script speaks as its process
+            choose_for(args)  # the language, worked out when the first message is translated
         speak_click()
         if os.environ.get(complete_var or "_COMPANION_COMPLETE"):  # Tab in a login shell
             from companion.terminal.login_completion import register
@@ -295,19 +302,20 @@ class RootGroup(LazyGroup):
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             typed = sys.argv[1:] if args is None else args
-            click.echo(on_terminal(f"Error: {click_message(usage_line(exc), typed)}"), err=True)
+            click.echo(on_terminal(_("Error: {message}").format(message=click_message(usage_line(exc), typed))), err=True)
             sys.exit(EXIT_USAGE)
         except click.ClickException as exc:
             from companion.contract.text import safe_text
 
             from companion.contract.text import clip_echoes
 
-            click.echo(on_terminal(f"Error: {safe_text(clip_echoes(exc.format_message()))}"), err=True)
+            click.echo(on_terminal(_("Error: {message}").format(message=safe_text(clip_echoes(exc.format_message())))),
+                       err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             from companion.terminal.script import STOPPED
 
-            click.echo(STOPPED, err=True)
+            click.echo(_(STOPPED), err=True)
             sys.exit(EXIT_REFUSED)
         except BrokenPipeError:
             # The reader went away (`| head`): say nothing, and keep Python from complaining
@@ -347,15 +355,17 @@ class RootGroup(LazyGroup):
             where = log_unexpected(ctx.find_object(App))
             plugin = plugin_at_fault(exc, game_in_hand(ctx))
             if plugin is not None:  # a plugin's own code raised: it is named, not the companion
-                from companion.core.plugins import failed
+                from companion.core.plugins import frame
 
                 raise click.ClickException(
-                    f"T{failed(plugin, exc)[1:]}; nothing more was recorded. Details are in {where}: tell the game's "
-                    "author."
+                    _("The game {game} ({distribution} {version}) failed ({error} in {place}); nothing more was "
+                      "recorded. Details are in {log}: tell the game's author.").format(
+                        game=plugin.game.id, distribution=plugin.distribution, version=plugin.version,
+                        error=type(exc).__name__, place=frame(exc), log=where)
                 ) from None
             raise click.ClickException(
-                f"Something went wrong inside companion ({type(exc).__name__}); nothing more was "
-                f"recorded. Details are in {where}."
+                _("Something went wrong inside companion ({error}); nothing more was "
+                  "recorded. Details are in {log}.").format(error=type(exc).__name__, log=where)
             ) from None
         finally:
             show_notes(ctx)
@@ -441,7 +451,7 @@ def show_notes(ctx) -> None:
 
     notes, store.notes[:] = list(dict.fromkeys(store.notes)), []
     for note in notes:
-        click.echo(f"Note: {safe_text(note)}", err=True)
+        click.echo(_("Note: {note}").format(note=safe_text(note)), err=True)
 
 
 class DataDirPath(click.Path):
@@ -449,7 +459,7 @@ class DataDirPath(click.Path):
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and "\x00" in value:
-            self.fail("the folder's name contains a NUL character: give another folder.", param, ctx)
+            self.fail(_("the folder's name contains a NUL character: give another folder."), param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -458,24 +468,23 @@ class DataDirPath(click.Path):
     lazy=COMMANDS,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    help=N_("Tabletop Companion: deals cards fairly, keeps score and says when the game is over.\n"
+    "\n"
+    "Run it with no command for the interactive shell. With commands piped in, it runs them one\n"
+    "per line (script mode)."),
 )
 @click.option(
     "--data-dir",
     type=DataDirPath(file_okay=False),  # a str: pathlib is imported only when the folder is used
-    help="Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder).",
+    help=N_("Folder for sessions and your own printed values (default: $COMPANION_HOME, else your user data folder)."),
 )
-@click.option("--session", "session_id", metavar="ID", help="Act on this session instead of the current one.",
+@click.option("--session", "session_id", metavar="ID", help=N_("Act on this session instead of the current one."),
               shell_complete=lambda ctx, param, incomplete: _complete_sessions(ctx, param, incomplete))
 @click.option("--lang", type=click.Choice(["de", "en"], case_sensitive=False), metavar="de|en",
-              help="Speak this language (default: `companion language`, else the locale variables).")
+              help=N_("Speak this language (default: `companion language`, else the locale variables)."))
 @click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
 @click.pass_context
 def cli(ctx: click.Context, data_dir: str | None, session_id: str | None, lang: str | None = None) -> None:
-    """Tabletop Companion: deals cards fairly, keeps score and says when the game is over.
-
-    Run it with no command for the interactive shell. With commands piped in, it runs them one
-    per line (script mode).
-    """
     line = isinstance(ctx.obj, App) and not ctx.obj.one_off  # one line of the shell or of a script (run_line)
     if lang:
         from companion.contract.language import set_language
@@ -506,11 +515,11 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None, lang: 
 
             s = sessions.load(app.store, sid)
             app.pin(sid)
-            click.echo(f"Here, now session {sid}: {s.game.title} with {', '.join(s.players)} "
-                       "(other terminals keep theirs).")
+            click.echo(_("Here, now session {id}: {game} with {players} (other terminals keep theirs).").format(
+                id=sid, game=s.game.title, players=", ".join(s.players)))
             return
         if line:  # `--` alone: no second shell or script inside this one
-            raise click.UsageError("Options alone do nothing: give a command after them, e.g. `--session ID status`.")
+            raise click.UsageError(_("Options alone do nothing: give a command after them, e.g. `--session ID status`."))
         if sys.stdin is not None and sys.stdin.isatty():
             from companion.terminal import shell
 

@@ -10,6 +10,8 @@ here (:func:`commands_of`) and refuses one used on a session of another game.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import weakref
 from typing import Any, Callable, Iterable
 
@@ -52,7 +54,7 @@ def commands_of(game_id: str) -> dict[str, click.Command]:
     groups: dict[str, dict[str, Any]] = {}
     out: dict[str, click.Command] = {}
     for decl in [*(found.get("MOVES") or []), *(found.get("SCREENS") or [])]:
-        first, _, rest = decl.name.partition(" ")
+        first, _space, rest = decl.name.partition(" ")
         if rest:
             groups.setdefault(first, {})[rest] = decl
         else:
@@ -142,7 +144,7 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
                                            type=str,  # read by the one reader, not by Click
                                            shell_complete=login_shell_complete(decl, p)))
     if isinstance(decl, Screen) and decl.json is not None:
-        params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print JSON (a stable format for scripts)."))
+        params.append(click.Option(["--json", "as_json"], is_flag=True, help=N_("Print JSON (a stable format for scripts).")))
     from companion.games.kit import SESSION_HELP
 
     from companion.games.kit import completes
@@ -175,7 +177,7 @@ def at_hand(app: App, viewer: str | None = None) -> At:
     """The session the command targets, as a declaration sees it (refused when it is another
     game's: see App.expects)."""
     s = app.session()
-    _, replay = app.loaded(s.id)
+    _s, replay = app.loaded(s.id)
     return At(s, replay, viewer, host=app)
 
 
@@ -197,7 +199,7 @@ def read_args(app: App, decl: Move | Screen, raw: dict, at: At) -> None:
         if p.ask and at.can_ask():
             return ask_for(app, decl, p, at)
         if p.missing:
-            raise click.UsageError(p.missing, ctx=ctx)
+            raise click.UsageError(_(p.missing), ctx=ctx)
         click_param = next(cp for cp in ctx.command.params if cp.name == p.name)
         raise click.MissingParameter(ctx=ctx, param=click_param)
 
@@ -218,8 +220,8 @@ def ask_for(app: App, decl: Move, p: Param, at: At) -> Any:
     if p.private:
         owner = at.args.get(decl.actor or "")
         if app.choose_private is None or not owner:
-            raise click.UsageError(f"Name the {p.label}: {usage(decl)} (in the shell, on a terminal, the "
-                                   f"{p.label} is chosen on the private screen).")
+            raise click.UsageError(_("Name the {label}: {usage} (in the shell, on a terminal, the {label} is chosen on "
+                                     "the private screen).").format(label=_(p.label), usage=usage(decl)))
         from companion.terminal.render import draw
 
         from companion.contract.exit import Exit
@@ -260,15 +262,16 @@ def run_move(app: App, move: Move, raw: dict) -> None:
         secret = [str(v) for p in move.params if p.private for v in _values(args.get(p.name))]
         if app.interactive and any(v.strip() and v.strip().casefold() in exc.message.casefold() for v in secret):
             again = usage(move, {move.actor: args.get(move.actor)} if move.actor else {}, private=False)
-            raise CompanionError(f"That choice was refused and nothing was recorded. Type `{again}` to choose "
-                                 "on the private screen, where the reason is shown.") from None
+            raise CompanionError(_("That choice was refused and nothing was recorded. Type `{line}` to choose "
+                                   "on the private screen, where the reason is shown.").format(line=again)) from None
         raise
     if move.done is not None:  # said on the shared screen: made from the table's view (Outcome)
         show(app, move.done(outcome))
     else:
         from companion.contract.exit import Exit
 
-        show(app, [_line(f"Recorded: {Exit(outcome.recorded.session, outcome.recorded.replay).words(outcome.event)}.")])
+        words = Exit(outcome.recorded.session, outcome.recorded.replay).words(outcome.event)
+        show(app, [_line(_("Recorded: {words}.").format(words=words))])
 
 
 def _values(value: Any) -> list:

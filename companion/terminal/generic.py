@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import click
 
 from companion.core.app import App
@@ -15,14 +17,13 @@ from companion.contract.exit import Exit
 from companion.core.store import without_cycle_collection
 
 
-@click.command()
-@click.option("--verbose", "-v", is_flag=True, help="Also what each game provides: its distribution, moves, "
-                                                    "screens, commands and views.")
+@click.command(help=N_("List the games the companion knows, with their ids for `new`; a game that could not be\n"
+    "loaded is named with its distribution and what is wrong with it."))
+@click.option("--verbose", "-v", is_flag=True, help=N_("Also what each game provides: its distribution, moves, "
+                                                    "screens, commands and views."))
 @json_option
 @pass_app
 def games(app, verbose: bool, as_json: bool) -> None:
-    """List the games the companion knows, with their ids for `new`; a game that could not be
-    loaded is named with its distribution and what is wrong with it."""
     from companion.terminal.render import wrap
 
     if as_json:
@@ -30,12 +31,12 @@ def games(app, verbose: bool, as_json: bool) -> None:
         return
     for gid in registry.available():
         game = registry.get(gid)
-        click.echo(wrap(f"{gid:<15} {game.description}", indent=" " * 16))
+        click.echo(wrap(f"{gid:<15} {_(game.description)}", indent=" " * 16))
         if verbose:
             for line in provides(gid):
                 click.echo(wrap(f"{'':<15} {line}", indent=" " * 18))
     for line in registry.problems():
-        click.echo(wrap(f"Not loaded: {line}", indent="  "))
+        click.echo(wrap(_("Not loaded: {problem}").format(problem=line), indent="  "))
 
 
 def games_json(app) -> dict:
@@ -57,14 +58,13 @@ def games_json(app) -> dict:
     return {"games": rows, "not_loaded": registry.problems(), "titles": named}
 
 
-@click.command()
+@click.command(help=N_("Print the Tab completion script for bash, zsh or fish (README: how to install it).\n"
+    "\n"
+    "With it, Tab completes the commands and their options, and from your data folder the\n"
+    "session ids (with their game and day), players, games and titles."))
 @click.argument("shell_name", metavar="SHELL", type=click.Choice(["bash", "zsh", "fish"]))
 @click.pass_context
 def completion(ctx: click.Context, shell_name: str) -> None:
-    """Print the Tab completion script for bash, zsh or fish (README: how to install it).
-
-    With it, Tab completes the commands and their options, and from your data folder the
-    session ids (with their game and day), players, games and titles."""
     from companion.terminal.login_completion import source
 
     click.echo(source(ctx.find_root().command, shell_name))
@@ -82,21 +82,29 @@ def provides(game_id: str) -> list[str]:
     hand = sorted(found.get("COMMANDS") or {})
     views = [v for v in VIEWS_PARTS if found.get(v) is not None]
     lacks = [v for v in [*VIEWS_PARTS, *MOVES_PARTS] if not found.get(v)]
-    secrets = "hides cards (view)" if type(game).view is not registry_view() else "nothing secret"
-    out = [f"from {found.distribution} {found.version} ({found.target})",
-           f"{game.min_players} to {game.max_players} players" + ("; deals cards (verifiable)" if game.deals else "")
-           + f"; {secrets}",
-           "moves: " + (", ".join(moves) or "none"),
-           "screens: " + (", ".join(screens) or "none"),
-           "hand-written commands: " + (", ".join(hand) or "none"),
-           "views: " + ", ".join(views),
+    secrets = type(game).view is not registry_view()
+    players = {"low": game.min_players, "high": game.max_players}
+    if game.deals:
+        count = (_("{low} to {high} players; deals cards (verifiable); hides cards (view)") if secrets else
+                 _("{low} to {high} players; deals cards (verifiable); nothing secret")).format(**players)
+    else:
+        count = (_("{low} to {high} players; hides cards (view)") if secrets else
+                 _("{low} to {high} players; nothing secret")).format(**players)
+    none = _("none")
+    out = [_("from {distribution} {version} ({target})").format(distribution=found.distribution, version=found.version,
+                                                                target=found.target),
+           count,
+           _("moves: {names}").format(names=", ".join(moves) or none),
+           _("screens: {names}").format(names=", ".join(screens) or none),
+           _("hand-written commands: {names}").format(names=", ".join(hand) or none),
+           _("views: {names}").format(names=", ".join(views)),
            _commands_in_all(game_id, commands_of)]
     if game.pack_file or game_id in __import__("companion.core.datapack", fromlist=["x"]).pack_names():
-        out.append("printed values: " + (game.pack_file or f"data/{game_id}.json"))
+        out.append(_("printed values: {file}").format(file=game.pack_file or f"data/{game_id}.json"))
     if lacks:
-        out.append("leaves out: " + ", ".join(lacks))
+        out.append(_("leaves out: {names}").format(names=", ".join(lacks)))
     if found.old_names:
-        out.append("imports by their old names: " + ", ".join(found.old_names))
+        out.append(_("imports by their old names: {names}").format(names=", ".join(found.old_names)))
     return out
 
 
@@ -104,14 +112,14 @@ def _commands_in_all(game_id: str, commands_of) -> str:
     """How many commands a game makes; a plugin whose commands cannot be made is named, and
     the other games are still listed."""
     try:
-        return f"commands in all: {len(commands_of(game_id))}"
+        return _("commands in all: {count}").format(count=len(commands_of(game_id)))
     except Exception as exc:  # noqa: BLE001 - told apart: a plugin's failure is said, the companion's raised
         from companion.core import plugins
 
         parts = plugins.at_fault(exc, game_id)
         if parts is None:
             raise
-        return f"commands: none could be made: {plugins.failed(parts, exc)}"
+        return _("commands: none could be made: {problem}").format(problem=plugins.failed(parts, exc))
 
 
 def registry_view():
@@ -141,9 +149,9 @@ class NewGroup(click.Group):
         return cmd
 
 
-@click.group(cls=NewGroup)
+@click.group(cls=NewGroup, help=N_("Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."))
 def new() -> None:
-    """Start a session: `new GAME --players Ann,Bob,Cy` (see `new GAME --help`)."""
+    pass
 
 
 def _current_or_none(app) -> str | None:
@@ -152,25 +160,24 @@ def _current_or_none(app) -> str | None:
     try:
         return app.store.current()
     except CompanionError as exc:
-        click.echo(f"Note: {exc.message} (no session is marked current below)", err=True)
+        click.echo(_("Note: {note} (no session is marked current below)").format(note=exc.message), err=True)
         return None
 
 
-@click.command("sessions")
+@click.command("sessions", help=N_("List the stored sessions by the day they were played, newest last; * marks the current one."))
 @json_option
-@click.option("--game", metavar="GAME", help="Only sessions of this game (an id from `games`, or a title).",
+@click.option("--game", metavar="GAME", help=N_("Only sessions of this game (an id from `games`, or a title)."),
               shell_complete=completes("games"))
-@click.option("--player", metavar="NAME", help="Only sessions this player sat in.", shell_complete=completes("players"))
-@click.option("--since", metavar="DATE", help="Only sessions played on or after DATE (YYYY-MM-DD).")
-@click.option("--until", metavar="DATE", help="Only sessions played on or before DATE (YYYY-MM-DD).")
-@click.option("--finished", "state", flag_value="finished", help="Only finished sessions.")
-@click.option("--in-play", "state", flag_value="in-play", help="Only sessions still in play.")
-@click.option("--deleted", is_flag=True, help="List the bin instead: sessions `delete` moved out (`restore ID`).")
+@click.option("--player", metavar="NAME", help=N_("Only sessions this player sat in."), shell_complete=completes("players"))
+@click.option("--since", metavar="DATE", help=N_("Only sessions played on or after DATE (YYYY-MM-DD)."))
+@click.option("--until", metavar="DATE", help=N_("Only sessions played on or before DATE (YYYY-MM-DD)."))
+@click.option("--finished", "state", flag_value="finished", help=N_("Only finished sessions."))
+@click.option("--in-play", "state", flag_value="in-play", help=N_("Only sessions still in play."))
+@click.option("--deleted", is_flag=True, help=N_("List the bin instead: sessions `delete` moved out (`restore ID`)."))
 @pass_app
 @without_cycle_collection()
 def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since: str | None, until: str | None,
                  state: str | None, deleted: bool) -> None:
-    """List the stored sessions by the day they were played, newest last; * marks the current one."""
     from companion.record import players as registry
     from companion.record import stats as history
 
@@ -205,8 +212,9 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
         return
     if not entries:
         filtered = game or player or since or until or state
-        click.echo("The bin is empty: `delete ID` moves a session there." if deleted else
-                   "No sessions match." if filtered else "No sessions yet: start one with `new GAME --players Ann,Bob`.")
+        click.echo(_("The bin is empty: `delete ID` moves a session there.") if deleted else
+                   _("No sessions match.") if filtered else
+                   _("No sessions yet: start one with `new GAME --players Ann,Bob`."))
         return
     from companion.terminal.render import screen_width, table
 
@@ -217,10 +225,10 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
         key = history.game_key(e)
         if key not in titles:
             titles[key] = history.title(key)
-        result = f"deleted: `restore {e['id']}`" if deleted else session_state(e, roster)
+        result = _("deleted: `restore {id}`").format(id=e["id"]) if deleted else session_state(e, roster)
         rows.append(["*" if e["id"] == current else "", e["id"], days[e["id"]], titles[key],
                      ", ".join(roster.show(p) for p in e["players"]), result])
-    headers = ["", "id", "played", "game", "players", "result"]
+    headers = ["", _("id"), _("played"), _("game"), _("players"), _("result")]
     if width < 40:  # a plain list, one session a line, led by its id (and * for the current one)
         headers, rows = headers[1:], [[r[1] + (" *" if r[0] else "")] + r[2:] for r in rows]
     elif width < 70:  # a narrow screen drops the players (the result names the winners) before cutting cells
@@ -234,37 +242,38 @@ def session_state(entry: dict, roster) -> str:
     summary = entry.get("summary") or {}
     if entry.get("finished"):
         if summary.get("coop"):
-            return "won together" if summary.get("won") else "lost together"
+            return _("won together") if summary.get("won") else _("lost together")
         won = [roster.show(w) for w in summary.get("winners") or []]
         teams = summary.get("teams") or []
         team = next((t for t in teams if set(t) == set(summary.get("winners") or [])), None)
         if team is not None:
-            return "won by " + "+".join(roster.show(p) for p in team)
-        return "won by " + ", ".join(won) if won else "finished, no winner"
+            return _("won by {names}").format(names="+".join(roster.show(p) for p in team))
+        return _("won by {names}").format(names=", ".join(won)) if won else _("finished, no winner")
     if "abandoned_at" in summary:
-        return "abandoned" + (f": {summary['reason']}" if summary.get("reason") else "")
-    return "in play"
+        if summary.get("reason"):
+            return _("abandoned: {reason}").format(reason=summary["reason"])
+        return _("abandoned")
+    return _("in play")
 
 
-@click.command()
+@click.command(help=N_("Make session ID (or the first letters of its id) the current one."))
 @click.argument("session_id", metavar="ID", shell_complete=completes("sessions"))
 @pass_app
 def use(app, session_id: str) -> None:
-    """Make session ID (or the first letters of its id) the current one."""
     sid = app.store.resolve(session_id)
-    s, _ = app.loaded(sid)
+    s, _replay = app.loaded(sid)
     with app.store.writing():
         app.store.set_current(sid)
     app.pin(sid)  # a shell or a script stays here, whatever another terminal does
-    click.echo(f"Now using session {sid}: {s.game.title} with {', '.join(s.players)}.")
+    click.echo(_("Now using session {id}: {game} with {players}.").format(id=sid, game=s.game.title,
+                                                                          players=", ".join(s.players)))
 
 
-@click.command()
+@click.command(help=N_("Show the current session: round, scores, whose turn, and what is left to do."))
 @json_option
 @session_option
 @pass_app
 def status(app, as_json: bool) -> None:
-    """Show the current session: round, scores, whose turn, and what is left to do."""
     s = app.session()
     replay = s.replay()
     seen = Exit(s, replay)  # the table's: everything here is made from view(state, None)
@@ -278,27 +287,27 @@ def status(app, as_json: bool) -> None:
         from companion.terminal.render import players_line, winners_line
 
         info = seen.status
-        show(app, [Line(f"Session {s.id} · {s.game.title} · logged with `played`"), Line(players_line(info)),
+        show(app, [Line(_("Session {id} · {game} · logged with `played`").format(id=s.id, game=s.game.title)),
+                   Line(players_line(info)),
                    Line(winners_line(info))])
         return
     view = []
     abandoned = replay.abandoned
     if abandoned:
         reason = abandoned.get("reason")
-        view.append(Line(f"Abandoned{' (' + reason + ')' if reason else ''}: this game has no result "
-                         "(`undo` takes that back)."))
+        view.append(Line(_("Abandoned ({reason}): this game has no result (`undo` takes that back).").format(
+            reason=reason) if reason else _("Abandoned: this game has no result (`undo` takes that back).")))
     view += registry.parts(s.meta["game"]).views.status_view(seen.at(host=app))
     if s.revealed and not replay.finished:
-        view.append(Line("Note: the deal seed was revealed before the end of the game (`verify --reveal`)."))
+        view.append(Line(_("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")))
     show(app, view)
 
 
-@click.command()
+@click.command(help=N_("List the session's events, numbered, in words."))
 @json_option
 @session_option
 @pass_app
 def log(app, as_json: bool) -> None:
-    """List the session's events, numbered, in words."""
     s = app.session()
     replay = s.replay()  # one replay: its events and undone ones are the journal's fold
     done, undone = replay.events, replay.undone
@@ -312,7 +321,7 @@ def log(app, as_json: bool) -> None:
         echo_json(rows, "log")
         return
     if not rows:
-        click.echo(f"Session {s.id}: nothing recorded yet.")
+        click.echo(_("Session {id}: nothing recorded yet.").format(id=s.id))
     from companion.terminal.render import keep_whole, wrap
 
     names = long_names(s, replay)
@@ -322,8 +331,9 @@ def log(app, as_json: bool) -> None:
         lead = len(head) - len(head.lstrip(" "))
         click.echo(wrap(head + r["words"], indent=" " * (len(head) - lead)))  # continued under the words
     if undone:
-        click.echo(wrap(f"({len(undone)} undone event{'s' if len(undone) > 1 else ''}: `redo` brings back "
-                        f"{seen.words(undone[0]['event'])})"))
+        click.echo(wrap(ngettext("({n} undone event: `redo` brings back {words})",
+                                 "({n} undone events: `redo` brings back {words})", len(undone)).format(
+            n=len(undone), words=seen.words(undone[0]["event"]))))
 
 
 def long_names(s, replay) -> list[str]:
@@ -342,12 +352,12 @@ def long_names(s, replay) -> list[str]:
 def _step(app, kind: str) -> None:
     app.session()
     s, replay, moved = app.step(kind)
-    verb = "Undid" if kind == "undo" else "Redid"
+    said = _("Undid: {words}.") if kind == "undo" else _("Redid: {words}.")
     from companion.terminal.render import keep_whole, wrap
 
     seen = Exit(s, replay)  # said on the shared screen: the table's words
     # at spaces, never mid-word nor inside a name (St. Louis in a path of rails)
-    click.echo(wrap(keep_whole(f"{verb}: {seen.words(moved['event'])}.", long_names(s, replay))))
+    click.echo(wrap(keep_whole(said.format(words=seen.words(moved["event"])), long_names(s, replay))))
     if kind == "redo" and replay.finished:  # the event brought back ends the game: said, as when recorded
         from companion.contract.view import winners
         from companion.terminal.declared import show
@@ -355,46 +365,43 @@ def _step(app, kind: str) -> None:
         show(app, winners(seen.status))
 
 
-@click.command()
+@click.command(help=N_("Take back the last event (works on a finished game too)."))
 @session_option
 @pass_app
 def undo(app) -> None:
-    """Take back the last event (works on a finished game too)."""
     _step(app, "undo")
 
 
-@click.command()
+@click.command(help=N_("Bring back the event `undo` took back last."))
 @session_option
 @pass_app
 def redo(app) -> None:
-    """Bring back the event `undo` took back last."""
     _step(app, "redo")
 
 
-@click.command()
+@click.command(help=N_("Show the deal seed and re-derive every recorded deal from it.\n"
+    "\n"
+    "On a finished or abandoned game anyone may check; before the end, `--reveal` is needed and\n"
+    "is recorded, because the seed lets anyone work out every hand."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--reveal", is_flag=True, help="Show the seed before the game is over (recorded in the session).")
+@click.option("--reveal", is_flag=True, help=N_("Show the seed before the game is over (recorded in the session)."))
 @pass_app
 def verify(app, session_id: str | None, reveal: bool) -> None:
-    """Show the deal seed and re-derive every recorded deal from it.
-
-    On a finished or abandoned game anyone may check; before the end, `--reveal` is needed and
-    is recorded, because the seed lets anyone work out every hand.
-    """
     if session_id:
         app.session_override = session_id
     s = app.session()
     if not s.meta.get("seed"):
-        raise CompanionError(f"Session {s.id} ({s.game.title}) deals no cards: there is nothing to verify.")
+        raise CompanionError(_("Session {id} ({game}) deals no cards: there is nothing to verify.").format(
+            id=s.id, game=s.game.title))
     finished = s.replay().over  # an abandoned game is over too
     if not finished and not s.revealed:
         if not reveal:
             raise CompanionError(
-                f"Session {s.id} is not over: its seed would show every hand. Type `verify {s.id} --reveal` "
-                "to show it anyway (this is recorded)."
+                _("Session {id} is not over: its seed would show every hand. Type `verify {id} --reveal` "
+                  "to show it anyway (this is recorded).").format(id=s.id)
             )
         s = sessions.reveal(app.store, s.id)
-        click.echo("The seed is now revealed; `status` will say so.")
+        click.echo(_("The seed is now revealed; `status` will say so."))
     elif not s.revealed:
         # Shown at the end, the seed is known all the same: if `undo` reopens the game, no new
         # deal may come from it, and `status` says so (issue 12).
@@ -403,10 +410,11 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
     from companion.core import dealing
 
     ok = dealing.commitment(seed) == s.meta.get("commitment")
-    click.echo(f"Seed:       {seed}")
+    click.echo(_("Seed:       {seed}").format(seed=seed))
     # the 64-character hash, then the verdict on a line of its own (80 columns)
-    click.echo(f"Commitment: {s.meta.get('commitment')}\n            ({'matches the seed' if ok else 'DOES NOT match the seed'})")
-    click.echo(f"Entropy:    {entropy!r}")
+    click.echo((_("Commitment: {hash}\n            (matches the seed)") if ok else
+                _("Commitment: {hash}\n            (DOES NOT match the seed)")).format(hash=s.meta.get("commitment")))
+    click.echo(_("Entropy:    {entropy}").format(entropy=repr(entropy)))
     count = bad = 0
     for n, entry in enumerate((e for e in s.journal if e.get("kind") == "do"), 1):
         for deal, expected in s.game.deal_contexts(s.id, entry["event"]):
@@ -414,25 +422,28 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
             shown = safe_text(str(deal.get("context")))[:80]
             if deal.get("context") != expected:  # the context comes from session, round and deck only
                 bad += 1
-                why = f"expected {expected}" if expected else f"{s.game.title} makes no such deal"
-                click.echo(f"  event {n:>3} {shown}: DOES NOT MATCH (wrong context: {why})")
+                why = (_("expected {context}").format(context=expected) if expected else
+                       _("{game} makes no such deal").format(game=s.game.title))
+                click.echo(_("  event {n} {context}: DOES NOT MATCH (wrong context: {why})").format(
+                    n=f"{n:>3}", context=shown, why=why))
                 continue
             good = dealing.check(deal, seed, entropy)
             bad += not good
-            click.echo(f"  event {n:>3} {shown}: {'matches' if good else 'DOES NOT MATCH'}")
+            click.echo((_("  event {n} {context}: matches") if good else
+                        _("  event {n} {context}: DOES NOT MATCH")).format(n=f"{n:>3}", context=shown))
     if not count:
-        click.echo("No deals recorded yet.")
+        click.echo(_("No deals recorded yet."))
     if bad or not ok:
-        raise CompanionError(f"{bad} of {count} deals do not match the seed.")
-    click.echo(f"All {count} deals match the seed.")
+        raise CompanionError(ngettext("{bad} of {n} deal does not match the seed.",
+                                      "{bad} of {n} deals do not match the seed.", count).format(bad=bad, n=count))
+    click.echo(ngettext("All {n} deal matches the seed.", "All {n} deals match the seed.", count).format(n=count))
 
 
-@click.command()
+@click.command(help=N_("Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."))
 @click.argument("map_id", metavar="[MAP]", required=False)
 @session_option
 @pass_app
 def board(app, map_id: str | None) -> None:
-    """Draw the board: the current session's, or a map by name (e.g. `board trans-amerika`)."""
     from companion.contract.declare import At
     from companion.terminal.declared import show
 
@@ -445,19 +456,21 @@ def board(app, map_id: str | None) -> None:
                 show(app, found.get("map_view")(At(host=app), map_id.casefold()))
                 return
             maps += [n for n in names if n not in maps][:1]  # games sharing their views name one map each
-        raise CompanionError(f"There is no map {map_id!r}" + (f": the maps are {', '.join(maps)}." if maps else "."))
+        if maps:
+            raise CompanionError(_("There is no map {map}: the maps are {names}.").format(map=repr(map_id),
+                                                                                        names=", ".join(maps)))
+        raise CompanionError(_("There is no map {map}.").format(map=repr(map_id)))
     s = app.session()
     replay = s.replay()
     draw = registry.parts(s.meta["game"]).get("board_view")
     view = draw(Exit(s, replay).at(host=app)) if draw is not None else None
     if view is None:
-        raise CompanionError(f"{s.game.title} has no board to draw: `status` shows the scores.")
+        raise CompanionError(_("{game} has no board to draw: `status` shows the scores.").format(game=s.game.title))
     show(app, view)
 
 
-@click.command()
+@click.command(help=N_("Clear the screen (in the shell, as Ctrl-L does)."))
 def clear() -> None:
-    """Clear the screen (in the shell, as Ctrl-L does)."""
     import sys
 
     stream = sys.__stdout__
@@ -466,27 +479,25 @@ def clear() -> None:
         stream.flush()
 
 
-@click.command()
+@click.command(help=N_("Start the interactive shell (also what `companion` alone does on a terminal)."))
 @click.pass_context
 def shell(ctx: click.Context) -> None:
-    """Start the interactive shell (also what `companion` alone does on a terminal)."""
     import sys
 
     app = ctx.find_object(App)
     if app.interactive:  # typed in the shell: a shell inside the shell would only confuse
-        raise CompanionError("This is the shell already: type a command, or `exit` to leave.")
+        raise CompanionError(_("This is the shell already: type a command, or `exit` to leave."))
     if sys.stdin is None or not sys.stdin.isatty():  # a script: it would read the script's next lines
-        raise CompanionError("The shell needs a terminal: in a script, write the commands themselves.")
+        raise CompanionError(_("The shell needs a terminal: in a script, write the commands themselves."))
     from companion.terminal.shell import run_shell
 
     run_shell(app, ctx.find_root().command)
 
 
-@click.command("help")
+@click.command("help", help=N_("Show the commands, or `help CMD` for one command's options."))
 @click.argument("words", nargs=-1)
 @click.pass_context
 def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
-    """Show the commands, or `help CMD` for one command's options."""
     root = ctx.find_root().command
     app = ctx.find_object(App)
     if not words and app is not None and app.interactive:
@@ -496,44 +507,44 @@ def help_cmd(ctx: click.Context, words: tuple[str, ...]) -> None:
     for word in words:
         sub = cmd.get_command(ctx, word) if isinstance(cmd, click.Group) else None
         if sub is None:
-            raise click.UsageError(f"No command {' '.join(words)!r}: type `help` for the list.")
+            raise click.UsageError(_("No command {words}: type `help` for the list.").format(words=repr(" ".join(words))))
         cmd, path = sub, path + [word]
     with click.Context(cmd, info_name=" ".join(path), obj=ctx.obj) as sub_ctx:
         click.echo(cmd.get_help(sub_ctx))
 
 
-@click.command()
+@click.command(help=N_("End an unfinished game with no result (`undo` takes it back).\n"
+    "\n"
+    "An abandoned game counts neither as played nor as in play in `stats`; it is listed apart."))
 @click.argument("session_id", metavar="[ID]", required=False, shell_complete=completes("sessions"))
-@click.option("--reason", metavar="TEXT", help="Why the game stopped (kept with the session).")
+@click.option("--reason", metavar="TEXT", help=N_("Why the game stopped (kept with the session)."))
 @pass_app
 def abandon(app, session_id: str | None, reason: str | None) -> None:
-    """End an unfinished game with no result (`undo` takes it back).
-
-    An abandoned game counts neither as played nor as in play in `stats`; it is listed apart.
-    """
     if session_id:
         app.session_override = session_id
     event = {"type": "abandon"}
     if reason and reason.strip():
         event["reason"] = reason.strip()
     s, _replay, _event = app.record(event)
-    why = f" ({event['reason']})" if "reason" in event else ""
     from companion.terminal.render import wrap
 
-    click.echo(wrap(f"Session {s.id} ({s.game.title}) is abandoned{why}: it has no result. `undo` takes that back."))
+    if "reason" in event:
+        said = _("Session {id} ({game}) is abandoned ({reason}): it has no result. `undo` takes that back.")
+    else:
+        said = _("Session {id} ({game}) is abandoned: it has no result. `undo` takes that back.")
+    click.echo(wrap(said.format(id=s.id, game=s.game.title, reason=event.get("reason"))))
 
 
-@click.command()
+@click.command(help=N_("Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."))
 @click.argument("words", nargs=-1, required=True, metavar="TEXT")
 @session_option
 @pass_app
 def note(app, words: tuple[str, ...]) -> None:
-    """Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."""
     text = " ".join(w.strip() for w in words).strip()
     s, replay, _event = app.record({"type": "note", "text": text})
     from companion.terminal.render import wrap
 
-    click.echo(wrap(f"Noted in session {s.id} (event {replay.count}): {text}"))
+    click.echo(wrap(_("Noted in session {id} (event {n}): {text}").format(id=s.id, n=replay.count, text=text)))
 
 
 # Commands that make no sense typed in the shell, left out of its `help`.
@@ -553,22 +564,22 @@ def shell_help(ctx: click.Context, root) -> str:
     shown = sections[: games_first + 1]  # the game at hand, then the session commands
     record = sections[games_first + 1: games_first + 2]  # the group's record: names only
     rest = sections[games_first + 2:]
-    names = [n for _, cmds in shown for n, _ in cmds]
+    names = [n for _t, cmds in shown for n, _c in cmds]
     pad = min(max((len(n) for n in names), default=0), 14)
     formatter = click.HelpFormatter(width=width)
     for title, cmds in shown:
         cmds = [(n, c) for n, c in cmds if n not in COMMAND_LINE_ONLY]
         if not cmds:
             continue
-        heading = f"{title} (this session)" if here and title == sections[0][0] else title
+        heading = _("{title} (this session)").format(title=_(title)) if here and title == sections[0][0] else _(title)
         with formatter.section(cut(heading, width - 2)):
             formatter.write_dl([(n.ljust(pad), c.get_short_help_str(width - pad - 6)) for n, c in cmds])
     out = [formatter.getvalue().rstrip()]
     for title, cmds in record:
-        out += ["", wrap(f"{title}: {', '.join(n for n, _ in cmds)}", width, indent="  ")]
+        out += ["", wrap(f"{_(title)}: {', '.join(n for n, _c in cmds)}", width, indent="  ")]
     if rest:
-        out += ["", wrap("Other games (their commands work in their own sessions):", width)]
-        out += [wrap(f"  {title}: {', '.join(n for n, _ in cmds)}", width, indent="    ")
+        out += ["", wrap(_("Other games (their commands work in their own sessions):"), width)]
+        out += [wrap(f"  {_(title)}: {', '.join(n for n, _c in cmds)}", width, indent="    ")
                 for title, cmds in rest if cmds]
-    out += ["", wrap("`help CMD` shows one command's options; `exit` (or Ctrl-D) leaves the shell.", width)]
+    out += ["", wrap(_("`help CMD` shows one command's options; `exit` (or Ctrl-D) leaves the shell."), width)]
     return "\n".join(out)

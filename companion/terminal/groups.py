@@ -3,6 +3,8 @@ below the command line has to import it (no import circles)."""
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import importlib
 
 import click
@@ -40,8 +42,8 @@ WORDS = "companion.words"  # ctx.meta: the command's words as typed (set by the 
 
 
 def _dash_hint(exc: click.UsageError) -> str:
-    """`note "-3+4"`: Click reads -3 as an option. Say that the words after `--` are never
-    options, with the line to type (issue 29, U1); "" for a long option (a typo of one)."""
+    """`note "-3+4"`: Click reads -3 as an option. The line to type, with `--` before the value
+    (the words after it are never options: issue 29, U1); "" for a long option (a typo of one)."""
     opt = getattr(exc, "option_name", "") or ""
     if not isinstance(exc, click.exceptions.NoSuchOption) or opt.startswith("--") or exc.ctx is None:
         return ""
@@ -51,8 +53,7 @@ def _dash_hint(exc: click.UsageError) -> str:
         return ""
     import shlex
 
-    line = shlex.join(words[:at] + ["--"] + words[at:])
-    return f": a value that starts with '-' goes after `--`, which ends the options: `{line}`"
+    return shlex.join(words[:at] + ["--"] + words[at:])
 
 
 def usage_line(exc: click.UsageError) -> str:
@@ -61,16 +62,20 @@ def usage_line(exc: click.UsageError) -> str:
     if isinstance(exc, click.exceptions.NoArgsIsHelpError) and isinstance(exc.ctx.command, click.Group):
         # `new` or `round` alone: Click's whole help as an error would be a screenful, not a line
         names = exc.ctx.command.list_commands(exc.ctx)
-        return f"`{path}` needs one of: {', '.join(names)} (`{path} --help` shows how to write it)"
+        return _("`{command}` needs one of: {names} (`{command} --help` shows how to write it)").format(
+            command=path, names=", ".join(names))
     from companion.contract.text import clip_echoes
 
     message = clip_echoes(exc.format_message())
-    if message.startswith("Got unexpected extra argument"):  # `hand Bartholomew Jones`, `... St. Louis`
-        message += "; a name with a space goes in quotes, e.g. \"Bartholomew Jones\""
-    hint = _dash_hint(exc)
-    if hint:
-        return clip_echoes(message.rstrip(".") + hint)
-    return f"{message} (`{path} --help` shows how to write it)"
+    extra = ngettext("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1)
+    if message.startswith(("Got unexpected extra argument", extra.partition("(")[0].strip())):
+        # `hand Bartholomew Jones`, `... St. Louis`
+        message = _("{message}; a name with a space goes in quotes, e.g. \"Bartholomew Jones\"").format(message=message)
+    line = _dash_hint(exc)
+    if line:
+        return clip_echoes(_("{message}: a value that starts with '-' goes after `--`, which ends the options: "
+                             "`{line}`").format(message=message.rstrip("."), line=line))
+    return _("{message} (`{command} --help` shows how to write it)").format(message=message, command=path)
 
 
 def click_message(message: str, typed) -> str:
@@ -82,3 +87,14 @@ def click_message(message: str, typed) -> str:
 
     own = not any(isinstance(w, str) and ("\n" in w or "\t" in w) for w in typed or ())
     return safe_text(message, keep_newlines=own)
+
+
+def is_yes(answer: str, default: bool = False) -> bool:
+    """Whether an answer to a yes/no question says yes: y/yes, and the viewer's own words (j/ja
+    in German); Enter alone is ``default``."""
+    from companion.contract.language import pgettext
+
+    word = answer.strip().casefold()
+    if not word:
+        return default
+    return word in {"y", "yes", pgettext("answer", "y").casefold(), pgettext("answer", "yes").casefold()}

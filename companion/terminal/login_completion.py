@@ -17,6 +17,8 @@ bash replaces only that part.
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import os
 
 from click.shell_completion import BashComplete, CompletionItem, FishComplete, ZshComplete, add_completion_class
@@ -158,7 +160,7 @@ class WholeWord:
         return args, self.current
 
     def format_completion(self, item) -> str:
-        option, equals, _ = self.current.partition("=")
+        option, equals, _rest = self.current.partition("=")
         if item.type == "plain" and option.startswith("-") and equals and not str(item.value).startswith(option + "="):
             item = CompletionItem(f"{option}={item.value}", type=item.type, help=item.help)
         return super().format_completion(item)

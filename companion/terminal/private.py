@@ -12,6 +12,8 @@ must be typed in full (`pass Ann Dallas`): scripts and tests keep the explicit f
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import os
 from typing import Any, Callable
 
@@ -46,7 +48,7 @@ class PrivateScreen:
         out.enter_alternate_screen()
         out.erase_screen()
         out.cursor_goto(0, 0)
-        out.write_raw(f"Only {owner} looks.\r\n\r\n" + text.replace("\n", "\r\n") + "\r\n\r\n")
+        out.write_raw(_("Only {name} looks.").format(name=owner) + "\r\n\r\n" + text.replace("\n", "\r\n") + "\r\n\r\n")
         out.flush()
 
     def _leave(self) -> None:
@@ -55,18 +57,23 @@ class PrivateScreen:
         out.quit_alternate_screen()
         out.flush()
 
-    def handover(self, owner: str, what: str) -> None:
-        """Ask, on the shared screen, for the laptop to go to ``owner``."""
-        self._session().prompt(f"Pass the laptop to {owner}, then press Enter {what}. ")
+    def handover(self, owner: str, question: str) -> None:
+        """Ask, on the shared screen, for the laptop to go to ``owner`` (``question``: the whole
+        sentence, with ``{name}`` for the owner)."""
+        self._session().prompt(question.format(name=owner))
 
     def show(self, owner: str, text: str, shows: str = "") -> None:
         """``text`` to ``owner`` alone; ``shows`` names it for the hand-over ("the cards", "the
         route"; by default "it": a link's QR code is no card)."""
-        self.handover(owner, f"to show {shows or 'it'}")
+        if shows:  # a game's words (marked in its package), in the viewer's language
+            self.handover(owner, _("Pass the laptop to {name}, then press Enter to show {what}. ").replace(
+                "{what}", _(shows)))
+        else:
+            self.handover(owner, _("Pass the laptop to {name}, then press Enter to show it. "))
         self._enter(owner, text)
-        plural = shows.endswith("s") and not shows.endswith("ss")
+        plural = shows.endswith("s") and not shows.endswith("ss")  # the English words: "the cards"
         try:
-            self._session().prompt(f"Press Enter to hide {'them' if plural else 'it'} again. ")
+            self._session().prompt(_("Press Enter to hide them again. ") if plural else _("Press Enter to hide it again. "))
         finally:
             self._leave()
 
@@ -75,7 +82,7 @@ class PrivateScreen:
 
         A refusal is written on the private screen only; the shared screen learns nothing.
         """
-        self.handover(owner, "to choose")
+        self.handover(owner, _("Pass the laptop to {name}, then press Enter to choose. "))
         self._enter(owner, text)
         try:
             session = self._session()
@@ -85,7 +92,7 @@ class PrivateScreen:
                     return parse(answer)
                 except Exception as exc:  # noqa: BLE001 - refusals of every kind stay private
                     message = getattr(exc, "message", None) or str(exc)
-                    said = wrap(f"{message} (Ctrl-C stops without recording anything.)")  # never mid-word
+                    said = wrap(_("{message} (Ctrl-C stops without recording anything.)").format(message=message))  # never mid-word
                     self.output.write_raw(said.replace("\n", "\r\n") + "\r\n")
                     self.output.flush()
         finally:

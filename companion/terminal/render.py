@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import re
 from typing import Any, Callable, Iterable, Sequence
 
@@ -361,13 +363,24 @@ def sparkline(values: Sequence[float], lo: float | None = None, hi: float | None
 
 def scale_words(lo: float, hi: float) -> str:
     """How a chart's scale is printed beside it: `▁ = 0 … █ = 52`."""
-    return f"▁ = {lo:g} … █ = {hi:g}"
+    from companion.contract.written import number
+
+    return f"▁ = {number(float(f'{lo:g}'))} … █ = {number(float(f'{hi:g}'))}"
+
+
+def points(value) -> str:
+    """Points as the viewer writes them: 68,5 in German; whole numbers as they are kept."""
+    if isinstance(value, float) and not value.is_integer():
+        from companion.contract.written import number
+
+        return number(value)
+    return str(value)
 
 
 def players_line(status: dict) -> str:
     """`Ann 12 · Bob 7 · Cy 9`: the scores in seat order."""
     return " · ".join(p["name"] if p.get("score") is None and "rank" not in p else
-                      f"{p['name']} #{p['rank']}" if p.get("score") is None else f"{p['name']} {p.get('score', 0)}"
+                      f"{p['name']} #{p['rank']}" if p.get("score") is None else f"{p['name']} {points(p.get('score', 0))}"
                       for p in status.get("players", []))
 
 
@@ -376,15 +389,15 @@ def winners_line(status: dict) -> str:
     if not status.get("finished"):
         return ""
     if status.get("coop"):
-        return "Game over: won together." if status.get("won") else "Game over: lost together."
+        return _("Game over: won together.") if status.get("won") else _("Game over: lost together.")
     team = next((t for t in status.get("teams") or [] if set(t) == set(winners)), None)
     if team is not None:
-        return f"Game over: the team of {', '.join(team)} wins."
+        return _("Game over: the team of {names} wins.").format(names=", ".join(team))
     if not winners:
-        return "Game over: nobody wins."
+        return _("Game over: nobody wins.")
     if len(winners) == 1:
-        return f"Game over: {winners[0]} wins."
-    return f"Game over: shared win for {', '.join(winners)}."
+        return _("Game over: {name} wins.").format(name=winners[0])
+    return _("Game over: shared win for {names}.").format(names=", ".join(winners))
 
 
 # -- drawing view models (companion.contract.view) ------------------------------------------------------
@@ -402,7 +415,7 @@ def _style_words(style: str) -> str:
         part = part.strip()
         if not part:
             continue
-        kind, _, value = part.partition(":")
+        kind, _colon, value = part.partition(":")
         if kind == "player" and value.isdigit():
             out.append(f"bold {player_colour(int(value))}")
         elif kind == "colour":
@@ -432,7 +445,7 @@ def colour_256(hex_colour: str) -> str:
     import colorsys
 
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    _, light, saturation = colorsys.rgb_to_hls(r / 255, g / 255, b / 255)
+    _hue, light, saturation = colorsys.rgb_to_hls(r / 255, g / 255, b / 255)
     if saturation < 0.15:
         grey = round(light * 25.0)
         return f"38;5;{16 if grey == 0 else 231 if grey == 25 else 231 + grey}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import shlex
 from typing import Iterable
 
@@ -12,7 +14,7 @@ from companion.contract.text import clip_echoes, safe_text
 from companion.terminal.groups import click_message, usage_line
 
 # What Ctrl-C (or Ctrl-D at a question) says: a choice, not a failure, so never "Error:".
-STOPPED = "Stopped; nothing was recorded."
+STOPPED = N_("Stopped; nothing was recorded.")  # translated where it is shown
 
 
 class RunInstead(BaseException):
@@ -43,13 +45,16 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     try:
         words = split_line(text)
     except ValueError as exc:
-        return 2, clip_echoes(f"{exc}: check the quotes in {text!r}")
+        return 2, clip_echoes(_("{error}: check the quotes in {line}").format(error=exc, line=repr(text)))
     if not words:
         return 0, None
     if any(w == "--data-dir" or w.startswith("--data-dir=") for w in words):
-        return 2, ("--data-dir cannot change inside a script or the shell: give it when starting, "
-                   "`companion --data-dir DIR`.")
+        return 2, _("--data-dir cannot change inside a script or the shell: give it when starting, "
+                    "`companion --data-dir DIR`.")
     base = app.session_override
+    from companion.contract import language
+
+    spoken = language._process  # `--lang en status` in the shell: that line only
     try:
         result = root.main(args=words, prog_name="companion", standalone_mode=False, obj=app)
         return (result if isinstance(result, int) else 0), None
@@ -60,9 +65,10 @@ def run_line(app: App, text: str, root: click.Group) -> tuple[int, str | None]:
     except click.exceptions.Exit as exc:
         return exc.exit_code, None
     except click.exceptions.Abort:
-        return 1, STOPPED
+        return 1, _(STOPPED)
     finally:
         app.session_override = base
+        language._process = spoken
 
 
 class RunAgain(BaseException):
@@ -76,18 +82,21 @@ MAX_LINE = 10_000
 
 def script_line_problem(line: str | bytes) -> tuple[str | None, str | None]:
     """(the line as text, None), or (None, what is wrong with it): too long, not UTF-8, a NUL."""
+    from companion.contract.written import number
+
+    too_long = _("the line is longer than {count} characters: split it into several commands.")
     if len(line) > MAX_LINE * (4 if isinstance(line, bytes) else 1):
-        return None, f"the line is longer than {MAX_LINE:,} characters: split it into several commands."
+        return None, too_long.format(count=number(MAX_LINE, grouped=True))
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return None, (f"the line is not UTF-8 text (byte {exc.start + 1} is not valid): save the script as "
-                          "UTF-8; nothing of this line was run.")
+            return None, _("the line is not UTF-8 text (byte {position} is not valid): save the script as "
+                           "UTF-8; nothing of this line was run.").format(position=exc.start + 1)
     if len(line.rstrip("\r\n")) > MAX_LINE:
-        return None, f"the line is longer than {MAX_LINE:,} characters: split it into several commands."
+        return None, too_long.format(count=number(MAX_LINE, grouped=True))
     if "\x00" in line:
-        return None, "the line holds a NUL character: remove it; nothing of this line was run."
+        return None, _("the line holds a NUL character: remove it; nothing of this line was run.")
     return line, None
 
 
@@ -104,16 +113,18 @@ def run_script(app: App, lines: Iterable[str | bytes], root: click.Group) -> int
     for number, raw in enumerate(lines, 1):
         line, problem = script_line_problem(raw)
         if problem:
-            click.echo(f"line {number}: {problem}", err=True)
+            click.echo(_("line {number}: {message}").format(number=number, message=problem), err=True)
             return 1
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         code, message = run_line(app, text, root)
         if code == 2 and message:  # Click's message, kept to one line: "Choose from: bash, zsh, fish"
-            click.echo(f"line {number}: {' '.join(click_message(message, [text]).split())}", err=True)
+            click.echo(_("line {number}: {message}").format(number=number, message=" ".join(click_message(message, [text]).split())),
+                       err=True)
             return 1
         if code:
-            click.echo(f"line {number}: {safe_text(message or 'failed')}", err=True)
+            click.echo(_("line {number}: {message}").format(number=number, message=safe_text(message or _("failed"))),
+                       err=True)
             return 1
     return 0

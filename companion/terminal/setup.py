@@ -17,6 +17,8 @@ the players confirm it, and a value with a gap in it is shown as a hint, never o
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import json
 from typing import Any
 
@@ -27,6 +29,7 @@ from companion.core.app import App
 from companion.contract.errors import CompanionError
 
 SKIP = ("skip", "-")
+NEEDED = N_("this command needs it")  # why a value is asked in the middle of a command
 _SKIPPED = object()  # an answer that leaves the value unknown
 
 
@@ -67,7 +70,7 @@ def _resolve(game: str, node: dict | None) -> dict:
     "JUNCTION-JUNCTION"), the one a person types is taken: the text."""
     root = datapack.schema_of(game)
     node = dict(node or {})
-    for _ in range(8):
+    for _try in range(8):
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/"):
             target: Any = root
@@ -108,7 +111,8 @@ def read(game: str, key: str, text: str) -> Any:
     if kind == "integer":
         if isinstance(parsed, int) and not isinstance(parsed, bool):
             return parsed
-        raise ValueError(f"{text!r} is not a whole number: type it as the card or the board prints it, e.g. 3.")
+        raise ValueError(_("{typed} is not a whole number: type it as the card or the board prints it, e.g. 3.").format(
+            typed=repr(text)))
     if kind == "string":
         return parsed if isinstance(parsed, str) else text
     if kind == "array":
@@ -120,14 +124,14 @@ def read(game: str, key: str, text: str) -> Any:
             try:
                 return [int(w) for w in words]
             except ValueError:
-                raise ValueError(f"{text!r}: type whole numbers separated by commas or spaces, e.g. "
-                                 f"{_example(game, key)}.") from None
+                raise ValueError(_("{typed}: type whole numbers separated by commas or spaces, e.g. {example}.").format(
+                    typed=repr(text), example=_example(game, key))) from None
         if text in ("[]", ""):
             return []
         return [part.strip().strip('"') for part in text.split(",") if part.strip()]
     if parsed is _NOT_JSON:
         if kind in (None, "object"):
-            raise ValueError(f"Type it as JSON, e.g. {_example(game, key)}.")
+            raise ValueError(_("Type it as JSON, e.g. {example}.").format(example=_example(game, key)))
         return text
     return parsed
 
@@ -152,7 +156,9 @@ def short(value: Any, width: int = 60) -> str:
         return ", ".join(f"{k}: {short(v, 30)}" for k, v in value.items())
     if isinstance(value, list):
         if len(value) > 8 or any(isinstance(v, (list, dict)) for v in value):
-            return f"{len(value)} lines" if value and isinstance(value[0], (list, str)) else f"{len(value)} values"
+            if value and isinstance(value[0], (list, str)):
+                return ngettext("{n} line", "{n} lines", len(value)).format(n=len(value))
+            return ngettext("{n} value", "{n} values", len(value)).format(n=len(value))
         text = ", ".join("?" if v is None else str(v) for v in value)
     else:
         text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
@@ -174,32 +180,39 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
     asked again until it fits. Ctrl-C stops, keeping nothing of this question."""
     label = datapack.title(game, key) or key
     head = f"{progress} · " if progress else ""
-    _say(f"{head}{game} {key}" + (f": {label}" if label != key else "") + (f" ({why})" if why else ""))
+    _say(f"{head}{game} {key}" + (f": {label}" if label != key else "") + (f" ({_(why)})" if why else ""))
     need = datapack.need_text(game, key)
     if need:
-        _say(f"Needed for: {need}.")
+        _say(_("Needed for: {need}.").format(need=need))
     where = datapack.where_text(game, key)
     if where:
-        _say(f"Where: {where}.")
+        _say(_("Where: {where}.").format(where=where))
     for stated_key, fact in datapack.stated(game).items():
         if stated_key.startswith(key + "."):
-            _say(f"The rulebook states {fact['what']}: {fact['value']}.")
+            _say(_("The rulebook states {what}: {value}.").format(what=fact["what"], value=fact["value"]))
     found = datapack.suggestion_for(game, key)
     suggestion = found[1] if found and found[0] == key else None
     hint = (datapack.pack(game).get("suggestions") or {}).get(key)
     if suggestion is not None:
-        source = suggestion.get("source") or suggestion.get("note") or "a public source"
-        check = "" if "check" in source.casefold() else " Check it against your own copy."
-        _say(f"Suggested: {short(suggestion['value'])}. From: {source.rstrip('.')}.{check}")
-        prompt = "Enter confirms the suggestion; type your own value, or skip: "
+        source = suggestion.get("source") or suggestion.get("note") or _("a public source")
+        if "check" in source.casefold():
+            _say(_("Suggested: {value}. From: {source}.").format(value=short(suggestion["value"]),
+                                                                 source=source.rstrip(".")))
+        else:
+            _say(_("Suggested: {value}. From: {source}. Check it against your own copy.").format(
+                value=short(suggestion["value"]), source=source.rstrip(".")))
+        prompt = _("Enter confirms the suggestion; type your own value, or skip: ")
     else:
         if hint and hint.get("value") is not None:  # a hint with gaps: read, never filled in
-            _say(f"Suggested in part: {short(hint['value'])}" + (f" ({hint['note']})" if hint.get("note") else "")
-                 + ": read the rest off your copy.")
+            if hint.get("note"):
+                _say(_("Suggested in part: {value} ({note}): read the rest off your copy.").format(
+                    value=short(hint["value"]), note=hint["note"]))
+            else:
+                _say(_("Suggested in part: {value}: read the rest off your copy.").format(value=short(hint["value"])))
         shape = _example(game, key)
         if len(shape) > 1 and shape[0] == shape[-1] == '"':  # a word is typed without JSON's quotes
             shape = shape[1:-1]
-        prompt = f"Type it (e.g. {shape}), or Enter to skip: "
+        prompt = _("Type it (e.g. {example}), or Enter to skip: ").format(example=shape)
 
     def parse(text: str) -> Any:
         if text.casefold() in SKIP or (not text and suggestion is None):
@@ -210,12 +223,13 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
 
     value = app.ask_until(prompt, parse, optional=True)
     if value is _SKIPPED:
-        _say("Skipped: it is asked again when it is needed.")
+        _say(_("Skipped: it is asked again when it is needed."))
         return False
     with app.store.writing():
         datapack.validate(game, key, value, app.store.user_values(game))
         app.store.set_user_value(game, key, value)
-    _say(f"Kept: {key} = {short(value)} (`data show {game} {key}`; `data unset {game} {key}` forgets it).")
+    _say(_("Kept: {key} = {value} (`data show {game} {key}`; `data unset {game} {key}` forgets it).").format(
+        key=key, value=short(value), game=game))
     return True
 
 
@@ -233,9 +247,9 @@ def ask_missing(app: App, game: str, key: str) -> bool:
         return False
     parts = [k for k in pending(app, game) if k.startswith(whole + ".")]
     if parts and whole not in pending(app, game):  # a table asked part by part (a chart: winner, missing)
-        return all([ask(app, game, k, progress=f"{n} of {len(parts)}", why="this command needs it")
+        return all([ask(app, game, k, progress=_("{n} of {total}").format(n=n, total=len(parts)), why=NEEDED)
                     for n, k in enumerate(parts, 1)])
-    return ask(app, game, whole, why="this command needs it")
+    return ask(app, game, whole, why=NEEDED)
 
 
 def run(app: App, game: str) -> None:
@@ -250,17 +264,20 @@ def run(app: App, game: str) -> None:
         except CompanionError:
             extra = None
     if not keys and extra is None:
-        click.echo(f"Every printed value of {game} is known: nothing to set up (`data show {game}`).")
+        click.echo(_("Every printed value of {game} is known: nothing to set up (`data show {game}`).").format(game=game))
         return
     if keys:
-        _say(f"{len(keys)} printed value{'s' if len(keys) != 1 else ''} of {game} {'are' if len(keys) != 1 else 'is'} "
-             "not known yet. Each is asked once: Enter confirms a suggestion or skips a question without one, "
-             "`skip` skips any; Ctrl-C stops (what was kept stays kept).")
+        _say(ngettext("{n} printed value of {game} is not known yet. Each is asked once: Enter confirms a "
+                      "suggestion or skips a question without one, `skip` skips any; Ctrl-C stops (what was kept "
+                      "stays kept).",
+                      "{n} printed values of {game} are not known yet. Each is asked once: Enter confirms a "
+                      "suggestion or skips a question without one, `skip` skips any; Ctrl-C stops (what was kept "
+                      "stays kept).", len(keys)).format(n=len(keys), game=game))
     kept = 0
     try:
         for n, key in enumerate(keys, 1):
             click.echo("")
-            kept += ask(app, game, key, progress=f"{n} of {len(keys)}")
+            kept += ask(app, game, key, progress=_("{n} of {total}").format(n=n, total=len(keys)))
         if extra is not None:
             from companion.contract.declare import At
 
@@ -268,15 +285,19 @@ def run(app: App, game: str) -> None:
             extra(At(host=app))
     except (KeyboardInterrupt, EOFError):  # what was kept stays kept: a set-up can stop anywhere
         click.echo("")
-        _say(f"Set-up stopped after {kept} value{'s' if kept != 1 else ''} kept; they stay kept, and "
-             f"`data setup {game}` goes on with the rest.")
+        _say(ngettext("Set-up stopped after {n} value kept; they stay kept, and `data setup {game}` goes on "
+                      "with the rest.",
+                      "Set-up stopped after {n} values kept; they stay kept, and `data setup {game}` goes on "
+                      "with the rest.", kept).format(n=kept, game=game))
         return
     left = pending(app, game)
     click.echo("")
     if keys:
-        _say(f"Kept {kept} of {len(keys)}." + (f" {len(left)} still unknown: each is asked when a command needs it, "
-                                               f"or type `data setup {game}` again." if left else
-                                               " Every printed value is known now."))
+        if left:
+            _say(_("Kept {kept} of {total}. {left} still unknown: each is asked when a command needs it, or type "
+                   "`data setup {game}` again.").format(kept=kept, total=len(keys), left=len(left), game=game))
+        else:
+            _say(_("Kept {kept} of {total}. Every printed value is known now.").format(kept=kept, total=len(keys)))
 
 
 def offer(app: App, game: str) -> None:
@@ -288,16 +309,20 @@ def offer(app: App, game: str) -> None:
         return
 
     def yes_no(text: str) -> bool:
-        if text.casefold() in ("y", "yes"):
-            return True
-        if text.casefold() in ("", "n", "no"):
-            return False
-        raise ValueError("Type y or n.")
+        from companion.contract.language import pgettext
+        from companion.terminal.groups import is_yes
 
-    many = len(keys) != 1
+        if is_yes(text):
+            return True
+        if text.strip().casefold() in ("", "n", "no", pgettext("answer", "n"), pgettext("answer", "no")):
+            return False
+        raise ValueError(pgettext("answer", "Type y or n."))  # j or n in German (is_yes)
+
     try:
-        wanted = app.ask_until(f"{len(keys)} printed value{'s are' if many else ' is'} not known yet: set "
-                               f"{'them' if many else 'it'} up now? [y/N] (each is asked when needed otherwise) ",
+        wanted = app.ask_until(ngettext("{n} printed value is not known yet: set it up now? [y/N] (each is asked "
+                                        "when needed otherwise) ",
+                                        "{n} printed values are not known yet: set them up now? [y/N] (each is "
+                                        "asked when needed otherwise) ", len(keys)).format(n=len(keys)),
                                yes_no, optional=True)
     except (KeyboardInterrupt, EOFError):  # the session is made already: only the set-up is left out
         click.echo("")

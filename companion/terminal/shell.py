@@ -6,6 +6,8 @@ Like litecli and pgcli, the shell only reads lines and shows things; the command
 
 from __future__ import annotations
 
+from companion.contract.language import N_, _, ngettext  # noqa: F401
+
 import os
 import shlex
 import threading
@@ -20,7 +22,7 @@ from companion import __version__
 from companion.core.app import App
 from companion.contract.text import safe_text
 from companion.contract.errors import CompanionError
-from companion.terminal.groups import click_message
+from companion.terminal.groups import click_message, is_yes
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 
@@ -74,7 +76,7 @@ class SessionView:
             key = (sid, path.stat().st_mtime_ns)
         except (CompanionError, OSError):
             self._loaded = None
-            return "no session · `new GAME --players A,B` or `use ID`", []
+            return _("no session · `new GAME --players A,B` or `use ID`"), []
         if key == self._key:
             return self._value
         try:
@@ -90,14 +92,14 @@ class SessionView:
                                 [] if replay.over else s.game.turn(replay.state))
             self._loaded = (s, replay)
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
-            text, words = f"session {sid}", []
+            text, words = _("session {id}").format(id=sid), []
             self._loaded = None
         self._key, self._value = key, (text, sorted(set(words), key=str.casefold))
         return self._value
 
     def toolbar(self) -> str:
         if self.waiting or (self._warming is not None and self._warming.is_alive()):  # never wait here
-            text = self._value[0] or (f"session {self.app.pinned} · reading…" if self.app.pinned else "")
+            text = self._value[0] or (_("session {id} · reading…").format(id=self.app.pinned) if self.app.pinned else "")
         else:
             text = self._load()[0]
         try:
@@ -170,8 +172,11 @@ class Elsewhere:
         seen = Exit(s, replay)  # said on the shared screen: the table's words
         words = [entry_words(seen, e) for e in added]
         more = len(words) - self.SHOWN
-        listed = "; ".join(words[: self.SHOWN]) + (f"; and {more} more (`log` lists them)" if more > 0 else "")
-        return f"Meanwhile another terminal recorded in session {s.id}: {listed}."
+        listed = "; ".join(words[: self.SHOWN])
+        if more > 0:
+            listed = ngettext("{listed}; and {n} more (`log` lists it)", "{listed}; and {n} more (`log` lists them)",
+                              more).format(listed=listed, n=more)
+        return _("Meanwhile another terminal recorded in session {id}: {events}.").format(id=s.id, events=listed)
 
 
 def table_words(s, replay) -> list[str]:
@@ -191,11 +196,11 @@ def entry_words(seen, entry: dict) -> str:
     if kind == "do":
         return seen.words(entry["event"])
     if kind == "undo":
-        return "an undo"
+        return _("an undo")
     if kind == "redo":
-        return "a redo"
+        return _("a redo")
     if kind == "reveal":
-        return "the deal seed was revealed"
+        return _("the deal seed was revealed")
     return str(kind)
 
 
@@ -203,36 +208,55 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "",
     """The bottom bar: session, game, round, whose turn, the leader by the game's own rule
     (lowest total where the lowest wins; a tie names everyone tied), and on a second line what
     comes next (one line each, so 80 columns hold them)."""
-    parts = [f"session {status['session']}", status.get("title", status["game"])]
+    from companion.contract.written import number
+
+    parts = [_("session {id}").format(id=status["session"]), status.get("title", status["game"])]
     if status.get("round") is not None:
-        parts.append(f"round {status['round']}")
+        parts.append(_("round {round}").format(round=status["round"]))
     players = status.get("players") or []
     if status.get("finished"):
-        parts.append("over: " + " & ".join(status.get("winners") or []) + " won")
+        winners = status.get("winners") or []
+        parts.append(ngettext("over: {names} won", "over: {names} won", len(winners)).format(names=" & ".join(winners)))
         return " · ".join(parts)
     if status.get("abandoned"):  # nothing comes next but `undo` (the framework's own fact)
-        parts.append("abandoned")
-        return " · ".join(parts) + "\nnext: undo takes it back, or new GAME"
+        parts.append(_("abandoned"))
+        return " · ".join(parts) + "\n" + _("next: undo takes it back, or new GAME")
     if len(turn) == 1:  # the game's own rule (Game.turn), never a guess at its status' shape
-        parts.append(f"{turn[0]}'s turn")
+        parts.append(_("{name}'s turn").format(name=turn[0]))
     elif turn:
-        parts.append(f"waiting for {' & '.join(turn)}")
+        parts.append(_("waiting for {names}").format(names=" & ".join(turn)))
     if players:
         scores = [p.get("score") or 0 for p in players]
         top = min(scores) if lowest_wins else max(scores)
         leaders = [p["name"] for p, sc in zip(players, scores) if sc == top]
-        rule = ", lowest wins" if lowest_wins else ""
+        shown = number(top) if isinstance(top, (int, float)) and not isinstance(top, bool) else top
         if len(players) > 1 and len(leaders) == len(players):
-            parts.append(f"all level: {' & '.join(leaders)} ({top})")
+            parts.append(_("all level: {names} ({points})").format(names=" & ".join(leaders), points=shown))
+        elif lowest_wins:
+            parts.append(_("leader {names} ({points}, lowest wins)").format(names=" & ".join(leaders), points=shown))
         else:
-            parts.append(f"leader {' & '.join(leaders)} ({top}{rule})")
+            parts.append(_("leader {names} ({points})").format(names=" & ".join(leaders), points=shown))
     line = " · ".join(parts)
-    return f"{line}\nnext: {next_action}" if next_action else line
+    return line + "\n" + _("next: {action}").format(action=next_action) if next_action else line
 
 
 def fit(text: str, width: int) -> str:
-    """One line of at most ``width`` characters, cut with "…" (the toolbar never wraps)."""
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    """One line of at most ``width`` characters (the toolbar never wraps): the parts it can spare
+    go first, from the front (the session's id, then the game's title: the turn and the leader
+    stay), then it is cut with "…" after a whole word (German runs longer: a word is never cut in
+    two, unless one word is longer than the line)."""
+    if len(text) <= width:
+        return text
+    parts = text.split(" · ")
+    while len(parts) > 2 and len(" · ".join(parts)) > width:
+        parts.pop(0)
+    text = " · ".join(parts)
+    if len(text) <= width:
+        return text
+    cut = text[: max(width - 1, 0)]
+    if " " in cut.strip() and text[len(cut)] != " ":
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip(" ·&,:(") + "…"
 
 
 class CommandCompleter(Completer):
@@ -462,11 +486,11 @@ class Shell:
             # command runs after; any other asks first
             if self.app.optional_question:
                 self.queued.append(line)
-                click.echo(wrap(f"`{line}` is a command: the question is skipped (as Enter does), and "
-                                "the command runs next."))
+                click.echo(wrap(_("`{line}` is a command: the question is skipped (as Enter does), and "
+                                  "the command runs next.").format(line=line)))
                 return ""
-            sure = self.askers[0].prompt(wrap(f"Did you mean to run `{line}`? [Y/n] (n: it is the answer) "))
-            if sure.strip().casefold() in ("", "y", "yes"):
+            sure = self.askers[0].prompt(wrap(_("Did you mean to run `{line}`? [Y/n] (n: it is the answer) ").format(line=line)))
+            if is_yes(sure, default=True):
                 raise RunInstead(line)
         return answer
 
@@ -521,26 +545,27 @@ class Shell:
         if news:
             click.echo(wrap(news))
         try:
-            for _ in range(20):  # a value given at a hand-written command's question: it runs again
+            for _try in range(20):  # a value given at a hand-written command's question: it runs again
                 try:
                     code, message = run_line(self.app, text, self.root)
                     break
                 except RunAgain:
                     continue
             else:
-                code, message = 1, "Too many printed values are missing for this command: `data setup GAME`."
+                code, message = 1, _("Too many printed values are missing for this command: `data setup GAME`.")
         except (KeyboardInterrupt, EOFError):
-            code, message = 1, STOPPED
+            code, message = 1, _(STOPPED)
         except RunInstead as instead:
-            code, message = 1, STOPPED
+            code, message = 1, _(STOPPED)
             self.queued.insert(0, instead.line)
         finally:
             self.elsewhere.mark()
-        if code and message == STOPPED:  # Ctrl-C is a choice, not a failure
-            click.echo(STOPPED, err=True)
+        if code and message == _(STOPPED):  # Ctrl-C is a choice, not a failure
+            click.echo(_(STOPPED), err=True)
         elif code and message:  # at word boundaries, never inside a name or a command to type
             # a usage error (2) is Click's message: its own line breaks pass (groups.click_message)
-            shown = click_message(f"Error: {message}", [text]) if code == 2 else safe_text(f"Error: {message}")
+            said = _("Error: {message}").format(message=message)
+            shown = click_message(said, [text]) if code == 2 else safe_text(said)
             click.echo(wrap(shown), err=True)
 
     def loop(self) -> None:
@@ -548,7 +573,8 @@ class Shell:
         from companion.terminal.render import wrap
 
         self.wire()
-        click.echo(wrap(f"Tabletop Companion {__version__}. Type `help` for the commands, `exit` to leave."))
+        click.echo(wrap(_("Tabletop Companion {version}. Type `help` for the commands, `exit` to leave.").format(
+            version=__version__)))
         while True:
             line = self.next_line()
             if line is None:

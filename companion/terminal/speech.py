@@ -19,6 +19,7 @@ import sys
 import click
 
 from companion.contract import language as languages
+from companion.contract.language import N_
 
 
 def setting_path(root):
@@ -98,19 +99,18 @@ def speak_click() -> None:
             module._ = languages.gettext
         if getattr(module, "ngettext", None) is not None:
             module.ngettext = languages.ngettext
+    speak_helps()
 
 
-@click.command("language")
+@click.command("language", help=N_("Show or choose the language this laptop speaks (phones choose their own).\n"
+    "\n"
+    "`language de` keeps German for this data folder; `language auto` follows the locale variables\n"
+    "again (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). `--lang de` before any command speaks German for\n"
+    "that command only."))
 @click.argument("lang", required=False, metavar="[de|en|auto]",
                 type=click.Choice(sorted(languages.LANGUAGES) + ["auto"], case_sensitive=False))
 @click.pass_obj
 def language_cmd(app, lang: str | None) -> None:
-    """Show or choose the language this laptop speaks (phones choose their own).
-
-    `language de` keeps German for this data folder; `language auto` follows the locale variables
-    again (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). `--lang de` before any command speaks German for
-    that command only.
-    """
     from companion.contract.language import _, language, using
 
     root = app.store.root
@@ -135,3 +135,48 @@ def language_cmd(app, lang: str | None) -> None:
     with using(language()):
         name = languages.LANGUAGES.get(language(), language())
         click.echo(_("Now speaking {name} on this laptop.").format(name=name))
+
+
+def help_text(text: str | None) -> str | None:
+    """A command's or an option's help in the viewer's language. Helps are marked with ``N_`` where
+    they are declared (commands' ``help=N_(...)``, a game's ``Move``/``Param`` help in its package)
+    and kept in English on the command; Click reads them at format time through this."""
+    if not text or languages.language() == languages.ENGLISH:
+        return text
+    import inspect
+
+    clean = inspect.cleandoc(text)
+    translated = languages.gettext(clean)
+    return translated if translated != clean or languages.language() == languages.PSEUDO else languages.gettext(text)
+
+
+def _translating(method, *names):
+    """``method`` of a Click class run with the helps ``names`` of its object translated."""
+
+    def run(self, *args, **kwargs):
+        saved = {name: getattr(self, name, None) for name in names}
+        values = getattr(self, "help_values", None)  # a help with {placeholders}: filled in once translated
+        if (languages.language() == languages.ENGLISH and not values) or not any(saved.values()):
+            return method(self, *args, **kwargs)
+        try:
+            for name, value in saved.items():
+                if value:
+                    setattr(self, name, help_text(value).format(**values) if values else help_text(value))
+            return method(self, *args, **kwargs)
+        finally:
+            for name, value in saved.items():
+                setattr(self, name, value)
+
+    run.__wrapped__ = method
+    return run
+
+
+def speak_helps() -> None:
+    """Click's help pages, its list of commands and Tab's descriptions read each help through
+    :func:`help_text` (once per process)."""
+    if getattr(click.Command.format_help_text, "__wrapped__", None):
+        return
+    click.Command.format_help_text = _translating(click.Command.format_help_text, "help")
+    click.Command.format_epilog = _translating(click.Command.format_epilog, "epilog")
+    click.Command.get_short_help_str = _translating(click.Command.get_short_help_str, "help", "short_help")
+    click.Option.get_help_record = _translating(click.Option.get_help_record, "help")

@@ -291,9 +291,29 @@ class LazySvg:
         return self._text
 
 
+_KEPT: dict[tuple, tuple[Any, Any]] = {}  # (what, id(board), ...) -> (board, answer): drawn once per board
+
+
+def _kept(key: tuple, board, make):
+    """``make()``, kept for ``board`` (issue 31: every page is drawn again after every move, and
+    a board's shape and its labels for a hand do not change)."""
+    found = _KEPT.get(key)
+    if found is not None and found[0] is board:
+        return found[1]
+    answer = make()
+    if len(_KEPT) > 512:
+        _KEPT.clear()
+    _KEPT[key] = (board, answer)
+    return answer
+
+
 def geometry(board) -> tuple[list[tuple[float, float]], float, float]:
     """Where each junction is drawn (in the drawing's units) and the drawing's width and
     height: rows offset by half a junction, as on the printed board, with room around."""
+    return _kept(("geometry", id(board)), board, lambda: _geometry(board))
+
+
+def _geometry(board) -> tuple[list[tuple[float, float]], float, float]:
     xs = [(2 * x - y) * STEP_X for x, y in board.xy]
     ys = [y * STEP_Y for _x, y in board.xy]
     left, top = min(xs) - PAD, min(ys) - PAD
@@ -326,14 +346,7 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
     def seat(p: str) -> str:
         return player_colour(players.index(p))
 
-    out = []
-    for (a, b), cost in board.cost.items():
-        (x1, y1), (x2, y2) = pts[a], pts[b]
-        if cost == 2:  # a double line: two strokes, as printed, easy to tell from a single one
-            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" stroke-width="4"/>'
-                       f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f4f4f4" stroke-width="1.4"/>')
-        else:
-            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9999" stroke-width="1.2"/>')
+    out = [_kept(("lines", id(board)), board, lambda: _lines(board, pts))]
     offered = list(offered)
     if faint and mine:  # build-anywhere's other free lines: a thin line of the player's colour, no cost
         for (a, b), _cost in faint:
@@ -360,7 +373,7 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{seat(r["by"])}" '
                    f'stroke-width="{w}" stroke-linecap="round"/>')
     hand = set(game.hand_of(state, mine)) if mine and has_hand(game, state, mine) else set()
-    placed = labels(board, pts, width, _height, hand)
+    placed = _kept(("labels", id(board), frozenset(hand)), board, lambda: labels(board, pts, width, _height, hand))
     for city in board.cities:
         x, y = pts[city.node]
         fill = COLOURS.get(city.colour, "#888")
@@ -446,6 +459,19 @@ def shortened(game, state: dict, data: dict, player: str) -> list[tuple[str, str
     pts, width, height = geometry(board)
     placed = labels(board, pts, width, height, hand)
     return [(placed[c.name][0], c.name) for c in board.cities if c.name in hand and placed[c.name][0] != c.name]
+
+
+def _lines(board, pts) -> str:
+    """Every line of the board as printed (a double line drawn doubled)."""
+    out = []
+    for (a, b), cost in board.cost.items():
+        (x1, y1), (x2, y2) = pts[a], pts[b]
+        if cost == 2:  # a double line: two strokes, as printed, easy to tell from a single one
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" stroke-width="4"/>'
+                       f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f4f4f4" stroke-width="1.4"/>')
+        else:
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9999" stroke-width="1.2"/>')
+    return "".join(out)
 
 
 def board_svg(game, state: dict, data: dict, players: list[str], mine: str | None = None) -> str:

@@ -135,3 +135,18 @@ def test_under_build_anywhere_only_the_lines_next_to_the_network_stand_out(web, 
         assert "pick=" not in web.current_url
         shot(web, "build-anywhere-built")
         assert re.search(r"z=" + str(screens.CLOSE), web.current_url) or "z=" not in web.current_url
+
+
+def test_among_crowded_junctions_a_tap_within_reach_of_ones_own_city_chooses_it():
+    """Two junctions within a finger's reach: the player's own city (a quick choice) is chosen
+    at once; without it the nearest few are offered to pick from, as before."""
+    from companion.contract.view import Tap
+    from companion.web.forms import PageView, hits
+
+    targets = [("Buffalo", "", (100.0, 100.0)), ("G4", "", (108.0, 100.0)), ("G5", "", (104.0, 108.0))]
+    whole = PageView(z=1)
+    mine = Tap("", 336, 200, targets, quick=["Buffalo"])
+    assert hits(mine, whole, (105.0, 101.0)) == ("Buffalo", [])
+    theirs = Tap("", 336, 200, targets)
+    value, near = hits(theirs, whole, (105.0, 101.0))
+    assert value is None and {v for v, _n in near} == {"Buffalo", "G4", "G5"}

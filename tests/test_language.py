@@ -192,3 +192,15 @@ def test_the_terminal_chooses_lang_then_setting_then_locale_variables(tmp_path):
     assert "Usage:" in run("--data-dir", data, "--help").stdout
     assert "Aufruf:" in run("--data-dir", data, "--help", env={"LANGUAGE": "fr:de"}).stdout
     assert "Usage:" in run("--data-dir", data, "--help", env={"LANG": "fr_FR.UTF-8"}).stdout  # unknown: English
+
+
+def test_json_is_english_whatever_the_terminal_speaks(tmp_path):
+    """`--json` is read by programs: its words stay English in a German terminal (issue 28)."""
+    import json as json_module
+
+    data = str(tmp_path / "data")
+    assert run("--lang", "de", "--data-dir", data, "new", "scoresheet", "--players", "Ann,Bob").returncode == 0
+    assert "Summen" in run("--lang", "de", "--data-dir", data, "add", "Ann=3,5", "Bob=2").stdout
+    entries = json_module.loads(run("--lang", "de", "--data-dir", data, "log", "--json").stdout)
+    assert entries[0]["words"] == "round scored: Ann +3.5, Bob +2"
+    assert "Runde gewertet: Ann +3,5, Bob +2" in run("--lang", "de", "--data-dir", data, "log").stdout

@@ -190,12 +190,16 @@ def _from_sources(paths: list) -> Catalogue | None:
 def _(message: str) -> str:
     """``message`` in the language of what is being made now."""
     lang = _viewer.get() or _process or _resolve()
-    if lang == ENGLISH:
-        return message
+    return message if lang == ENGLISH else _other(lang, message, message)
+
+
+def _other(lang: str, key: str, english: str) -> str:
+    """The text of ``key`` in ``lang`` (not English): the companion's catalogue, then the
+    plugins', then the English itself."""
     if lang == PSEUDO:
-        return pseudo(message)
+        return pseudo(english)
     found = catalogue(lang)
-    return (found.table.get(message) if found else None) or _from_plugins(lang, message) or message
+    return (found.table.get(key) if found else None) or _from_plugins(lang, key) or english
 
 
 gettext = _
@@ -229,13 +233,7 @@ def ngettext(singular: str, plural: str, n) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` where the same English word needs two translations (``"month"``, ``"May"``)."""
     lang = _viewer.get() or _process or _resolve()
-    if lang == ENGLISH:
-        return message
-    if lang == PSEUDO:
-        return pseudo(message)
-    found = catalogue(lang)
-    got = found.table.get(context + "\x04" + message) if found else None
-    return got or message
+    return message if lang == ENGLISH else _other(lang, context + "\x04" + message, message)
 
 
 def N_(message: str) -> str:

@@ -62,7 +62,18 @@ SESSION_HELP = N_("Act on this session (an id or its first letters) instead of t
 session_option = click.option("--session", metavar="ID", expose_value=False, help=SESSION_HELP,
                               shell_complete=completes("sessions"))
 
-json_option = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON (a stable format for scripts)."))
+def english_for_json(ctx, param, value):
+    """`--json` is read by programs: its words (a log's lines, a refusal's reason) are made in
+    English whatever the viewer's language, for the rest of the command (issue 28)."""
+    if value:
+        from companion.contract.language import using
+
+        ctx.with_resource(using("en"))
+    return value
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help=N_("Print JSON (a stable format for scripts)."),
+                           callback=english_for_json)
 
 
 def _screen() -> Any:
@@ -303,9 +314,11 @@ ROLE_MAX = 40
 def _new_options(game, params: list) -> list:
     """The options every `new GAME` has, then the game's own: --players, --start, --played-on,
     --location, --roles, and --entropy for a game that deals."""
+    players = click.Option(["--players"], metavar="A,B,C",
+                           help=N_("Names in seat order, comma-separated ({low} to {high})."))
+    players.help_values = {"low": game.min_players, "high": game.max_players}  # filled in once translated
     return [
-        click.Option(["--players"], metavar="A,B,C",
-                     help=f"Names in seat order, comma-separated ({game.min_players} to {game.max_players})."),
+        players,
         click.Option(["--start"], metavar="NAME", help=N_("Who starts (default: the first named).")),
         click.Option(["--played-on"], metavar="YYYY-MM-DD[THH:MM]",
                      help=N_("When it was played, for a game typed in later (stats order by this).")),
@@ -529,3 +542,18 @@ def and_list(items) -> str:
     from companion.contract.language import _
 
     return _(" and ").join(str(i) for i in items)
+
+
+def ask_card_name(at, n: int, key) -> str | None:
+    """`data setup`'s question for the name of ship card ``n`` (Transatlantic's, Atlantic Star's):
+    ``key`` makes the name a data key; a name with a dot is asked again (a dot would split the
+    key); None when Enter alone says there is no card left."""
+    from companion.contract.language import _
+
+    def name_of(text: str) -> str:
+        found = key(text)
+        if "." in found:
+            raise ValueError(_("Write the ship's name without dots (e.g. {name}).").format(name=found.replace(".", "")))
+        return found
+
+    return at.ask_until(_("Ship card {n}: its name (Enter: done): ").format(n=n), name_of, optional=True)

@@ -144,7 +144,10 @@ def _click_params(decl: Move | Screen) -> list[click.Parameter]:
                                            type=str,  # read by the one reader, not by Click
                                            shell_complete=login_shell_complete(decl, p)))
     if isinstance(decl, Screen) and decl.json is not None:
-        params.append(click.Option(["--json", "as_json"], is_flag=True, help=N_("Print JSON (a stable format for scripts).")))
+        from companion.games.kit import english_for_json
+
+        params.append(click.Option(["--json", "as_json"], is_flag=True, help=N_("Print JSON (a stable format for scripts)."),
+                                   callback=english_for_json))
     from companion.games.kit import SESSION_HELP
 
     from companion.games.kit import completes

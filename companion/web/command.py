@@ -154,8 +154,10 @@ def shell_notifier():
     except ImportError:  # pragma: no cover - prompt_toolkit is a dependency
         return lambda text: click.echo(text)
     session = get_app_session()
+    from companion.terminal.render import wrap
 
     def notify(text: str) -> None:
+        text = wrap(text)  # between words at the terminal's width (issue 31)
         app = getattr(session, "app", None)
         if app is None or not app.is_running or app.loop is None:
             click.echo(text)
@@ -171,6 +173,7 @@ def shell_notifier():
 
 
 def show_links(app, base: str, names: list[str], links: dict[str, str], codes: dict | None = None) -> None:
+    from companion.terminal.render import wrap
     from companion.web import tokens
 
     table = f"{base}/t/{links[tokens.TABLE]}"
@@ -201,13 +204,13 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
         # the code (19 rows with its quiet zone), the link with who is next, a blank line and the prompt
         said = (_("{name}'s page: {link} (next: {next})").format(name=name, link=link, next=names[i + 1])
                 if i + 1 < len(names) else _("{name}'s page: {link}").format(name=name, link=link))
-        text = f"{qr_text(link)}\n{said}"
+        text = f"{qr_text(link)}\n{wrap(said, indent='')}"  # the link on a line of its own when too wide
         if app.show_private is not None:
             app.show_private(name, text)
         else:
             private_screen(name, text)
-    click.echo(_("Every player has their link: `serve --links` shows them again, "
-                 "`serve --new-links` replaces them all."))
+    click.echo(wrap(_("Every player has their link: `serve --links` shows them again, "
+                      "`serve --new-links` replaces them all."), indent=""))
 
 
 def private_screen(owner: str, text: str) -> None:
@@ -302,7 +305,11 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
                     "can open the links.")
     else:
         serving = _("Serving session {sid} ({game}) on this computer only (add --lan for the phones).")
-    say = (lambda text: click.echo(text)) if (on_terminal() or app.interactive) else (lambda text: click.echo(text, err=True))
+    from companion.terminal.render import wrap
+
+    # on a screen, between words at its width (issue 31: "(add --lan for th\ne phones)")
+    say = (lambda text: click.echo(wrap(text, indent=""))) if (on_terminal() or app.interactive) else (
+        lambda text: click.echo(text, err=True))
     say(serving.format(sid=sid, game=_(s.game.title), host=host))
     server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
     show_links(app, base, s.players, links, codes(sid))

@@ -392,6 +392,20 @@ def both(names: list[str]) -> str:
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
+def head(title: str, version: str | None = None) -> str:
+    """Every page's opening, up to its ``<body>``: the viewer's language, no referrer, no
+    favicon request (it would count as a wrong guess), the pages' one style."""
+    v = f' data-v="{escape(version)}"' if version is not None else ""
+    return (
+        "<!doctype html>\n"
+        f'<html lang="{language()}"{v}><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        '<link rel="icon" href="data:,">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+    )
+
+
 def page(*, title: str, heading: str, lines: list[str], version: str, sections: list[str], tv: bool = False,
          colour: str | None = None) -> str:
     """A whole page: ``tv`` for the table page (on a wide screen its type grows with the screen
@@ -402,13 +416,8 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     body = ' class="tv"' if tv else ""
     follows, reload = escape(_("This page follows the game by itself.")), escape(_("Reload it to see the latest moves."))
     return (
-        "<!doctype html>\n"
-        f'<html lang="{language()}" data-v="{escape(version)}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">'  # no /favicon.ico request: it would count as a wrong guess
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
+        head(title, version)
+        + f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
         f"<main>{''.join(sections)}</main>"
         f"<footer>{follows} <noscript>{reload}</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
@@ -427,13 +436,8 @@ def error_page(title: str, text: str) -> str:
     page tripped three axe-core rules, the 500 answer was plain text). It says nothing of the
     address asked for: every wrong token gets the same bytes."""
     return (
-        "<!doctype html>\n"
-        f'<html lang="{language()}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">'
-        f"<title>{escape(title)} · Tabletop Companion</title><style>{STYLE}</style></head>"
-        f"<body><header><h1>{escape(title)}</h1></header>"
+        head(f"{title} · Tabletop Companion")
+        + f"<body><header><h1>{escape(title)}</h1></header>"
         f"<main><p>{escape(text)}</p></main>"
         "<footer>Tabletop Companion</footer></body></html>"
     )

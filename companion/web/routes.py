@@ -56,7 +56,7 @@ class Routes:
 
     @staticmethod
     def page_for(token: str, html: str) -> str:
-        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+        return html.replace("/p/{token}", f"/p/{token}")  # its forms and links (choose, history)
 
     @staticmethod
     def not_allowed(*methods: str) -> Response:
@@ -83,6 +83,18 @@ class Routes:
         html, _version = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
                                           PageView.from_query(request.query_params))
         return HTMLResponse(self.page_for(token, html))
+
+    async def history(self, request: Request) -> Response:
+        """The group's history, read-only, from a player's own link (issue 31; web/history.py)."""
+        from companion.web import history
+
+        who = self.viewer(request)
+        if who is None or who == tokens.TABLE:
+            return await self.not_found(request)
+        if request.method not in ("GET", "HEAD"):
+            return self.not_allowed("GET", "HEAD")
+        html = await run_in_threadpool(history.page, self.site, who)
+        return HTMLResponse(self.page_for(request.path_params["token"], html))
 
     def viewer(self, request: Request) -> str | None:
         """Whose page the address names (TABLE or a player), or None: a player's token on a
@@ -178,6 +190,7 @@ def build(site) -> tuple[Starlette, object]:
         Route("/p/{token}/v", r.version, methods=ANY, name="player version"),
         Route("/p/{token}/live", r.stream, methods=ANY, name="player live"),
         Route("/p/{token}/choose", r.choose, methods=ANY, name="player move"),
+        Route("/p/{token}/history", r.history, methods=ANY, name="player history"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: r.not_found, 405: r.not_found, Exception: r.server_error})
     return app, r.too_many

@@ -337,7 +337,7 @@ class Site:
     @staticmethod
     def for_token(html: str, token: str) -> str:
         """A player's page as its own link serves it (its forms post to that link)."""
-        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+        return html.replace("/p/{token}", f"/p/{token}")  # its forms and links (choose, history)
 
     def _versioned(self, html: str) -> tuple[str, str]:
         """The page with its version in place: a keyed hash of the page drawn (its form token

@@ -11,7 +11,7 @@ scores. The pages are the terminal's screens drawn as HTML: a game writes neithe
 from __future__ import annotations
 
 from companion.contract.language import _, ngettext
-from companion.web import pages
+from companion.web import history, pages
 
 
 def _views(session):
@@ -120,6 +120,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False, host=host)
+    sections.append(history.link())  # the group's history, one tap away (issue 31)
     name = _(game.title)
     return pages.page(title=f"{player}: {name}", heading=f"{player} · {name}",
                       lines=result_lines(status), version=version, sections=sections,

@@ -16,11 +16,12 @@ import click
 
 from companion.core import datapack
 from companion.contract.errors import CompanionError, Malformed, MissingValue, RuleError
+from companion.games.atlantic_star import cards
 from companion.games.atlantic_star.rules import (GAME, SHAPE, UNUSUAL_LEG, AtlanticStar, a_voyage, completed_vp,
                                                 marks, place_text, sea_name, star_class, thousands, unusual)
 from companion.contract.language import N_, _, ngettext
 from companion.contract.declare import At, Flag, Kind, Move, Number, Param, Player, Screen
-from companion.games.kit import new_command, said, split_names
+from companion.games.kit import ask_card_name, new_command, said, split_names
 from companion.contract.view import Cmd, Line, Name, Table, joined
 
 
@@ -379,6 +380,13 @@ def _voyage_event(at) -> dict:
     event = {"type": "voyage", "player": at.args["player"], "sea": at.args["sea"]}
     if at.args.get("value") is not None:
         event["value"] = at.args["value"]
+    elif at.args.get("ships"):
+        try:
+            sea = sea_name(list(at.full["seas"]), at.args["sea"])
+        except RuleError:
+            sea = at.args["sea"]  # the rules refuse it, after checking whose turn it is
+        event["ships"] = [cards.card_key(n) for n in at.args["ships"]]
+        event["cards"] = cards.legs(at, at.args["ships"], sea)
     else:
         event["cards"] = list(at.args.get("cards") or [])
     if at.args.get("stars") is not None:
@@ -387,8 +395,10 @@ def _voyage_event(at) -> dict:
 
 
 def _voyage_prepare(at) -> None:
-    if (at.args.get("value") is None) == (at.args.get("cards") is None):
-        raise click.UsageError(_("Give the voyage's value as --value N, or leg by leg as --cards LIST (one of them)."))
+    given = [k for k in ("value", "cards", "ships") if at.args.get(k) is not None and at.args.get(k) != []]
+    if len(given) != 1:
+        raise click.UsageError(_("Name the voyage's ship cards as --ships A,B,C, or give its value as --value N, or "
+                                 "leg by leg as --cards LIST (one of them)."))
     _ask_missing_vp(at, _voyage_event)
 
 
@@ -426,8 +436,12 @@ MOVES = [
                     Param("value", Number(), N_("The voyage's value: the points plus any bonus."), option=True,
                           required=False, metavar="N"),
                     Param("cards", Legs(), N_("One entry per leg, e.g. 5,M,X: the ship's points, M = mail ship (1), "
-                                              "X = no points (no bonus)."), option=True, required=False)],
-         _voyage_event, prepare=_voyage_prepare, done=_staged, examples=["voyage Ann baltic --value 12 --class 1"],
+                                              "X = no points (no bonus)."), option=True, required=False),
+                    Param("ships", Ships(), N_("The ship cards sailing, one per leg, by name, e.g. Rhea,Titan,Ceres: "
+                                               "the companion adds up their points for the sea (a card is typed once)."),
+                          option=True, required=False, metavar="A,B,C")],
+         _voyage_event, prepare=_voyage_prepare, done=_staged,
+         examples=["voyage Ann baltic --ships Rhea,Titan,Ceres --class 1", "voyage Ann baltic --value 12 --class 1"],
          help=N_("NAME stages a voyage in SEA (baltic, mediterranean, atlantic, pacific); the turn ends."),
          phone=N_("Stage a voyage"), allowed=_turn(lambda at, player: bool(_seas_to_sail(
              At(at.session, at.replay, player, {"player": player}, at.host)))), why_not=_turn_why),
@@ -453,6 +467,34 @@ SCREENS = [
     Screen("agency", agency_view, json=lambda at: at.status["agency"],
            help=N_("Show the charter agency: the four spaces with their prices and the ships' names if typed.")),
 ]
+def ship_cards(at) -> None:
+    """`data setup atlantic-star`, after the victory points: the ship cards typed one after
+    another, each its name then its entry for every sea, remembered for every later game; Enter
+    when there is no card left to type. A card typed already is said, not asked."""
+    store = at.host.store
+    order = cards.seas(store)
+    at.tell([Line(_("Ship cards ({count} typed so far): type each card's name, then its entry for each sea "
+                    "({seas}): the points a leg earns there, M on a mail ship, X where it earns none. Enter alone "
+                    "when there is no card left to type.").format(count=len(cards.catalogue(store)),
+                                                                  seas=", ".join(s.title() for s in order)))])
+    count = 0
+    while True:
+        name = ask_card_name(at, count + 1, cards.card_key)
+        if not name:
+            break
+        known = cards.catalogue(store).get(name)
+        if known is not None:
+            at.tell([Line(_("{name} is typed already ({card}): `data unset atlantic-star ships.{name}` forgets it.").format(
+                name=name, card=",".join(known)))])
+            continue
+        cards.ask(at, name)
+        count += 1
+    at.tell([Line(ngettext("{count} ship card added; {total} typed in all (`data show atlantic-star` lists them).",
+                           "{count} ship cards added; {total} typed in all (`data show atlantic-star` lists them).",
+                           count).format(count=count, total=len(cards.catalogue(store))))])
+
+
+SETUP = ship_cards
 NEW = {GAME: new}
 PLAYTHROUGH = {GAME: [
     "new atlantic-star --players Ann,Bob --agency Rhea,Oceana,Titan,Ceres",

@@ -531,13 +531,7 @@ def ship_cards(at) -> None:
                     "Enter alone when there is no card left to type.").format(count=len(known)))])
     count = 0
     while True:
-        def name_of(text: str) -> str:
-            key = ship_key(text)
-            if "." in key:
-                raise ValueError(_("Write the ship's name without dots (e.g. {name}).").format(name=key.replace(".", "")))
-            return key
-
-        name = at.ask_until(_("Ship card {n}: its name (Enter: done): ").format(n=count + 1), name_of, optional=True)
+        name = kit.ask_card_name(at, count + 1, ship_key)
         if not name:
             break
         if name in catalogue.ships(store):

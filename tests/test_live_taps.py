@@ -93,3 +93,31 @@ def test_another_tables_game_in_the_same_folder_sends_no_page(home):
             assert s.data(timeout=5)
         finally:
             s.close()
+
+
+def test_a_move_half_made_stays_as_the_player_left_it_when_the_page_changes(web, home):
+    """Ann has picked a line in the list under her board but not yet tapped "Build it" when a
+    note typed at the laptop ends her "Take it back" (her page changes): the list is the same
+    element, still on her line, and "Build it" builds that line."""
+    from selenium.webdriver.support.ui import Select
+
+    from serve_support import next_rail
+
+    sid = new_trans(home, special=None)
+    for who, where in (("Ann", "E6"), ("Bob", "K8"), ("Cy", "H11"), ("Dan", "N5")):
+        companion(home, "start", who, where)
+    companion(home, "build", "Ann", next_rail(home, sid, "Ann"))  # her first rail: "Take it back" on her page
+    with Served(home) as srv:
+        web.get(srv.players["Ann"])
+        listing = web.find_element("css selector", "form.every select")
+        options = [o.get_attribute("value") for o in Select(listing).options]
+        line = options[-1]
+        Select(listing).select_by_value(line)  # half made
+        shown = web.execute_script("return document.documentElement.getAttribute('data-v')")
+        assert "Take it back" in web.find_element("css selector", "body").text
+        companion(home, "note", "the pizza is here")
+        wait_for(web, lambda w: w.execute_script("return document.documentElement.getAttribute('data-v')") != shown)
+        assert "Take it back" not in web.find_element("css selector", "body").text
+        assert listing.get_attribute("value") == line  # the same element, the same choice
+        tap(web, web.find_element("css selector", "form.every button.go"))
+        wait_for(web, lambda w: any(r["line"] == line for r in status(home)["rails"]))

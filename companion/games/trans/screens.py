@@ -457,7 +457,7 @@ def shortened(game, state: dict, data: dict, player: str) -> list[tuple[str, str
     if not hand:
         return []
     pts, width, height = geometry(board)
-    placed = labels(board, pts, width, height, hand)
+    placed = _kept(("labels", id(board), frozenset(hand)), board, lambda: labels(board, pts, width, height, hand))
     return [(placed[c.name][0], c.name) for c in board.cities if c.name in hand and placed[c.name][0] != c.name]
 
 

@@ -110,7 +110,6 @@ def test_under_build_anywhere_only_the_lines_next_to_the_network_stand_out(web, 
     first = status(home)["turn"]["player"] if status(home).get("turn") else "Ann"
     with Served(home) as srv:
         web.get(srv.players[first])
-        html = web.page_source
         board = web.find_element("css selector", "form.tapboard")
         assert board.find_element("css selector", "input[name=z]").get_attribute("value") == str(screens.CLOSE)
         bold = web.find_elements("css selector", 'svg.tapboard-svg line[stroke-dasharray]')
@@ -123,7 +122,7 @@ def test_under_build_anywhere_only_the_lines_next_to_the_network_stand_out(web, 
         shot(web, "build-anywhere-whole-board")
         assert labels_apart(web.execute_script(BOXES)) == []
         web.get(srv.players[first])
-        line = bold[0] if False else web.find_elements("css selector", 'svg.tapboard-svg line[stroke-dasharray]')[0]
+        line = web.find_elements("css selector", 'svg.tapboard-svg line[stroke-dasharray]')[0]
         name = line.get_attribute("data-v")
         image = web.find_element("css selector", "form.tapboard input[type=image]")
         at = web.execute_script("var a=arguments[0].getBoundingClientRect(),b=arguments[1].getBoundingClientRect();"

@@ -33,6 +33,16 @@ def status(home) -> dict:
     return json.loads(companion(home, "status", "--json").stdout)
 
 
+def one_rail(home, sid: str, player: str) -> str:
+    """A line of one rail ``player`` may build now (so that their turn goes on after it)."""
+    from companion.games.trans import screens
+    from serve_support import trans_state
+
+    game, state, data = trans_state(home, sid)
+    board = game.board_of(data)
+    return next(board.edge_name(e) for e, cost in screens.buildable(game, board, state, player) if cost == 1)
+
+
 def wait_for(web, test, timeout: float = 10.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -102,12 +112,10 @@ def test_a_move_half_made_stays_as_the_player_left_it_when_the_page_changes(web,
     element, still on her line, and "Build it" builds that line."""
     from selenium.webdriver.support.ui import Select
 
-    from serve_support import next_rail
-
     sid = new_trans(home, special=None)
     for who, where in (("Ann", "E6"), ("Bob", "K8"), ("Cy", "H11"), ("Dan", "N5")):
         companion(home, "start", who, where)
-    companion(home, "build", "Ann", next_rail(home, sid, "Ann"))  # her first rail: "Take it back" on her page
+    companion(home, "build", "Ann", one_rail(home, sid, "Ann"))  # her first rail: "Take it back" on her page
     with Served(home) as srv:
         web.get(srv.players["Ann"])
         listing = web.find_element("css selector", "form.every select")

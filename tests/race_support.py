@@ -108,8 +108,20 @@ def one_line(answer: dict) -> bool:
 
 
 def journal_of(path: Path) -> list[dict]:
-    """The journal entries of a session file, in order ([] when it is absent)."""
+    """The journal entries of a session, in order ([] when its file is absent): the file's own
+    and its devices' journals merged (issue 30), as the store reads them."""
     if not path.exists():
         return []
+    from companion.core import journals
+    from companion.core.store import Store, plain_line
+
+    home, sid = path.parent.parent, path.stem
+    if path.parent.name == "sessions":
+        return Store(home).read_session(sid)[1]
+    # a session file moved aside (bin/): its devices' journals stay in sessions/
     table = json.loads(path.read_text(encoding="utf-8")).get("journal") or {}
-    return [table[k] for k in sorted(table, key=int)]
+    base = [table[k] for k in sorted(table, key=int)]
+    found = {}
+    for journal in sorted((home / "sessions").glob(f"{sid}.*.jsonl")):
+        found.setdefault(journal.name.split(".")[1], []).extend(journals.read_journal(journal)[1])
+    return plain_line(journals.merge(base, found).line)

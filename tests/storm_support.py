@@ -306,7 +306,7 @@ class Storm(RuleBasedStateMachine):
         # that only shows things may keep (issue 23)
         return {str(p.relative_to(self.root)): p.read_bytes() for p in sorted(self.root.rglob("*"))
                 if p.is_file() and p.name not in NOT_DATA and not p.name.endswith(".lock")
-                and p.relative_to(self.root).parts[0] != "cache"}
+                and p.relative_to(self.root).parts[:2] != (".local", "cache")}
 
     # -- one line, and what must hold after it ---------------------------------------------------
     def step(self, line: str, mode: str, words: list[str] | None = None, must_succeed: bool = False,
@@ -318,7 +318,7 @@ class Storm(RuleBasedStateMachine):
         where = f"after {self.trail!r}"
         assert "Traceback" not in out + err, (where, out, err)
         assert "Something went wrong" not in err, (where, err)
-        assert not (self.root / "errors.log").exists(), (where, (self.root / "errors.log").read_text())
+        assert not (self.root / ".local" / "errors.log").exists(), (where, (self.root / ".local" / "errors.log").read_text())
         if mode != "shell":  # no control character from data or input reaches the terminal (issue 12)
             assert not any(c in out + err for c in "\x1b\x07\u202e\u2066"), (where, out, err)
         if must_succeed:  # a line that only shows things: it answers, and writes nothing

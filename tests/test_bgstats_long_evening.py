@@ -96,7 +96,7 @@ def test_a_link_too_long_for_a_code_is_given_as_a_link_with_the_reason(run, home
         assert get(srv.host, srv.port, srv.path(None) + "/v")[0] == 200
         status, _headers, body = get(srv.host, srv.port, srv.path(LONG_NAMES[0]))
         assert status == 200 and f'href="{html.escape(link)}"' in body.decode()
-    assert not (home / "errors.log").exists()
+    assert not (home / ".local" / "errors.log").exists()
 
 
 def test_the_tv_is_sent_its_final_page_when_the_long_evening_ends(run, home):
@@ -115,4 +115,4 @@ def test_the_tv_is_sent_its_final_page_when_the_long_evening_ends(run, home):
         finally:
             stream.close()
         assert "The game is over" in page and "too long for a QR code" in page
-    assert not (home / "errors.log").exists()
+    assert not (home / ".local" / "errors.log").exists()

@@ -122,7 +122,7 @@ def test_delete_removes_the_snapshot_and_restore_replays_from_the_journal(run, h
     expected = truth(store, sid)
     run(["delete", sid, "--yes"], expect=0)
     assert not store.snapshot_path(sid).exists(), "the state (a dealt round's hands) stayed behind"
-    assert not list((home / "cache" / "replay").glob(f"{sid}*"))
+    assert not list((home / ".local" / "cache" / "replay").glob(f"{sid}*"))
     run(["restore", sid], expect=0)
     assert sessions.load(store, sid).replay().state == expected
     run(["--session", sid, "add", "Ann=1", "Bob=1"], expect=0)
@@ -155,7 +155,7 @@ def test_a_forged_game_cache_imports_nothing_it_names(home):
     Before, `status` printed the Zen of Python and blamed the installation."""
     assert companion(home, "new", "scoresheet", "--players", "Ann,Bob").returncode == 0
     assert companion(home, "status").returncode == 0  # (writes the cache)
-    cache = home / "cache" / "games.json"
+    cache = home / ".local" / "cache" / "games.json"
     doc = json.loads(cache.read_text())
     assert "scoresheet" in doc["games"]
     doc["games"]["scoresheet"][0] = "this:x"
@@ -173,7 +173,7 @@ def test_a_forged_game_cache_imports_nothing_it_names(home):
 def test_a_damaged_game_cache_means_a_fresh_scan(home, damage):
     assert companion(home, "new", "scoresheet", "--players", "Ann,Bob").returncode == 0
     assert companion(home, "status").returncode == 0  # (writes the cache)
-    cache = home / "cache" / "games.json"
+    cache = home / ".local" / "cache" / "games.json"
     doc = json.loads(cache.read_text())
     games = doc["games"]
     if damage == "another game's target":
@@ -198,7 +198,7 @@ def test_the_cache_still_spares_the_scan(home, monkeypatch):
     """A true cache is used: no entry-point scan when the cached target checks out."""
     store = Store(home)
     sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
-    cache = home / "cache" / "games.json"
+    cache = home / ".local" / "cache" / "games.json"
     registry.forget()
     registry.use_cache_file(cache)
     try:

@@ -116,9 +116,9 @@ def test_script_mode_success_exits_zero(script):
 
 def test_index_recovers_a_session_file_it_does_not_list(run, home):
     a = new(run)
-    index = json.loads((home / "index.json").read_text())
+    index = json.loads((home / ".local" / "index.json").read_text())
     index["sessions"] = {}
-    (home / "index.json").write_text(json.dumps(index))
+    (home / ".local" / "index.json").write_text(json.dumps(index))
     assert [r["id"] for r in json.loads(run(["sessions", "--json"], expect=0).stdout)] == [a]
 
 
@@ -136,7 +136,7 @@ def test_a_reader_that_stops_early_is_not_an_error(home):
     err = proc.stderr.read().decode()
     proc.wait(timeout=30)
     assert "Traceback" not in err and "Something went wrong" not in err
-    assert not (home / "errors.log").exists()
+    assert not (home / ".local" / "errors.log").exists()
 
 
 def test_a_name_with_a_space_typed_without_quotes_gets_the_hint(run):

@@ -134,7 +134,7 @@ def test_command_names_complete_from_a_cache_kept_while_the_games_are_the_same(r
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
     first = bash_complete(home, ["companion", "st"])
     assert {"start", "stats", "status"} <= set(first)  # Trans's start, the record's stats, status
-    cache = home / "cache" / "commands.json"
+    cache = home / ".local" / "cache" / "commands.json"
     doc = json.loads(cache.read_text())
     assert ["status", next(h for n, h in doc["commands"] if n == "status")] in doc["commands"]
     doc["commands"].append(["stroll", "a command only this cache names"])

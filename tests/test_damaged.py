@@ -74,13 +74,13 @@ def test_a_folder_where_a_file_should_be(run, two_sessions):
 
 def test_a_damaged_index_or_settings_file(run, two_sessions):
     home, damaged, healthy = two_sessions
-    (home / "index.json").write_text("{oops")
-    one_line_error(run(["sessions"]), str(home / "index.json"), "not valid JSON")
+    (home / ".local" / "index.json").write_text("{oops")
+    one_line_error(run(["sessions"]), str(home / ".local" / "index.json"), "not valid JSON")
     still_usable(run, healthy)
-    (home / "settings.json").write_text("{oops")
-    one_line_error(run(["status"]), str(home / "settings.json"))
+    (home / ".local" / "settings.json").write_text("{oops")
+    one_line_error(run(["status"]), str(home / ".local" / "settings.json"))
     still_usable(run, healthy)  # --session does not need the settings file
-    assert (home / "settings.json").read_text() == "{oops"
+    assert (home / ".local" / "settings.json").read_text() == "{oops"
 
 
 def test_an_unreadable_file(run, two_sessions, monkeypatch):
@@ -135,7 +135,7 @@ def test_a_current_session_that_is_a_path_is_refused(run, two_sessions, tmp_path
     victim = outside / "victim.json"
     victim.write_bytes((home / "sessions" / f"{healthy}.json").read_bytes())
     before = victim.read_bytes()
-    settings = home / "settings.json"
+    settings = home / ".local" / "settings.json"
     doc = json.loads(settings.read_text())
     doc["settings"]["1"]["current"] = "../../outside/victim"
     settings.write_text(json.dumps(doc))
@@ -180,13 +180,13 @@ def test_deep_nesting_and_huge_integers(run, two_sessions, content):
 
 def test_a_wrong_shape_index_or_settings(run, two_sessions):
     home, damaged, healthy = two_sessions
-    (home / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": {"1": "x"}}))
-    one_line_error(run(["sessions"]), str(home / "index.json"), "damaged")
-    (home / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": []}))
-    one_line_error(run(["stats"]), str(home / "index.json"))
-    (home / "index.json").unlink()
-    (home / "settings.json").write_text(json.dumps({"_schema": {"version": 1}, "settings": {"1": "x"}}))
-    one_line_error(run(["status"]), str(home / "settings.json"))
+    (home / ".local" / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": {"1": "x"}}))
+    one_line_error(run(["sessions"]), str(home / ".local" / "index.json"), "damaged")
+    (home / ".local" / "index.json").write_text(json.dumps({"_schema": {"version": 1}, "sessions": []}))
+    one_line_error(run(["stats"]), str(home / ".local" / "index.json"))
+    (home / ".local" / "index.json").unlink()
+    (home / ".local" / "settings.json").write_text(json.dumps({"_schema": {"version": 1}, "settings": {"1": "x"}}))
+    one_line_error(run(["status"]), str(home / ".local" / "settings.json"))
 
 
 def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_path):
@@ -241,12 +241,12 @@ def test_leftover_temporary_files_are_cleaned_at_the_next_write(run, two_session
 
 def test_a_symlinked_lock_and_a_nul_in_the_data_folder(run, two_sessions, tmp_path):
     home, damaged, healthy = two_sessions
-    lock = home / ".lock"
+    lock = home / ".local" / ".lock"
     if lock.exists():
         lock.unlink()
     lock.symlink_to(tmp_path / "somewhere")
     one_line_error(run(["new", "scoresheet", "--players", "X,Y"]), str(lock))
-    session_lock = home / "locks" / f"{healthy}.lock"
+    session_lock = home / ".local" / "locks" / f"{healthy}.lock"
     session_lock.parent.mkdir(exist_ok=True)
     if session_lock.exists():
         session_lock.unlink()

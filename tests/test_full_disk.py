@@ -31,7 +31,9 @@ from companion.terminal.cli import cli
 # A read of the index that finds it in step with the files stamps ``cache/index-checked.json``
 # (companion/core/index.py): a record of a check, true whatever the command does next, so it
 # is no change of the folder's contents.
-NOT_CONTENTS = ("errors.log", "index-checked.json")
+# This laptop's id (.local/device.json, issue 30) is made by its first write of a shared list: a
+# fact about the machine, made once, not a change of the record.
+NOT_CONTENTS = ("errors.log", "index-checked.json", "device.json")
 
 
 def folder_bytes(root: Path) -> dict:

@@ -6,6 +6,7 @@ import json
 
 from companion.core.app import App
 from companion.terminal.cli import run_line
+from companion.core.store import Store
 
 
 def new_sheet(run, players="Ann,Bob"):
@@ -26,8 +27,8 @@ def test_delete_then_restore_gives_the_session_back_byte_for_byte(run, home):
     before = path.read_bytes()
     out = run(["delete", sid, "--yes"], expect=0).stdout
     assert "bin" in out and f"restore {sid}" in out
-    assert not path.exists()
-    assert (home / "bin" / f"{sid}.json").read_bytes() == before
+    # since issue 30 the bin is a per-device log: the file is never moved nor rewritten
+    assert path.read_bytes() == before and sid in Store(home).deleted_ids()
     assert sid not in run(["sessions"], expect=0).stdout
     assert sid in run(["sessions", "--deleted"], expect=0).stdout
     st = json.loads(run(["stats", "--json"], expect=0).stdout)
@@ -37,7 +38,7 @@ def test_delete_then_restore_gives_the_session_back_byte_for_byte(run, home):
     out = run(["restore", sid[:4]], expect=0).stdout
     assert f"Restored session {sid}" in out
     assert path.read_bytes() == before
-    assert not (home / "bin" / f"{sid}.json").exists()
+    assert sid not in Store(home).deleted_ids()
     assert json.loads(run(["stats", "--json"], expect=0).stdout)["sessions"] == 1
     assert "The bin is empty" in run(["sessions", "--deleted"], expect=0).stdout
 
@@ -59,9 +60,9 @@ def test_delete_asks_in_the_shell(home):
     answers = iter(["n", "y"])
     app.ask = lambda question, default="": next(answers)
     code, _ = run_line(app, f"delete {sid}")
-    assert code == 0 and (home / "sessions" / f"{sid}.json").exists(), "no: nothing moved"
+    assert code == 0 and sid not in Store(home).deleted_ids(), "no: nothing changed"
     code, _ = run_line(app, f"delete {sid}")
-    assert code == 0 and not (home / "sessions" / f"{sid}.json").exists()
+    assert code == 0 and sid in Store(home).deleted_ids()
     assert app.store.current() is None, "the deleted session is no longer current"
 
 
@@ -69,9 +70,10 @@ def test_refusals(run, home):
     assert "No session" in run(["delete", "zzzz", "--yes"], expect=1).stderr
     assert "No deleted session" in run(["restore", "zzzz"], expect=1).stderr
     sid = new_sheet(run)
-    run(["delete", sid, "--yes"], expect=0)
-    # a session with the same id came back meanwhile (an import): the bin's copy stays
-    (home / "sessions" / f"{sid}.json").write_bytes((home / "bin" / f"{sid}.json").read_bytes())
+    # deleted before issue 30 (moved into bin/), and a session with the same id came back
+    # meanwhile (an import): the bin's copy stays
+    (home / "bin").mkdir()
+    (home / "bin" / f"{sid}.json").write_bytes((home / "sessions" / f"{sid}.json").read_bytes())
     assert "in the record already" in run(["restore", sid], expect=1).stderr
     assert (home / "bin" / f"{sid}.json").exists()
 

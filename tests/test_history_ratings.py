@@ -129,7 +129,7 @@ def test_the_ratings_order_of_finish_is_the_one_stats_uses():
 
 
 def test_the_cache_gives_the_numbers_of_rating_everything_again(run, home):
-    cache = home / "cache" / "ratings.json"
+    cache = home / ".local" / "cache" / "ratings.json"
     for game, players, day in PLAYS:
         run(["played", game, "--players", players, "--played-on", day], expect=0)
     first = ratings(run)
@@ -170,6 +170,6 @@ def test_the_cache_of_one_game_grows_into_several(run, home):
     ratings(run)
     run(["played", "trans-europa", "--players", "Cy=5,Ann=1", "--played-on", "2026-02-03"], expect=0)
     resumed = ratings(run)
-    (home / "cache" / "ratings.json").unlink()
+    (home / ".local" / "cache" / "ratings.json").unlink()
     assert resumed == ratings(run)
     assert by_name(resumed["overall"])["Ann"]["plays"] == 3

@@ -108,7 +108,7 @@ def attempt(laptop: Path, place: Path, content: bytes) -> str:
     before = folder(place)
     result = cli_run(home, "import", str(hostile))
     assert "Traceback" not in result.stdout + result.stderr
-    assert not (home / "errors.log").exists(), (home / "errors.log").read_text()
+    assert not (home / ".local" / "errors.log").exists(), (home / ".local" / "errors.log").read_text()
     if result.exit_code:
         assert result.exit_code == 1, result.stderr
         assert result.stderr.startswith("Error: hostile.json: "), result.stderr
@@ -126,7 +126,7 @@ def attempt(laptop: Path, place: Path, content: bytes) -> str:
     for args in reads:
         read = cli_run(home, *args)
         assert read.exit_code == 0, (args, read.stderr)
-        assert not (home / "errors.log").exists(), (args, (home / "errors.log").read_text())
+        assert not (home / ".local" / "errors.log").exists(), (args, (home / ".local" / "errors.log").read_text())
     return "imported"
 
 
@@ -268,7 +268,7 @@ def test_a_file_that_never_ends_is_refused(tmp_path, kind):
     # generous one, as a busy machine took over 2 s to start and end the refusing process)
     assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
     assert "Something went wrong" not in result.stderr
-    assert not (home / "errors.log").exists()
+    assert not (home / ".local" / "errors.log").exists()
 
 
 @pytest.mark.parametrize("args", [["export", "-o"], ["export", "--format", "csv", "-o"], ["report", "--html"],

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from journal_support import edit_entry
+
 
 @pytest.fixture
 def valid(run, home) -> dict:
@@ -145,10 +147,8 @@ def test_a_naive_time_already_in_the_folder_is_read_as_utc(run, home, status):
     run(["add", "Ann=3", "Bob=1"], expect=0)
     run(["add", "Ann=1", "Bob=1"], expect=0)
     sid = status()["session"]
-    path = home / "sessions" / f"{sid}.json"
-    doc = json.loads(path.read_text())
-    doc["journal"]["2"]["at"] = "2030-01-01T00:00:00"  # the start keeps its zone, as in the report
-    path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    # the start keeps its zone, as in the report
+    edit_entry(home, sid, 2, lambda entry: entry.update(at="2030-01-01T00:00:00"))
     for args in (["export", "--format", "csv"], ["export", "--format", "bgg"], ["stats"], ["report"],
                  ["sessions"], ["log"], ["status"]):
         run(args, expect=0)
@@ -193,7 +193,7 @@ def test_a_short_note_with_an_escape_is_refused_for_the_escape_not_its_length(ru
 
 def test_sessions_lists_the_folder_when_settings_json_is_damaged(run, home):
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
-    (home / "settings.json").write_text("{bad")
+    (home / ".local" / "settings.json").write_text("{bad")
     listed = run(["sessions"], expect=0)
     assert "Ann, Bob" in listed.stdout and "settings.json is not valid JSON" in listed.stderr
-    assert (home / "settings.json").read_text() == "{bad"  # left as it was
+    assert (home / ".local" / "settings.json").read_text() == "{bad"  # left as it was

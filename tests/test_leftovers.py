@@ -29,7 +29,7 @@ def leftovers(home, sid: str) -> list:
         home / ".settings.json.a1b2c3.tmp",
         home / ".userdata.json.d4e5f6.tmp",
         home / ".players.json.g7h8i9.tmp",
-        home / "cache" / "replay" / f".{sid}.snapshot.j1k2l3.tmp",
+        home / ".local" / "cache" / "replay" / f".{sid}.snapshot.j1k2l3.tmp",
     ]
 
 

@@ -204,7 +204,7 @@ def test_the_pages_stream_route_is_logged_by_its_name(home):
         s.data()
         s.close()
         time.sleep(0.3)
-    log = (home / "web" / "access.log").read_text()
+    log = (home / ".local" / "web" / "access.log").read_text()
     assert "GET player live 200" in log and srv.token("Ann") not in log
 
 

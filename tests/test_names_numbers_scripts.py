@@ -9,6 +9,7 @@ import sys
 import os
 
 import pytest
+from journal_support import edit_entry
 
 
 
@@ -87,8 +88,8 @@ def test_output_never_prints_a_control_character_from_data(run, home):
     path = home / "sessions" / f"{sid}.json"
     doc = json.loads(path.read_text())
     doc["meta"]["1"]["players"][0] = "A\x1b]0;pwned\x07\u202en"
-    doc["journal"]["1"]["event"]["scores"] = {"A\x1b]0;pwned\x07\u202en": 2}
     path.write_text(json.dumps(doc))
+    edit_entry(home, sid, 1, lambda e: e["event"].update(scores={"A\x1b]0;pwned\x07\u202en": 2}))
     for args in (["status"], ["status", "--json"], ["log"], ["sessions"], ["players"], ["report"],
                  ["export", "--format", "csv"], ["add", "Zed=1"]):
         result = run(args)

@@ -163,7 +163,7 @@ def built(site, tmp_path_factory):
     (home / "sessions" / f"{unlisted}.json").write_text(text)
     ids["boom-call unlisted"] = unlisted
     companion("use", ids["sheet"])
-    shutil.rmtree(home / "cache", ignore_errors=True)  # (each test's process makes its own)
+    shutil.rmtree(home / ".local" / "cache", ignore_errors=True)  # (each test's process makes its own)
     return home, ids
 
 
@@ -245,4 +245,4 @@ def test_the_shell_skips_it_too(companion, folder, site, home):
     assert result.returncode == 0, result.stderr
     assert folder["sheet"] in result.stdout
     assert folder["boom-call unlisted"] in result.stderr
-    shutil.rmtree(home / "cache", ignore_errors=True)
+    shutil.rmtree(home / ".local" / "cache", ignore_errors=True)

@@ -76,6 +76,7 @@ def test_an_import_racing_an_action_keeps_every_acknowledged_write(tmp_path):
     base = tmp_path / "base"
     sid = a_session(base)
     other = fresh_copy(base, tmp_path / "other")
+    shutil.rmtree(other / ".local", ignore_errors=True)  # another laptop (issue 30: its own device id)
     store = Store(other)
     for i in range(IMPORTED):
         sessions.record(store, sid, {"type": "note", "text": f"imported-{i}"})
@@ -146,21 +147,23 @@ def test_a_delete_racing_an_action_leaves_the_session_in_one_place(tmp_path):
             pair = (deleting, acting) if n % 2 else (acting, deleting)
             first, second = racer.race(*pair)
             gone, act = (first, second) if n % 2 else (second, first)
-            here, binned = home / "sessions" / f"{sid}.json", home / "bin" / f"{sid}.json"
-            if here.exists() and binned.exists():
-                lost.append(f"trial {n}: the session is both in sessions/ and in bin/ (raced with {kind})")
+            # since issue 30 the bin is a per-device log: the file stays, the log says deleted
+            here = home / "sessions" / f"{sid}.json"
+            in_bin = sid in Store(home).deleted_ids()
+            if not here.exists():
+                lost.append(f"trial {n}: the session's file is gone (raced with {kind})")
             if gone["code"] == 0:
                 acknowledged += 1
-                index = json.loads((home / "index.json").read_text())
+                index = json.loads((home / ".local" / "index.json").read_text())
                 listed = any(e.get("id") == sid for e in (index.get("sessions") or {}).values())
-                if binned.exists() and not here.exists() and not listed:
+                if in_bin and not listed:
                     kept += 1
                 else:
                     lost.append(f"trial {n}: delete said done, but the session is "
                                 f"{'still listed' if listed else 'in the record'} (raced with {kind})")
             else:
                 lost.append(f"trial {n}: delete failed: {gone['err'].strip()[:160]}")
-            journal = journal_of(binned if binned.exists() else here)
+            journal = journal_of(here)
             if act["code"] == 0:
                 acknowledged += 1
                 if holds(journal, kind, n, EVENTS):
@@ -173,7 +176,7 @@ def test_a_delete_racing_an_action_leaves_the_session_in_one_place(tmp_path):
                     lost.append(f"trial {n}: the {kind} was refused, but it is in the file")
             else:
                 lost.append(f"trial {n}: the {kind} failed: {act['err'].strip()[:160]}")
-            if binned.exists() and not here.exists():
+            if in_bin:
                 back = cli_run("--data-dir", str(home), "restore", sid)
                 if back.exit_code != 0 or journal_of(here) != journal:
                     lost.append(f"trial {n}: restore did not bring the session back whole: {back.output[:120]}")

@@ -39,10 +39,10 @@ def test_an_existing_file_is_kept_without_force(run, finished, tmp_path, cmd):
 @pytest.mark.parametrize("cmd", OUTPUTS, ids=lambda c: " ".join(c))
 def test_never_inside_the_data_folder_even_with_force(run, finished, home, tmp_path, cmd):
     sid = json.loads(run(["sessions", "--json"], expect=0).stdout)[0]["id"]
-    targets = [home / "sessions" / f"{sid}.json", home / "settings.json", home / "index.json",
+    targets = [home / "sessions" / f"{sid}.json", home / ".local" / "settings.json", home / ".local" / "index.json",
                home / "new-file.html", home]
     link = tmp_path / "innocent.html"
-    link.symlink_to(home / "settings.json")
+    link.symlink_to(home / ".local" / "settings.json")
     folder_link = tmp_path / "elsewhere"
     folder_link.symlink_to(home / "sessions")
     targets += [link, folder_link / "x.html"]

@@ -11,6 +11,7 @@ from companion.contract.errors import RuleError
 from companion.core.store import Store
 from companion.contract.api import Game
 from built_once import built_once
+from journal_support import edit_entry, entries, journal_files
 from storm_support import copying_replay
 
 
@@ -38,10 +39,8 @@ def test_a_long_session_replays_from_its_snapshot_to_the_same_state(tmp_path):
 
 def test_a_changed_journal_is_replayed_from_the_start(tmp_path):
     store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 5)
-    path = store.session_path(sid)
-    doc = json.loads(path.read_text())
-    doc["journal"]["1"]["event"]["scores"]["Ann"] = 1000  # a hand edit before the snapshot
-    path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    # a hand edit before the snapshot (issue 30: in this laptop's journal of the session)
+    edit_entry(store.root, sid, 1, lambda e: e["event"]["scores"].update(Ann=1000))
     session = sessions.load(store, sid)
     replay = session.replay()
     assert replay.fresh == sessions.SNAPSHOT_EVERY + 5
@@ -135,20 +134,23 @@ def test_an_action_after_a_snapshot_parses_only_the_entries_since(tmp_path):
     assert len(session.journal) == session.length == sessions.SNAPSHOT_EVERY + 31
 
 
-def test_the_spliced_file_is_what_encoding_it_whole_writes(tmp_path):
-    """The journal entry is spliced into the text read under the lock; the file must be exactly
-    what encoding the whole session would write (TinyDB's layout), byte for byte."""
+def test_the_journal_is_one_compact_line_per_entry(tmp_path):
+    """Issue 30: an action appends one line to this laptop's journal (what encoding the entry
+    compact writes, each entry naming the one before), and the session's file is not touched."""
     from companion.core.store import dumps_compact
 
     store, sid = long_scoresheet(tmp_path, 5)
+    text = store.session_path(sid).read_text(encoding="utf-8")
     for n in range(3):
         sessions.record(store, sid, {"type": "add", "scores": {"Ann": n, "Bob": 1}})
         if n == 1:
             sessions.step(store, sid, "undo")
     sessions.record(store, sid, {"type": "note", "text": "Zoë paid 12 € \"for\" the pizza}}"})
-    text = store.session_path(sid).read_text(encoding="utf-8")
-    assert text == dumps_compact(json.loads(text))
-    assert list(json.loads(text)["journal"]) == [str(n) for n in range(1, 11)]
+    assert store.session_path(sid).read_text(encoding="utf-8") == text
+    (journal,) = journal_files(store.root, sid)
+    lines = journal.read_text(encoding="utf-8").splitlines()[1:]
+    assert all(line == dumps_compact(json.loads(line)) for line in lines)
+    assert len(lines) == 10 and [json.loads(b)["parent"] for b in lines[1:]] == [json.loads(a)["id"] for a in lines[:-1]]
 
 
 def test_an_undo_after_the_covered_entries_replays_them_all(tmp_path):
@@ -189,16 +191,15 @@ def test_a_file_changed_under_the_snapshot_is_read_whole(tmp_path, edit):
     a changed entry after it or a file written with spaces is read and replayed whole."""
     store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 2)
     sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1}})
-    path = store.session_path(sid)
-    doc = json.loads(path.read_text())
-    last = str(len(doc["journal"]))
+    last = len(entries(store.root, sid))
     if edit == "before":
-        doc["journal"]["2"]["event"]["scores"]["Bob"] = 50
+        edit_entry(store.root, sid, 2, lambda e: e["event"]["scores"].update(Bob=50))
     elif edit == "after":
-        doc["journal"][last]["event"]["scores"]["Ann"] = 40
-    text = json.dumps(doc, ensure_ascii=False, indent=1 if edit == "spaces" else None,
-                      separators=None if edit == "spaces" else (",", ":"))
-    path.write_text(text)
+        edit_entry(store.root, sid, last, lambda e: e["event"]["scores"].update(Ann=40))
+    else:  # the journal written again with spaces (issue 30: each line is one entry)
+        (journal,) = journal_files(store.root, sid)
+        journal.write_text("".join(json.dumps(json.loads(line), ensure_ascii=False) + "\n"
+                                   for line in journal.read_text().splitlines()))
     session = sessions.load(store, sid)
     assert isinstance(session._journal, list) == (edit != "after")
     assert session.replay().state == full_replay(store, sid).state == copying_replay(sessions.load(store, sid))
@@ -214,9 +215,8 @@ def test_a_second_replay_of_one_session_starts_from_the_snapshot_again(tmp_path)
     full = full_replay(store, sid).state
     lazy = sessions.load(store, sid)
     assert isinstance(lazy._journal, sessions.Later)
-    meta, journal = store.read_session(sid)
-    parsed = sessions.Session(meta, journal, store.session_text(sid), store.read_snapshot(sid))
-    for session in (lazy, parsed):
+    again = sessions.load(Store(store.root), sid)  # (issue 30: a session is loaded from its journals' ends)
+    for session in (lazy, again):
         first = session.replay()
         assert first.fresh < 20, "the first replay starts from the snapshot"
         assert first.state == full

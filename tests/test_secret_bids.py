@@ -117,4 +117,4 @@ def test_the_done_line_in_the_shell_says_nothing_of_the_bid(site, home, run, cap
     assert "Ann has bid." in out
     assert "has bid 1" not in out + shared and "(1 tricks)" not in out + shared
     assert "Only Ann looks." in private
-    assert "bid Ann 1" not in (home / "shell-history").read_text()
+    assert "bid Ann 1" not in (home / ".local" / "shell-history").read_text()

@@ -92,10 +92,10 @@ def test_tokens_stay_out_of_status_log_export_and_are_owner_only(run, home):
              + run(["export", "--format", "json"], expect=None).stdout)
     for path in (home / "sessions").iterdir():
         shown += path.read_text()
-    shown += (home / "web" / "access.log").read_text()
+    shown += (home / ".local" / "web" / "access.log").read_text()
     assert not any(t in shown for t in tokens)
-    assert oct((home / "web" / "tokens.json").stat().st_mode & 0o777) == "0o600"
-    assert oct((home / "web").stat().st_mode & 0o777) == "0o700"
+    assert oct((home / ".local" / "web" / "tokens.json").stat().st_mode & 0o777) == "0o600"
+    assert oct((home / ".local" / "web").stat().st_mode & 0o777) == "0o700"
 
 
 def test_a_port_in_use_is_one_clear_line(run, home):

@@ -255,7 +255,7 @@ def test_a_bug_while_drawing_a_page_is_a_500_logged_without_the_token(served, ho
     response = client.get(f"/t/{links['table']}")
     assert response.status_code == 500 and "Traceback" not in response.text
     assert response.headers["cache-control"] == "no-store"
-    logged = (home / "errors.log").read_text()
+    logged = (home / ".local" / "errors.log").read_text()
     assert "RuntimeError: drawing failed for /t/~" in logged
     assert all(token not in logged for token in links.values())
 

@@ -68,12 +68,12 @@ def test_unexpected_errors_are_logged_not_shown(home, capsys, monkeypatch):
     assert "Something went wrong inside companion (ZeroDivisionError)" in err
     assert "Traceback" not in out + err
     assert "scoresheet" in out  # the shell went on
-    assert "ZeroDivisionError: boom" in (home / "errors.log").read_text()
+    assert "ZeroDivisionError: boom" in (home / ".local" / "errors.log").read_text()
 
 
 def test_history_is_kept_in_the_data_folder(home):
     drive(home, "games\nexit\n")
-    assert "games" in (home / "shell-history").read_text()
+    assert "games" in (home / ".local" / "shell-history").read_text()
 
 
 def complete(app: App, text: str) -> list[str]:

@@ -40,7 +40,7 @@ def test_pass_is_chosen_on_the_private_screen(home, run, capsys):
     assert "Now: pass 1 of 3: Bob must still choose a city to pass left: pass NAME\n" in out
     for city in (mine, theirs):
         assert city not in out + err and city not in shared  # never on the shared screen
-        assert city not in (home / "shell-history").read_text()
+        assert city not in (home / ".local" / "shell-history").read_text()
     assert "Only Ann looks." in private and mine in private
     assert f"{theirs} is not in Ann's hand" in private  # the refusal, on the private screen only
     store = Store(home)
@@ -77,7 +77,7 @@ def test_an_explicit_choice_typed_in_the_shell_is_refused_without_naming_a_hand(
     out, err = capsys.readouterr()
     assert theirs not in out + err  # neither "not in Ann's hand" nor "already in Bob's hand"
     assert "That choice was refused and nothing was recorded. Type `pass Ann`" in err
-    history = (home / "shell-history").read_text()
+    history = (home / ".local" / "shell-history").read_text()
     assert theirs not in history and "pass Ann" not in history
 
 
@@ -106,7 +106,7 @@ def test_rails_json_in_the_shell_uses_the_private_screen(home, run, capsys):
 
 def test_the_history_file_is_owner_only(home):
     drive(home, "games\n")
-    mode = stat.S_IMODE((home / "shell-history").stat().st_mode)
+    mode = stat.S_IMODE((home / ".local" / "shell-history").stat().st_mode)
     assert mode == 0o600
 
 

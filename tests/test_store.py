@@ -30,7 +30,7 @@ def test_data_dir_option_beats_environment(run, tmp_path, home):
 def test_environment_is_used_and_folder_created_on_first_use(run, home):
     assert not home.exists()
     new_session(run)
-    assert (home / "index.json").exists() and (home / "settings.json").exists()
+    assert (home / ".local" / "index.json").exists() and (home / ".local" / "settings.json").exists()
 
 
 def test_default_is_the_platform_user_data_folder(monkeypatch):
@@ -45,7 +45,7 @@ def test_default_is_the_platform_user_data_folder(monkeypatch):
 def test_every_file_carries_a_schema_version(run, home):
     sid = new_session(run)
     run(["add", "Ann=1"], expect=0)
-    for path in [home / "index.json", home / "settings.json", home / "sessions" / f"{sid}.json"]:
+    for path in [home / ".local" / "index.json", home / ".local" / "settings.json", home / "sessions" / f"{sid}.json"]:
         doc = json.loads(path.read_text())
         assert doc["_schema"]["version"] == store_mod.schema_version(doc["_schema"]["kind"])
     assert not list(home.rglob("*.tmp")), "no temporary file is left behind"
@@ -131,7 +131,7 @@ def test_a_held_lock_gives_a_clear_message(home, monkeypatch):
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sys,time; from filelock import FileLock; l=FileLock(sys.argv[1]); l.acquire(); "
-         "print('held', flush=True); time.sleep(30)", str(home / ".lock")],
+         "print('held', flush=True); time.sleep(30)", str(home / ".local" / ".lock")],
         stdout=subprocess.PIPE, text=True,
     )
     try:

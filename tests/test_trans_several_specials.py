@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from journal_support import edit_first
 
 from companion.core import datapack, dealing
 from companion.contract.errors import RuleError
@@ -374,12 +375,12 @@ def test_verify_proves_every_card_drawn(run, status, home):
     shuffles = out.count("/special: matches")  # 24 cards and those set aside: 2 shuffles or more
     assert shuffles >= 2 and f"All {6 * 5 + shuffles} deals match the seed." in out  # 6 rounds of 5 stacks
     sid = status()["session"]
-    path = home / "sessions" / f"{sid}.json"
-    doc = json.loads(path.read_text())
-    entry = next(e for e in doc["journal"].values() if e["event"].get("type") == "round-start")
-    cards = entry["event"]["specials"]
-    cards[1], cards[2] = cards[2], cards[1]
-    path.write_text(json.dumps(doc))
+
+    def swap(entry):
+        cards = entry["event"]["specials"]
+        cards[1], cards[2] = cards[2], cards[1]
+
+    edit_first(home, sid, lambda e: (e.get("event") or {}).get("type") == "round-start", swap)
     err = run(["status"], expect=1).stderr
     assert "The next special cards of the deck are not" in err
 
@@ -457,7 +458,7 @@ def test_the_shell_asks_each_choice_privately_card_after_card(home, run, capsys)
     assert "Ann's choice is recorded." in out
     for city in (ann[0], bob[0], ann[1]):
         assert city not in out + err and city not in shared and city in private
-        assert city not in (home / "shell-history").read_text()
+        assert city not in (home / ".local" / "shell-history").read_text()
     _, replay = cli_state(home)
     assert replay.state["pending"]["chosen"] == {"Ann": ann[1]}
     run(["new", "trans-amerika", "--players", "Ann,Bob", "--entropy", "x"], expect=0)

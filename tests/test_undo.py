@@ -7,6 +7,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from journal_support import entries
+
 from companion.core import session as sessions
 from companion.core.store import Store
 
@@ -28,8 +30,7 @@ def test_undo_redo_and_a_new_action_drops_the_undone(run, status, home):
     assert "Nothing to undo" in run(["undo"], expect=1).stderr
     # the journal still holds every action ever recorded
     sid = status()["session"]
-    doc = json.loads((home / "sessions" / f"{sid}.json").read_text())
-    kinds = [e["kind"] for e in doc["journal"].values()]
+    kinds = [e["kind"] for e in entries(home, sid)]
     assert kinds.count("do") == 3 and kinds.count("undo") == 4 and kinds.count("redo") == 1
 
 

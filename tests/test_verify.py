@@ -6,6 +6,7 @@ import hashlib
 import json
 
 import pytest
+from journal_support import edit_first, entries
 
 from companion.core import session as sessions
 from companion.core.store import Store
@@ -43,32 +44,27 @@ def test_a_changed_deal_is_reported(run, status, home):
     play_two_rounds(run)
     run(["verify", "--reveal"], expect=0)
     sid = status()["session"]
-    path = home / "sessions" / f"{sid}.json"
-    doc = json.loads(path.read_text())
-    for entry in doc["journal"].values():
-        deals = json.dumps(entry)
-        if '"order"' in deals:
-            event = entry["event"]
-            # swap two cards in the first recorded deal
-            def first_deal(x):
-                if isinstance(x, dict):
-                    if {"context", "deck", "order"} <= x.keys():
-                        return x
-                    for v in x.values():
-                        found = first_deal(v)
-                        if found:
-                            return found
-                if isinstance(x, list):
-                    for v in x:
-                        found = first_deal(v)
-                        if found:
-                            return found
-                return None
 
-            deal = first_deal(event)
-            deal["order"][0], deal["order"][1] = deal["order"][1], deal["order"][0]
-            break
-    path.write_text(json.dumps(doc))
+    def first_deal(x):
+        if isinstance(x, dict):
+            if {"context", "deck", "order"} <= x.keys():
+                return x
+            for v in x.values():
+                found = first_deal(v)
+                if found:
+                    return found
+        if isinstance(x, list):
+            for v in x:
+                found = first_deal(v)
+                if found:
+                    return found
+        return None
+
+    def swap(entry):  # swap two cards in the first recorded deal
+        deal = first_deal(entry["event"])
+        deal["order"][0], deal["order"][1] = deal["order"][1], deal["order"][0]
+
+    edit_first(home, sid, lambda entry: '"order"' in json.dumps(entry), swap)
     result = run(["verify"], expect=1)
     assert "DOES NOT MATCH" in result.stdout
     assert "1 of" in result.stderr and "do not match the seed" in result.stderr
@@ -99,10 +95,10 @@ def test_a_seed_shown_at_the_end_never_deals_again(run, home, status):
     run(["undo"], expect=0)  # and the last round's deal
     assert status()["finished"] is False and status()["seed_revealed"] is True
     assert "seed was revealed" in run(["status"], expect=0).stdout
-    before = store.session_path(s.id).read_bytes()
+    before = entries(home, s.id)
     err = run(["round", "start"], expect=1).stderr
     assert "was shown" in err and "--physical" in err and len(err.strip().splitlines()) == 1
-    assert store.session_path(s.id).read_bytes() == before
+    assert entries(home, s.id) == before
     run(["round", "start", "--physical"], expect=0)  # the table deals its own cards
 
 
@@ -114,14 +110,8 @@ def test_a_reveal_before_the_end_stops_deals_too(run, status):
 
 
 def rewrite_context(home, sid, change) -> None:
-    path = home / "sessions" / f"{sid}.json"
-    doc = json.loads(path.read_text())
-    for entry in doc["journal"].values():
-        stacks = (entry.get("event") or {}).get("stacks")
-        if stacks:
-            change(next(iter(stacks.values())))
-            break
-    path.write_text(json.dumps(doc, ensure_ascii=False))
+    edit_first(home, sid, lambda entry: bool((entry.get("event") or {}).get("stacks")),
+               lambda entry: change(next(iter(entry["event"]["stacks"].values()))))
 
 
 @pytest.mark.parametrize("context", ["{sid}/1/cities-\u0441yan", "{sid}/1/pick-17", "other000/1/{deck}", "{sid}/2/{deck}"])

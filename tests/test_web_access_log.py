@@ -37,7 +37,7 @@ def test_no_spelling_of_an_address_puts_a_token_in_the_log(home):
         get(srv.host, srv.port, f"/p/{ann}", headers={"Referer": f"http://x/p/{ann}", "User-Agent": ann})
         assert get(srv.host, srv.port, f"/p/{ann}")[0] == 200
         assert get(srv.host, srv.port, f"/t/{table}/v")[0] == 200
-    text = (home / "web" / "access.log").read_text()
+    text = (home / ".local" / "web" / "access.log").read_text()
     for token in [*(srv.token(p) for p in srv.players), table]:
         assert token not in text
     lines = text.splitlines()
@@ -55,5 +55,5 @@ def test_errors_log_holds_no_token_either(home):
     with Served(home) as srv:
         for path in (f"//p/{srv.token('Ann')}", f"/x/{srv.token('Bob')}"):
             assert get(srv.host, srv.port, path)[0] == 404
-    errors = home / "errors.log"
+    errors = home / ".local" / "errors.log"
     assert not errors.exists() or all(srv.token(p) not in errors.read_text() for p in srv.players)

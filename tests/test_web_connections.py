@@ -176,7 +176,7 @@ def test_a_request_for_another_host_gets_400_even_with_the_right_token(home):
         # HTTP/1.0 without any Host
         answer = raw(srv.host, port, f"GET {srv.path('Ann')} HTTP/1.0\r\n\r\n".encode())
         assert parse(answer)[0] == 400
-    log = (home / "web" / "access.log").read_text()
+    log = (home / ".local" / "web" / "access.log").read_text()
     assert "GET player page 400" in log and "evil" not in log
 
 

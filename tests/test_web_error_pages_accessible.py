@@ -53,7 +53,7 @@ def test_each_error_is_a_whole_page_with_its_status(home, run, tmp_path):
         assert text.startswith("<!doctype html>") and '<html lang="en">' in text, name
         assert text.count("<h1>") == 1 and "<main>" in text and "<title>" in text, name
     assert "Something went wrong" in found["500"][1] and "ZeroDivisionError" not in found["500"][1]
-    log = (home / "errors.log").read_text(encoding="utf-8")
+    log = (home / ".local" / "errors.log").read_text(encoding="utf-8")
     assert "ZeroDivisionError" in log
 
 

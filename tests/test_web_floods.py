@@ -105,8 +105,8 @@ def test_a_flood_of_wrong_links_is_always_the_slowed_404(home):
         print(f"{total} wrong links in {flood:.1f} s: {dict(seen)}; Ann's page meanwhile {took * 1000:.0f} ms")
         report_line("server floods", f"{total} wrong links ({dict(seen)}) in {flood:.1f} s; a phone's page "
                                      f"meanwhile: {took * 1000:.0f} ms")
-    assert not (home / "errors.log").exists()
-    access = home / "web" / "access.log"
+    assert not (home / ".local" / "errors.log").exists()
+    access = home / ".local" / "web" / "access.log"
     assert mode(access) == 0o600 and access.stat().st_size <= logs.LIMIT
 
 
@@ -139,15 +139,15 @@ def test_the_same_error_again_is_counted_not_written_again(home, run):
             raise OverflowError("int too large to convert to float")
         except OverflowError:
             site.log_error()
-    text = (home / "errors.log").read_text(encoding="utf-8")
+    text = (home / ".local" / "errors.log").read_text(encoding="utf-8")
     assert text.count("Traceback") == 1 and text.count("times in all") == 9  # 2, 4, ... 512
     assert "1000 times" not in text and "512 times in all" in text
-    assert mode(home / "errors.log") == 0o600 and len(text) < 4096
+    assert mode(home / ".local" / "errors.log") == 0o600 and len(text) < 4096
     try:
         raise KeyError("another")
     except KeyError:
         site.log_error()
-    assert (home / "errors.log").read_text(encoding="utf-8").count("Traceback") == 2
+    assert (home / ".local" / "errors.log").read_text(encoding="utf-8").count("Traceback") == 2
 
 
 # -- board views ---------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def test_a_head_over_8_kib_is_refused_however_it_arrives(home):
         print(f"heads refused; Ann's page during a 1 MB head: {took * 1000:.0f} ms")
         report_line("server floods", f"a 1 MB head: {refused or 'closed'}; a phone's page meanwhile {took * 1000:.0f} ms")
     assert connections.HEAD_LIMIT == 8192
-    assert not (home / "errors.log").exists()
+    assert not (home / ".local" / "errors.log").exists()
 
 
 # -- malformed tokens and fields -----------------------------------------------------------------
@@ -267,7 +267,9 @@ def test_every_malformed_token_or_field_is_a_4xx(home, run):
     sid = new_trans_here(run)
     site, client, links = site_and_client(home, sid)
     ann = links["Ann"]
-    journal = (home / "sessions" / f"{sid}.json").read_bytes()
+    from journal_support import entries
+
+    journal = entries(home, sid)
     form = forms_on(client.get(f"/p/{ann}").text)[0]
     good = form["hidden"]["form"]
     seen: Counter = Counter()
@@ -292,6 +294,6 @@ def test_every_malformed_token_or_field_is_a_4xx(home, run):
     for odd in ODD[:site_module.FREE_GUESSES // 2]:  # wrong tokens: past the free guesses each 404 waits
         check(client.get(f"/p/{quote(odd)}"), odd)
         check(client.get(f"/t/{quote(odd)}/v"), odd)
-    assert (home / "sessions" / f"{sid}.json").read_bytes() == journal, "nothing recorded"
-    assert not (home / "errors.log").exists()
+    assert entries(home, sid) == journal, "nothing recorded"
+    assert not (home / ".local" / "errors.log").exists()
     assert re.search(r"<h1>", client.post(f"/p/{ann}/choose", data={"form": "².a.b", "move": "start"}).text)

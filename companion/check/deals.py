@@ -69,7 +69,13 @@ def rewrite(store, sid: str, journal: list[dict]) -> None:
     """Write the session's file again with ``journal`` (its description unchanged)."""
     from companion.core.store import atomic_write_text, dumps_compact
 
+    from companion.core.store import plain_line
+
     path = store.session_path(sid)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["journal"] = {str(n): entry for n, entry in enumerate(journal, 1)}
+    doc["journal"] = {str(n): entry for n, entry in enumerate(plain_line(journal), 1)}
     atomic_write_text(path, dumps_compact(doc))
+    # the twin's journals of it (issue 30) are what the file now holds whole: a scratch copy
+    for other in store.journal_paths(sid):
+        other.unlink()
+    store.forget_listing()

@@ -155,7 +155,7 @@ def refusal(app, said: bytes) -> str:
     """What a refused line said, in one line; for a failure inside the code, the exception's
     own last line from the data folder's error log (the folder goes when the check ends)."""
     text = " ".join(said.decode("utf-8", "replace").split())
-    log = app.data_dir / "errors.log"
+    log = app.store.error_log_path
     if "errors.log" in text and log.exists():
         last = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
         text = text.split(" Details are in ")[0] + (f" [{last[-1].strip()}]" if last else "")

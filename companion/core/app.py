@@ -89,7 +89,7 @@ class App:
             from companion.core.store import Store
 
             self._store = Store(self.data_dir)
-            registry.use_cache_file(self._store.root / "cache" / "games.json")
+            registry.use_cache_file(self._store.cache_dir / "games.json")
         return self._store
 
     # -- choosing the session ----------------------------------------------------------------
@@ -106,7 +106,8 @@ class App:
             pass
         try:
             sid = self.store.current()
-            self.pinned = sid if sid and self.store.session_path(sid).exists() else None
+            self.pinned = sid if sid and self.store.session_path(sid).exists() and sid not in self.store.deleted_ids() \
+                else None
         except (CompanionError, OSError):
             self.pinned = None
         return self.pinned
@@ -140,7 +141,7 @@ class App:
                    "(`sessions` lists them).") if pinned else
                  _("No current session: start one with `new GAME --players Ann,Bob` or pick one with `use ID` "
                    "(`sessions` lists them).")))
-        if not self.store.session_path(sid).exists():
+        if not self.store.session_path(sid).exists() or sid in self.store.deleted_ids():  # (another laptop's delete)
             raise CompanionError((_("This session ({id}) is gone: pick another with `use ID`.") if pinned else
                                   _("The current session {id} is gone: pick another with `use ID`.")).format(id=sid))
         return sid

@@ -28,7 +28,7 @@ def _entries(store) -> list[dict]:
     from companion.core.store import atomic_write_text, file_signature
 
     signature = file_signature(store.index_path)
-    path = store.root / "cache" / "completion.json"
+    path = store.cache_dir / "completion.json"
     if signature is not None:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
@@ -158,7 +158,7 @@ def command_names(store, build) -> list[tuple[str, str]]:
                sorted([gid, *row] for gid, row in registry.targets().items()), language()]  # helps in its words
     except Exception:  # noqa: BLE001 - no key, no cache: completion never fails
         return build()
-    path = store.root / "cache" / "commands.json"
+    path = store.cache_dir / "commands.json"
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
         doc = json.loads(path.read_text(encoding="utf-8"))
         if doc.get("version") == COMMANDS_VERSION and doc.get("key") == key:

@@ -28,6 +28,9 @@ MIGRATIONS: dict[str, list[Callable[[dict], dict]]] = {
     "userdata": [],
     "players": [],
     "titles": [],
+    "device": [],  # issue 30: <data>/.local/device.json, this laptop's id and name
+    "journal": [],  # issue 30: a device's journal of a session (its header line carries the stamp)
+    "log": [],  # a laptop's log of a shared list (companion.core.shared_log, issue 30)
 }
 
 

@@ -38,11 +38,13 @@ def index(store: Store) -> list[dict]:
 
 
 INDEX_STAMP_VERSION = 1
+CLOCK_SLACK_NS = 100_000_000  # files' times may run a clock tick (up to 10 ms) out of order: ample margin
 QUIET_NS = 2_000_000_000  # a folder changed in the last two seconds may change again within its clock's tick
 
 
 def _index_stamp(store: Store) -> list | None:
-    """[version, the sessions folder's (inode, time), the index's signature], or None."""
+    """[version, the sessions folder's (inode, time), the index's signature, the bin's logs'
+    signature], or None."""
     import os
 
     from companion.core.store import file_signature
@@ -52,12 +54,17 @@ def _index_stamp(store: Store) -> list | None:
     except OSError:
         return None
     sig = file_signature(store.index_path)
-    return [INDEX_STAMP_VERSION, [st.st_ino, st.st_mtime_ns], list(sig) if sig else None]
+    from companion.core import shared_log
+
+    # the change time: a sync may set the folder's modification time back; and the laptops'
+    # logs of the bin, which a sync brings without touching sessions/ (issue 30)
+    return [INDEX_STAMP_VERSION, [st.st_ino, max(st.st_mtime_ns, st.st_ctime_ns)], list(sig) if sig else None,
+            shared_log.signature(store, "trash")]
 
 
 def _read_index_stamp(store: Store) -> list | None:
     try:
-        path = store.root / "cache" / "index-checked.json"
+        path = store.cache_dir / "index-checked.json"
         if path.is_symlink():
             return None
         return json.loads(path.read_text(encoding="utf-8"))
@@ -75,7 +82,7 @@ def _write_index_stamp(store: Store, stamp: list | None) -> None:
     from companion.core.store import atomic_write_text
 
     with contextlib.suppress(CompanionError, OSError):
-        atomic_write_text(store.root / "cache" / "index-checked.json", json.dumps(stamp))
+        atomic_write_text(store.cache_dir / "index-checked.json", json.dumps(stamp))
 
 
 def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> list[dict]:
@@ -90,21 +97,37 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     index_time = index_sig[2] if index_sig else -1
     files: list[str] = []
     suspects: list[str] = []
+    journaled: list[str] = []
+    deleted = store.deleted_ids()  # in the bin: no longer listed (issue 30)
     try:
         with os.scandir(store.sessions_dir) as found:
             for item in found:
                 name = item.name
+                if name.endswith(".jsonl") and ID_PATTERN.fullmatch(name[:8]) and name[8:9] == ".":
+                    # a device's journal (issue 30): entries synced from another laptop. A file's
+                    # time may be a clock tick behind one written just before it (the system
+                    # keeps times coarse unless they were looked at): a margin of CLOCK_SLACK_NS
+                    with contextlib.suppress(OSError):
+                        if item.stat(follow_symlinks=False).st_mtime_ns >= index_time - CLOCK_SLACK_NS:
+                            journaled.append(name[:8])
+                    continue
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
                     continue
                 sid = name[:-5]
+                if sid in deleted:
+                    continue
                 files.append(sid)
                 if sid not in listed:
                     suspects.append(sid)
                     continue
                 try:
-                    link_time = item.stat(follow_symlinks=False).st_mtime_ns  # a link put in place is new too
+                    # the change time too: a sync (Syncthing, Dropbox) gives a file it brings the
+                    # other laptop's modification time, older than this index (issue 30)
+                    st = item.stat(follow_symlinks=False)
+                    link_time = max(st.st_mtime_ns, st.st_ctime_ns)  # a link put in place is new too
                     if item.is_symlink():
-                        link_time = max(link_time, item.stat().st_mtime_ns)
+                        st = item.stat()
+                        link_time = max(link_time, st.st_mtime_ns, st.st_ctime_ns)
                 except OSError:
                     link_time = index_time  # cannot be looked at: the read says why
                 if link_time >= index_time:
@@ -112,7 +135,8 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
     except (FileNotFoundError, NotADirectoryError):
         files = []
     files.sort()
-    suspects.sort()
+    present_files = set(files)
+    suspects = sorted(set(suspects) | {sid for sid in journaled if sid in present_files})
     from companion.core.plugins import skipping
 
     fixed: dict[str, dict] = {}
@@ -143,12 +167,30 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
             if gone:
                 store.index_remove(gone)
     out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
-    out += sorted(fixed.values(), key=lambda e: (str(e.get("created")), e["id"]))
+    out += fixed.values()
+    out.sort(key=lambda e: str(e.get("created") or ""))  # as Store.index orders them (issue 30)
     return out
 
 
 def _entry_of(s: Session) -> dict:
-    return index_entry(s.meta, index_summary(s, s.replay()))
+    return session_entry(s, s.replay())
+
+
+def session_entry(session: Session, replay: Replay) -> dict:
+    """The index entry of a session: its description's, its summary, and its fork while one
+    waits (issue 30: `sessions` marks it on every laptop)."""
+    entry = index_entry(session.meta, index_summary(session, replay))
+    fork = fork_summary(session)
+    if fork is not None:
+        entry["fork"] = fork
+    return entry
+
+
+def fork_summary(session: Session) -> dict | None:
+    """{"after_moves", "branches": [{"device", "name", "moves"}]} of a session's waiting fork."""
+    from companion.core.journals import summary
+
+    return summary(session.fork)
 
 
 def heal_index(store: Store) -> None:
@@ -232,7 +274,7 @@ def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: R
     """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
     if was == ended(after):
         return
-    entry = index_entry(session.meta, index_summary(session, after))
+    entry = session_entry(session, after)
     try:
         with store.writing():  # the folder's short lock, inside the session's: always in this order
             store.index_put_or_note(entry, session.id)

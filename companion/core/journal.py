@@ -120,6 +120,10 @@ class Session:
         self.snapshot = snapshot
         self.signature = signature  # the file's (inode, size, time) when it was read or written
         self._replayed: Replay | None = None
+        # issue 30: the fork where the merged line of its devices' journals stops (or None), and
+        # the devices' names (companion.core.journals)
+        self.fork = None
+        self.names: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"Session({self.meta.get('id')!r}, {self.meta.get('game')!r}, {len(self._journal)} entries)"
@@ -365,6 +369,28 @@ class Session:
             "state": json.loads(body),
         }
 
+    def journaled_snapshot_of(self, replay: Replay, basis: dict) -> dict | None:
+        """A snapshot of ``replay`` (the whole merged line replayed) for a session kept in its
+        devices' journals (issue 30): what it stands for is ``basis`` (Store.journal_basis)."""
+        if replay.undone or self.fork is not None or basis.get("line_length") != self.length:
+            return None
+        body = json.dumps(replay.state, ensure_ascii=False, separators=(",", ":"))
+        if json.loads(body) != replay.state:
+            return None
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "game": self.meta["game"],
+            "rules": rules_version(self.game),
+            "journals": basis,
+            "journal_length": self.length,
+            "done": replay.count,
+            "finished_at": replay.finished_at,
+            "revealed": self.revealed,
+            "frozen": replay.frozen,
+            "ctx": json.loads(json.dumps(replay.ctx)),
+            "state": json.loads(body),
+        }
+
     def status(self, replay: Replay | None = None, state: State | None = None) -> dict:
         """The ``status --json`` object: the session's keys and the game's summary of ``state``
         (a viewer's view of the replay's state: companion.contract.exit; else the whole state,
@@ -398,6 +424,10 @@ class Session:
         if self.meta.get("commitment"):
             out["commitment"] = self.meta["commitment"]
             out["seed_revealed"] = self.revealed
+        if self.fork is not None:  # issue 30: two laptops continued it from one point
+            from companion.core.journals import summary
+
+            out["fork"] = summary(self.fork)
         return out
 
 
@@ -474,7 +504,25 @@ def load(store: Store, sid: str) -> Session:
 
     With a replay snapshot that still stands for the start of the file (same text, checked by
     its SHA-256), the entries it covers are not even parsed unless something asks for them:
-    recording one action costs about the same at 10,000 events as at 10 (issue 12)."""
+    recording one action costs about the same at 10,000 events as at 10 (issue 12).
+
+    A session with its devices' journals (issue 30) is their merge (companion.core.journals):
+    its journal is the merged line, and ``fork`` says where that line stops, if it does."""
+    if store.journal_paths(sid):
+        snapshot = store.read_snapshot(sid)
+        basis = snapshot.get("journals") if snapshot is not None else None
+        if isinstance(basis, dict) and isinstance(snapshot.get("frozen"), list):
+            with contextlib.suppress(KeyError, TypeError, ValueError, CompanionError):
+                if snapshot_fits(snapshot, str(snapshot.get("game"))):
+                    found = store.read_merged_after(sid, basis)
+                    if found is not None and found[0]["game"] == snapshot["game"]:
+                        meta, tail, line = found
+                        return Session(meta, Later(int(basis["line_length"]), line, tail), None, snapshot,
+                                       store.held_signature(sid))
+        meta, merged = store.read_merged(sid)
+        session = Session(meta, list(merged.line), None, None, store.held_signature(sid))
+        session.fork, session.names = merged.fork, dict(merged.names)
+        return session
     snapshot = store.read_snapshot(sid)
     if snapshot is not None:
         with contextlib.suppress(KeyError, TypeError, ValueError, CompanionError):

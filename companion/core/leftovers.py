@@ -24,15 +24,21 @@ from typing import Callable
 LEFTOVER = re.compile(r"\.(.+?)\.(?:[A-Za-z0-9_]+\.tmp|import-\d+\.old)")
 # written under the folder's lock
 FOLDER_FILES = ("index.json", "settings.json", "userdata.json", "players.json")
+# the shared lists' folders of per-device logs (companion.core.shared_log), written under it too
+SHARED_LOGS = ("players", "titles", "values", "trash")
 
 
-def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int) -> int:
-    """Remove every leftover no writer holds in the data folder ``root`` (lock files are made
-    with ``mode``); returns how many were removed."""
+def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int, local: Path | None = None) -> int:
+    """Remove every leftover no writer holds in the data folder ``root`` and in its machine's
+    own folder ``local`` (``root/.local`` since issue 30; lock files are made with ``mode`` and
+    live there); returns how many were removed."""
     from filelock import FileLock, Timeout
 
+    local = root if local is None else local
     removed = 0
-    places = ((root, None), (root / "sessions", ".json"), (root / "cache" / "replay", ".snapshot"))
+    places = ((root, None), (local, None), (root / "sessions", ".json"), (local / "cache" / "replay", ".snapshot"))
+    places += tuple((root / name, "log") for name in SHARED_LOGS)
+    places = tuple(dict.fromkeys(places))
     for folder, suffix in places:
         try:
             names = [e.name for e in os.scandir(folder) if e.name.startswith(".")
@@ -44,12 +50,16 @@ def sweep(root: Path, is_session_id: Callable[[str], bool], mode: int) -> int:
             if found is None:
                 continue
             stem = found.group(1)
-            if suffix is None:
+            if suffix == "log":  # a laptop's log of a shared list (issue 30): the folder's lock
+                if not re.fullmatch(r"[0-9a-f]{10}\.json", stem):
+                    continue
+                locks = [local / ".lock"]
+            elif suffix is None:
                 if stem not in FOLDER_FILES:
                     continue
-                locks = [root / ".lock"]
+                locks = [local / ".lock"]
             elif stem.endswith(suffix) and is_session_id(stem[:-len(suffix)]):
-                locks = [root / "locks" / f"{stem[:-len(suffix)]}.lock", root / ".lock"]
+                locks = [local / "locks" / f"{stem[:-len(suffix)]}.lock", local / ".lock"]
             else:
                 continue
             if any(path.is_symlink() for path in locks):

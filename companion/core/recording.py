@@ -145,6 +145,7 @@ def record(store: Store, sid: str, make_event: Event | MakeEvent, held: tuple[Se
     """
     with store.writing_session(sid):
         session, replay = fresh(store, sid, held)
+        refuse_forked(session)
         try:
             return _record(store, sid, session, replay, make_event, before)
         except BaseException:
@@ -191,12 +192,25 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         after = replay.then(entry, state, data)
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
-            snap = session.snapshot_of(after, store.last_number(sid))
+            basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
+            snap = (session.journaled_snapshot_of(after, basis) if basis is not None
+                    else session.snapshot_of(after, store.last_number(sid)))
             if snap is not None:
                 store.write_snapshot(sid, snap)
                 after.fresh = 0  # the snapshot stands for these now: the next one after as many again
         _sync_index(store, session, was, after)
+        store.keep_listing()  # (a cache of the folder's journals, kept once the action is saved)
     return Recorded(session, after, event, kept)
+
+
+def refuse_forked(session: Session) -> None:
+    """Nothing more is recorded in a session whose line forked (issue 30) until someone chooses
+    what to keep: a move on one branch would make the choice for the table."""
+    if session.fork is not None:
+        from companion.contract.language import _
+
+        raise CompanionError(_("Session {id} forked: two laptops continued it from the same point. Choose what to "
+                               "keep first: `companion sync resolve {id}`.").format(id=session.id))
 
 
 def _deals(event: Event) -> bool:
@@ -222,6 +236,7 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
     (``held``: what the caller read already, see :func:`fresh`)."""
     with store.writing_session(sid):
         session, before = fresh(store, sid, held)
+        refuse_forked(session)
         if kind == "undo" and not before.count:
             raise CompanionError(_("Nothing to undo: the session is at its start."))
         if kind == "redo" and not before.undone:

@@ -140,6 +140,11 @@ class Store:
         # The session file last read or written (one only: `stats` reads thousands).
         self._held: Held | None = None
         self._swept = False  # leftovers of killed writes looked for (sweep_leftovers)
+        # the devices' journals (issue 30): the folder's listing of them, and the last merge read
+        self._listing: tuple | None = None
+        self._merged: tuple | None = None  # (sid, signature, meta, Merged)
+        self._tip: tuple | None = None  # (sid, signature, head id, names): a read from a snapshot
+        self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -162,13 +167,41 @@ class Store:
             raise StoreError(_("{path} is a link to outside the data folder: move it away; it was not read.")
                                .format(path=path)) from None
 
+    def local_path(self, name: str) -> Path:
+        """Where this machine's own file or folder ``name`` is (companion.core.layout): under
+        ``.local/``, which the sync ignores. A folder from before issue 30 has its files moved
+        there the first time one is asked for (once per Store)."""
+        if self._local is None:
+            from companion.core import layout
+
+            if layout.old_names(self.root):
+                layout.migrate(self.root)
+                self._local = (self.root / layout.LOCAL).is_dir()
+            else:
+                self._local = True
+        if self._local:
+            return self.root / ".local" / name
+        from companion.core.layout import place
+
+        return place(self.root, name)
+
+    @property
+    def local_dir(self) -> Path:
+        """This machine's own folder in the data folder (never synced: see companion.core.layout)."""
+        return self.root / ".local"
+
+    @property
+    def cache_dir(self) -> Path:
+        """The caches: made again from the record when absent (this machine's own)."""
+        return self.local_path("cache")
+
     @property
     def index_path(self) -> Path:
-        return self.root / "index.json"
+        return self.local_path("index.json")
 
     @property
     def settings_path(self) -> Path:
-        return self.root / "settings.json"
+        return self.local_path("settings.json")
 
     @property
     def userdata_path(self) -> Path:
@@ -176,17 +209,23 @@ class Store:
 
     @property
     def history_path(self) -> Path:
-        return self.root / "shell-history"
+        return self.local_path("shell-history")
 
     @property
     def error_log_path(self) -> Path:
-        return self.root / "errors.log"
+        return self.local_path("errors.log")
 
     def ensure(self) -> None:
         try:
             make_private_folder(self.root)
             make_private_folder(self.sessions_dir)
-            for folder in (self.root, self.sessions_dir):  # folders made before issue 12
+            if not self.local_dir.is_dir():  # the folder's layout written: .stignore with it
+                self.local_path("index.json")  # (an old folder's files are moved first)
+                make_private_folder(self.local_dir)
+                from companion.core.layout import write_stignore
+
+                write_stignore(self.root)
+            for folder in (self.root, self.sessions_dir, self.local_dir):  # folders made before issue 12
                 if folder.stat().st_mode & 0o077:
                     with contextlib.suppress(OSError):
                         folder.chmod(FOLDER_MODE)
@@ -204,7 +243,7 @@ class Store:
     def writing(self) -> Iterator[None]:
         """Hold the folder's short lock: the index, settings, the players' values and aliases,
         creating and importing sessions (re-entrant within one Store)."""
-        with self._locked(self.root / ".lock", _("the list of sessions")):
+        with self._locked(self.local_path(".lock"), _("the list of sessions")):
             yield
 
     @contextlib.contextmanager
@@ -212,7 +251,7 @@ class Store:
         """Hold session ``sid``'s own lock (issue 12): writers of different sessions never wait
         for each other; they share only the folder's short lock, and only to update the index."""
         self.session_path(sid)  # an id, not a path
-        with self._locked(self.root / "locks" / f"{sid}.lock", _("session {id}").format(id=sid)):
+        with self._locked(self.local_path("locks") / f"{sid}.lock", _("session {id}").format(id=sid)):
             yield
 
     @contextlib.contextmanager
@@ -236,7 +275,7 @@ class Store:
             self.sweep_leftovers()
         lock = self._locks.get(lock_path)
         if lock is None:
-            if lock_path.parent != self.root:
+            if lock_path.parent not in (self.root, self.local_dir):
                 try:
                     make_private_folder(lock_path.parent)
                 except OSError as exc:
@@ -272,14 +311,35 @@ class Store:
         self._swept = True
         from companion.core.leftovers import sweep  # (given what it needs: it imports no store)
 
-        return sweep(self.root, is_session_id, FILE_MODE)
+        return sweep(self.root, is_session_id, FILE_MODE, self.local_path("index.json").parent)
 
     # -- sessions --------------------------------------------------------------------------
     def session_ids(self) -> list[str]:
-        """The ids of the session files (names that are not session ids are not sessions)."""
+        """The ids of the session files (names that are not session ids are not sessions), but
+        those in the bin (:meth:`deleted_ids`)."""
         if not self.sessions_dir.is_dir():
             return []
-        return sorted(p.stem for p in self.sessions_dir.glob("*.json") if ID_PATTERN.fullmatch(p.stem))
+        deleted = self.deleted_ids()
+        return sorted(p.stem for p in self.sessions_dir.glob("*.json")
+                      if ID_PATTERN.fullmatch(p.stem) and p.stem not in deleted)
+
+    # The bin as a per-device log since issue 30 (companion.core.shared_log): ``trash/<device>.json``,
+    # one entry per session, "deleted" or "restored". Merge rule: the latest by time, then device.
+    # A deleted session's file stays where it is (so an action another laptop recorded on it
+    # while apart is kept in it, and comes back with `restore`); a session in ``bin/`` was
+    # deleted before issue 30.
+    def deleted_ids(self) -> set[str]:
+        """The sessions whose latest entry in the laptops' logs of the bin says deleted."""
+        from companion.core import shared_log
+
+        return {sid for sid, said in shared_log.values(self, "trash").items() if said == "deleted" and is_session_id(sid)}
+
+    def mark_deleted(self, sids: "dict[str, bool]") -> None:
+        """Add to this laptop's log of the bin: sid -> True deleted, False restored (caller
+        holds the folder's lock)."""
+        from companion.core import shared_log
+
+        shared_log.write(self, "trash", {sid: "deleted" if gone else "restored" for sid, gone in sids.items()})
 
     def resolve(self, prefix: str) -> str:
         """The one session id that starts with ``prefix``, or a clear refusal."""
@@ -293,6 +353,9 @@ class Store:
             if self.sessions_dir.is_dir()
             else []
         )
+        if matches:
+            deleted = self.deleted_ids()
+            matches = [sid for sid in matches if sid not in deleted]
         if not matches:
             raise CompanionError(_("No session starts with {prefix}: `sessions` lists them.").format(prefix=repr(prefix)))
         if len(matches) > 1:
@@ -302,14 +365,229 @@ class Store:
         return matches[0]
 
     def signature(self, sid: str) -> tuple | None:
-        """The session file's (inode, size, time) now: it changes with every write (each write
-        replaces the file), so what was read under one signature is still true under it."""
-        return file_signature(self.session_path(sid))
+        """The session file's (inode, size, time) now, and each of its devices' journals' (issue
+        30): it changes with every write (each write replaces the file or appends to a
+        journal), so what was read under one signature is still true under it."""
+        base = file_signature(self.session_path(sid))
+        paths = self.journal_paths(sid)
+        if not paths:
+            return base
+        from companion.core.journals import signature_of
+
+        return (base, signature_of(paths))
 
     def held_signature(self, sid: str) -> tuple | None:
-        """The signature of the session file as this Store last read or wrote it."""
+        """The signature of the session as this Store last read or wrote it."""
+        merged = self._merged
+        if merged is not None and merged[0] == sid:
+            return merged[1]
+        tip = self._tip
+        if tip is not None and tip[0] == sid:
+            return tip[1]
         held = self._held
         return held.signature if held is not None and held.sid == sid else None
+
+    # -- the devices' journals of a session (issue 30: companion.core.journals) ---------------
+    def _journal_listing(self) -> dict:
+        """{session id: [names of its journal files, conflict copies included]}, from one
+        listing of ``sessions/``, kept (in memory and in cache/journals.listing) while the folder's
+        inode and time are unchanged: a new journal or copy arriving changes them, an entry
+        appended to a journal does not need to."""
+        import os
+
+        try:
+            st = os.stat(self.sessions_dir)
+        except OSError:
+            return {}
+        stamp = [st.st_ino, st.st_mtime_ns]
+        if self._listing is not None and self._listing[0] == stamp:
+            return self._listing[1]
+        cache = self.cache_dir / "journals.listing"
+        try:
+            kept = json.loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
+        except (OSError, ValueError):
+            kept = None
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("files"), dict):
+            self._listing = (stamp, kept["files"])
+            return kept["files"]
+        from companion.core.journals import JOURNAL_NAME
+
+        files: dict[str, list[str]] = {}
+        try:
+            with os.scandir(self.sessions_dir) as found:
+                for item in found:
+                    name = item.name
+                    if name.endswith(".jsonl") and not name.startswith("."):
+                        m = JOURNAL_NAME.fullmatch(name)
+                        if m:
+                            files.setdefault(m["sid"], []).append(name)
+        except OSError:
+            return {}
+        for names in files.values():
+            names.sort()
+        self._listing = (stamp, files)
+        self._listing_unsaved = True
+        return files
+
+    def keep_listing(self) -> None:
+        """Keep the listing of the journals in cache/journals.listing (at the end of an action
+        recorded: a reading command, or a refused one, writes nothing), unless the folder changed so recently that a write may share
+        its clock's tick."""
+        import time
+
+        listing = self._listing
+        if listing is None or not getattr(self, "_listing_unsaved", False):
+            return
+        if time.time_ns() - listing[0][1] > 2_000_000_000:
+            with contextlib.suppress(CompanionError, OSError):
+                atomic_write_text(self.cache_dir / "journals.listing",
+                                  json.dumps({"stamp": listing[0], "files": listing[1]}))
+                self._listing_unsaved = False
+
+    def journal_paths(self, sid: str) -> list[Path]:
+        """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
+        return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
+
+    def forget_listing(self) -> None:
+        """Look at ``sessions/`` again (after this Store made or removed a journal file)."""
+        self._listing = None
+        with contextlib.suppress(OSError):
+            (self.cache_dir / "journals.listing").unlink()
+
+    def read_merged(self, sid: str):
+        """(meta, Merged) of session ``sid``: its file's description and entries merged with its
+        devices' journals (companion.core.journals), kept while nothing changed."""
+        from companion.core import journals as jn
+
+        signature = self.signature(sid)
+        kept = self._merged
+        if kept is not None and kept[0] == sid and kept[1] == signature:
+            return kept[2], kept[3]
+        paths = self.journal_paths(sid)
+        meta, base = self._read_base(sid)
+        per_device: dict[str, list[dict]] = {}
+        names: dict[str, str] = {}
+        for path in paths:
+            m = jn.JOURNAL_NAME.fullmatch(path.name)
+            if not m or m["sid"] != sid:
+                continue
+            if m["copy"] and not jn.is_conflict_copy(m["copy"]):
+                continue
+            self.check_inside(path)
+            head, entries, _size = jn.read_journal(path)
+            dev = m["dev"]
+            if not m["copy"] and isinstance(head.get("name"), str):
+                names[dev] = head["name"][:60]
+            elif dev not in names and isinstance(head.get("name"), str):
+                names[dev] = head["name"][:60]
+            per_device.setdefault(dev, []).extend(entries)
+        for dev, entries in per_device.items():
+            problem = session_shape_problem(sid, meta, entries)
+            if problem:
+                raise StoreError(_("{path} is damaged ({problem}): move it away; it was not changed.").format(
+                    path=self.sessions_dir / f"{sid}.{dev}.jsonl", problem=problem))
+        merged = jn.merge(base, per_device, names)
+        self._merged = (sid, signature, meta, merged)
+        self._tip = (sid, signature, merged.head, names) if merged.fork is None else None
+        return meta, merged
+
+    def journal_basis(self, sid: str, head: str | None, length: int) -> dict | None:
+        """What a replay snapshot of a journaled session stands for (issue 30): the SHA-256 of
+        the session file, and of each journal's bytes with its size and inode, the line's last
+        entry and length. None when there is nothing to stand for or a conflict copy waits."""
+        from companion.core import journals as jn
+        from companion.core.files import read_file_text
+        import zlib
+
+        paths = self.journal_paths(sid)
+        if not paths or any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+            return None
+        found = read_file_text(self.session_path(sid))
+        if found is None:
+            return None
+        files = {}
+        for path in paths:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                return None
+            whole = data[: data.rfind(b"\n") + 1]
+            files[path.name] = [len(whole), zlib.crc32(whole)]
+        return {"base_sha256": sha256(found[0]), "files": files, "head": head, "line_length": length}
+
+    def read_merged_after(self, sid: str, basis: dict):
+        """(meta, the entries after the snapshot's line in order, a function reading the line it
+        covers) when the session's files are still those the snapshot stood for, only grown at
+        their ends by entries that follow its last one in a single line; else None (the caller
+        merges the whole). An action at 50,000 events reads the ends of the journals and the
+        session's description, not 50,000 entries."""
+        from companion.core import journals as jn
+        from companion.core.files import read_file_text
+        import zlib
+
+        try:
+            files, head, length = dict(basis["files"]), basis["head"], int(basis["line_length"])
+            signature = self.signature(sid)
+            paths = self.journal_paths(sid)
+            if any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+                return None
+            found = read_file_text(self.session_path(sid))
+            if found is None or sha256(found[0]) != basis["base_sha256"]:
+                return None
+            meta = description_in(found[0])
+            if meta is None or meta.get("id") != sid:
+                return None
+            tail: list[dict] = []
+            names: dict[str, str] = {}
+            for path in paths:
+                covered, check = files.pop(path.name, (0, 0))
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                # all it covered, checked (CRC-32: a hand edit or a damaged copy, anywhere in it)
+                if len(data) < covered or (covered and zlib.crc32(memoryview(data)[:covered]) != check):
+                    return None
+                rest = data[covered:]
+                first = data[: data.find(b"\n")] if not covered else None
+                rest = rest[: rest.rfind(b"\n") + 1]
+                rows = json.loads(b"[" + rest[:-1].replace(b"\n", b",") + b"]") if rest else []
+                if rows and not covered and SCHEMA_KEY in rows[0]:
+                    rows = rows[1:]
+                elif first and not covered:
+                    return None
+                dev = path.name.split(".")[1]
+                if not all(isinstance(r, dict) and isinstance(r.get("id"), str) and jn.device_of(r["id"]) == dev
+                           for r in rows):
+                    return None
+                tail += rows
+            if files:  # a journal the snapshot stood for is gone
+                return None
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return None
+        by_parent = {}
+        for entry in tail:
+            if entry.get("kind") not in ("do", "reveal") or entry.get("parent") in by_parent:
+                return None
+            by_parent[entry.get("parent")] = entry
+        ordered, at = [], head
+        while at in by_parent:
+            ordered.append(by_parent.pop(at))
+            at = ordered[-1]["id"]
+        if by_parent or session_shape_problem(sid, meta, ordered):
+            return None
+        def line() -> list[dict]:
+            return list(self.read_merged(sid)[1].line[:length])
+
+        self._tip = (sid, signature, at, names or {})
+        return meta, ordered, line
+
+    def _read_base(self, sid: str) -> tuple[dict, list[dict]]:
+        """The session file's description and own entries (without its devices' journals)."""
+        merged, self._merged = self._merged, None
+        try:
+            return self._read_session_file(sid)
+        finally:
+            self._merged = merged
 
     def _session_text(self, sid: str, path: Path) -> tuple[str, tuple] | None:
         """The session file's text and signature: what this Store holds of it when the file is
@@ -320,7 +598,16 @@ class Store:
         return read_file_text(path)
 
     def read_session(self, sid: str) -> tuple[dict, list[dict]]:
-        """The session's fixed description and its journal, read without a lock.
+        """The session's fixed description and its journal, read without a lock: the journal
+        merged from its devices' (issue 30) as a file of one journal holds it (the line, without
+        the entries' ids and parents, nor resolutions), which is what exports and imports see."""
+        if self.journal_paths(sid):
+            meta, merged = self.read_merged(sid)
+            return meta, plain_line(merged.line)
+        return self._read_session_file(sid)
+
+    def _read_session_file(self, sid: str) -> tuple[dict, list[dict]]:
+        """The session file's fixed description and its journal, read without a lock.
 
         The file's text and parsed contents are kept (with its inode, size and time) so that
         ``append`` under the lock does not parse the file a second time, and replay can check
@@ -354,7 +641,10 @@ class Store:
 
     def session_text(self, sid: str) -> str | None:
         """The text of the session file as last read or written by this Store, if the file
-        is still that one (same inode, size and time); None otherwise."""
+        is still that one (same inode, size and time) and the session has no devices'
+        journals (issue 30); None otherwise."""
+        if self.journal_paths(sid):
+            return None
         held = self._holding(sid)
         return held.text if held else None
 
@@ -464,43 +754,80 @@ class Store:
         return held
 
     def append(self, sid: str, entry: dict) -> int:
-        """Append one journal entry to a session file (caller holds the lock).
+        """Append one journal entry to this laptop's journal of session ``sid`` (caller holds
+        the lock), following the entry last in the session's line (issue 30: one writer per
+        file, a line appended and fsynced instead of the whole file rewritten). Returns the
+        entry's number in this device's journal; ``entry`` gets its ``id`` and ``parent``."""
+        return self.append_many(sid, [entry])[-1]
 
-        Writes what TinyDB's insert would write, byte for byte. Since the journal is the file's
-        last table, the new entry is spliced into the text read under the same lock, instead of
-        parsing the file again and encoding the whole session (at 10,000 events that encoding
-        alone was 16 ms of every action). The file is still replaced whole and atomically: a kill
-        leaves the old or the new file."""
+    def append_many(self, sid: str, entries: list[dict]) -> list[int]:
+        """Append entries, each following the one before (the first the session's last), in one
+        write and one fsync (an import continuing a session: see :meth:`append`)."""
+        from companion.core import journals as jn
+        from companion.core.device import device
+
         path = self.session_path(sid)
-        if not path.exists():
+        if not path.exists() or sid in self.deleted_ids():  # (a delete came first: the file stays, issue 30)
             raise CompanionError(_("Session {id} does not exist: `sessions` lists them.").format(id=sid))
-        held = self._holding(sid)
-        data = held.data if held else None
-        if (held and held.last is not None
-                and held.text.endswith('"journal":{}}' if held.last == 0 else "}}}")):  # as written compact
-            number, text = held.last + 1, held.text
-            text = f'{text[:-2]}{"" if number == 1 else ","}"{number}":{dumps_compact(entry)}}}}}'
-            if data is not None:
-                data["journal"][str(number)] = entry
+        me = device(self)
+        dev = me["id"]
+        mine = jn.journal_path(self.sessions_dir, sid, dev)
+        tip = self._tip
+        if tip is not None and tip[0] == sid and tip[1] == self.signature(sid) and self._merged is None:
+            merged = jn.Merged([], tip[2], None, dict(tip[3]), 0, 0)  # read from a snapshot: the line stays unread
+            meta = None
+        elif self.journal_paths(sid):
+            meta, merged = self.read_merged(sid)
         else:
-            if data is None:
-                data = read_json_file(path, "session") or {}
-            journal = data.setdefault("journal", {})
-            if not isinstance(journal, dict):
-                raise StoreError(_("{path} is damaged (its journal is not a table): move it away; it was not changed.")
-                                   .format(path=path))
-            number = max((int(k) for k in journal), default=0) + 1
-            journal[str(number)] = entry
-            doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}}
-            doc.update(data)
-            text = dumps_compact(doc)
-        atomic_write_text(path, text)
-        self._held = Held(sid, file_signature(path), text, data, number)
-        return number
+            meta, base = self._read_session_file(sid)
+            merged = jn.merge(base, {})
+        if merged.fork is not None and any(e.get("kind") != jn.RESOLVE for e in entries):
+            # (an action checks this before: here for any other writer, `import` among them)
+            raise CompanionError(_("Session {id} forked: two laptops continued it from the same point. Choose what "
+                                   "to keep first: `companion sync resolve {id}`.").format(id=sid))
+        copies = [p for p in self.journal_paths(sid) if p != mine and p.name.startswith(f"{sid}.{dev}")]
+        if copies:  # conflict copies of this device's own journal: merged into it, then removed
+            own = jn.read_journal(mine)[1] if mine.exists() else []
+            seen = {e["id"] for e in own}
+            for copy in copies:
+                for e in jn.read_journal(copy)[1]:
+                    if e["id"] not in seen and jn.device_of(e["id"]) == dev:
+                        own.append(e)
+                        seen.add(e["id"])
+            own.sort(key=jn.number_of)
+            jn.rewrite(mine, jn.header(dev, me["name"], sid), own)
+            for copy in copies:
+                with contextlib.suppress(OSError):
+                    copy.unlink()
+            self.forget_listing()
+        number = jn.last_number(mine)
+        lines, parent = [], merged.head
+        for entry in entries:
+            number += 1
+            line = {"id": f"{dev}:{number}", "parent": entry.get("parent") if entry.get("kind") == jn.RESOLVE else parent,
+                    **{k: v for k, v in entry.items() if k not in ("id", "parent")}}
+            lines.append(line)
+            parent = line["id"]
+        new = not mine.exists()
+        jn.append_lines(mine, jn.header(dev, me["name"], sid) if new else None, lines)
+        if new:
+            self.forget_listing()
+        self._merged = self._tip = None
+        self._held = None
+        if merged.fork is None and all(e.get("kind") != jn.RESOLVE for e in entries):  # what a read would merge now
+            names = dict(merged.names, **{dev: me["name"]})
+            signature = self.signature(sid)
+            if meta is not None:
+                self._merged = (sid, signature, meta,
+                                merged._replace(line=merged.line + lines, head=lines[-1]["id"], names=names))
+            self._tip = (sid, signature, lines[-1]["id"], names)
+        for entry, line in zip(entries, lines):
+            entry["id"], entry["parent"] = line["id"], line["parent"]
+        return [jn.number_of(line) for line in lines]
 
     # -- replay snapshots (a cache: deleting the folder loses nothing) ---------------------
     def snapshot_path(self, sid: str) -> Path:
-        return self.root / "cache" / "replay" / f"{sid}.snapshot"
+        return self.cache_dir / "replay" / f"{sid}.snapshot"
 
     def read_snapshot(self, sid: str) -> dict | None:
         """The replay snapshot kept for session ``sid``, or None if absent, unreadable, or not
@@ -554,6 +881,11 @@ class Store:
             raise StoreError(_("{index_path} is damaged (its entries are not session entries): move it away and "
                                "`sessions` rebuilds it from the session files; it was not changed.")
                                .format(index_path=self.index_path))
+        # by start: the index is this laptop's own and lists sessions in the order they reached
+        # it, which a sync makes different on each laptop (issue 30). Stable, so sessions started
+        # in the same second keep the order this laptop gave them (already in order but for
+        # synced ones, so the sort is a single pass)
+        entries.sort(key=_started)
         return entries
 
     def index_remove(self, ids: list[str]) -> None:
@@ -562,7 +894,10 @@ class Store:
         table.remove(query().id.one_of(list(ids)))
 
     def index_put(self, entry: dict) -> None:
-        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock)."""
+        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock); a
+        session in the bin is never listed again (issue 30)."""
+        if entry["id"] in self.deleted_ids():
+            return
         table = open_db(self.index_path, "index").table("sessions", cache_size=0)
         table.upsert(entry, query().id == entry["id"])
 
@@ -589,39 +924,45 @@ class Store:
             table.update({"current": sid}, doc_ids=[1])
 
     # -- player aliases (written by companion.record.players: `player rename`/`merge`) -------
+    # A per-device log since issue 30 (companion.core.shared_log): ``players/<device>.json``.
+    # Merge rule: per recorded name, the latest rename by time, then device; then a chain of
+    # renames (a -> B on one laptop, b -> C on another) is followed to its end, and a cycle
+    # (a -> B and b -> A at once) settles on the name that comes first in the alphabet.
     @property
     def aliases_path(self) -> Path:
-        return self.root / ALIAS_FILE
+        """This laptop's own log of renames (the only file of them it writes)."""
+        from companion.core import shared_log
+
+        return shared_log.own_path(self, "players")
 
     def aliases(self) -> dict[str, str]:
         """recorded name (case-folded) -> shown name; empty when nobody renamed anyone."""
-        self.check_inside(self.aliases_path)
-        data = read_json_file(self.aliases_path, ALIAS_KIND) or {}
-        table = data.get("aliases") or {}
-        out: dict[str, str] = {}
-        for doc in table.values():
-            if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
-                out[doc["recorded"].casefold()] = doc["shown"]
-        return out
+        from companion.core import shared_log
+
+        return resolve_renames(shared_log.values(self, "players", ALIAS_FILE, _legacy_aliases))
 
     # -- the players' own printed values ---------------------------------------------------
+    # A per-device log since issue 30: ``values/<device>.json``, key [game, key], value
+    # {"value": ..., "set_at": ...} or None when unset. Merge rule: the latest by time, then device.
+    @property
+    def userdata_path(self) -> Path:
+        """The file of printed values before issue 30 (read as one laptop's log, never written)."""
+        return self.root / "userdata.json"
+
     def user_values(self, game: str) -> dict[str, Any]:
         return {k: v["value"] for k, v in self.user_entries(game).items()}
 
-    def _user_table(self, game: str) -> tuple[dict, dict]:
-        """(the whole of userdata.json, ``game``'s table in it), or a refusal naming the damage."""
-        self.check_inside(self.userdata_path)
-        data = read_json_file(self.userdata_path, "userdata") or {}
-        table = data.get(game) or {}
-        if not isinstance(table, dict):
-            raise StoreError(_("{userdata_path} is damaged (its {game} values are not a table): move it away; it was not changed.")
-                               .format(userdata_path=self.userdata_path, game=game))
-        return data, table
+    def _all_user_values(self) -> dict:
+        from companion.core import shared_log
+
+        return shared_log.values(self, "values", "userdata.json", _legacy_values)
 
     def user_entries(self, game: str) -> dict[str, dict]:
-        _data, table = self._user_table(game)
-        return {doc["key"]: doc for doc in table.values() if isinstance(doc, dict) and isinstance(doc.get("key"), str)
-                and "value" in doc}
+        out = {}
+        for (of, key), doc in sorted(self._all_user_values().items(), key=lambda kv: str(kv[0])):
+            if of == game and isinstance(doc, dict) and "value" in doc and isinstance(key, str):
+                out[key] = {"key": key, "value": doc["value"], "set_at": doc.get("set_at")}
+        return out
 
     def set_user_value(self, game: str, key: str, value: Any) -> None:
         self.change_user_values(game, {key: value})
@@ -631,34 +972,76 @@ class Store:
 
     def change_user_values(self, game: str, values: dict[str, Any] | None = None, unset: Any = ()) -> int:
         """Set ``values`` (key -> value) and forget the keys in ``unset`` of ``game``, in one
-        write of userdata.json (caller holds the lock); returns how many were forgotten. One
-        write, so a full disk leaves the file as it was (issue 22: TinyDB's upsert wrote the
-        game's table empty first, then failed on the value, and "Nothing was changed" was
-        false)."""
+        write of this laptop's log of values (caller holds the lock); returns how many were
+        forgotten. One write, so a full disk leaves the file as it was (issue 22)."""
         from companion.contract.numbers import check_numbers
+        from companion.core import shared_log
 
         values = values or {}
         check_numbers(values)  # the bound `import` applies too: what is set can be exported
-        data, table = self._user_table(game)
-        gone = set(unset) - set(values)
-        removed = [n for n, doc in table.items() if isinstance(doc, dict) and doc.get("key") in gone]
-        for n in removed:
-            del table[n]
-        for key, value in values.items():
-            doc = {"key": key, "value": value, "set_at": now()}
-            found = [n for n, old in table.items() if isinstance(old, dict) and old.get("key") == key]
-            for n in found:
-                table[n] = doc
-            if not found:
-                table[str(max(map(int, table), default=0) + 1)] = doc
-        if not values and not removed:
+        known = self.user_entries(game)
+        gone = [key for key in set(unset) - set(values) if key in known]
+        if not values and not gone:
             return 0
-        data[game] = table
-        AtomicJSONStorage(self.userdata_path, "userdata").write(data)
-        return len(removed)
+        changes: dict[Any, Any] = {(game, key): None for key in sorted(gone)}
+        at = now()
+        for key, value in values.items():
+            changes[(game, key)] = {"value": value, "set_at": at}
+        shared_log.write(self, "values", changes, "userdata.json", _legacy_values)
+        return len(gone)
+
+
+def _legacy_aliases(path: Path):
+    """players.json (before issue 30) read as one laptop's log of renames."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, ALIAS_KIND) or {}
+    for n, doc in (data.get("aliases") or {}).items():
+        if isinstance(doc, dict) and isinstance(doc.get("recorded"), str) and isinstance(doc.get("shown"), str):
+            yield Entry(doc["recorded"].casefold(), doc["shown"], normal_time(doc.get("at")), LEGACY_DEVICE, int(n))
+
+
+def _legacy_values(path: Path):
+    """userdata.json (before issue 30) read as one laptop's log of printed values."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry, normal_time
+
+    data = read_json_file(path, "userdata") or {}
+    for game, table in data.items():
+        if not isinstance(table, dict):
+            raise StoreError(_("{userdata_path} is damaged (its {game} values are not a table): move it away; it was "
+                               "not changed.").format(userdata_path=path, game=game))
+        for n, doc in table.items():
+            if isinstance(doc, dict) and isinstance(doc.get("key"), str) and "value" in doc:
+                yield Entry((game, doc["key"]), {"value": doc["value"], "set_at": doc.get("set_at")},
+                            normal_time(doc.get("set_at")), LEGACY_DEVICE, int(n))
+
+
+def resolve_renames(aliases: dict[str, str]) -> dict[str, str]:
+    """Renames merged from several laptops, each followed to its end (see Store.aliases): on
+    one laptop every rename already points at the end of its chain, so this changes nothing."""
+    folded = {k.casefold(): v for k, v in aliases.items() if isinstance(k, str) and isinstance(v, str)}
+    out: dict[str, str] = {}
+    for recorded, shown in folded.items():
+        path = [recorded]
+        while True:
+            key = shown.casefold()
+            if key not in folded or folded[key].casefold() == key:
+                break  # the end of the chain
+            if key in path:  # a cycle: the first name of it in the alphabet, on every laptop
+                shown = min((folded[k] for k in path[path.index(key):]), key=lambda s: (s.casefold(), s))
+                break
+            path.append(key)
+            shown = folded[key]
+        out[recorded] = shown
+    return out
+
+
+def _started(entry: dict) -> str:
+    return str(entry.get("created") or "")
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
 # A snapshot's text starts with the SHA-256 of the rest of it: {"check":"<64 hex>",<the rest>
 SNAPSHOT_CHECK = '{"check":"'
 
@@ -715,6 +1098,18 @@ def session_shape_problem(sid: str, meta: Any, journal: list) -> str | None:
             return _("journal entry {n} holds no action").format(n=n)
 
     return None
+
+
+def plain_line(line: list[dict]) -> list[dict]:
+    """A merged session's line as one journal in a file holds it (what exports write and
+    imports read): no ids, no parents, no resolutions."""
+    out = []
+    for entry in line:
+        kind = entry.get("kind")
+        if kind == "resolve":
+            continue
+        out.append({k: v for k, v in entry.items() if k not in ("id", "parent")} if "id" in entry else entry)
+    return out
 
 
 def index_entry(meta: dict, summary: dict | None = None) -> dict:

@@ -53,17 +53,35 @@ def check_bgg_id(value: Any) -> int | None:
     return number
 
 
-def load(store) -> dict[str, dict]:
-    """name key -> {"title", options...}: every title the group has named."""
+# Since issue 30 a per-device log (companion.core.shared_log): ``titles/<device>.json``, one
+# entry per title (its name key) holding the title's record as that laptop knew it. Merge rule:
+# the titles are a set (none is ever removed); of one title, the spelling of its earliest entry
+# is kept, and each option is the one of the latest entry (by time, then device) that gives it.
+LOG = "titles"
+
+
+def _legacy(path):
+    """titles.json (before issue 30) read as one laptop's log: older than every laptop's."""
+    from companion.core.shared_log import LEGACY_DEVICE, Entry
     from companion.core.store import read_json_file
 
-    path = store.root / FILE
-    store.check_inside(path)
     data = read_json_file(path, KIND) or {}
-    out: dict[str, dict] = {}
-    for doc in (data.get("titles") or {}).values():
+    for n, doc in (data.get("titles") or {}).items():
         if isinstance(doc, dict) and isinstance(doc.get("title"), str):
-            out[name_key(doc["title"])] = {k: v for k, v in doc.items() if k == "title" or k in OPTIONS}
+            yield Entry(name_key(doc["title"]), doc, "", LEGACY_DEVICE, int(n))
+
+
+def load(store) -> dict[str, dict]:
+    """name key -> {"title", options...}: every title the group has named."""
+    from companion.core import shared_log
+
+    out: dict[str, dict] = {}
+    for entry in shared_log.entries(store, LOG, FILE, _legacy):  # oldest first
+        doc = entry.value
+        if not isinstance(doc, dict) or not isinstance(doc.get("title"), str):
+            continue
+        record = out.setdefault(name_key(doc["title"]), {"title": doc["title"]})
+        record.update({k: v for k, v in doc.items() if k in OPTIONS and v is not None})
     return out
 
 
@@ -204,13 +222,19 @@ def merge_in(known: dict[str, dict], incoming: Iterable[dict]) -> tuple[dict[str
 
 
 def path(store):
-    return store.root / FILE
+    """This laptop's log of titles (the only file of them it writes)."""
+    from companion.core import shared_log
+
+    return shared_log.own_path(store, LOG)
 
 
 def save(store, known: dict[str, dict]) -> None:
-    """Replace the titles file in one atomic write (caller holds the folder's lock)."""
-    from companion.core.store import open_db
+    """Make the titles ``known``: each record that differs from the merged list now is added
+    to this laptop's log, in one atomic write (caller holds the folder's lock)."""
+    from companion.core import shared_log
 
-    docs = {str(n): doc for n, (_, doc) in enumerate(sorted(known.items()), 1)}
-    store.ensure()
-    open_db(store.root / FILE, KIND).storage.write({"titles": docs})
+    here = load(store)
+    changes = {key: doc for key, doc in sorted(known.items()) if here.get(key) != doc}
+    if changes:
+        store.ensure()
+        shared_log.write(store, LOG, changes, FILE, _legacy)

@@ -163,6 +163,7 @@ def own_completion(cmd: click.Command) -> Callable | None:
 # when a key changes its meaning or goes, which the contract forbids but a major release.
 JSON_FORMATS = {
     "status": 1, "log": 1, "sessions": 1, "games": 1, "players": 1, "stats": 1, "ratings": 1, "played": 1,
+    "sync-status": 1,
 }
 
 

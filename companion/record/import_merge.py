@@ -6,6 +6,7 @@ file is refused (or, with --skip-conflicts, that session is)."""
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,7 @@ def _compare_all(store: Store, bundle: Bundle, seen: dict[str, tuple]) -> dict[s
     out: dict[str, tuple[str, Any]] = {}
     for meta, journal in bundle.sessions:
         sid = meta["id"]
-        signature = file_signature(store.session_path(sid))
+        signature = store.signature(sid) if file_signature(store.session_path(sid)) else None  # with its journals
         if signature is None:
             out[sid] = ("new", None)
             continue
@@ -254,14 +255,23 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
     from companion.core import titles
 
     written: list[Path] = []
+    appended: list[tuple[Path, int | None]] = []  # this laptop's journals an import continued (issue 30)
     undo = Undo()
     files: list[tuple[Path, str]] = []
     try:
-        for meta, journal, _start in plan.grown:
-            undo.keep(store.session_path(meta["id"]))
         files = [(store.session_path(m["id"]), session_document(m, j)) for m, j in plan.new]
-        files += [(store.session_path(m["id"]), session_document(m, j)) for m, j, _ in plan.grown]
         write_files(files, written)
+        # a session continued: what it brings is appended to this laptop's journal of it, in one
+        # write (issue 30: the session's own file is never rewritten; undone by putting the
+        # journal back as it was)
+        from companion.core.device import device_id
+        from companion.core.journals import journal_path
+
+        for meta, journal, start in plan.grown:
+            mine = journal_path(store.sessions_dir, meta["id"], device_id(store))
+            # appended in place (a link to it would change with it): taken back by its old size
+            appended.append((mine, mine.stat().st_size if mine.exists() else None))
+            store.append_many(meta["id"], [dict(e) for e in journal[start:]])
         if plan.merged != plan.aliases:
             from companion.record.players import aliases_path
 
@@ -273,6 +283,12 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
         if plan.entries:
             _write_index(store, plan.entries, plan.index_data)
     except (CompanionError, OSError) as exc:
+        for path, size in reversed(appended):
+            with contextlib.suppress(OSError):
+                if size is None:
+                    path.unlink()
+                else:
+                    os.truncate(path, size)
         _take_back(written, undo, dict(files))
         reason = exc.message if isinstance(exc, CompanionError) else str(exc)
         raise StoreError(_("Import of {file} stopped ({reason}); nothing was imported.").format(

@@ -103,7 +103,8 @@ def same_session_clash(entries: Iterable[dict], roster: Roster) -> tuple[dict, l
 
 
 def aliases_path(store: Store) -> Path:
-    return store.root / ALIAS_FILE
+    """This laptop's log of renames (issue 30: one writer per file; see Store.aliases)."""
+    return store.aliases_path
 
 
 def load_aliases(store: Store) -> dict[str, str]:
@@ -112,14 +113,17 @@ def load_aliases(store: Store) -> dict[str, str]:
 
 
 def save_aliases(store: Store, aliases: dict[str, str]) -> None:
-    """Replace the table in one atomic write (caller holds the write lock)."""
-    at = now()
-    docs = {
-        str(n): {"recorded": recorded, "shown": shown, "at": at}
-        for n, (recorded, shown) in enumerate(sorted(aliases.items()), 1)
-    }
-    store.ensure()
-    open_db(aliases_path(store), KIND).storage.write({"aliases": docs})
+    """Make the table ``aliases``: what differs from the merged table now is added to this
+    laptop's log in one atomic write (caller holds the write lock), a name no longer renamed
+    as a removal."""
+    from companion.core import shared_log
+    from companion.core.store import _legacy_aliases
+
+    now_ = store.aliases()
+    changes: dict[str, str | None] = {k: v for k, v in sorted(aliases.items()) if now_.get(k) != v}
+    changes.update({k: None for k in sorted(now_) if k not in aliases})
+    if changes:
+        shared_log.write(store, "players", changes, ALIAS_FILE, _legacy_aliases)
 
 
 def roster(store: Store, entries: list[dict] | None = None) -> Roster:
@@ -141,7 +145,7 @@ def session_roster(store: Store, players: Iterable[str]) -> Roster:
     from companion.core.store import atomic_write_text, file_signature
 
     aliases = load_aliases(store)
-    path = store.root / "cache" / "spellings.json"
+    path = store.cache_dir / "spellings.json"
     signature = file_signature(store.index_path)
     latest = None
     try:

@@ -26,6 +26,15 @@ from companion.terminal.groups import (WORDS, LazyGroup, click_message, load_tar
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
+# Click marks its texts with the standard library's gettext, which searches the system's
+# catalogues on every call (and imports locale): its options and types made below (the version
+# option's help, click.Path's "directory") are made untranslated, and main() binds Click's
+# messages to the companion's catalogue (speech.speak_click) before any is shown.
+from companion.terminal.speech import quiet_click  # noqa: E402
+
+quiet_click()
+
+
 class FittedFormatter(click.HelpFormatter):
     """Click's help, fitted to the screen (issue 13.6): Click never formats narrower than 50
     columns, and outside a terminal it ignores a narrow $COLUMNS; this uses the same width as
@@ -92,7 +101,9 @@ COMMANDS: dict[str, str] = {
     "serve": "companion.web.command:serve",
     "completion": "companion.terminal.generic:completion",
     "check": "companion.terminal.check:check",
+    "sync": "companion.terminal.sync:sync",
     "language": "companion.terminal.speech:language_cmd",
+    "sync": "companion.terminal.sync:sync",
 }
 SESSIONS, RECORD = N_("Sessions"), N_("History and exchange")  # headings: translated where shown
 
@@ -103,7 +114,7 @@ def log_unexpected(app: App | None) -> str:
 
     text = traceback.format_exc()
     try:
-        path = (app.store.error_log_path if app else default_data_dir() / "errors.log")
+        path = (app.store.error_log_path if app else default_data_dir() / ".local" / "errors.log")
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         from companion.core import logs
         from companion.core.store import now
@@ -262,7 +273,8 @@ class RootGroup(LazyGroup):
         for name in sorted(self.lazy):
             cmd = super().get_command(ctx, name)
             if cmd is not None and not cmd.hidden:
-                heading = RECORD if self.lazy[name].startswith("companion.terminal.history:") else SESSIONS
+                heading = (RECORD if self.lazy[name].startswith(("companion.terminal.history:", "companion.terminal.sync:"))
+                           else SESSIONS)
                 shared[heading].append((name, cmd))
         games: dict[str, list] = {}
         for gid, commands in self.game_commands(ctx, everyone=True):

@@ -207,7 +207,8 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
     entries = sorted(entries, key=lambda e: days[e["id"]])  # stable: the index's order within a day
     current = app.pinned if app.pinning else _current_or_none(app)  # a shell marks its own
     if as_json:
-        echo_json([dict(e, current=e["id"] == current, date=days[e["id"]], title=history.title(history.game_key(e)))
+        echo_json([dict(e, current=e["id"] == current, date=days[e["id"]], title=history.title(history.game_key(e)),
+                        fork=e.get("fork"))  # issue 30: two laptops continued it (null: no fork)
                    for e in entries], "sessions")
         return
     if not entries:
@@ -226,6 +227,10 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
         if key not in titles:
             titles[key] = history.title(key)
         result = _("deleted: `restore {id}`").format(id=e["id"]) if deleted else session_state(e, roster)
+        if e.get("fork") and not deleted:  # issue 30: shown on every laptop until someone chooses
+            from companion.contract.language import pgettext
+
+            result = pgettext("sessions", "fork")
         rows.append(["*" if e["id"] == current else "", e["id"], days[e["id"]], titles[key],
                      ", ".join(roster.show(p) for p in e["players"]), result])
     headers = ["", _("id"), _("played"), _("game"), _("players"), _("result")]
@@ -292,6 +297,10 @@ def status(app, as_json: bool) -> None:
                    Line(winners_line(info))])
         return
     view = []
+    if s.fork is not None:  # issue 30: both branches named, on every laptop
+        from companion.core.forks import describe
+
+        view.append(Line(describe(s.id, s.fork)))
     abandoned = replay.abandoned
     if abandoned:
         reason = abandoned.get("reason")

@@ -347,11 +347,13 @@ def stats(app, player: str | None, game: str | None, since: str | None, html_fil
 
         if html_file is not None:
             raise CompanionError(_("`stats --ratings` prints to the screen: leave out --html."))
+        from companion.core import shared_log
         from companion.core.store import file_signature
 
-        fingerprint = json.dumps([file_signature(app.store.index_path), file_signature(app.store.aliases_path)])
+        fingerprint = json.dumps([file_signature(app.store.index_path),
+                                  shared_log.signature(app.store, "players", "players.json")])
         result = skill.compute(entries, roster, game=game, player=player, since=since,
-                               cache=app.store.root / "cache" / "ratings.json", fingerprint=fingerprint)
+                               cache=app.store.cache_dir / "ratings.json", fingerprint=fingerprint)
         if as_json:
             echo_json(result, "ratings")
         else:

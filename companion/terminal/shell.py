@@ -72,8 +72,9 @@ class SessionView:
     def _read(self) -> tuple[str, list[str]]:
         try:
             sid = self.app.session_id()
-            path = self.app.store.session_path(sid)
-            key = (sid, path.stat().st_mtime_ns)
+            key = (sid, self.app.store.signature(sid))  # the file and its devices' journals (issue 30)
+            if key[1] is None:
+                raise FileNotFoundError(sid)
         except (CompanionError, OSError):
             self._loaded = None
             return _("no session · `new GAME --players A,B` or `use ID`"), []
@@ -135,7 +136,8 @@ class Elsewhere:
             return None
         try:
             sid = self.app.session_id()
-            return sid, self.app.store.session_path(sid).stat().st_mtime_ns
+            seen = self.app.store.signature(sid)  # the file and its devices' journals (issue 30)
+            return (sid, seen) if seen is not None else None
         except (CompanionError, OSError):
             return None
 

@@ -86,6 +86,21 @@ CLICK_MODULES = ("core", "exceptions", "types", "parser", "decorators", "formatt
                  "shell_completion", "_termui_impl")
 
 
+def quiet_click() -> None:
+    """Click's ``_`` and ``ngettext`` as markers only (the text as Click wrote it), for what is
+    made when the commands are imported: no language is worked out, no catalogue searched."""
+    for name in CLICK_MODULES:
+        module = sys.modules.get(f"click.{name}")
+        if module is not None and getattr(module, "_", None) is not None:
+            module._ = languages.N_
+        if module is not None and getattr(module, "ngettext", None) is not None:
+            module.ngettext = _english_plural
+
+
+def _english_plural(singular: str, plural: str, n) -> str:
+    return singular if n == 1 else plural
+
+
 def speak_click() -> None:
     """Bind Click's ``_``/``ngettext`` to the companion's catalogue (Click's messages are marked
     for gettext; they are looked up in the viewer's language, like every other)."""

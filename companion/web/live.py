@@ -108,7 +108,7 @@ class Live:
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
         wake = self._wake
-        notify = watch.watch([self.site.session_file(), self.site.tokens_file()])
+        notify = watch.watch([self.site.session_file(), self.site.tokens_file(), *self.site.journal_files()])
         if notify is not None:
             loop.add_reader(notify.fd, lambda: notify.hit() and wake.set())
         interval = self.poll if notify is None else SAFETY_POLL

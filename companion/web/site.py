@@ -42,6 +42,7 @@ from companion.contract.language import _
 from companion.core import logs
 from companion.core.app import App
 from companion.contract.errors import CompanionError
+from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, languages, limits, live, pages, tokens
@@ -180,6 +181,16 @@ class Site:
     def session_file(self) -> Path:
         return self.data_dir / "sessions" / f"{self.sid}.json"
 
+    def journal_files(self) -> list[Path]:
+        """The session's devices' journals (issue 30), this laptop's among them even before it
+        exists: appended to by every action."""
+        from companion.core.device import device_id
+        from companion.core.journals import journal_path
+
+        store = self.reader.store
+        mine = journal_path(store.sessions_dir, self.sid, device_id(store))
+        return sorted(set(store.journal_paths(self.sid)) | {mine})
+
     def tokens_file(self) -> Path:
         return tokens.tokens_path(self.root)
 
@@ -188,8 +199,9 @@ class Site:
         links file's (inode, size, time), and the names' and titles' (a rename or a title's late
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
-        return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
-                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
+        return (self.reader.store.signature(self.sid), file_signature(tokens.tokens_path(self.root)),
+                *(tuple(map(tuple, shared_log.signature(self.reader.store, name, old)))  # (hashable)
+                  for name, old in (("players", ALIAS_FILE), ("titles", TITLES_FILE))))
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of
@@ -404,7 +416,7 @@ class Site:
         entry = logs.error_entry(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} companion serve", text,
                                  self.repeats.count(text))
         if entry is not None:
-            logs.append(self.data_dir / "errors.log", entry)
+            logs.append(self.reader.store.error_log_path, entry)
 
     def failure(self, exc: BaseException) -> str:
         """The page shown when drawing a page or recording on it failed: the plugin whose code

@@ -24,9 +24,14 @@ TABLE = "=table"  # the table page's key among a session's links: `=` is refused
 
 
 def web_dir(root: Path) -> Path:
-    """The data folder's private folder for the server (owner only)."""
-    path = Path(root) / "web"
-    path.mkdir(parents=True, exist_ok=True)
+    """The data folder's private folder for the server (owner only), in this machine's own
+    folder ``.local/`` (issue 30: a laptop's links and notes never travel with the sync)."""
+    from companion.core.store import Store
+
+    from companion.core.files import make_private_folder
+
+    path = Store(root).local_path("web")
+    make_private_folder(path)
     with contextlib.suppress(OSError):
         os.chmod(path, 0o700)
     return path

@@ -273,16 +273,20 @@ class TapTable:
             lambda w: w.find_elements("css selector", "form button[name=city]"))
         tapped = web.execute_script(
             "var t = Date.now(); document.querySelector('form button[name=city]').click(); return t;")
-        return self.collect(tapped)
+        from_tap = self.collect(tapped)
+        return from_tap, from_tap - (self.written() - tapped)
+
+    def written(self) -> float:
+        """When the session file was last written (ms, the system clock): the write of the action."""
+        sid = next((self.home / "sessions").glob("*.json")).stem
+        return (self.home / "sessions" / f"{sid}.json").stat().st_mtime_ns / 1e6
 
     def undo(self) -> float:
         """`undo` by another process: ms from the write until every page shows it."""
         self.arm("Waiting for Ann")
         subprocess.run([sys.executable, "-m", "companion", "undo"], env=tree_env(self.tree, self.home), check=True,
                        capture_output=True)
-        sid = next((self.home / "sessions").glob("*.json")).stem
-        written = (self.home / "sessions" / f"{sid}.json").stat().st_mtime_ns / 1e6
-        return self.collect(written)
+        return self.collect(self.written())
 
     def close(self) -> None:
         stop(self.proc)
@@ -302,10 +306,11 @@ def bench_tap(runs: int, base: str | None) -> None:
     if isinstance(find_browser(), str):
         print(f"tap: skipped ({find_browser()})")
         return
-    trees = [("this tree (server-sent events)", None)] + ([("base (polling)", base)] if base else [])
+    trees = [("this tree", None)] + ([("base", base)] if base else [])
     browsers = []
     tables = {}
     taps = {name: [] for name, _ in trees}
+    writes = {name: [] for name, _ in trees}
     undos = {name: [] for name, _ in trees}
     try:
         for name, tree in trees:
@@ -318,7 +323,9 @@ def bench_tap(runs: int, base: str | None) -> None:
         for n in range(runs):
             for name, table in tables.items():  # alternating, so the machine's load falls on both
                 time.sleep(pause.uniform(0.3, 1.5))  # a player acts at any moment of a page's poll
-                taps[name].append(table.tap())
+                from_tap, from_write = table.tap()
+                taps[name].append(from_tap)
+                writes[name].append(from_write)
                 time.sleep(pause.uniform(0.3, 1.5))
                 undos[name].append(table.undo())
     finally:
@@ -329,6 +336,7 @@ def bench_tap(runs: int, base: str | None) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     for name in tables:
         for what, values in (("a tap until all 7 pages show it", taps[name]),
+                             ("a tap's write until all 7 pages show it", writes[name]),
                              ("an undo by another process until all 7 pages show it", undos[name])):
             print(f"{name}: {what}: median {statistics.median(values):.0f} ms, p95 {percentile(values, 0.95):.0f} ms, "
                   f"max {max(values):.0f} ms ({len(values)} runs; pages {sorted(tables[name].visible)}, "

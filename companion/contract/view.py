@@ -160,6 +160,16 @@ class Svg:
         self.markup, self.title = markup, title
 
 
+TAP_ZOOMS = (1, 2, 4, 8)  # how close a page may show a Tap: the whole drawing, then 2, 4, 8 times closer
+TAP_SHAPE = 320 / 336  # a zoomed Tap's height per width on a phone's page (the whole one keeps its own)
+
+
+def tap_fits(zoom: int, width: float, height: float, w: float, h: float) -> bool:
+    """Whether a part ``w`` by ``h`` of a Tap ``width`` by ``height`` fits on a phone at ``zoom``."""
+    vw = width / zoom
+    return w <= vw and h <= min(height, vw * TAP_SHAPE)
+
+
 class Tap:
     """A drawing a page lets its viewer tap to choose a value of a move (the Trans board): pages
     only, made by the parameter's kind (``Kind.tap``).

@@ -23,11 +23,11 @@ from typing import Any
 
 from companion.contract.declare import Flag, Number, short_help
 from companion.contract.language import N_, _
+from companion.contract.view import TAP_SHAPE, TAP_ZOOMS
 
 TAP_WIDTH = 336  # CSS px: a 360-px phone with the page's margins
-CLOSE_HEIGHT = 320  # CSS px of a zoomed board (the whole board keeps its own shape)
 REACH = 22  # CSS px: a target this close to a tap is hit (a 44-px target, as WCAG and Apple ask)
-ZOOMS = (1, 2, 4, 8)
+ZOOMS = TAP_ZOOMS
 PICK = 6  # the most targets a picker offers
 GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"  # transparent pixel
 TAKE_BACK = "(take back)"  # the hidden move name of "take my last move back" (no game's move has it)
@@ -91,7 +91,7 @@ def frame(tap, view: PageView) -> tuple[float, float, float, float, int, int, in
     if z == 1:
         return 0.0, 0.0, float(tap.width), float(tap.height), TAP_WIDTH, round(TAP_WIDTH * tap.height / tap.width), 1
     vw = tap.width / z
-    vh = min(float(tap.height), vw * CLOSE_HEIGHT / TAP_WIDTH)
+    vh = min(float(tap.height), vw * TAP_SHAPE)
     cx, cy = view.c or tap.focus or (tap.width / 2, tap.height / 2)
     vx = min(max(cx - vw / 2, 0.0), tap.width - vw)
     vy = min(max(cy - vh / 2, 0.0), tap.height - vh)
@@ -130,6 +130,9 @@ def hits(tap, view: PageView, point: tuple[float, float]) -> tuple[str | None, l
     near = sorted(((_distance(point, where), value, note) for value, note, where in tap.targets),
                   key=lambda item: item[0])
     within = [n for n in near if n[0] <= reach]
+    mine = [n for n in within if n[1] in tap.quick]
+    if len(mine) == 1 and len(within) > 1:  # the player's own city is the usual choice among crowded ones
+        return mine[0][1], []
     if within and (len(within) == 1 or within[1][0] - within[0][0] >= reach / 2):
         return within[0][1], []
     around = [n for n in near if n[0] <= 3 * reach][:PICK]

@@ -109,8 +109,11 @@ body.tv section svg.board{max-width:none;max-height:calc(100vh - 10em)}
 
 # The live page (issue 21, item 4; companion.web.live). The page opens a stream of server-sent
 # events at /p/TOKEN/live (or /t/TOKEN/live) with the version it shows; whenever its page
-# changes, the server sends the new page on it (`event: page`), and the script swaps the new
-# body in place: the scroll and a pinch zoom stay, nothing is added to the history, and what a
+# changes, the server sends the new page on it (`event: page`), and the script makes the old
+# body into the new one in place, changing only what differs (issue 31: a button found, or
+# under a finger, stays the same element with the same value, where the whole body used to be
+# replaced and a tap could land on nothing): the scroll and a pinch zoom stay, nothing is added
+# to the history, and what a
 # player had started to fill in or tick in a form is carried over to the same form of the new
 # page (never the form token). Not while a finger is on the screen (up to 3 s), a text field
 # has the focus or a form is being sent: then just after. A stream that drops (the Wi-Fi gone,
@@ -147,11 +150,25 @@ SCRIPT = "".join((
     "if(e.type==='checkbox'||e.type==='radio'){if(same.checked!==same.defaultChecked)e.checked=same.checked}",
     "else if(e.tagName==='SELECT'){if(same.value&&[].some.call(e.options,function(p){return p.value===same.value}))",
     "e.value=same.value}else if(same.value!==same.defaultValue)e.value=same.value})})}",
+    # what makes two elements the same one on the old page and the new (a button by what it
+    # sends, a form by the move it makes, a board's line by its name), so that the new page is
+    # made by changing the old in place: a button found, or under a finger, stays that button
+    "function id(e){if(e.nodeType!==1)return '#'+e.nodeType;var t=e.nodeName,a=function(k){return e.getAttribute(k)||''};",
+    "if(t==='FORM'){var k=e.querySelector('input[name=move]');return t+a('action')+'|'+(k?k.value:'')+'|'+a('class')}",
+    "if(t==='BUTTON'||t==='OPTION'||(t==='INPUT'&&/^(checkbox|radio|submit)$/.test(e.type)))return t+a('name')+'='+a('value');",
+    "return t+'|'+(a('id')||a('data-v')||a('name')||a('class'))}",
+    "function same(o,n){if(o.nodeType===3||o.nodeType===8){if(o.data!==n.data)o.data=n.data;return}",
+    "[].slice.call(o.attributes).forEach(function(x){if(!n.hasAttribute(x.name))o.removeAttribute(x.name)});",
+    "[].forEach.call(n.attributes,function(x){if(o.getAttribute(x.name)!==x.value)o.setAttribute(x.name,x.value)});",
+    "if(o.nodeName!=='SCRIPT')kids(o,n)}",
+    "function kids(o,n){var at=o.firstChild;[].slice.call(n.childNodes).forEach(function(c){var want=id(c),m=at;",
+    "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;same(m,c)}",
+    "else o.insertBefore(c,at)});while(at){var g=at;at=at.nextSibling;o.removeChild(g)}}",
     "function apply(x){var n=new DOMParser().parseFromString(x,'text/html');if(!n.body)return;carry(n);",
     "d.title=n.title;h.setAttribute('data-v',n.documentElement.getAttribute('data-v')||'');",
-    "var keep=[].filter.call(n.body.childNodes,function(c){return c.nodeName!=='SCRIPT'});",
+    "[].slice.call(n.body.querySelectorAll('script')).forEach(function(c){c.remove()});",
     "var mine=[].filter.call(d.body.childNodes,function(c){return c.nodeName==='SCRIPT'});",
-    "d.body.replaceChildren.apply(d.body,keep.concat(mine))}",
+    "mine.forEach(function(c){c.remove()});kids(d.body,n.body);mine.forEach(function(c){d.body.appendChild(c)})}",
     "function show(){if(pending===null)return;if(wait()){if(!timer)timer=setTimeout(function(){timer=null;show()},300);",
     "return}var x=pending;pending=null;if(x.indexOf(' data-v=\"'+v()+'\"')<0)apply(x)}",  # (not the page shown)
     # the page fetched (after a drop): kept only if the stream has said nothing newer meanwhile

@@ -671,7 +671,9 @@ class Site:
         told = on_laptop(tell_laptop)
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))
-        keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
+        # a closer view stays as the player left it; the whole board does not stick (issue 31): the
+        # next page opens close around the player's network again
+        keep = view.query(pick=None) if view.z not in (None, 1) and any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
 

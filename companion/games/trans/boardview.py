@@ -123,7 +123,9 @@ def draw(
     height = 2 * len(board.rows) + 1  # margins top and bottom, rows and the lines between
     kinds = _kinds(board)
     room = width_room(width)
-    if room < width_needed(board):  # the grid would wrap into a mess: say so, keep the words
+    players = sorted({px[v] for v in markers} | {px[n] for e in rails for n in e})
+    part = room < width_needed(board) and bool(players) and room >= CROP_AT_LEAST
+    if room < width_needed(board) and not part:  # the grid would wrap into a mess: say so, keep the words
         out: list = [Line(_("The map needs {need} columns and this screen has {room}: widen the window to see "
                             "it.").format(need=width_needed(board), room=room))]
         if legend:
@@ -177,9 +179,30 @@ def draw(
         cv.put(row, px[city.node] - 1, city.abbr, style)
 
     out = [Art(cv.rows())]
+    if part:  # issue 31: the part of the map around the players' markers and rails, as wide as the screen
+        out = [Line(_("The part of the map around the players: the whole map needs {need} columns and this screen "
+                      "has {room}.").format(need=width_needed(board), room=room)), _around(cv, players, room)]
     if legend:
         out += _legend(board, kinds, notes, room)
     return out
+
+
+CROP_AT_LEAST = 30  # columns under which no part of the map is worth drawing (it only says how wide it needs)
+
+
+def _around(cv: _Canvas, players: list[int], room: int) -> Art:
+    """The columns of ``cv`` round the players' junctions (their middle at the middle), ``room``
+    wide with the row numbers kept on the left."""
+    keep = room - 4  # the row number and a space
+    full = len(cv.cells[0])
+    middle = (players[0] + players[-1]) // 2
+    lo = min(max(middle - keep // 2, 3), max(full - keep, 3))
+    part = _Canvas(room, len(cv.cells))
+    for r, line in enumerate(cv.cells):
+        part.cells[r][:3] = line[:3]
+        part.cells[r][4:4 + keep] = line[lo:lo + keep]
+        del part.cells[r][room:]
+    return Art(part.rows())
 
 
 def width_needed(board: Board) -> int:

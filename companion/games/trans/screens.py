@@ -291,9 +291,29 @@ class LazySvg:
         return self._text
 
 
+_KEPT: dict[tuple, tuple[Any, Any]] = {}  # (what, id(board), ...) -> (board, answer): drawn once per board
+
+
+def _kept(key: tuple, board, make):
+    """``make()``, kept for ``board`` (issue 31: every page is drawn again after every move, and
+    a board's shape and its labels for a hand do not change)."""
+    found = _KEPT.get(key)
+    if found is not None and found[0] is board:
+        return found[1]
+    answer = make()
+    if len(_KEPT) > 512:
+        _KEPT.clear()
+    _KEPT[key] = (board, answer)
+    return answer
+
+
 def geometry(board) -> tuple[list[tuple[float, float]], float, float]:
     """Where each junction is drawn (in the drawing's units) and the drawing's width and
     height: rows offset by half a junction, as on the printed board, with room around."""
+    return _kept(("geometry", id(board)), board, lambda: _geometry(board))
+
+
+def _geometry(board) -> tuple[list[tuple[float, float]], float, float]:
     xs = [(2 * x - y) * STEP_X for x, y in board.xy]
     ys = [y * STEP_Y for _x, y in board.xy]
     left, top = min(xs) - PAD, min(ys) - PAD
@@ -305,7 +325,8 @@ LABEL_EM = 0.62  # a label's width per character, in font sizes (to keep every l
 
 
 def board_elements(game, state: dict, data: dict, players: list[str], mine: str | None = None,
-                   offered: Iterable[tuple[tuple[int, int], int]] = ()) -> str:
+                   offered: Iterable[tuple[tuple[int, int], int]] = (),
+                   faint: Iterable[tuple[tuple[int, int], int]] = ()) -> str:
     """The board's SVG elements: lines (a double line drawn doubled), cities (a dot and a
     mark), rails and markers in the players' colours, and ``offered`` lines (what ``mine`` may
     build now) highlighted in their colour with their cost.
@@ -325,15 +346,13 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
     def seat(p: str) -> str:
         return player_colour(players.index(p))
 
-    out = []
-    for (a, b), cost in board.cost.items():
-        (x1, y1), (x2, y2) = pts[a], pts[b]
-        if cost == 2:  # a double line: two strokes, as printed, easy to tell from a single one
-            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" stroke-width="4"/>'
-                       f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f4f4f4" stroke-width="1.4"/>')
-        else:
-            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9999" stroke-width="1.2"/>')
+    out = [_kept(("lines", id(board)), board, lambda: _lines(board, pts))]
     offered = list(offered)
+    if faint and mine:  # build-anywhere's other free lines: a thin line of the player's colour, no cost
+        for (a, b), _cost in faint:
+            (x1, y1), (x2, y2) = pts[a], pts[b]
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{seat(mine)}" stroke-opacity=".3" '
+                       f'stroke-width="1.2" data-v="{escape(board.edge_name((a, b)), quote=True)}"/>')
     if offered and mine:
         colour = seat(mine)
         for (a, b), cost in offered:
@@ -354,26 +373,104 @@ def board_elements(game, state: dict, data: dict, players: list[str], mine: str 
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{seat(r["by"])}" '
                    f'stroke-width="{w}" stroke-linecap="round"/>')
     hand = set(game.hand_of(state, mine)) if mine and has_hand(game, state, mine) else set()
+    placed = _kept(("labels", id(board), frozenset(hand)), board, lambda: labels(board, pts, width, _height, hand))
     for city in board.cities:
         x, y = pts[city.node]
         fill = COLOURS.get(city.colour, "#888")
         out.append(f'<circle cx="{x}" cy="{y}" r="5" fill="{fill}" stroke="#333" stroke-width="1"/>')
+    for city in board.cities:
         own = city.name in hand
-        label = city.name if own else city.abbr
-        size = 11 if own else 8
+        text, lx, ly, anchor, size = placed[city.name]
         weight = ' font-weight="700"' if own else ""
-        if x + 7 + LABEL_EM * size * len(label) > width - 2:  # it would run off the east edge
-            where = f'x="{x - 7}" text-anchor="end"'
-        else:
-            where = f'x="{x + 7}"'
-        out.append(f'<text {where} y="{y - 5}" font-size="{size}"{weight} fill="currentColor">{escape(label)}</text>')
-        if own:
+        where = f'x="{lx:g}" text-anchor="end"' if anchor == "end" else f'x="{lx:g}"'
+        out.append(f'<text {where} y="{ly:g}" font-size="{size}"{weight} fill="currentColor">{escape(text)}</text>')
+    for city in board.cities:
+        if city.name in hand:
+            x, y = pts[city.node]
             out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="{seat(mine)}" stroke-width="3" '
                        f'data-v="{escape(city.name, quote=True)}"/>')
     for p, (node, _name) in track["markers"].items():
         x, y = pts[node]
         out.append(f'<rect x="{x - 6}" y="{y - 6}" width="12" height="12" transform="rotate(45 {x} {y})" '
                    f'fill="{seat(p)}" stroke="#000" stroke-width="1.5"/>')
+    return "".join(out)
+
+
+OWN_SIZE, MARK_SIZE = 11, 8  # font sizes: a player's own city named whole, any other by its printed mark
+
+
+def _box(lx: float, ly: float, anchor: str, size: int, text: str) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) a label of ``text`` takes, written at (lx, ly) (its baseline)."""
+    w = LABEL_EM * size * len(text)
+    left = lx - w if anchor == "end" else lx
+    return left, ly - 0.8 * size, left + w, ly + 0.25 * size
+
+
+def _apart(a: tuple, b: tuple) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def labels(board, pts, width: float, height: float, own: set[str]) -> dict[str, tuple[str, float, float, str, int]]:
+    """Where each city's label goes: {city: (text, x, y, anchor, font size)}, no two labels on
+    top of each other (issue 31: a player's Boston and Buffalo read "Bosfalo").
+
+    A player's own cities are placed first, each at the first free place of four round its dot
+    (right or left, above or below), named whole; one that finds no free place is written as
+    its printed mark instead (the page's legend says which), and only if even that finds none
+    is it written at its first place. Then every other city's mark, the same way."""
+    taken: list[tuple] = []
+    out = {}
+
+    def spots(x: float, y: float, size: int):
+        for dy in (-5.0, 5.0 + 0.8 * size):
+            for side in ("start", "end"):
+                yield (x + 7, y + dy, "start") if side == "start" else (x - 7, y + dy, "end")
+
+    def place(city, texts: list[str], size: int) -> None:
+        x, y = pts[city.node]
+        first = None
+        for text in texts:
+            for lx, ly, anchor in spots(x, y, size):
+                box = _box(lx, ly, anchor, size, text)
+                if box[0] < 1 or box[2] > width - 1 or box[1] < 0 or box[3] > height:
+                    continue
+                first = first or (text, lx, ly, anchor, size, box)
+                if all(_apart(box, t) for t in taken):
+                    out[city.name] = (text, lx, ly, anchor, size)
+                    taken.append(box)
+                    return
+        text, lx, ly, anchor, size, box = first or (texts[-1], x + 7, y - 5, "start", size, _box(x + 7, y - 5, "start", size, texts[-1]))
+        out[city.name] = (text, lx, ly, anchor, size)
+        taken.append(box)
+
+    cities = sorted(board.cities, key=lambda c: (c.name not in own, c.node))
+    for city in cities:
+        place(city, [city.name, city.abbr] if city.name in own else [city.abbr], OWN_SIZE if city.name in own else MARK_SIZE)
+    return out
+
+
+def shortened(game, state: dict, data: dict, player: str) -> list[tuple[str, str]]:
+    """[(mark, city)] of ``player``'s own cities their board writes by the printed mark (no
+    room for the whole name): the legend under their board."""
+    board = game.board_of(data)
+    hand = set(game.hand_of(state, player)) if has_hand(game, state, player) else set()
+    if not hand:
+        return []
+    pts, width, height = geometry(board)
+    placed = _kept(("labels", id(board), frozenset(hand)), board, lambda: labels(board, pts, width, height, hand))
+    return [(placed[c.name][0], c.name) for c in board.cities if c.name in hand and placed[c.name][0] != c.name]
+
+
+def _lines(board, pts) -> str:
+    """Every line of the board as printed (a double line drawn doubled)."""
+    out = []
+    for (a, b), cost in board.cost.items():
+        (x1, y1), (x2, y2) = pts[a], pts[b]
+        if cost == 2:  # a double line: two strokes, as printed, easy to tell from a single one
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" stroke-width="4"/>'
+                       f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f4f4f4" stroke-width="1.4"/>')
+        else:
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9999" stroke-width="1.2"/>')
     return "".join(out)
 
 
@@ -441,7 +538,9 @@ def marker_tap(at, player: str, offered: list[tuple[str, str]]):
     mine = game.hand_of(state, player) if has_hand(game, state, player) else []
     quick = [c for c in _by_colour(mine, city_colours(data), list(data.get("colours") or [])) if c in free]
     markup = LazySvg(lambda: board_elements(game, state, data, at.players, player))
-    return Tap(markup, width, height, targets, title=_("Tap a junction for your start marker"),
+    focus, zoom = around([pts[board.city_nodes[c]] for c in quick], width, height)
+    title = _("Tap a junction for your start marker") + legend(game, state, data, player)
+    return Tap(markup, width, height, targets, title=title, focus=focus, zoom=zoom,
                label=_("the board with {name}'s cities ringed: tap a free junction").format(name=player), quick=quick)
 
 
@@ -456,6 +555,9 @@ def build_tap(at, player: str):
     lines = buildable(game, board, state, player)
     targets = [(board.edge_name(e), rails_word(cost), (*pts[e[0]], *pts[e[1]])) for e, cost in lines]
     network = game.network(state, board, player)
+    joined = set(network)
+    near = [(e, cost) for e, cost in lines if e[0] in joined or e[1] in joined]
+    far = [(e, cost) for e, cost in lines if not (e[0] in joined or e[1] in joined)]
     mine = [r["line"] for r in state["track"]["rails"] if r["line"][0] in set(network)]
     around = mine[-1] if mine else ([network[0]] if network else [])
     focus = None
@@ -464,10 +566,39 @@ def build_tap(at, player: str):
         ys = [pts[n][1] for n in around]
         focus = (sum(xs) / len(xs), sum(ys) / len(ys))
     left = game.rails_worth_left(state, player)
-    markup = LazySvg(lambda: board_elements(game, state, data, at.players, player, lines))
+    markup = LazySvg(lambda: board_elements(game, state, data, at.players, player, near, far))
+    if far:  # build-anywhere: the lines next to the network stand out, the rest are there to zoom to
+        title = _("Tap a highlighted line to build ({worth} left this turn). Any free line may be built this "
+                  "round: zoom in elsewhere on the board and tap it.").format(worth=worth(left))
+    else:
+        title = _("Tap a highlighted line to build ({worth} left this turn)").format(worth=worth(left))
     return Tap(markup, width, height, targets, focus=focus, zoom=CLOSE if focus else 1,
-               title=_("Tap a highlighted line to build ({worth} left this turn)").format(worth=worth(left)),
+               title=title + legend(game, state, data, player),
                label=_("the board, the lines {name} may build highlighted with their cost").format(name=player))
+
+
+def around(points: list[tuple[float, float]], width: float, height: float) -> tuple[tuple[float, float] | None, int]:
+    """(the centre, the zoom) that shows ``points`` (a player's own cities) as close as they
+    all fit on a phone's board (the whole board when they are spread over it)."""
+    from companion.contract.view import TAP_ZOOMS, tap_fits
+
+    if not points:
+        return None, 1
+    xs, ys = [x for x, _y in points], [y for _x, y in points]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    best = 1
+    for z in TAP_ZOOMS:
+        if tap_fits(z, width, height, max(xs) - min(xs) + 2 * PAD, max(ys) - min(ys) + 2 * PAD):
+            best = z
+    return (centre if best > 1 else None), best
+
+
+def legend(game, state: dict, data: dict, player: str) -> str:
+    """' (BOS: Boston)': the player's own cities their board writes by the printed mark."""
+    short = shortened(game, state, data, player)
+    if not short:
+        return ""
+    return " (" + ", ".join(_("{mark}: {city}").format(mark=m, city=c) for m, c in short) + ")"
 
 
 def has_hand(game, state: dict, player: str) -> bool:

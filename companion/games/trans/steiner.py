@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 from itertools import product
 from operator import add
+import threading
 from typing import Callable, Iterable, Sequence
 
 from companion.games.trans.board import Board, City, Edge
@@ -243,11 +244,33 @@ def missing_rails(
     MissingValue naming the `data set` command otherwise. ``disputed`` is the cost of the
     double lines the public encodings disagree on (Europa has two).
     """
-    cost = board.costs(single, disputed)
     built = list(built)
     network = list(network)
-    g = _contract(board, cost, built, network)
     nodes = [_node(board, c) for c in cities]
+    single = tuple(sorted(single))
+    key = (id(board), tuple(nodes), tuple(network), tuple(sorted(built)), single, disputed)
+    kept = _ANSWERS.get(key)
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    tree = _missing(board, nodes, network, built, single, disputed)
+    with _ANSWERS_LOCK:  # the pages are drawn in worker threads
+        _ANSWERS[key] = (board, tree)
+        while len(_ANSWERS) > ANSWERS_KEPT:
+            _ANSWERS.pop(next(iter(_ANSWERS)))
+    return tree
+
+
+# The last answers (issue 31: every phone's page says each player's missing rails, and a page is
+# drawn again after every move anywhere, most of which leave a player's network and hand as they
+# were): keyed on everything the answer depends on; the board kept with it, so that its id is its own.
+ANSWERS_KEPT = 256
+_ANSWERS: dict[tuple, tuple[Board, Tree]] = {}
+_ANSWERS_LOCK = threading.Lock()
+
+
+def _missing(board: Board, nodes: list[int], network: list[int], built: list[Edge], single, disputed: int) -> Tree:
+    cost = board.costs(single, disputed)
+    g = _contract(board, cost, built, network)
     if network:
         root = g.comp[network[0]]
     elif nodes:

@@ -412,3 +412,40 @@ def not_allowed(allowed: str) -> str:
     """The page of a method a route does not take (``allowed``: the ones it does)."""
     return error_page("Not allowed", f"This address is not asked that way ({allowed} only): open the link "
                                      "`serve` showed, and choose with the page's own buttons.")
+
+
+def join_page(title: str, players: list[str], taken: list[str], action: str, table: str, said: str = "") -> str:
+    """The page the table's one code opens (issue 31, item 1): who is this phone? One button per
+    player whose seat is free, the taken ones named, and the table's own screen (the TV). It
+    shows no card and nothing private: only the players' names, which the table page shows too.
+    No script: it follows nothing, a reload shows the seats as they are."""
+    from companion.contract.language import _
+
+    free = [p for p in players if p not in taken]
+    parts = [f'<section class="wide error"><p>{escape(said)}</p></section>'] if said else []
+    if free:
+        buttons = "".join(f'<button class="go" type="submit" name="seat" value="{escape(p)}">{escape(p)}</button>'
+                          for p in free)
+        ask, why = _("Who are you?"), _("Tap your name: this phone then opens your own page, which only you see.")
+        parts.append(f'<section class="wide"><h2>{escape(ask)}</h2><p class="sub">{escape(why)}</p>'
+                     f'<form method="post" action="{escape(action)}"><div class="choices">{buttons}</div></form></section>')
+    else:
+        full = _("Every seat is taken. If one was taken by mistake, the laptop frees it for you.")
+        parts.append(f'<section class="wide"><p>{escape(full)}</p></section>')
+    if taken:
+        names = _("Taken: {names}.").format(names=", ".join(taken))
+        parts.append(f'<section class="wide"><p class="sub">{escape(names)}</p></section>')
+    tv = _("This screen is the table's (the TV): show the game for everyone")
+    parts.append(f'<section class="wide"><p><a href="{escape(table)}">{escape(tv)}</a></p></section>')
+    heading = _("{title}: join the table").format(title=title)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        '<link rel="icon" href="data:,">'
+        f"<title>{escape(heading)}</title><style>{STYLE}</style></head>"
+        f"<body><header><h1>{escape(heading)}</h1></header>"
+        f"<main>{''.join(parts)}</main>"
+        "<footer>Tabletop Companion</footer></body></html>"
+    )

@@ -79,9 +79,33 @@ class Routes:
             return await self.not_found(request)
         if request.method not in ("GET", "HEAD"):
             return self.not_allowed("GET", "HEAD")
+        await run_in_threadpool(self.site.take_seat, who)  # a player's own link takes their seat too
         html, _ = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
                                           PageView.from_query(request.query_params))
         return HTMLResponse(self.page_for(token, html))
+
+    async def join(self, request: Request) -> Response:
+        """The table's one code (issue 31): GET shows the seats still free, POST takes one and
+        sends the phone to that player's own page. A seat taken is never offered again until
+        the laptop frees it, so this address cannot open another player's page."""
+        token = request.path_params["token"]
+        if self.site.whose(token) != tokens.TABLE:
+            return await self.not_found(request)
+        if request.method in ("GET", "HEAD"):
+            return HTMLResponse(await run_in_threadpool(self.site.join_page, token))
+        if request.method != "POST":
+            return self.not_allowed("GET", "POST")
+        given = await self.form_fields(request)
+        seat = given.get("seat", [""])[0] if isinstance(given, dict) else ""
+        taken, page = await run_in_threadpool(self.site.join, token, seat)
+        if taken is None:
+            return HTMLResponse(page, status_code=409)
+        if self.site.notify is not None:
+            try:
+                self.site.notify(page)
+            except Exception:  # noqa: BLE001 - telling the shell must never lose a seat taken
+                pass
+        return RedirectResponse(f"/p/{taken}", status_code=303)
 
     def viewer(self, request: Request) -> str | None:
         """Whose page the address names (TABLE or a player), or None: a player's token on a
@@ -173,6 +197,7 @@ def build(site) -> tuple[Starlette, object]:
         Route("/t/{token}", r.table, methods=ANY, name="table page"),
         Route("/t/{token}/v", r.version, methods=ANY, name="table version"),
         Route("/t/{token}/live", r.stream, methods=ANY, name="table live"),
+        Route("/t/{token}/join", r.join, methods=ANY, name="table join"),
         Route("/p/{token}", r.player, methods=ANY, name="player page"),
         Route("/p/{token}/v", r.version, methods=ANY, name="player version"),
         Route("/p/{token}/live", r.stream, methods=ANY, name="player live"),

@@ -202,6 +202,44 @@ class Site:
     def whose(self, token: str) -> str | None:
         return tokens.find(self.known(), token)
 
+    # -- the seats (issue 31: one code for the table) ----------------------------------------------
+    def take_seat(self, player: str) -> bool:
+        """``player``'s seat taken (their own link was opened): True if it was free until now."""
+        from companion.web import seats
+
+        if player in seats.taken(self.root, self.sid):
+            return False
+        return seats.take(self.root, self.sid, player)
+
+    def join_page(self, token: str, said: str = "") -> str:
+        """The choosing page of the table's code: the seats still free (names only)."""
+        from companion.web import seats
+
+        try:
+            s, _replay = self.load()
+        except CompanionError:
+            return pages.error_page("Tabletop Companion", self.unreadable())
+        return pages.join_page(s.game.title, list(s.players), seats.taken(self.root, self.sid),
+                               f"/t/{token}/join", f"/t/{token}", said)
+
+    def join(self, token: str, seat: str) -> tuple[str | None, str]:
+        """Take ``seat`` for the phone that chose it: (that player's link token, what the laptop
+        is told), or (None, the choosing page saying why not: taken, or no such player)."""
+        from companion.contract.language import _
+        from companion.web import seats
+
+        try:
+            s, _replay = self.load()
+        except CompanionError:
+            return None, pages.error_page("Tabletop Companion", self.unreadable())
+        known = self.known()
+        if seat not in s.players or seat not in known:
+            return None, self.join_page(token, _("Choose your name with one of the buttons."))
+        if not seats.take(self.root, self.sid, seat):
+            return None, self.join_page(token, _("{name}'s seat is already taken: choose your own name, or ask at "
+                                                 "the laptop to free it.").format(name=seat))
+        return known[seat], _("{name}'s phone has joined the table.").format(name=seat)
+
     def load(self):
         """(session, replay) as the file holds them now: the same load and replay as every
         command (App.loaded: kept while the file is unchanged, extended by appended actions,
@@ -462,6 +500,10 @@ class Site:
                     return
                 if not site.host_allowed(scope):
                     await answer(HTMLResponse(pages.BAD_HOST, status_code=400, headers={"Connection": "close"}))
+                    return
+                if route == "table join" and scope.get("method") == "POST" and not site.posts.allow(tokens.TABLE):
+                    await answer(HTMLResponse(pages.error_page("Tabletop Companion", limits.TOO_MANY), status_code=429,
+                                              headers={"Retry-After": "1"}))
                     return
                 if route == "player move" and scope.get("method") == "POST":
                     who = site.whose(params.get("token", ""))

@@ -218,6 +218,22 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
                "`serve --new-links` replaces them all.")
 
 
+def said_values(app, s, say) -> None:
+    """The printed values the phones will ask for, and when (issue 31)."""
+    from companion.core import datapack
+    from companion.terminal import setup
+
+    game = s.meta["game"]
+    if game not in datapack.pack_names():
+        return
+    try:
+        lines = setup.asked_later(app, game)
+    except CompanionError:
+        return
+    for line in lines:
+        say(line)
+
+
 def free_seats(app, names: tuple[str, ...]) -> None:
     """`serve --free NAME`: free seats of the session at hand (the served one when a server
     runs), read by the running server at the next choice, so it works while serving."""
@@ -364,6 +380,7 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
             show_links(app, base, s.players, links, codes(sid), each)
     else:
         show_links(app, base, s.players, links, codes(sid), each)
+    said_values(app, s, say)
     if app.interactive:
         say("The server runs in the background: keep playing here; `serve --stop` ends it.")
         return

@@ -55,7 +55,8 @@ class Routes:
 
     @staticmethod
     def page_for(token: str, html: str) -> str:
-        return html.replace("/p/{token}/choose", f"/p/{token}/choose")
+        return html.replace("/p/{token}/choose", f"/p/{token}/choose").replace("/p/{token}/value",
+                                                                                f"/p/{token}/value")
 
     @staticmethod
     def not_allowed(*methods: str) -> Response:
@@ -178,6 +179,30 @@ class Routes:
                 pass
         return RedirectResponse(f"/p/{token}{then}", status_code=303)
 
+    async def value(self, request: Request) -> Response:
+        """A printed value answered on a player's page (issue 31): kept as `data set` keeps it."""
+        site = self.site
+        token = request.path_params["token"]
+        who = site.whose(token)
+        if who is None or who == tokens.TABLE:
+            return await self.not_found(request)
+        if request.method != "POST":
+            return self.not_allowed("POST")
+        given = await self.form_fields(request)
+        if not isinstance(given, dict):
+            return await self.refusal(who, token, "Answer with the page's own form.", given)
+        said, status = await run_in_threadpool(site.keep_value, who, given)
+        if status != 303:
+            html, _ = await run_in_threadpool(site.render, who, said)
+            return HTMLResponse(self.page_for(token, html).replace("/p/{token}/value", f"/p/{token}/value"),
+                                status_code=status)
+        if site.notify is not None:
+            try:
+                site.notify(said)
+            except Exception:  # noqa: BLE001 - telling the shell must never lose a value kept
+                pass
+        return RedirectResponse(f"/p/{token}", status_code=303)
+
     async def refusal(self, who: str, token: str, text: str, status: int) -> Response:
         html, _ = await run_in_threadpool(self.site.render, who, pages.message(text, "error"))
         return HTMLResponse(self.page_for(token, html), status_code=status)
@@ -202,6 +227,7 @@ def build(site) -> tuple[Starlette, object]:
         Route("/p/{token}/v", r.version, methods=ANY, name="player version"),
         Route("/p/{token}/live", r.stream, methods=ANY, name="player live"),
         Route("/p/{token}/choose", r.choose, methods=ANY, name="player move"),
+        Route("/p/{token}/value", r.value, methods=ANY, name="player value"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: r.not_found, 405: r.not_found, Exception: r.server_error})
     return app, r.too_many

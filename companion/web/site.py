@@ -39,7 +39,7 @@ from starlette.routing import Match
 
 from companion.core import logs
 from companion.core.app import App
-from companion.contract.errors import CompanionError
+from companion.contract.errors import CompanionError, MissingValue
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
 from companion.web import connections, limits, live, pages, tokens
@@ -179,7 +179,8 @@ class Site:
         BoardGameGeek id changes the BG Stats link, issue 29). Internal: never sent (it carries
         the file's size)."""
         return (file_signature(self.session_file()), file_signature(tokens.tokens_path(self.root)),
-                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE))
+                file_signature(self.data_dir / ALIAS_FILE), file_signature(self.data_dir / TITLES_FILE),
+                file_signature(self.reader.store.userdata_path))  # a printed value kept (issue 31): scores known
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of
@@ -505,7 +506,7 @@ class Site:
                     await answer(HTMLResponse(pages.error_page("Tabletop Companion", limits.TOO_MANY), status_code=429,
                                               headers={"Retry-After": "1"}))
                     return
-                if route == "player move" and scope.get("method") == "POST":
+                if route in ("player move", "player value") and scope.get("method") == "POST":
                     who = site.whose(params.get("token", ""))
                     if who is not None and who != tokens.TABLE and not site.posts.allow(who):
                         await answer(await too_many(who, params["token"]))
@@ -624,6 +625,8 @@ class Site:
                     from companion.contract.view import plain
 
                     raise _Answer(plain(preview), 200, "")
+        except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
+            raise _Answer(*self.asking(player, missing, move)) from None
         except CompanionError as exc:
             raise _Answer(exc.message, 409, "") from None
         except click.ClickException as exc:
@@ -657,6 +660,8 @@ class Site:
             outcome = record_move(host, move, args, check=check)
         except _Stale as exc:
             return exc.message, 403, ""
+        except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
+            return self.asking(player, missing, move)
         except CompanionError as exc:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
@@ -670,6 +675,37 @@ class Site:
         keep = view.query(pick=None) if any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
+
+    def asking(self, player: str, missing: MissingValue, move) -> tuple[str, int, str]:
+        """The answer to a move that needs a printed value nobody knows: the question on the
+        phone (200, nothing recorded), or the refusal naming `data set` when a phone cannot ask
+        it (a value the pack does not describe)."""
+        from companion.web import forms, questions
+
+        key = questions.asked_key(self.reader, missing.game, missing.key)
+        if key is None:
+            return missing.message, 409, ""
+        return questions.question(self.reader, self.secret, self.sid, player, missing.game, key,
+                                  forms.title_of(move), "/p/{token}/value"), 200, ""
+
+    def keep_value(self, player: str, given: dict) -> tuple[str, int]:
+        """A printed value answered on ``player``'s page: kept as `data set` keeps it (303 and
+        what the laptop is told), or the question again with why (400)."""
+        from companion.contract.language import _
+        from companion.terminal import setup
+        from companion.web import questions
+
+        game, key, why = questions.keep(self.reader, self.secret, self.sid, player, given)
+        move = (given.get("for") or [""])[0][:200]
+        if why:
+            if not game or not key or "not one this laptop asked" in why:
+                return pages.message(why, "error"), 400
+            return questions.question(self.reader, self.secret, self.sid, player, game, key, move,
+                                      "/p/{token}/value", why), 400
+        value = setup.short(self.reader.store.user_values(game).get(key, "?"))
+        self.warn(player, _("Kept: {key} = {value}. Tap “{move}” again.").format(key=key, value=value, move=move))
+        return _("From {name}'s phone: kept the printed value {game} {key} = {value}.").format(
+            name=player, game=game, key=key, value=value), 303
 
     def warnings(self, move, outcome) -> list[str]:
         """The warnings a typed move says once recorded (the lines of its ``done`` styled

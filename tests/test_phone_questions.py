@@ -112,3 +112,41 @@ def test_serve_says_which_values_the_phones_will_ask(run, home):
     err = stop(home, proc)
     flat = " ".join(err.split())
     assert "printed values of atlantic-star are not known yet: the phone whose move first needs one asks" in flat
+
+
+def test_a_round_the_board_ended_asks_the_cards_chart_and_then_scores_itself(run, home):
+    """The round end that follows the last rail by itself needs the 'generous' card's chart:
+    the phone that built the rail asks it, and the round is scored once it is answered."""
+    import pytest
+
+    from serve_support import play_trans_round
+
+    run(["new", "trans-amerika", "--players", ",".join(PLAYERS), "--variant", "special-cards"], expect=0)
+    run(["round", "start", "--special", "generous"], expect=0)
+    sid = sid_of(run)
+    site, client, links = site_and_client(home, sid, PLAYERS)
+    movers = []
+
+    def act(player, move, value):
+        fields = {"junction": value} if move == "start" else {"path": value} if move == "build" else {}
+        movers.append(player)
+        assert post_move(client, links[player], move, fields).status_code == 303
+
+    with pytest.raises(AssertionError, match="was not scored"):
+        play_trans_round(home, sid, act, PLAYERS)
+    last = movers[-1]
+    answers = {"charts.generous.winner": "6", "charts.generous.missing": "4, 3, 2, 2, 1"}
+    asked = []
+    for _ in range(3):
+        form = question_form(client.get(f"/p/{links[last]}").text)
+        if form is None:
+            break
+        key = form["hidden"]["key"]
+        asked.append(key)
+        kept = client.post(f"/p/{links[last]}/value", data={**form["hidden"], "typed": answers[key]},
+                           follow_redirects=False)
+        assert kept.status_code == 303
+    assert asked == ["charts.generous.winner", "charts.generous.missing"]
+    played = json.loads(run(["status", "--json"], expect=0).stdout)
+    assert not played["round_open"] and played["history"][-1]["auto"] is True  # scored by itself
+    assert question_form(client.get(f"/p/{links[last]}").text) is None

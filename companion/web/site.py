@@ -163,6 +163,7 @@ class Site:
         self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
         self._seen_lock = threading.Lock()
         self._warned: dict[str, tuple[tuple, str]] = {}  # player -> (the files' signature, a warning to show)
+        self._following: dict[str, tuple] = {}  # player -> a follow-up waiting for a printed value (issue 31)
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -665,7 +666,7 @@ class Site:
         except CompanionError as exc:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
-        self._follow(host, move, outcome)
+        self._follow(host, move, outcome, player)
         said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)  # told to the laptop
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
@@ -703,7 +704,13 @@ class Site:
             return questions.question(self.reader, self.secret, self.sid, player, game, key, move,
                                       "/p/{token}/value", why), 400
         value = setup.short(self.reader.store.user_values(game).get(key, "?"))
-        self.warn(player, _("Kept: {key} = {value}. Tap “{move}” again.").format(key=key, value=value, move=move))
+        with self._seen_lock:
+            waiting = self._following.get(player)
+        if waiting is not None:  # the follow-up of the player's move waited for it: recorded now
+            self._then(App(self.data_dir, session_override=self.sid), waiting[0], waiting[1], player)
+            self.warn(player, _("Kept: {key} = {value}.").format(key=key, value=value))
+        else:
+            self.warn(player, _("Kept: {key} = {value}. Tap “{move}” again.").format(key=key, value=value, move=move))
         return _("From {name}'s phone: kept the printed value {game} {key} = {value}.").format(
             name=player, game=game, key=key, value=value), 303
 
@@ -728,7 +735,19 @@ class Site:
             self._warned[player] = (self.signature(), text)
 
     def warning_for(self, player: str) -> str:
-        """The warning kept for ``player``'s page ('' when none, or when the session changed since)."""
+        """The warning kept for ``player``'s page ('' when none, or when the session changed since),
+        or the question a follow-up of their move waits for."""
+        from companion.web import questions
+
+        with self._seen_lock:
+            waiting = self._following.get(player)
+        if waiting is not None and waiting[5] != file_signature(self.session_file()):
+            with self._seen_lock:  # something was recorded since (the laptop's `round end`): not waited for now
+                self._following.pop(player, None)
+            waiting = None
+        if waiting is not None:
+            _then, _args, game, key, title, _signature = waiting
+            return questions.question(self.reader, self.secret, self.sid, player, game, key, title, "/p/{token}/value")
         with self._seen_lock:
             kept = self._warned.get(player)
             if kept is None:
@@ -738,26 +757,45 @@ class Site:
                 return ""
         return pages.message(kept[1], "notice warn")
 
-    def _follow(self, host, move, outcome) -> None:
+    def _follow(self, host, move, outcome, player: str | None = None) -> None:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
         itself): recorded through the same path; refused, it is left to the table (its page
         says what is next)."""
-        from companion.contract.declare import At, record_move
-
         if move.then is None:
             return
         then, args_of = move.then
         args = args_of(outcome)
         if args is None:
             return
+        self._then(host, then, args, player)
+
+    def _then(self, host, then, args: dict, player: str | None) -> None:
+        """Record the follow-up ``then``; a printed value it needs that nobody knows is asked on
+        ``player``'s page, and the follow-up is recorded once it is answered (issue 31)."""
+        from companion.contract.declare import At, record_move
+
         try:
             if then.prepare is not None:
-                prepared = At(outcome.recorded.session, outcome.recorded.replay, None, args, host)
+                s, replay = self.load()
+                prepared = At(s, replay, None, args, host)
                 then.prepare(prepared)
                 args = prepared.args
             record_move(host, then, args)
+            with self._seen_lock:
+                self._following.pop(player, None)
+        except MissingValue as missing:
+            if player is None:
+                return
+            from companion.web import forms, questions
+
+            key = questions.asked_key(self.reader, missing.game, missing.key)
+            if key is not None:
+                with self._seen_lock:
+                    self._following[player] = (then, args, missing.game, key, forms.title_of(then),
+                                               file_signature(self.session_file()))
         except CompanionError:
-            pass
+            with self._seen_lock:
+                self._following.pop(player, None)
         except Exception as exc:  # noqa: BLE001 - a click usage error from a question nobody can answer
             if not hasattr(exc, "format_message"):
                 raise

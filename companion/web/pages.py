@@ -82,6 +82,7 @@ details.more{grid-column:1/-1}
 details.more>summary{min-height:44px;display:flex;align-items:center;padding:0 10px;border:1px solid var(--line);border-radius:10px;background:var(--card);cursor:pointer;font-weight:600}
 details.more>section{margin-top:10px}
 footer{padding:10px 12px;color:var(--muted);font-size:.85em}
+.winner p{font-size:1.8em;font-weight:700;margin:0}
 @media (min-width:900px) and (min-height:500px){
 body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
 body.tv header{padding:.4em 1em}
@@ -372,6 +373,11 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
         "<noscript>Reload it to see the latest moves.</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
+
+
+def winner(text: str) -> str:
+    """The result, first and large on the table's page (a TV across the room)."""
+    return f'<section class="wide winner"><p>{escape(text)}</p></section>'
 
 
 def message(text: str, kind: str = "notice") -> str:

@@ -68,6 +68,7 @@ def table_page(session, replay, version: str, host=None) -> str:
     status = seen.status
     game = session.game
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
+    sections += [pages.winner(line) for line in result_lines(status)]  # first and large on a TV (issue 31)
     sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True, host=host)
     return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",

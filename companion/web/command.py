@@ -152,8 +152,10 @@ def shell_notifier():
     except ImportError:  # pragma: no cover - prompt_toolkit is a dependency
         return lambda text: click.echo(text)
     session = get_app_session()
+    from companion.terminal.render import wrap
 
     def notify(text: str) -> None:
+        text = wrap(text)  # between words at the terminal's width (issue 31)
         app = getattr(session, "app", None)
         if app is None or not app.is_running or app.loop is None:
             click.echo(text)

@@ -666,9 +666,11 @@ class Site:
         except CompanionError as exc:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
-        self._follow(host, move, outcome, player)
+        followed = self._follow(host, move, outcome, player)
         said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)  # told to the laptop
         told = f"{player} has chosen." if move.private else f"From {player}'s phone: {said}."
+        if followed:  # what followed by itself (a round the board ended, scored): a line of its own (issue 31)
+            told += "\n" + followed
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))
             if not move.private:
@@ -706,9 +708,12 @@ class Site:
         value = setup.short(self.reader.store.user_values(game).get(key, "?"))
         with self._seen_lock:
             waiting = self._following.get(player)
+        told = _("From {name}'s phone: kept the printed value {game} {key} = {value}.").format(
+            name=player, game=game, key=key, value=value)
         if waiting is not None:  # the follow-up of the player's move waited for it: recorded now
-            self._then(App(self.data_dir, session_override=self.sid), waiting[0], waiting[1], player)
+            followed = self._then(App(self.data_dir, session_override=self.sid), waiting[0], waiting[1], player)
             self.warn(player, _("Kept: {key} = {value}.").format(key=key, value=value))
+            return told + ("\n" + followed if followed else ""), 303
         else:
             self.warn(player, _("Kept: {key} = {value}. Tap “{move}” again.").format(key=key, value=value, move=move))
         return _("From {name}'s phone: kept the printed value {game} {key} = {value}.").format(
@@ -757,21 +762,24 @@ class Site:
                 return ""
         return pages.message(kept[1], "notice warn")
 
-    def _follow(self, host, move, outcome, player: str | None = None) -> None:
+    def _follow(self, host, move, outcome, player: str | None = None) -> str:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
         itself): recorded through the same path; refused, it is left to the table (its page
         says what is next)."""
         if move.then is None:
-            return
+            return ""
         then, args_of = move.then
         args = args_of(outcome)
         if args is None:
-            return
-        self._then(host, then, args, player)
+            return ""
+        return self._then(host, then, args, player)
 
-    def _then(self, host, then, args: dict, player: str | None) -> None:
-        """Record the follow-up ``then``; a printed value it needs that nobody knows is asked on
-        ``player``'s page, and the follow-up is recorded once it is answered (issue 31)."""
+    def _then(self, host, then, args: dict, player: str | None) -> str:
+        """Record the follow-up ``then`` and say it in the table's words ('' when it was not
+        recorded); a printed value it needs that nobody knows is asked on ``player``'s page, and
+        the follow-up is recorded once it is answered (issue 31)."""
+        from companion.contract.exit import Exit
+
         from companion.contract.declare import At, record_move
 
         try:
@@ -780,12 +788,13 @@ class Site:
                 prepared = At(s, replay, None, args, host)
                 then.prepare(prepared)
                 args = prepared.args
-            record_move(host, then, args)
+            done = record_move(host, then, args)
             with self._seen_lock:
                 self._following.pop(player, None)
+            return Exit(done.recorded.session, done.recorded.replay, None).words(done.event) + "."
         except MissingValue as missing:
             if player is None:
-                return
+                return ""
             from companion.web import forms, questions
 
             key = questions.asked_key(self.reader, missing.game, missing.key)
@@ -799,6 +808,7 @@ class Site:
         except Exception as exc:  # noqa: BLE001 - a click usage error from a question nobody can answer
             if not hasattr(exc, "format_message"):
                 raise
+        return ""
 
     def take_back(self, player: str, form: str, moves: list) -> tuple[str, int, str]:
         """Undo ``player``'s last move (and what followed it by itself) while nobody has moved

@@ -173,7 +173,7 @@ def test_the_tv_page_shows_the_final_score_broken_down(game, run, home):
             run(["round", "start"], expect=0)
             run(["round", "end", "--winner", "Ann", "--missing", "Bob=5", "--missing", "Cy=5", "--missing", "Dee=5"],
                 expect=0)
-        expected = ["The score, round by round", "Round 4", "+4 (connected)"]
+        expected = ["The score, round by round", "Round 4", "+4 ✓", "+0 5 missing"]
     elif game == "transatlantic":
         players = transatlantic(run)
         for args in (["buy", "Bartholomew", "NUBIAN"], ["buy", "Ann", "KAISER WILHELM DER GROSSE"], ["stack-empty"],

@@ -221,7 +221,8 @@ class Site:
             s, _replay = self.load()
         except CompanionError:
             return pages.error_page("Tabletop Companion", self.unreadable())
-        return pages.join_page(s.game.title, list(s.players), seats.taken(self.root, self.sid),
+        title = (s.meta.get("options") or {}).get("title") or s.game.title
+        return pages.join_page(title, list(s.players), seats.taken(self.root, self.sid),
                                f"/t/{token}/join", f"/t/{token}", said)
 
     def join(self, token: str, seat: str) -> tuple[str | None, str]:

@@ -71,7 +71,8 @@ def table_page(session, replay, version: str, host=None) -> str:
     sections += [pages.winner(line) for line in result_lines(status)]  # first and large on a TV (issue 31)
     sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True, host=host)
-    return pages.page(title=f"{game.title}: the table", heading=f"{game.title}: the table",
+    title = status.get("title") or game.title  # a score sheet's own title ("Carcassonne"), issue 31
+    return pages.page(title=f"{title}: the table", heading=f"{title}: the table",
                       lines=result_lines(status), version=version, sections=sections, tv=True)
 
 
@@ -116,6 +117,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections += status_blocks(seen, host)
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False, host=host)
-    return pages.page(title=f"{player}: {game.title}", heading=f"{player} · {game.title}",
+    title = status.get("title") or game.title  # a score sheet's own title ("Carcassonne"), issue 31
+    return pages.page(title=f"{player}: {title}", heading=f"{player} · {title}",
                       lines=result_lines(status), version=version, sections=sections,
                       colour=pages.seat_colour(session.players, player))

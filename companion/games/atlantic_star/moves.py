@@ -195,8 +195,12 @@ def _preview(at) -> list:
              f"victory points {vp(b)} → {vp(a)} (as the places stand now)."),
     ]
     if a["points"] is None:
-        out.append(Line(f"  The {b['class']}-star victory points are not known yet: ",
-                        Cmd(f"companion data set {GAME} vp.{b['class']} '{SHAPE}'"), "."))
+        from companion.contract.language import _
+
+        # said alike on a phone and at the laptop: no command to type (issue 31); the value is
+        # asked, there or here, when a move first needs it
+        out.append(Line("  " + _("The {n}-star victory points are not known yet: they are asked when the game "
+                                 "first needs them.").format(n=b["class"])))
     return out
 
 

@@ -56,25 +56,36 @@ def status_view(at) -> list:
     if status.get("tied"):
         from companion.games.scoresheet.moves import tied_line
 
-        out.append(tied_line(status))
+        said = tied_line(status)
+        out.append(Section([said], where="terminal"))
+        # a page names no laptop command (issue 31): the finisher's phone offers "Who won the tie?"
+        out.append(Section([Line("".join(str(p) for p in said.parts[:1]).rstrip(": ") + ".")], where="page"))
+    laptop: list = []  # what to type at the laptop: the terminal's only (issue 31: pages print no command)
     if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
         if entered and not status["finished"]:
-            out.append(Line("In play: ", Cmd("score NAME POINTS"), " enters the others' points (",
-                            Cmd("undo"), " takes an entry back); the round counts once everyone's are in."))
+            laptop.append(Line("In play: ", Cmd("score NAME POINTS"), " enters the others' points (",
+                               Cmd("undo"), " takes an entry back); the round counts once everyone's are in."))
             out += on_phones
         elif status.get("tied") and status.get("waits_for_tie"):
-            out.append(Line("The rounds are over: ", Cmd("finish --winner NAME"), " ends the game (", Cmd("undo"),
-                            " takes the last round back)."))
+            laptop.append(Line("The rounds are over: ", Cmd("finish --winner NAME"), " ends the game (", Cmd("undo"),
+                               " takes the last round back)."))
         elif status["finished"] and status.get("coop"):
             out.append(Line("Won together." if status.get("won") else "Lost together."))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
-            out += winners(status) or [Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ",
-                                            Cmd("finish"), " ends the game.")] + on_phones
+            said = winners(status)
+            if said:
+                out += said
+            else:
+                laptop.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish"),
+                                   " ends the game."))
+                out += on_phones
         elif status.get("coop"):
-            out.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"), " or ",
-                            Cmd("finish --lost"), " ends the game."))
+            laptop.append(Line("In play: ", Cmd("add NAME=POINTS ..."), " records a round, ", Cmd("finish --won"),
+                               " or ", Cmd("finish --lost"), " ends the game."))
         else:
-            out.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
+            laptop.append(Line("In play: ", Cmd("finish --winner NAME"), " ends the game."))
+    if laptop:
+        out.append(Section(laptop, where="terminal"))
     return out
 
 

@@ -228,15 +228,20 @@ def waiting_choices(phones: Phones, run, home, sid: str) -> None:
         game, state, _data = trans_state(home, sid)
         if not state["round_open"] or not state.get("pending"):
             return
+        from selenium.common.exceptions import StaleElementReferenceException
+
         who = game.waiting(state)[0]
         web = phones.on(who)
-        buttons = [e for e in web.find_elements("css selector", "form:not(.picker) button")
-                   if e.get_attribute("name") in ("city", "choice")]
-        if not buttons:
-            web.refresh()
-            time.sleep(0.3)
+        try:
+            buttons = web.find_elements("css selector", 'form:has(input[name="move"][value="pass"]) button, '
+                                                        'form:has(input[name="move"][value="hand-return"]) button')
+            if not buttons:
+                web.refresh()
+                time.sleep(0.3)
+                continue
+            phones.after(who, lambda w: b.tap(w, buttons[0]))
+        except StaleElementReferenceException:  # the page was replaced as it was read: look again
             continue
-        phones.after(who, lambda w: b.tap(w, buttons[0]))
 
 
 def play_transatlantic(web, run, home) -> None:

@@ -99,9 +99,10 @@ def question(app, secret: bytes, sid: str, player: str, game: str, key: str, mov
             f'<form method="post" action="{escape(action)}">{hidden}{body}</form></section>')
 
 
-def keep(app, secret: bytes, sid: str, player: str, given: dict) -> tuple[str, str, str]:
-    """Keep the value posted by ``player``'s page: (game, key, '' or why it was refused).
-    Read and checked as `data set` reads and checks it; nothing is kept when refused."""
+def keep(app, secret: bytes, sid: str, player: str, given: dict) -> tuple[str, str, str, bool]:
+    """Keep the value posted by ``player``'s page: (game, key, '' or why it was refused, whether
+    the question was one this server asked). Read and checked as `data set` reads and checks
+    it; nothing is kept when refused."""
     from companion.core import datapack
     from companion.terminal import setup
 
@@ -109,7 +110,7 @@ def keep(app, secret: bytes, sid: str, player: str, given: dict) -> tuple[str, s
     key = (given.get("key") or [""])[0]
     sealed = (given.get("seal") or [""])[0]
     if not hmac.compare_digest(sealed.encode(), seal(secret, sid, player, game, key).encode()):
-        return game, key, _("This question is not one this laptop asked you: tap the move again.")
+        return game, key, _("This question is not one this laptop asked you: tap the move again."), False
     typed = (given.get("typed") or [""])[0].strip()
     chosen = (given.get("value") or [""])[0]
     try:
@@ -118,10 +119,10 @@ def keep(app, secret: bytes, sid: str, player: str, given: dict) -> tuple[str, s
         elif chosen:
             value = json.loads(chosen)
         else:
-            return game, key, _("Type the value, or tap one of the buttons.")
+            return game, key, _("Type the value, or tap one of the buttons."), True
         with app.store.writing():
             datapack.validate(game, key, value, app.store.user_values(game))
             app.store.set_user_value(game, key, value)
     except (ValueError, CompanionError) as exc:
-        return game, key, getattr(exc, "message", None) or str(exc)
-    return game, key, ""
+        return game, key, getattr(exc, "message", None) or str(exc), True
+    return game, key, "", True

@@ -699,10 +699,10 @@ class Site:
         from companion.terminal import setup
         from companion.web import questions
 
-        game, key, why = questions.keep(self.reader, self.secret, self.sid, player, given)
+        game, key, why, asked = questions.keep(self.reader, self.secret, self.sid, player, given)
         move = (given.get("for") or [""])[0][:200]
         if why:
-            if not game or not key or "not one this laptop asked" in why:
+            if not asked:
                 return pages.message(why, "error"), 400
             return questions.question(self.reader, self.secret, self.sid, player, game, key, move,
                                       "/p/{token}/value", why), 400

@@ -63,6 +63,9 @@ class SeatedPhones(Phones):
             self.links[who] = web.current_url
 
 
+ANSWERED: list[str] = []  # every question a button answered, in this test process
+
+
 def answer_questions(phones: Phones, who: str, typed: dict[str, str] | None = None) -> list[str]:
     """Answer on ``who``'s phone every printed value it asks, as a player reads it off the box:
     the suggestion or a button when there is one, else the value in ``typed``. Returns the keys."""
@@ -76,7 +79,8 @@ def answer_questions(phones: Phones, who: str, typed: dict[str, str] | None = No
         asked.append(key)
         buttons = forms[0].find_elements("css selector", 'button[name="value"]')
         if buttons and key not in (typed or {}):
-            phones.after(who, lambda w: b.tap(w, buttons[len(asked) % len(buttons)]))
+            ANSWERED.append(key)  # a different board colour for each card colour, as on a real box
+            phones.after(who, lambda w: b.tap(w, buttons[len(ANSWERED) % len(buttons)]))
         else:
             field = forms[0].find_element("css selector", 'input[name="typed"]')
             field.send_keys(typed[key])

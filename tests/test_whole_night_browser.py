@@ -89,6 +89,23 @@ def answer_questions(phones: Phones, who: str, typed: dict[str, str] | None = No
     raise AssertionError(f"{who}'s phone kept asking: {asked}")
 
 
+def type_into(phones: Phones, who: str, css: str, text: str) -> None:
+    """Type ``text`` into the field of ``css`` on ``who``'s page, again if the page was replaced
+    under the finger (another phone's entry reached it)."""
+    from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException
+
+    for _ in range(5):
+        try:
+            field = phones.ready(who, css)
+            phones.web.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+            field.clear()
+            field.send_keys(text)
+            return
+        except (ElementNotInteractableException, StaleElementReferenceException):
+            time.sleep(0.3)
+    raise AssertionError(f"could not type into {css} on {who}'s page")
+
+
 def tv_shows_the_winner(table: str) -> str:
     """The TV's page at 1920x1080: the winner and every score row on the first screen."""
     web = b.chrome(1920, 1080)
@@ -120,15 +137,15 @@ def play_score_sheet(web, run, home, rounds: int) -> None:
     proc, join, table = serve_code(home)
     try:
         phones = SeatedPhones(web, join, PLAYERS)
-        extra = web.switch_to.new_window("tab") or web  # a fifth phone scans the code: every seat is taken
+        web.switch_to.new_window("tab")  # a fifth phone scans the code: every seat is taken
         web.get(join)
         assert "Every seat is taken" in b.body_text(web) and not web.find_elements("css selector", "button[name=seat]")
         web.close()
         for n in range(rounds):
             for i, who in enumerate(PLAYERS):
-                page = phones.ready(who, 'form:has(input[name="move"][value="score"]) input[name="points"]')
+                type_into(phones, who, 'form:has(input[name="move"][value="score"]) input[name="points"]',
+                          str((n + 1) * (i + 2) % 13))
                 assert "Carcassonne" in b.body_text(phones.web)
-                page.send_keys(str((n + 1) * (i + 2) % 13))
                 tap_button(phones, who, move_button("score", "button.go"),
                            lambda n=n: status_of(run).get("round") == n + 1 or who in (status_of(run).get("entered")
                                                                                        or []))
@@ -141,7 +158,6 @@ def play_score_sheet(web, run, home, rounds: int) -> None:
         assert status_of(run)["finished"]
         winner = tv_shows_the_winner(table)
         assert winner.startswith("The game is over: ") and " wins." in winner
-        del extra
     finally:
         b.stop(proc)
 

@@ -197,6 +197,11 @@ def test_the_first_deal_asks_its_colours_on_the_dealers_phone(web, run, home):
 
 
 @pytest.mark.skipif(not LONG, reason="the whole night runs with COMPANION_LONG_TESTS=1")
+def test_the_nights_transatlantic_from_the_phones(web, run, home):
+    play_transatlantic(web, run, home)
+
+
+@pytest.mark.skipif(not LONG, reason="the whole night runs with COMPANION_LONG_TESTS=1")
 def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
     from serve_support import play_trans_round, trans_state
 
@@ -283,36 +288,40 @@ def play_transatlantic(web, run, home) -> None:
         phones = SeatedPhones(web, join, players)
         for who, ship in (("Ann", "ARIEL"), ("Bob", "SIRIUS"), ("Cy", "FLYING CLOUD")):
             tap_button(phones, who, move_button("own", f'button[value="{ship}"]'))
-        for _ in range(60):
+        for _ in range(120):
             st = status_of(run)
             if st["finished"]:
                 break
-            if st.get("end") is not None and st["end"].get("turns_left") == 0 or st.get("finals_due"):
-                break
-            who = st.get("opening_due") or st["turn"]
-            web_ = phones.on(who)
-            web_.refresh()
-            moves = [e.get_attribute("value") for e in web_.find_elements("css selector", 'input[name="move"]')]
-            if "buy" in moves:
+            offered = {}
+            for who in players:  # what each phone offers now (a page follows the game by itself)
+                page = phones.on(who)
+                page.refresh()
+                offered[who] = [e.get_attribute("value") for e in page.find_elements(
+                    "css selector", 'form:not(.picker) input[name="move"]')]
+            final = next((w for w in players if "final" in offered[w]), None)
+            if final is not None:  # the final scoring sheet, on the player's own phone
+                for field in phones.on(final).find_elements(
+                        "css selector", 'form:has(input[name="move"][value="final"]) input[type="number"]'):
+                    field.send_keys("1")
+                tap_button(phones, final, move_button("final", "button.go"))
+                continue
+            who = next((w for w in players if {"buy", "reveal", "stack-empty", "next", "own"} & set(offered[w])),
+                       None)
+            assert who is not None, (st, offered)
+            moves = offered[who]
+            if "reveal" in moves:
+                tap_button(phones, who, move_button("reveal", "button"))
+            elif "buy" in moves and (st.get("opening_due") or len(st["players"][0]["ships"]) < 3):
                 tap_button(phones, who, move_button("buy", "button"))
                 answer_questions(phones, who, {"market.surcharges": "0, 10, 20, 30, 40, 50"})
-            elif "reveal" in moves:
-                tap_button(phones, who, move_button("reveal", "button"))
             elif "stack-empty" in moves:
                 tap_button(phones, who, move_button("stack-empty", "button.go"))
             elif "next" in moves:
                 tap_button(phones, who, move_button("next", "button.go"))
+            elif "buy" in moves:
+                tap_button(phones, who, move_button("buy", "button"))
             else:
-                break
-        for who in players:
-            page = phones.on(who)
-            page.refresh()
-            if not page.find_elements("css selector", 'input[name="move"][value="final"]'):
-                continue
-            for field in page.find_elements("css selector", 'form:has(input[name="move"][value="final"]) '
-                                                            'input[type="number"]'):
-                field.send_keys("1")
-            tap_button(phones, who, move_button("final", "button.go"))
+                raise AssertionError((st, offered))
         assert settled(lambda: status_of(run)["finished"], within=WAIT)
         assert tv_shows_the_winner(table).startswith("The game is over: ")
     finally:

@@ -323,6 +323,10 @@ def play_transatlantic(web, run, home) -> None:
             else:
                 raise AssertionError((st, offered))
         assert settled(lambda: status_of(run)["finished"], within=WAIT)
+        assert status_of(run)["stack"] == "empty"  # the stack's end, tapped on a phone
+        from companion.core.store import Store
+
+        assert Store(home).user_values("transatlantic")["market.surcharges"] == [0, 10, 20, 30, 40, 50]
         assert tv_shows_the_winner(table).startswith("The game is over: ")
     finally:
         b.stop(proc)

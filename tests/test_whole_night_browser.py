@@ -263,7 +263,7 @@ def waiting_choices(phones: Phones, run, home, sid: str) -> None:
         web = phones.on(who)
         try:
             buttons = web.find_elements("css selector", 'form:has(input[name="move"][value="pass"]) button, '
-                                                        'form:has(input[name="move"][value="hand-return"]) button')
+                                                        'form:has(input[name="move"][value="hand return"]) button')
             if not buttons:
                 web.refresh()
                 time.sleep(0.3)

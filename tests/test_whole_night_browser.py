@@ -205,7 +205,10 @@ def test_the_nights_transatlantic_from_the_phones(web, run, home):
 def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
     from serve_support import play_trans_round, trans_state
 
-    # Trans Amerika, every round from the phones
+    # Trans Amerika, every round from the phones. The driver's own route finding (standing in for
+    # the players' judgement) reads which double lines are water and mountain: confirmed at the
+    # laptop before `serve`, as a group that opened the box would
+    run(["data", "accept", "trans-amerika", "double_kinds"], expect=0)
     phones, proc, table, _asked = first_trans_deal(web, run, home)
     sid = status_of(run)["session"]
     try:

@@ -117,7 +117,10 @@ def tv_shows_the_winner(table: str) -> str:
         web.get(table)
         below = web.execute_script(
             "var h = window.innerHeight, out = [];"
-            "document.querySelectorAll('.winner, section.scores tr, section.wide table tr').forEach(function(e){"
+            "var rows = Array.from(document.querySelectorAll('.winner, section.scores tr'));"
+            "document.querySelectorAll('section').forEach(function(s){ var t = s.querySelector('h2');"
+            " if (t && /score/i.test(t.innerText)) rows = rows.concat(Array.from(s.querySelectorAll('tr'))); });"
+            "rows.forEach(function(e){"
             " var r = e.getBoundingClientRect(); if (r.bottom > h) out.push(e.innerText.slice(0, 40)); });"
             "return out;")
         assert below == [] and web.execute_script("return window.scrollY") == 0, below

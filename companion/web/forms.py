@@ -406,11 +406,12 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
 def what_to_give(at, move, param, choices: dict) -> str:
     """A form sent without a value it needs, said as the page shows it: what to tick, choose or
     fill in, and the button to tap then ("Tick the ships you buy (one or more), then tap “Buy”.")."""
-    from companion.contract.language import _
+    from companion.contract.language import language
 
-    what = (param.help or "").strip().rstrip(".") or param.label
-    what = what[:1].lower() + what[1:]
-    verb = move.verb
+    what = (_(param.help) if param.help else "").strip().rstrip(".") or (_(param.label) if param.label else "")
+    if language() == "en":  # mid-sentence in English; a German noun keeps its capital
+        what = what[:1].lower() + what[1:]
+    verb = _(move.verb)
     if choices.get(param.name) and not single(param, at):
         return _("Tick {what} (one or more), then tap “{verb}”.").format(what=what, verb=verb)
     if choices.get(param.name):

@@ -173,7 +173,7 @@ def _end_choices(at) -> list[tuple[str, str]]:
     top = at.game._best(state)
     if len(top) > 1 and state.get("tie_break"):
         return [(p, _("won the tie")) for p in top]
-    return [(" and ".join(top), _("the best total wins"))]
+    return [(and_list(top), _("the best total wins"))]
 
 
 def _may_end(at, player: str) -> bool:
@@ -211,8 +211,8 @@ def _end_event(at) -> dict:
 
 def _ending(name: str, title: str, verb: str, allowed, more: bool) -> Move:
     return Move(name, [Param("result", OneOf(_end_choices, metavar="RESULT", strict=True, what=N_("how it ended")),
-                             "How the game ended.", label=N_("how it ended"))], _end_event,
-                help="End the game from the scorekeeper's or start player's phone (the laptop types `finish`).",
+                             N_("How the game ended."), label=N_("how it ended"))], _end_event,
+                help=N_("End the game from the scorekeeper's or start player's phone (the laptop types `finish`)."),
                 actor=None, done=lambda outcome: winners(outcome.status), hidden=True, records="finish",
                 phone=title, allowed=allowed, why_not=_end_why, verb=verb, more=more)
 

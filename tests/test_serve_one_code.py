@@ -58,17 +58,17 @@ def test_serve_free_frees_a_seat_while_the_server_runs(run, home):
             body = r.read().decode()
             assert r.status == 200 and all(c in body for c in hands(home, sid)["Ann"]), body[-3000:]
         assert "Ann" not in [s for s in offered(fetch(join)[1])]
-        assert json.loads((home / "web" / "seats.json").read_text()) == {sid: ["Ann"]}
+        assert json.loads((home / ".local" / "web" / "seats.json").read_text()) == {sid: ["Ann"]}
         said = run(["serve", "--free", "Ann"], expect=0).stdout
         assert "Ann's seat is free" in said
         assert offered(fetch(join)[1]) == PLAYERS
         assert "Zed is not a player" in run(["serve", "--free", "Zed"], expect=1).stderr
         assert "nothing to free" in run(["serve", "--free", "Bob"], expect=0).stdout
         run(["serve", "--new-links"], expect=0)  # every link changed: every seat is free again
-        assert json.loads((home / "web" / "seats.json").read_text()) == {sid: []}
+        assert json.loads((home / ".local" / "web" / "seats.json").read_text()) == {sid: []}
     finally:
         stop(home, proc)
-    assert oct((home / "web" / "seats.json").stat().st_mode & 0o777) == "0o600"
+    assert oct((home / ".local" / "web" / "seats.json").stat().st_mode & 0o777) == "0o600"
 
 
 def test_piped_serve_prints_the_tables_code_last(run, home):

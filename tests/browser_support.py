@@ -170,9 +170,10 @@ def body_text(web) -> str:
 
 
 def link_line(line: str) -> tuple[str, str | None, str]:
-    """One line of piped `serve`: ("table", None, URL) or ("player", NAME, URL)."""
+    """One line of piped `serve`: ("table", None, URL), ("player", NAME, URL) or the table's
+    code's ("join", None, URL, issue 31)."""
     kind, rest = line.rstrip("\n").split(" ", 1)
-    if kind == "table":
+    if kind in ("table", "join"):
         return kind, None, rest
     if kind != "player":  # the form before issue 22 (W3): `NAME URL`
         name, url = line.rstrip("\n").rsplit(" ", 1)

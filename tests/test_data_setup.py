@@ -97,6 +97,15 @@ def test_new_offers_the_setup_when_values_are_missing(home, capsys):
     assert "1 of 5 · atlantic-star vp.1" in " ".join(capsys.readouterr().out.split())
 
 
+def test_new_says_which_values_the_phones_will_ask_and_when(home, capsys):
+    """Issue 31: a "no" to the set-up stops nobody later, and `new` says so before asking."""
+    drive(home, "new atlantic-star --players Ann,Bob\n\n\n")
+    flat = " ".join(capsys.readouterr().out.split())
+    assert ("5 printed values of atlantic-star are not known yet: the phone whose move first needs one asks for it "
+            "then (the shell asks at the laptop).") in flat
+    assert "vp (5): needed for victory points of the 1-star class" in flat
+
+
 def test_declining_the_offer_asks_nothing_more(home, capsys, status):
     drive(home, "new atlantic-star --players Ann,Bob\n\n\nstatus --json\n")  # Enter: Ann starts; Enter: no
     out = capsys.readouterr().out

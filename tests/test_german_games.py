@@ -180,7 +180,8 @@ def english_left(results) -> dict:
     out, ids = {}, []
     for line, _, text in results:
         if line.startswith(NOT_THE_GAMES):
-            ids += re.findall(r"New session (\w+):", text)
+            # (said in the pseudo language too: an id of letters only would read as an English word)
+            ids += re.findall(r"(?:New session|Ñéw šéššîöñ) (\w+):", text)
             continue
         for pattern in THEIRS + ids:
             text = re.sub(pattern, " ", text)

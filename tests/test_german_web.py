@@ -217,8 +217,9 @@ def test_serve_in_the_pseudo_language_keeps_its_links_lines_and_says_the_rest_th
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     try:
-        lines = [proc.stdout.readline() for _ in range(3)]
-        assert [link_line(line)[:2] for line in lines] == [("table", None), ("player", "Ann"), ("player", "Bob")]
+        lines = [proc.stdout.readline() for _ in range(4)]
+        assert [link_line(line)[:2] for line in lines] == [("table", None), ("player", "Ann"), ("player", "Bob"),
+                                                           ("join", None)]
         again = subprocess.run([sys.executable, "-m", "companion", "serve", "--links"], capture_output=True,
                                text=True, env=env, timeout=60)
         assert again.stdout.splitlines() == [line.rstrip("\n") for line in lines]  # what scripts read: as it was

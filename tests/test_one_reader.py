@@ -135,7 +135,7 @@ def test_a_flag_and_a_page_s_number_fields_read_as_typed(run, home):
 def test_a_value_left_out_is_asked_for_or_refused(run, home):
     run(["new", "scoresheet", "--players", "Ann,Bob,Cy"], expect=0)
     move = try_move(Param("points", Number(0, 10, "points")))
-    assert posted(home, move, {"points": [" "]}) == ("refused", "Give points: fill in the form and send it again.")
+    assert posted(home, move, {"points": [" "]}) == ("refused", "Fill in points, then tap “Record”.")  # issue 31
     asked = reader.read_move(move, _at(home), {"player": ["Ann"]}, words=True, missing=lambda p: 4)
     assert asked == {"player": "Ann", "points": 4}
     optional = try_move(Param("note", Text(), required=False, default="none"))

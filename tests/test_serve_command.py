@@ -122,7 +122,7 @@ def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
     sid = new_trans(run)
     app = App(home)
     with create_pipe_input() as pipe:
-        pipe.send_text("serve --port 0\nstatus --json\n")
+        pipe.send_text("serve --port 0 --player-codes\nstatus --json\n")
         with create_app_session(input=pipe, output=DummyOutput()):
             import threading
 

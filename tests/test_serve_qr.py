@@ -134,12 +134,12 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
     main, child = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(COMPANION_HOME=str(home), COLUMNS="80", LINES="24", TERM="xterm-256color")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdin=child, stdout=child,
-                            stderr=child, env=env, start_new_session=True)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0", "--player-codes"], stdin=child,
+                            stdout=child, stderr=child, env=env, start_new_session=True)
     os.close(child)
     try:
         shared = read_until(main, "Pass the laptop to Ann")
-        table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+", shared).group(0)
+        table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+/join", shared).group(0)  # the table's one code
         reads_in_every_theme(screen_of(shared), table, tmp_path / "table")
         os.write(main, b"\r")
         private = read_until(main, "Press Enter to hide")

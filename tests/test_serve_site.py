@@ -164,7 +164,7 @@ def test_a_city_not_in_the_hand_is_refused_and_nothing_recorded(served, run, hom
     # words (409), or refused as a field left empty (400)
     for city, status, said in ((bob[0], 409, f"{bob[0]} is not in Ann's hand"),
                                ("Atlantis", 409, "There is no city 'Atlantis' on the Europa board."),
-                               ("", 400, "Give city: fill in the form and send it again.")):
+                               ("", 400, "Choose the city you pass to your left neighbour, then tap “")):  # issue 31: what to choose
         response = client.post(f"/p/{links['Ann']}/choose", data={"form": form_of(html), "choice": city})
         assert response.status_code == status, city
         assert said in unescape(response.text), city

@@ -300,6 +300,29 @@ def run(app: App, game: str) -> None:
             _say(_("Kept {kept} of {total}. Every printed value is known now.").format(kept=kept, total=len(keys)))
 
 
+def asked_later(app: App, game: str, keys: list[str] | None = None) -> list[str]:
+    """What `new` and `serve` say of the values still unknown (issue 31): which ones, grouped by
+    what they are, and what asks for them (the move that first needs one: on the phone that
+    makes it, or in the shell), so that a "no" to the set-up stops nobody later."""
+    from companion.contract.language import _, ngettext
+
+    keys = pending(app, game) if keys is None else keys
+    if not keys:
+        return []
+    groups: dict[str, list[str]] = {}
+    for key in keys:
+        groups.setdefault(key.split(".")[0], []).append(key)
+    lines = [ngettext("{n} printed value of {game} is not known yet: the phone whose move first needs it asks "
+                      "for it then (the shell asks at the laptop).",
+                      "{n} printed values of {game} are not known yet: the phone whose move first needs one "
+                      "asks for it then (the shell asks at the laptop).", len(keys)).format(n=len(keys), game=game)]
+    for group, members in groups.items():
+        need = datapack.need_text(game, members[0]).split(";")[0].split(". ")[0].strip()
+        lines.append("  - " + (_("{group} ({n}): needed for {what}").format(group=group, n=len(members), what=need)
+                               if need else _("{group} ({n})").format(group=group, n=len(members))))
+    return lines
+
+
 def offer(app: App, game: str) -> None:
     """After `new GAME` in the shell: when printed values are missing, offer the set-up."""
     if not app.can_ask() or game not in datapack.pack_names():
@@ -318,6 +341,8 @@ def offer(app: App, game: str) -> None:
             return False
         raise ValueError(pgettext("answer", "Type y or n."))  # j or n in German (is_yes)
 
+    for line in asked_later(app, game, keys):
+        _say(line) if not line.startswith("  - ") else click.echo(line)
     try:
         wanted = app.ask_until(ngettext("{n} printed value is not known yet: set it up now? [y/N] (each is asked "
                                         "when needed otherwise) ",

@@ -72,9 +72,11 @@ class SessionView:
     def _read(self) -> tuple[str, list[str]]:
         try:
             sid = self.app.session_id()
-            key = (sid, self.app.store.signature(sid))  # the file and its devices' journals (issue 30)
-            if key[1] is None:
+            signature = self.app.store.signature(sid)  # the file and its devices' journals (issue 30)
+            if signature is None:
                 raise FileNotFoundError(sid)
+            served = serving(self.app, sid)
+            key = (sid, signature, served)  # and whether the phones play it (issue 31)
         except (CompanionError, OSError):
             self._loaded = None
             return _("no session · `new GAME --players A,B` or `use ID`"), []
@@ -90,7 +92,7 @@ class SessionView:
             words = list(s.players) + table_words(s, replay)
             ahead = registry.parts(s.meta["game"]).get("next_action")
             text = toolbar_text(status, s.game.lowest_wins(status), str(ahead(status) or "") if ahead else "",
-                                [] if replay.over else s.game.turn(replay.state))
+                                [] if replay.over else s.game.turn(replay.state), phones=served)
             self._loaded = (s, replay)
         except Exception:  # noqa: BLE001 - the toolbar must never break the shell
             text, words = _("session {id}").format(id=sid), []
@@ -206,12 +208,31 @@ def entry_words(seen, entry: dict) -> str:
     return str(kind)
 
 
-def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "", turn: list[str] = ()) -> str:
+def serving(app: App, sid: str) -> bool:
+    """Whether the phones play session ``sid``: a server runs for it, in this shell or in
+    another window (its note in the data folder)."""
+    from companion.web import server
+
+    here = server.running(app.data_dir)
+    if here is not None:
+        return here.sid == sid
+    note = server.noted(app.data_dir)
+    return note is not None and note.get("session") == sid
+
+
+def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "", turn: list[str] = (),
+                 phones: bool = False) -> str:
     """The bottom bar: session, game, round, whose turn, the leader by the game's own rule
     (lowest total where the lowest wins; a tie names everyone tied), and on a second line what
-    comes next (one line each, so 80 columns hold them)."""
+    comes next (one line each, so 80 columns hold them). While the phones play (``phones``: a
+    server runs for the session), the second line says so and lists nothing to type (issue 31)."""
     from companion.contract.written import number
 
+    if phones and not status.get("finished") and not status.get("abandoned"):
+        who = " & ".join(turn)
+        next_action = (_("The phones are playing: it is {names}'s turn; nothing to type here.").format(names=who)
+                       if who else _("The phones are playing: nothing to type here."))
+        return toolbar_text(status, lowest_wins, "", turn).split("\n")[0] + "\n" + next_action
     parts = [_("session {id}").format(id=status["session"]), status.get("title", status["game"])]
     if status.get("round") is not None:
         parts.append(_("round {round}").format(round=status["round"]))

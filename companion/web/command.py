@@ -172,11 +172,16 @@ def shell_notifier():
     return notify
 
 
-def show_links(app, base: str, names: list[str], links: dict[str, str], codes: dict | None = None) -> None:
+def show_links(app, base: str, names: list[str], links: dict[str, str], codes: dict | None = None,
+               each: bool = False) -> None:
+    """The links as `serve` shows them: piped, one line each (the table's, each player's, then
+    the table's code's); on a screen, the table's one code, which every phone scans to choose
+    its seat (issue 31), and with ``each`` (`--player-codes`) each player's code in turn."""
     from companion.terminal.render import wrap
     from companion.web import tokens
 
     table = f"{base}/t/{links[tokens.TABLE]}"
+    join = f"{table}/join"
     if codes is not None:  # --qr-dir: each code in a file, none on the screen
         written = write_codes(app, links=links, base=base, names=names, **codes)
         click.echo(_("The table page: {link}").format(link=table) if on_terminal() or app.interactive
@@ -193,24 +198,78 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
         click.echo(f"table {table}")
         for name in names:
             click.echo(f"player {name} {base}/p/{links[name]}")
+        click.echo(f"join {join}")
         sys.stdout.flush()
         return
-    click.echo(_("The table page, for a screen everyone sees:"))
-    echo_code(qr_text(table))
-    click.echo(table)
-    for i, name in enumerate(names):
-        link = f"{base}/p/{links[name]}"
-        # 24 rows at most: "Only Ann looks." and a blank line (the private screen writes them),
-        # the code (19 rows with its quiet zone), the link with who is next, a blank line and the prompt
-        said = (_("{name}'s page: {link} (next: {next})").format(name=name, link=link, next=names[i + 1])
-                if i + 1 < len(names) else _("{name}'s page: {link}").format(name=name, link=link))
-        text = f"{qr_text(link)}\n{wrap(said, indent='')}"  # the link on a line of its own when too wide
-        if app.show_private is not None:
-            app.show_private(name, text)
-        else:
-            private_screen(name, text)
+    click.echo(wrap(_("The table's code: every phone scans it and chooses who it is (the TV chooses \"the table\"):"),
+                    indent=""))
+    echo_code(qr_text(join))
+    click.echo(join)
+    if not each:
+        click.echo(wrap(_("A seat once chosen stays taken: `serve --free NAME` frees it. Each player's own code: "
+                          "`serve --links --player-codes`."), indent=""))
+        return
+    try:
+        for i, name in enumerate(names):
+            link = f"{base}/p/{links[name]}"
+            # 24 rows at most: "Only Ann looks." and a blank line (the private screen writes them),
+            # the code (19 rows with its quiet zone), the link with who is next, a blank line and the prompt
+            said = (_("{name}'s page: {link} (next: {next})").format(name=name, link=link, next=names[i + 1])
+                    if i + 1 < len(names) else _("{name}'s page: {link}").format(name=name, link=link))
+            text = f"{qr_text(link)}\n{wrap(said, indent='')}"  # the link on a line of its own when too wide
+            if app.show_private is not None:
+                app.show_private(name, text)
+            else:
+                private_screen(name, text)
+    except (KeyboardInterrupt, click.Abort, EOFError):
+        click.echo(wrap(_("The players' codes are put away; the server goes on: `serve --links --player-codes` "
+                          "shows them again."), indent=""))
+        return
     click.echo(wrap(_("Every player has their link: `serve --links` shows them again, "
                       "`serve --new-links` replaces them all."), indent=""))
+
+
+def said_values(app, s, say) -> None:
+    """The printed values the phones will ask for, and when (issue 31)."""
+    from companion.core import datapack
+    from companion.terminal import setup
+
+    game = s.meta["game"]
+    if game not in datapack.pack_names():
+        return
+    try:
+        lines = setup.asked_later(app, game)
+    except CompanionError:
+        return
+    for line in lines:
+        say(line)
+
+
+def free_seats(app, names: tuple[str, ...]) -> None:
+    """`serve --free NAME`: free seats of the session at hand (the served one when a server
+    runs), read by the running server at the next choice, so it works while serving."""
+    from companion.contract.language import _
+    from companion.web import seats, server
+
+    here = server.running(app.data_dir)
+    note = server.noted(app.data_dir) if here is None else None
+    sid = here.sid if here is not None else (note["session"] if note is not None else None)
+    if sid is None:
+        s = app.session()
+    else:
+        from companion.core import session as sessions
+
+        s = sessions.load(app.store, sid)
+    for name in names:
+        if name not in s.players:
+            raise CompanionError(_("{name} is not a player of session {sid}: the players are {players}.").format(
+                name=name, sid=s.id, players=", ".join(s.players)))
+    for name in names:
+        if seats.free(app.store.root, s.id, name):
+            click.echo(_("{name}'s seat is free: a phone scanning the table's code can choose it again.").format(
+                name=name))
+        else:
+            click.echo(_("{name}'s seat was not taken: nothing to free.").format(name=name))
 
 
 def private_screen(owner: str, text: str) -> None:
@@ -235,6 +294,10 @@ def private_screen(owner: str, text: str) -> None:
 @click.option("--stop", is_flag=True, help=N_("Stop the server."))
 @click.option("--links", "again", is_flag=True, help=N_("Show the links and QR codes again."))
 @click.option("--new-links", is_flag=True, help=N_("Replace every link (the old ones stop working at once)."))
+@click.option("--player-codes", "each", is_flag=True, help=N_("Also show each player's own code, one player at a "
+                                                             "time (the table's one code is enough)."))
+@click.option("--free", "free", metavar="NAME", multiple=True,
+              help=N_("Free NAME's seat, so that a phone can choose it again (works while the server runs)."))
 @click.option("--qr-dir", metavar="DIR", help=N_("Write each link's QR code into the folder DIR as a file (for a "
                                               "printer or a second screen) instead of showing the codes here."))
 @click.option("--qr-format", type=click.Choice(["svg", "png"]), default="svg", show_default=True,
@@ -242,10 +305,10 @@ def private_screen(owner: str, text: str) -> None:
 @click.option("--force", is_flag=True, help=N_("With --qr-dir: replace files of the same names."))
 @session_option
 @pass_app
-def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: bool, qr_dir: str | None,
-          qr_format: str, force: bool) -> None:
+def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: bool, each: bool,
+          free: tuple[str, ...], qr_dir: str | None, qr_format: str, force: bool) -> None:
     # (its help, above, is marked for the catalogue: a docstring would be read in English only)
-    from companion.web import server, tokens
+    from companion.web import seats, server, tokens
 
     def codes(sid: str) -> dict | None:
         return None if qr_dir is None else {"folder": qr_dir, "fmt": qr_format, "force": force, "sid": sid}
@@ -254,6 +317,11 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         raise click.UsageError(_("Give --stop alone, or --links / --new-links."))
     if qr_dir is None and (force or qr_format != "svg"):
         raise click.UsageError(_("--qr-format and --force go with --qr-dir DIR."))
+    if free:
+        if stop or again or new_links or lan or port is not None or qr_dir or each:
+            raise click.UsageError(_("Give --free NAME alone."))
+        free_seats(app, free)
+        return
     here = server.running(app.data_dir)
     if stop:
         if here is not None:
@@ -285,14 +353,19 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         s = sessions.load(app.store, sid)
         links = tokens.links(app.store.root, sid, s.players, renew=new_links)
         if new_links:
+            seats.free(app.store.root, sid)
             click.echo(_("Every link is new: the old pages now show 'Not found'."))
         elif not again:
             click.echo(_("The server already runs for session {sid}: here are its links.").format(sid=sid))
-        show_links(app, base, s.players, links, codes(sid))
+        show_links(app, base, s.players, links, codes(sid), each)
         return
     s = app.session()
     sid = s.id
+    before = tokens.known(app.store.root, sid)
     links = tokens.links(app.store.root, sid, s.players, renew=new_links)
+    if new_links:
+        seats.free(app.store.root, sid)
+    same = not new_links and all(before.get(k) == v for k, v in links.items())
     host = server.lan_address() if lan else "127.0.0.1"
     sock = server.bind(host, server.DEFAULT_PORT if port is None else port)
     base = f"http://{host}:{sock.getsockname()[1]}"
@@ -312,9 +385,21 @@ def serve(app, lan: bool, port: int | None, stop: bool, again: bool, new_links: 
         lambda text: click.echo(text, err=True))
     say(serving.format(sid=sid, game=_(s.game.title), host=host))
     server.remember(app.store.root, base, sid)  # before the links: a script reading them may ask at once
-    show_links(app, base, s.players, links, codes(sid))
-    if app.interactive:
+    if app.interactive:  # started first: nothing typed while the codes are shown can stop it
         server.start_background(site, sock, base)
+    if same and (on_terminal() or app.interactive):
+        taken = seats.taken(app.store.root, sid)
+        say(_("The links are the same as before: the phones only need a reload."))
+        if taken:
+            say(_("Seats taken: {names}.").format(names=", ".join(taken)))
+        if not each and qr_dir is None and taken and set(taken) >= set(s.players):
+            say(_("Every seat is taken: `serve --links` shows the table's code again."))
+        else:
+            show_links(app, base, s.players, links, codes(sid), each)
+    else:
+        show_links(app, base, s.players, links, codes(sid), each)
+    said_values(app, s, say)
+    if app.interactive:
         say(_("The server runs in the background: keep playing here; `serve --stop` ends it."))
         return
     try:

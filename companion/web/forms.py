@@ -399,5 +399,21 @@ def read_post(at, move, choices: dict, given: dict[str, list[str]], view: PageVi
                 raise Unreadable(_("That is not one of the choices this page offers you now: use its buttons."))
     try:
         return reader.read_move(move, at, values, fixed=fixed)
-    except reader.Missing as exc:
-        raise Unreadable(exc.message) from None
+    except reader.Missing as exc:  # what to tick, choose or fill in on this page, and then tap (issue 31)
+        raise Unreadable(what_to_give(at, move, exc.param, choices)) from None
+
+
+def what_to_give(at, move, param, choices: dict) -> str:
+    """A form sent without a value it needs, said as the page shows it: what to tick, choose or
+    fill in, and the button to tap then ("Tick the ships you buy (one or more), then tap “Buy”.")."""
+    from companion.contract.language import language
+
+    what = (_(param.help) if param.help else "").strip().rstrip(".") or (_(param.label) if param.label else "")
+    if language() == "en":  # mid-sentence in English; a German noun keeps its capital
+        what = what[:1].lower() + what[1:]
+    verb = _(move.verb)
+    if choices.get(param.name) and not single(param, at):
+        return _("Tick {what} (one or more), then tap “{verb}”.").format(what=what, verb=verb)
+    if choices.get(param.name):
+        return _("Choose {what}, then tap “{verb}”.").format(what=what, verb=verb)
+    return _("Fill in {what}, then tap “{verb}”.").format(what=what, verb=verb)

@@ -89,6 +89,7 @@ nav.lang{float:right;margin:-10px -6px 0 8px;font-size:.85em;color:var(--muted)}
 nav.lang a,nav.lang span{display:inline-block;min-height:44px;padding:12px 6px 0}
 nav.lang a{color:inherit}
 @media (max-width:400px){table{font-size:.94em}td,th{padding:3px 3px}}
+.winner p{font-size:1.8em;font-weight:700;margin:0}
 @media (min-width:900px) and (min-height:500px){
 body.tv{font-size:clamp(17px,calc(1vw + .6vh),48px)}
 body.tv header{padding:.4em 1em}
@@ -424,6 +425,11 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     )
 
 
+def winner(text: str) -> str:
+    """The result, first and large on the table's page (a TV across the room)."""
+    return f'<section class="wide winner"><p>{escape(text)}</p></section>'
+
+
 def message(text: str, kind: str = "notice") -> str:
     return f'<section class="wide {kind}"><p>{escape(text)}</p></section>'
 
@@ -468,3 +474,33 @@ def not_allowed(allowed: list[str]) -> str:
     return error_page(_("Not allowed"), _("This address is not asked that way ({allowed} only): open the link "
                                           "`serve` showed, and choose with the page's own buttons.")
                       .format(allowed=both(allowed)))
+
+
+def join_page(title: str, players: list[str], taken: list[str], action: str, table: str, said: str = "") -> str:
+    """The page the table's one code opens (issue 31, item 1): who is this phone? One button per
+    player whose seat is free, the taken ones named, and the table's own screen (the TV). It
+    shows no card and nothing private: only the players' names, which the table page shows too.
+    No script: it follows nothing, a reload shows the seats as they are."""
+    free = [p for p in players if p not in taken]
+    parts = [f'<section class="wide error"><p>{escape(said)}</p></section>'] if said else []
+    if free:
+        buttons = "".join(f'<button class="go" type="submit" name="seat" value="{escape(p)}">{escape(p)}</button>'
+                          for p in free)
+        ask, why = _("Who are you?"), _("Tap your name: this phone then opens your own page, which only you see.")
+        parts.append(f'<section class="wide"><h2>{escape(ask)}</h2><p class="sub">{escape(why)}</p>'
+                     f'<form method="post" action="{escape(action)}"><div class="choices">{buttons}</div></form></section>')
+    else:
+        full = _("Every seat is taken. If one was taken by mistake, the laptop frees it for you.")
+        parts.append(f'<section class="wide"><p>{escape(full)}</p></section>')
+    if taken:
+        names = _("Taken: {names}.").format(names=", ".join(taken))
+        parts.append(f'<section class="wide"><p class="sub">{escape(names)}</p></section>')
+    tv = _("This screen is the table's (the TV): show the game for everyone")
+    parts.append(f'<section class="wide"><p><a href="{escape(table)}">{escape(tv)}</a></p></section>')
+    heading = _("{title}: join the table").format(title=title)
+    return (
+        head(heading)
+        + f"<body><header>{switch()}<h1>{escape(heading)}</h1></header>"
+        f"<main>{''.join(parts)}</main>"
+        "<footer>Tabletop Companion</footer></body></html>"
+    )

@@ -56,7 +56,7 @@ class Routes:
 
     @staticmethod
     def page_for(token: str, html: str) -> str:
-        return html.replace("/p/{token}", f"/p/{token}")  # its forms and links (choose, history)
+        return html.replace("/p/{token}", f"/p/{token}")  # its forms and links (choose, value, history)
 
     @staticmethod
     def not_allowed(*methods: str) -> Response:
@@ -80,8 +80,9 @@ class Routes:
             return await self.not_found(request)
         if request.method not in ("GET", "HEAD"):
             return self.not_allowed("GET", "HEAD")
+        await run_in_threadpool(self.site.take_seat, who)  # a player's own link takes their seat too
         html, _version = await run_in_threadpool(self.site.render, who, self.site.warning_for(who),
-                                          PageView.from_query(request.query_params))
+                                                 PageView.from_query(request.query_params))
         return HTMLResponse(self.page_for(token, html))
 
     async def history(self, request: Request) -> Response:
@@ -95,6 +96,29 @@ class Routes:
             return self.not_allowed("GET", "HEAD")
         html = await run_in_threadpool(history.page, self.site, who)
         return HTMLResponse(self.page_for(request.path_params["token"], html))
+
+    async def join(self, request: Request) -> Response:
+        """The table's one code (issue 31): GET shows the seats still free, POST takes one and
+        sends the phone to that player's own page. A seat taken is never offered again until
+        the laptop frees it, so this address cannot open another player's page."""
+        token = request.path_params["token"]
+        if self.site.whose(token) != tokens.TABLE:
+            return await self.not_found(request)
+        if request.method in ("GET", "HEAD"):
+            return HTMLResponse(await run_in_threadpool(self.site.join_page, token))
+        if request.method != "POST":
+            return self.not_allowed("GET", "POST")
+        given = await self.form_fields(request)
+        seat = given.get("seat", [""])[0] if isinstance(given, dict) else ""
+        taken, page = await run_in_threadpool(self.site.join, token, seat)
+        if taken is None:
+            return HTMLResponse(page, status_code=409)
+        if self.site.notify is not None:
+            try:
+                self.site.notify(page)
+            except Exception:  # noqa: BLE001 - telling the shell must never lose a seat taken
+                pass
+        return RedirectResponse(f"/p/{taken}", status_code=303)
 
     def viewer(self, request: Request) -> str | None:
         """Whose page the address names (TABLE or a player), or None: a player's token on a
@@ -167,6 +191,29 @@ class Routes:
                 pass
         return RedirectResponse(f"/p/{token}{then}", status_code=303)
 
+    async def value(self, request: Request) -> Response:
+        """A printed value answered on a player's page (issue 31): kept as `data set` keeps it."""
+        site = self.site
+        token = request.path_params["token"]
+        who = site.whose(token)
+        if who is None or who == tokens.TABLE:
+            return await self.not_found(request)
+        if request.method != "POST":
+            return self.not_allowed("POST")
+        given = await self.form_fields(request)
+        if not isinstance(given, dict):
+            return await self.refusal(who, token, _("Answer with the page's own form."), given)
+        said, status = await run_in_threadpool(site.keep_value, who, given)
+        if status != 303:
+            html, _version = await run_in_threadpool(site.render, who, said)
+            return HTMLResponse(self.page_for(token, html), status_code=status)
+        if site.notify is not None:
+            try:
+                site.notify(said)
+            except Exception:  # noqa: BLE001 - telling the shell must never lose a value kept
+                pass
+        return RedirectResponse(f"/p/{token}", status_code=303)
+
     async def refusal(self, who: str, token: str, text: str, status: int) -> Response:
         html, _version = await run_in_threadpool(self.site.render, who, pages.message(text, "error"))
         return HTMLResponse(self.page_for(token, html), status_code=status)
@@ -186,11 +233,13 @@ def build(site) -> tuple[Starlette, object]:
         Route("/t/{token}", r.table, methods=ANY, name="table page"),
         Route("/t/{token}/v", r.version, methods=ANY, name="table version"),
         Route("/t/{token}/live", r.stream, methods=ANY, name="table live"),
+        Route("/t/{token}/join", r.join, methods=ANY, name="table join"),
         Route("/p/{token}", r.player, methods=ANY, name="player page"),
         Route("/p/{token}/v", r.version, methods=ANY, name="player version"),
         Route("/p/{token}/live", r.stream, methods=ANY, name="player live"),
         Route("/p/{token}/choose", r.choose, methods=ANY, name="player move"),
         Route("/p/{token}/history", r.history, methods=ANY, name="player history"),
+        Route("/p/{token}/value", r.value, methods=ANY, name="player value"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: r.not_found, 405: r.not_found, Exception: r.server_error})
     return app, r.too_many

@@ -41,7 +41,7 @@ from companion.contract import language
 from companion.contract.language import _
 from companion.core import logs
 from companion.core.app import App
-from companion.contract.errors import CompanionError
+from companion.contract.errors import CompanionError, MissingValue
 from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
@@ -174,6 +174,7 @@ class Site:
         self._seen: OrderedDict = OrderedDict()  # (player, move, digest) -> what a form offered
         self._seen_lock = threading.Lock()
         self._warned: dict[str, tuple[tuple, str]] = {}  # player -> (the files' signature, a warning to show)
+        self._following: dict[str, tuple] = {}  # player -> a follow-up waiting for a printed value (issue 31)
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
 
@@ -201,7 +202,8 @@ class Site:
         the file's size)."""
         return (self.reader.store.signature(self.sid), file_signature(tokens.tokens_path(self.root)),
                 *(tuple(map(tuple, shared_log.signature(self.reader.store, name, old)))  # (hashable)
-                  for name, old in (("players", ALIAS_FILE), ("titles", TITLES_FILE))))
+                  for name, old in (("players", ALIAS_FILE), ("titles", TITLES_FILE))),
+                file_signature(self.reader.store.userdata_path))  # a printed value kept (issue 31): scores known
 
     def version_of(self, who: str) -> str:
         """The version of ``who``'s page (:data:`tokens.TABLE` or a player): a keyed hash of
@@ -223,6 +225,45 @@ class Site:
 
     def whose(self, token: str) -> str | None:
         return tokens.find(self.known(), token)
+
+    # -- the seats (issue 31: one code for the table) ----------------------------------------------
+    def take_seat(self, player: str) -> bool:
+        """``player``'s seat taken (their own link was opened): True if it was free until now."""
+        from companion.web import seats
+
+        if player in seats.taken(self.root, self.sid):
+            return False
+        return seats.take(self.root, self.sid, player)
+
+    def join_page(self, token: str, said: str = "") -> str:
+        """The choosing page of the table's code: the seats still free (names only)."""
+        from companion.web import seats
+
+        try:
+            s, _replay = self.load()
+        except CompanionError:
+            return pages.error_page("Tabletop Companion", self.unreadable())
+        title = (s.meta.get("options") or {}).get("title") or s.game.title
+        return pages.join_page(title, list(s.players), seats.taken(self.root, self.sid),
+                               f"/t/{token}/join", f"/t/{token}", said)
+
+    def join(self, token: str, seat: str) -> tuple[str | None, str]:
+        """Take ``seat`` for the phone that chose it: (that player's link token, what the laptop
+        is told), or (None, the choosing page saying why not: taken, or no such player)."""
+        from companion.contract.language import _
+        from companion.web import seats
+
+        try:
+            s, _replay = self.load()
+        except CompanionError:
+            return None, pages.error_page("Tabletop Companion", self.unreadable())
+        known = self.known()
+        if seat not in s.players or seat not in known:
+            return None, self.join_page(token, _("Choose your name with one of the buttons."))
+        if not seats.take(self.root, self.sid, seat):
+            return None, self.join_page(token, _("{name}'s seat is already taken: choose your own name, or ask at "
+                                                 "the laptop to free it.").format(name=seat))
+        return known[seat], _("{name}'s phone has joined the table.").format(name=seat)
 
     def load(self):
         """(session, replay) as the file holds them now: the same load and replay as every
@@ -504,7 +545,11 @@ class Site:
                     if not site.host_allowed(scope):
                         await answer(HTMLResponse(pages.error("bad host"), status_code=400, headers={"Connection": "close"}))
                         return
-                    if route == "player move" and scope.get("method") == "POST":
+                    if route == "table join" and scope.get("method") == "POST" and not site.posts.allow(tokens.TABLE):
+                        await answer(HTMLResponse(pages.error_page("Tabletop Companion", _(limits.TOO_MANY)),
+                                                  status_code=429, headers={"Retry-After": "1"}))
+                        return
+                    if route in ("player move", "player value") and scope.get("method") == "POST":
                         who = site.whose(params.get("token", ""))
                         if who is not None and who != tokens.TABLE and not site.posts.allow(who):
                             await answer(await too_many(who, params["token"]))
@@ -623,6 +668,8 @@ class Site:
                     from companion.contract.view import plain
 
                     raise _Answer(plain(preview), 200, "")
+        except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
+            raise _Answer(*self.asking(player, missing, move)) from None
         except CompanionError as exc:
             raise _Answer(exc.message, 409, "") from None
         except click.ClickException as exc:
@@ -656,10 +703,12 @@ class Site:
             outcome = record_move(host, move, args, check=check)
         except _Stale as exc:
             return exc.message, 403, ""
+        except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
+            return self.asking(player, missing, move)
         except CompanionError as exc:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
-        self._follow(host, move, outcome)
+        followed = self._follow(host, move, outcome, player)
 
         def tell_laptop() -> str:
             said = Exit(outcome.recorded.session, outcome.recorded.replay, None, moves).words(outcome.event)
@@ -669,6 +718,8 @@ class Site:
             return " ".join([told, *self.warnings(move, outcome)]) if warned else told
 
         told = on_laptop(tell_laptop)
+        if followed:  # what followed by itself (a round the board ended, scored): a line of its own (issue 31)
+            told += "\n" + followed
         if warned:  # what a typed move says as a warning is said to the phone and to the laptop
             self.warn(player, " ".join(warned))
         # a closer view stays as the player left it; the whole board does not stick (issue 31): the
@@ -676,6 +727,45 @@ class Site:
         keep = view.query(pick=None) if view.z not in (None, 1) and any(p.kind.tap(at, p, choices.get(p.name) or []) is not None
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
+
+    def asking(self, player: str, missing: MissingValue, move) -> tuple[str, int, str]:
+        """The answer to a move that needs a printed value nobody knows: the question on the
+        phone (200, nothing recorded), or the refusal naming `data set` when a phone cannot ask
+        it (a value the pack does not describe)."""
+        from companion.web import forms, questions
+
+        key = questions.asked_key(self.reader, missing.game, missing.key)
+        if key is None:
+            return missing.message, 409, ""
+        return questions.question(self.reader, self.secret, self.sid, player, missing.game, key,
+                                  forms.title_of(move), "/p/{token}/value"), 200, ""
+
+    def keep_value(self, player: str, given: dict) -> tuple[str, int]:
+        """A printed value answered on ``player``'s page: kept as `data set` keeps it (303 and
+        what the laptop is told), or the question again with why (400)."""
+        from companion.contract.language import _
+        from companion.terminal import setup
+        from companion.web import questions
+
+        game, key, why, asked = questions.keep(self.reader, self.secret, self.sid, player, given)
+        move = (given.get("for") or [""])[0][:200]
+        if why:
+            if not asked:
+                return pages.message(why, "error"), 400
+            return questions.question(self.reader, self.secret, self.sid, player, game, key, move,
+                                      "/p/{token}/value", why), 400
+        value = setup.short(self.reader.store.user_values(game).get(key, "?"))
+        with self._seen_lock:
+            waiting = self._following.get(player)
+        told = on_laptop(lambda: _("From {name}'s phone: kept the printed value {game} {key} = {value}.").format(
+            name=player, game=game, key=key, value=value))  # told to the laptop, in its language
+        if waiting is not None:  # the follow-up of the player's move waited for it: recorded now
+            followed = self._then(App(self.data_dir, session_override=self.sid), waiting[0], waiting[1], player)
+            self.warn(player, _("Kept: {key} = {value}.").format(key=key, value=value))
+            return told + ("\n" + followed if followed else ""), 303
+        else:
+            self.warn(player, _("Kept: {key} = {value}. Tap “{move}” again.").format(key=key, value=value, move=move))
+        return told, 303
 
     def warnings(self, move, outcome) -> list[str]:
         """The warnings a typed move says once recorded (the lines of its ``done`` styled
@@ -698,7 +788,19 @@ class Site:
             self._warned[player] = (self.signature(), text)
 
     def warning_for(self, player: str) -> str:
-        """The warning kept for ``player``'s page ('' when none, or when the session changed since)."""
+        """The warning kept for ``player``'s page ('' when none, or when the session changed since),
+        or the question a follow-up of their move waits for."""
+        from companion.web import questions
+
+        with self._seen_lock:
+            waiting = self._following.get(player)
+        if waiting is not None and waiting[5] != file_signature(self.session_file()):
+            with self._seen_lock:  # something was recorded since (the laptop's `round end`): not waited for now
+                self._following.pop(player, None)
+            waiting = None
+        if waiting is not None:
+            _then, _args, game, key, title, _signature = waiting
+            return questions.question(self.reader, self.secret, self.sid, player, game, key, title, "/p/{token}/value")
         with self._seen_lock:
             kept = self._warned.get(player)
             if kept is None:
@@ -708,29 +810,54 @@ class Site:
                 return ""
         return pages.message(kept[1], "notice warn")
 
-    def _follow(self, host, move, outcome) -> None:
+    def _follow(self, host, move, outcome, player: str | None = None) -> str:
         """The move that follows ``move`` by itself on a page (a round the board ended scores
         itself): recorded through the same path; refused, it is left to the table (its page
         says what is next)."""
-        from companion.contract.declare import At, record_move
-
         if move.then is None:
-            return
+            return ""
         then, args_of = move.then
         args = args_of(outcome)
         if args is None:
-            return
+            return ""
+        return self._then(host, then, args, player)
+
+    def _then(self, host, then, args: dict, player: str | None) -> str:
+        """Record the follow-up ``then`` and say it in the table's words ('' when it was not
+        recorded); a printed value it needs that nobody knows is asked on ``player``'s page, and
+        the follow-up is recorded once it is answered (issue 31)."""
+        from companion.contract.exit import Exit
+
+        from companion.contract.declare import At, record_move
+
         try:
             if then.prepare is not None:
-                prepared = At(outcome.recorded.session, outcome.recorded.replay, None, args, host)
+                s, replay = self.load()
+                prepared = At(s, replay, None, args, host)
                 then.prepare(prepared)
                 args = prepared.args
-            record_move(host, then, args)
+            done = record_move(host, then, args)
+            with self._seen_lock:
+                self._following.pop(player, None)
+            # told to the laptop, in its language (on_laptop), not the phone's
+            return on_laptop(lambda: Exit(done.recorded.session, done.recorded.replay, None).words(done.event) + ".")
+        except MissingValue as missing:
+            if player is None:
+                return ""
+            from companion.web import forms, questions
+
+            key = questions.asked_key(self.reader, missing.game, missing.key)
+            if key is not None:
+                with self._seen_lock:
+                    self._following[player] = (then, args, missing.game, key, forms.title_of(then),
+                                               file_signature(self.session_file()))
         except CompanionError:
-            pass
+            with self._seen_lock:
+                self._following.pop(player, None)
         except Exception as exc:  # noqa: BLE001 - a click usage error from a question nobody can answer
             if not hasattr(exc, "format_message"):
                 raise
+        return ""
 
     def take_back(self, player: str, form: str, moves: list) -> tuple[str, int, str]:
         """Undo ``player``'s last move (and what followed it by itself) while nobody has moved

@@ -72,11 +72,19 @@ def table_page(session, replay, version: str, host=None) -> str:
     status = seen.status
     game = session.game
     sections = [pages.score_bars(status, goal(session, status), session.players, big=True)]
+    sections += [pages.winner(line) for line in result_lines(status)]  # first and large on a TV (issue 31)
     sections += status_blocks(seen, host)
     sections += bgstats_section(session, replay, qr=True, host=host)
-    title = _("{game}: the table").format(game=_(game.title))  # a game marks its title; a group's own is as typed
+    # a score sheet's own title ("Carcassonne", issue 31) is as typed; a game marks its title
+    title = _("{game}: the table").format(game=own_title(status, game))
     return pages.page(title=title, heading=title,
                       lines=result_lines(status), version=version, sections=sections, tv=True)
+
+
+def own_title(status: dict, game) -> str:
+    """A score sheet's own title as typed ("Carcassonne", issue 31), else the game's, translated."""
+    own = status.get("title")
+    return own if own and own != game.title else _(game.title)
 
 
 def player_page(session, replay, player: str, version: str, token, action: str, extra: str = "",
@@ -121,7 +129,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     sections.append(pages.score_bars(status, goal(session, status), session.players))
     sections += bgstats_section(session, replay, qr=False, host=host)
     sections.append(history.link())  # the group's history, one tap away (issue 31)
-    name = _(game.title)
+    name = own_title(status, game)
     return pages.page(title=f"{player}: {name}", heading=f"{player} · {name}",
                       lines=result_lines(status), version=version, sections=sections,
                       colour=pages.seat_colour(session.players, player))

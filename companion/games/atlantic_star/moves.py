@@ -213,8 +213,10 @@ def _preview(at) -> list:
                                                   place_after=place_text(a["place"]), vp=vp(b), vp_after=vp(a))),
     ]
     if a["points"] is None:
-        out.append(Line("  ", *said(_("The {n}-star victory points are not known yet: {command}."), n=b["class"],
-                                    command=Cmd(f"companion data set {GAME} vp.{b['class']} '{SHAPE}'"))))
+        # said alike on a phone and at the laptop: no command to type (issue 31); the value is
+        # asked, there or here, when a move first needs it
+        out.append(Line("  " + _("The {n}-star victory points are not known yet: they are asked when the game "
+                                 "first needs them.").format(n=b["class"])))
     return out
 
 

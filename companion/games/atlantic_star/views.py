@@ -92,15 +92,21 @@ def _pages(at, status: dict) -> list:
                   empty=_("No plaque on the board yet.")),
         ]))
     if status.get("finished"):
+        # one row a player, one column a sea: the whole result fits a TV's one screen (issue 31)
         vp = effective_vp(at)
+        seas = list(dict.fromkeys(x["sea"] for p in status["players"] for x in p["places"]))
         rows = []
         for p in status["players"]:
-            for x in p["places"]:
-                rows.append([p["name"], x["sea"].title(), place_text(x["place"]),
-                             "?" if x["points"] is None else x["points"]])
-            rows.append([p["name"], _("Total"), "", p["score"] if p["score"] is not None else points_of(vp, p["places"])])
-        out.append(Section([Table([_("Player"), _("Sea"), _("Place"), _("VP")], rows,
-                                  title=_("The final score, place by place"))], where="page", wide=True))
+            cells = []
+            for sea in seas:
+                mine = [x for x in p["places"] if x["sea"] == sea]
+                cells.append(", ".join(f"{place_text(x['place'])}: {'?' if x['points'] is None else x['points']}"
+                                       for x in mine) or "-")
+            rows.append([Name(p["name"]), *cells, p["score"] if p["score"] is not None else points_of(vp, p["places"])])
+        out.append(Section([Table([_("Player"), *(s.title() for s in seas), _("VP")], rows,
+                                  title=_("The final score, place by place"), right=[len(seas) + 1])],
+                           where="page", wide=True))
+        return out  # the agency and the seas no longer matter: the result stands alone
     agency = [[_marks(a.get("price")), a.get("card") or "-"] for a in status.get("agency") or []]
     seas = []
     for sea, info in (status.get("seas") or {}).items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from companion.contract.declare import Flag, Move, Number, Pairs, Param, Player
+from companion.contract.declare import Flag, Move, Number, OneOf, Pairs, Param, Player
 from companion.contract.language import N_, _
 from companion.contract.written import number
 from companion.games.kit import and_list, new_command, said, sheet_options
@@ -62,7 +62,7 @@ def _added(outcome) -> list:
     return out + winners(status)
 
 
-def tied_line(status: dict) -> Line:
+def tied_clause(status: dict) -> str:
     """A tie for first once the target is reached, naming who reached it and who ties (with
     --lowest-wins they differ: Bob reaches 100, Ann and Cy tie for the lowest total)."""
     reached = [p for side in status.get("target_reached_by") or [] for p in side.split("+")]  # teams' members
@@ -77,8 +77,13 @@ def tied_line(status: dict) -> Line:
     else:
         clause = (_("{reached} passed the target; {tied} tie for first") if passed
                   else _("{reached} reached the target; {tied} tie for first"))
-    clause = clause.format(reached=and_list(reached), tied=tied)
-    return Line(*said(_("{clause}, which the rules settle by {rule}: {command} says who won."), clause=clause,
+    return clause.format(reached=and_list(reached), tied=tied)
+
+
+def tied_line(status: dict) -> Line:
+    """The tie said at the laptop, with the command that settles it."""
+    return Line(*said(_("{clause}, which the rules settle by {rule}: {command} says who won."),
+                      clause=tied_clause(status),
                       rule=status.get("tie_rule"), command=Cmd("finish --winner NAME")))
 
 
@@ -150,6 +155,68 @@ def _finish_event(at) -> dict:
     return event
 
 
+def finisher(state: dict) -> str:
+    """Whose phone ends the game (issue 31): the scorekeeper's, else the start player's."""
+    return state.get("scorekeeper") or state["players_order"][0]
+
+
+def _end_choices(at) -> list[tuple[str, str]]:
+    """What the finisher's phone offers to end the game with: won or lost together (co-op),
+    the winner (a game without points, or a tie the rules settle), else the best total."""
+    state = at.full
+    if state.get("coop"):
+        return [("won", _("we won together")), ("lost", _("we lost together"))]
+    if state.get("no_points"):
+        return [(p, _("won")) for p in state["players_order"]]
+    if not state["rounds"]:
+        return []
+    top = at.game._best(state)
+    if len(top) > 1 and state.get("tie_break"):
+        return [(p, _("won the tie")) for p in top]
+    return [(and_list(top), _("the best total wins"))]
+
+
+def _may_end(at, player: str) -> bool:
+    state = at.full
+    return (not state["finished"] and finisher(state) == player and not state.get("entered")
+            and bool(_end_choices(at)))
+
+
+def _may_end_now(at, player: str) -> bool:
+    """Under "More moves" while rounds go on; the tie's own move once the target ended them."""
+    return _may_end(at, player) and _rounds_go_on(at)
+
+
+def _may_settle(at, player: str) -> bool:
+    return _may_end(at, player) and not _rounds_go_on(at)
+
+
+def _end_why(at, player: str) -> str:
+    state = at.full
+    if state.get("entered"):
+        return _("Round {n} is being entered: the game ends once everyone's points are in.").format(
+            n=len(state["rounds"]) + 1)
+    return _("{name}'s phone ends the game.").format(name=finisher(state))
+
+
+def _end_event(at) -> dict:
+    """The `finish` event of the choice tapped, read against the state under the lock."""
+    state, chosen = at.full, at.args["result"]
+    if state.get("coop"):
+        return {"type": "finish", "won": chosen == "won"}
+    if state.get("no_points") or (len(at.game._best(state)) > 1 and state.get("tie_break")):
+        return {"type": "finish", "winners": [chosen]}
+    return {"type": "finish"}
+
+
+def _ending(name: str, title: str, verb: str, allowed, more: bool) -> Move:
+    return Move(name, [Param("result", OneOf(_end_choices, metavar="RESULT", strict=True, what=N_("how it ended")),
+                             N_("How the game ended."), label=N_("how it ended"))], _end_event,
+                help=N_("End the game from the scorekeeper's or start player's phone (the laptop types `finish`)."),
+                actor=None, done=lambda outcome: winners(outcome.status), hidden=True, records="finish",
+                phone=title, allowed=allowed, why_not=_end_why, verb=verb, more=more)
+
+
 MOVES = [
     Move("add", [Param("scores", Pairs("POINTS", decimals=True), N_("Each player's points, e.g. Ann=12 Bob=7.5."),
                        metavar="NAME=POINTS", many=True, label=N_("the round's points (e.g. Ann=12 Bob=7)"),
@@ -174,6 +241,8 @@ MOVES = [
          _finish_event,
          help=N_("End the game now; the best total wins (all of them on a tie)."),
          actor=None, done=lambda outcome: winners(outcome.status)),
+    _ending("end-game", N_("Finish the game"), N_("Finish the game"), _may_end_now, more=True),
+    _ending("settle-tie", N_("Who won the tie?"), N_("Record the winner"), _may_settle, more=False),
 ]
 NEW = {"scoresheet": new}
 PLAYTHROUGH = {"scoresheet": ["new scoresheet --players Ann,Bob,Cy --target 30", "add Ann=12 Bob=7 Cy=9",

@@ -66,28 +66,39 @@ def status_view(at) -> list:
         out.append(Line(_("Teams: {teams}").format(teams=", ".join(
             f"{'+'.join(t)} {number(v)}" for t, v in zip(status["teams"], status["team_scores"])))))
     if status.get("tied"):
-        from companion.games.scoresheet.moves import tied_line
+        from companion.games.scoresheet.moves import tied_clause, tied_line
 
-        out.append(tied_line(status))
+        out.append(Section([tied_line(status)], where="terminal"))
+        # a page names no laptop command (issue 31): the finisher's phone offers "Who won the tie?"
+        out.append(Section([Line(_("{clause}, which the rules settle by {rule}.").format(
+            clause=tied_clause(status), rule=status.get("tie_rule")))], where="page"))
+    laptop: list = []  # what to type at the laptop: the terminal's only (issue 31: pages print no command)
     if not status.get("abandoned"):  # an abandoned sheet takes no more rounds (said above the view)
         if entered and not status["finished"]:
-            out.append(Line(*said(_("In play: {score} enters the others' points ({undo} takes an entry back); the "
-                                    "round counts once everyone's are in."), score=Cmd("score NAME POINTS"),
-                                  undo=Cmd("undo"))))
+            laptop.append(Line(*said(_("In play: {score} enters the others' points ({undo} takes an entry back); the "
+                                       "round counts once everyone's are in."), score=Cmd("score NAME POINTS"),
+                                     undo=Cmd("undo"))))
             out += on_phones
         elif status.get("tied") and status.get("waits_for_tie"):
-            out.append(Line(*said(_("The rounds are over: {finish} ends the game ({undo} takes the last round back)."),
-                                  finish=Cmd("finish --winner NAME"), undo=Cmd("undo"))))
+            laptop.append(Line(*said(_("The rounds are over: {finish} ends the game ({undo} takes the last round back)."),
+                                     finish=Cmd("finish --winner NAME"), undo=Cmd("undo"))))
         elif status["finished"] and status.get("coop"):
             out.append(Line(_("Won together.") if status.get("won") else _("Lost together.")))
         elif status["finished"] or not status.get("coop") and not status.get("no_points"):
-            out += winners(status) or [Line(*said(_("In play: {add} records a round, {finish} ends the game."),
-                                                  add=Cmd("add NAME=POINTS ..."), finish=Cmd("finish")))] + on_phones
+            won = winners(status)
+            if won:
+                out += won
+            else:
+                laptop.append(Line(*said(_("In play: {add} records a round, {finish} ends the game."),
+                                         add=Cmd("add NAME=POINTS ..."), finish=Cmd("finish"))))
+                out += on_phones
         elif status.get("coop"):
-            out.append(Line(*said(_("In play: {add} records a round, {won} or {lost} ends the game."),
-                                  add=Cmd("add NAME=POINTS ..."), won=Cmd("finish --won"), lost=Cmd("finish --lost"))))
+            laptop.append(Line(*said(_("In play: {add} records a round, {won} or {lost} ends the game."),
+                                     add=Cmd("add NAME=POINTS ..."), won=Cmd("finish --won"), lost=Cmd("finish --lost"))))
         else:
-            out.append(Line(*said(_("In play: {finish} ends the game."), finish=Cmd("finish --winner NAME"))))
+            laptop.append(Line(*said(_("In play: {finish} ends the game."), finish=Cmd("finish --winner NAME"))))
+    if laptop:
+        out.append(Section(laptop, where="terminal"))
     return out
 
 

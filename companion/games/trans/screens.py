@@ -612,7 +612,8 @@ def has_hand(game, state: dict, player: str) -> bool:
 def public_blocks(at) -> list:
     """What every page shows of the round: the markers and rails, the round's facts, the
     cities a reveal card showed (public by the rules). No city of a hand: markers are named by
-    their coordinate, rails are counted, not named (a rail's name may be a city's)."""
+    their coordinate and the label the board prints there, rails are counted, not named (a
+    rail's name may be a city's)."""
     status = at.status
     state = at.state
     game = at.game
@@ -620,9 +621,15 @@ def public_blocks(at) -> list:
     track = state["track"]
     players = at.players
     rows = []
+    def where(node: int) -> str:
+        """A marker's junction as the board prints it: its city's three-letter label beside the
+        coordinate (issue 31: "J7 (KaC)", not a bare grid square), the label the drawing shows."""
+        city = board.city_at(node)
+        return f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node]
+
     for i, p in enumerate(players):
         marker = track["markers"].get(p)
-        rows.append([Em(p, f"player:{i}"), board.coord[marker[0]] if marker else "-",
+        rows.append([Em(p, f"player:{i}"), where(marker[0]) if marker else "-",
                      sum(1 for r in track["rails"] if r["by"] == p), _("yes") if p in track["connected"] else ""])
     left = status.get("rails_left")
     cards = status.get("specials") or []
@@ -731,7 +738,8 @@ def choice_words(game, state: dict, data: dict, player: str) -> tuple[str, str] 
         last = pending["next"] == len(pending["order"]) - 1
         what = _("Choose the {colour} city you put back on the stack.") if last else \
             _("Choose the {colour} city you pass to your left neighbour.")
-        return _("Pass a {colour} city").format(colour=colour), what.format(colour=colour)
+        title = (_("Pass an {colour} city") if colour[:1].lower() in "aeiou" else _("Pass a {colour} city"))
+        return title.format(colour=colour), what.format(colour=colour)
     if kind == "pass-three":
         return (_("Pass a city (pass {lap} of 3)").format(lap=pending["lap"]),
                 _("Choose the city you pass to your left neighbour; everyone's cards move at once."))

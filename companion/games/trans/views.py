@@ -24,7 +24,10 @@ def status_view(at) -> list:
     out: list = [Section(_terminal(at, status), where="terminal")]
     out.append(Section(screens.headline(status, at.game, at.state), where="page", wide=True))
     if status["history"]:
-        out.append(Section([rounds_table(status)], where="page", wide=status["finished"]))
+        from companion.contract.language import _
+
+        legend = Line(_("✓: connected all their cities; “3 missing”: the rails they still needed."))
+        out.append(Section([rounds_table(status), legend], where="page", wide=status["finished"]))
     if status["finished"]:
         out.append(Section(screens.revealed_blocks(at.game, at.state), where="page", wide=True))
     if at.viewer is None:
@@ -38,15 +41,16 @@ def status_view(at) -> list:
 def rounds_table(status: dict) -> Table:
     """Each round's points on the pages (the final breakdown once the game is over): a row per
     round, a column per player, each cell the points and why (connected, or the rails missing)."""
+    from companion.contract.language import _
+
     players = [p["name"] for p in status["players"]]
     rows = []
     for h in status["history"]:
         cells = []
         for p in players:
-            if p in h["winners"]:
-                cells.append(_("{points:+d} (connected)").format(points=h["points"][p]))
-            else:
-                cells.append(_("{points:+d} ({n} missing)").format(points=h["points"][p], n=h["missing"].get(p, "?")))
+            # short enough for four players on a 360-pixel phone (issue 31: "+4 (conn" was cut)
+            why = "✓" if p in h["winners"] else _("{n} missing").format(n=h["missing"].get(p, "?"))
+            cells.append(f"{h['points'][p]:+d} {why}")
         rows.append([_("Round {n}").format(n=h["round"]), *cells])
     rows.append([_("Total"), *(p["score"] for p in status["players"])])
     title = _("The score, round by round") if status["finished"] else _("The rounds so far")

@@ -18,6 +18,7 @@ import click
 
 from companion.contract.errors import CompanionError, Malformed
 from companion.games import kit
+from companion.contract.language import N_
 from companion.contract.declare import Kind, Move, Number, Param, Player, Screen
 from companion.contract.language import N_, _, ngettext
 from companion.games.transatlantic import catalogue, views
@@ -350,6 +351,13 @@ def _may_reveal(at, player: str) -> bool:
             and bool(_unmet_noted(at, ("steam", "hq", "sail"))))
 
 
+def _may_say_empty(at, player: str) -> bool:
+    """"The stack is empty", on the phone of the player who would turn over the next card
+    (issue 31): the end comes when the stack runs out, and no phone could say so before."""
+    state = at.full
+    return _not_over(at) and _acting(at, player) and not state["stack_empty"] and None in state["market"]
+
+
 def _may_buy(at, player: str) -> bool:
     return _not_over(at) and _acting(at, player) and any(at.full["market"])
 
@@ -397,7 +405,9 @@ MOVES = [
     Move("stack-empty", [], lambda at: {"type": "stack-empty"},
          help=N_("Record that the stack ran out.\n\nEmpty market positions stay empty from now on."), actor=None,
          before=_ended, done=lambda outcome: [Line(_("The stack is empty: no more cards come to the market.")),
-                                              *views.end_news(outcome.state, outcome.before["ended"])]),
+                                              *views.end_news(outcome.state, outcome.before["ended"])],
+         phone=N_("No card is left in the stack"), allowed=_may_say_empty, why_not=_turn_why,
+         verb=N_("The stack is empty")),
     Move("buy", [Param("player", Player(), metavar=PLAYER),
                  Param("ships", _Ship(_on_market, _priced, most=_buy_most), N_("The ships you buy"), many=True,
                        ask=False,

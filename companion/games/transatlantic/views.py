@@ -177,6 +177,19 @@ def final_score(player: dict) -> list:
     return [Table(["", "", _("VP")], rows, title=_("{name}'s score").format(name=player["name"]), right=[2])]
 
 
+def final_table(status: dict) -> Table:
+    """Every player's final score in one table, one row each: their ships' points (sheet and
+    docks), cash, rows, the next row, the points during play and the total."""
+    rows = []
+    for p in status["players"]:
+        f = p["final"] or {}
+        ships = ", ".join(f"{x['ship']} {x['points']}" for x in f.get("ships") or []) or "-"
+        rows.append([Name(p["name"]), ships, f.get("cash", "-"), f.get("rows", "-"), f.get("next_row", "-"),
+                     p["play_vp"], p["score"]])
+    return Table(["Player", "Ships", "Cash", "Rows", "Next row", "During play", "Total"], rows,
+                 right=[2, 3, 4, 5, 6])
+
+
 def result_lines(at) -> list:
     """Who won, and how a tie was settled (the youngest ship: the rules' own tie-break)."""
     status = at.status
@@ -245,17 +258,22 @@ def status_view(at) -> list:
         *docks_view(state),
         Section([Facts([(_("Left"), stack)])], title=_("The stack"), where="page"),
     ]
+    if status["finished"]:  # the market, docks and stack no longer matter: the result fits a TV (issue 31)
+        out = [b for b in out if getattr(b, "where", "both") != "page"]
     if state["end"] is not None:
         out += end_parts(status)
     out.append(Section([_players_table(status)], where="terminal"))
-    out.append(Section([Table([_("Player"), _("Ships"), _("VP in play")],
-                              [[Name(p["name"]), ", ".join(p["ships"] + [_("{ship} (scrapped)").format(ship=s)
-                                                                         for s in p["scrapped"]])
-                                or "-", p["play_vp"]] for p in status["players"]], right=[2])],
-                       title=_("The fleets"), where="page"))
+    if not status["finished"]:
+        out.append(Section([Table([_("Player"), _("Ships"), _("VP in play")],
+                                  [[Name(p["name"]), ", ".join(p["ships"] + [_("{ship} (scrapped)").format(ship=s)
+                                                                             for s in p["scrapped"]])
+                                    or "-", p["play_vp"]] for p in status["players"]], right=[2])],
+                           title=_("The fleets"), where="page"))
+    if status["finished"]:  # one row a player on a page: the whole result fits a TV's one screen (issue 31)
+        out.append(Section([final_table(status)], title=_("The final score"), where="page", wide=True))
     for p in status["players"]:
         if p["final"] is not None:
-            out += final_score(p)
+            out.append(Section(final_score(p), where="terminal") if status["finished"] else final_score(p)[0])
     out += result_lines(at)
     if at.viewer in at.players:
         out.append(_own_page(at, at.viewer))

@@ -165,15 +165,23 @@ class Routes:
             return 400
         return {k: [v.strip() for v in vs] for k, vs in fields.items() if vs}
 
-    async def choose(self, request: Request) -> Response:
-        site = self.site
+    async def player_post(self, request: Request):
+        """(player, token, fields or a status) of a form posted to a player's page, or the
+        Response that answers it at once (a wrong token, a method other than POST)."""
         token = request.path_params["token"]
-        who = site.whose(token)
+        who = self.site.whose(token)
         if who is None or who == tokens.TABLE:
             return await self.not_found(request)
         if request.method != "POST":
             return self.not_allowed("POST")
-        given = await self.form_fields(request)
+        return who, token, await self.form_fields(request)
+
+    async def choose(self, request: Request) -> Response:
+        site = self.site
+        posted = await self.player_post(request)
+        if isinstance(posted, Response):
+            return posted
+        who, token, given = posted
         if given == 413:
             return await self.refusal(who, token, _("That request is too large: choose again on the page."), 413)
         if given == 400:
@@ -194,13 +202,10 @@ class Routes:
     async def value(self, request: Request) -> Response:
         """A printed value answered on a player's page (issue 31): kept as `data set` keeps it."""
         site = self.site
-        token = request.path_params["token"]
-        who = site.whose(token)
-        if who is None or who == tokens.TABLE:
-            return await self.not_found(request)
-        if request.method != "POST":
-            return self.not_allowed("POST")
-        given = await self.form_fields(request)
+        posted = await self.player_post(request)
+        if isinstance(posted, Response):
+            return posted
+        who, token, given = posted
         if not isinstance(given, dict):
             return await self.refusal(who, token, _("Answer with the page's own form."), given)
         said, status = await run_in_threadpool(site.keep_value, who, given)

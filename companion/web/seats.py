@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
-import secrets
 from pathlib import Path
 
 from companion.web import tokens
@@ -41,27 +39,11 @@ def _locked(root: Path):
 
 
 def _read(root: Path) -> dict:
-    try:
-        data = json.loads(_path(root).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return tokens.read_private(_path(root))
 
 
 def _write(root: Path, data: dict) -> None:
-    path = _path(root)
-    tmp = path.with_name(f".seats.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    tokens.write_private(_path(root), data)
 
 
 def taken(root: Path, sid: str) -> list[str]:

@@ -45,18 +45,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def _read(root: Path) -> dict:
+def read_private(path: Path) -> dict:
+    """A small JSON file of the server's (the tokens, the seats): {} when missing or damaged."""
     try:
-        data = json.loads(tokens_path(root).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def _write(root: Path, data: dict) -> None:
-    """Write owner-only from the first byte: the file is created 0600, then renamed in place."""
-    path = tokens_path(root)
-    tmp = path.with_name(f".tokens.{secrets.token_hex(4)}.tmp")
+def write_private(path: Path, data: dict) -> None:
+    """Write owner-only from the first byte: the file is created 0600, synced, then renamed in
+    place."""
+    tmp = path.with_name(f".{path.stem}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -70,6 +71,14 @@ def _write(root: Path, data: dict) -> None:
         raise
     with contextlib.suppress(OSError):
         os.chmod(path, 0o600)
+
+
+def _read(root: Path) -> dict:
+    return read_private(tokens_path(root))
+
+
+def _write(root: Path, data: dict) -> None:
+    write_private(tokens_path(root), data)
 
 
 def server_secret(root: Path) -> bytes:

@@ -107,8 +107,11 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
                     # a device's journal (issue 30): entries synced from another laptop. A file's
                     # time may be a clock tick behind one written just before it (the system
                     # keeps times coarse unless they were looked at): a margin of CLOCK_SLACK_NS
+                    # and its change time: a sync gives the file it brings the other laptop's
+                    # modification time, older than this index
                     with contextlib.suppress(OSError):
-                        if item.stat(follow_symlinks=False).st_mtime_ns >= index_time - CLOCK_SLACK_NS:
+                        st = item.stat(follow_symlinks=False)
+                        if max(st.st_mtime_ns, st.st_ctime_ns) >= index_time - CLOCK_SLACK_NS:
                             journaled.append(name[:8])
                     continue
                 if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):

@@ -16,7 +16,7 @@ VALUES = "".join(f"data set atlantic-star vp.{c} '[{20 - c}, 9, 7, 5, 3, { {1: 4
 
 def test_new_asks_who_was_last_on_a_ship_and_seats_from_them(home, capsys):
     shown = asked(home, VALUES + "new atlantic-star --players Ann,Bob,Cy\nbob\nstatus --json\n")
-    assert ("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to start the "
+    assert ("Who was last on a ship? (rulebook: \"I'm the one who was last on a ship, so I get to start the "
             "game.\") (Ann, Bob, Cy; Enter: Ann)") in shown
     out = capsys.readouterr().out
     assert "(Bob starts)" in out

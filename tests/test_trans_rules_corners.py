@@ -56,7 +56,7 @@ def test_the_special_case_with_the_last_rail_in_the_box_ends_the_round(script, s
 
 def test_the_phones_round_with_the_last_rail_in_the_box_scores_itself(script, status, run, home):
     """The same from the phones: Bob's tap on the box's last rail ends and scores the round
-    (seed 000: "Should you have used up all the rails, the round also ends."); no page offers
+    (rulebook: "Should you have used up all the rails, the round also ends."); no page offers
     rails that are not there."""
     code, out, err = script(LAST_RAIL)
     assert code == 0, err
@@ -80,7 +80,7 @@ def test_round_end_during_a_finishing_turn_is_refused_with_the_command_to_end_it
     assert status()["finishing"] == "Bob"
     err = flat(run(["round", "end", "--auto"], expect=1).stderr)
     assert err.startswith("Error: Bob is still finishing the turn in which Ann connected (1 rail's worth left; "
-                          "seed 000: \"you may still finish your current turn before the round ends\")")
+                          "rulebook: \"you may still finish your current turn before the round ends\")")
     assert "`build Bob ...`, or `end-turn Bob` if Bob places no more; then `round end --auto`." in err
     assert status()["round_open"] and status()["finishing"] == "Bob"
     err = flat(run(["round", "end", "--winner", "Ann", "--missing", "Bob=1", "--missing", "Cy=18",

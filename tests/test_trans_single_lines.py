@@ -72,7 +72,7 @@ def test_until_supplied_rails_counts_the_board_as_drawn_and_says_so(run):
     note = out[out.index("Note:"):]
     assert note.replace("\n  ", " ").strip() == (
         "Note: the rulebook counts the ferry through the English Channel and the tunnel through the Swiss "
-        "Alps as single lines (seed 000). Which lines they are is not known, so the double lines on this "
+        "Alps as single lines. Which lines they are is not known, so the double lines on this "
         "route count 2: 3 rails if one is on it. Say which: companion data set trans-europa "
         "single_lines.ferry '\"JUNCTION-JUNCTION\"', then single_lines.tunnel ('\"none\"' if there is none).")
     assert out.count("Note:") == 1
@@ -93,7 +93,7 @@ def test_once_named_the_ferry_counts_single(run):
     run(["data", "set", "trans-europa", "single_lines.tunnel", '"none"'], expect=0)
     out = run(["rails", "europa", "--hand", "London,Paris"], expect=0).stdout
     assert out.startswith("3 rails connect London and Paris")
-    assert "Counted single (seed 000): the ferry through the English Channel (E5-E6)." in out
+    assert "Counted single (rulebook): the ferry through the English Channel (E5-E6)." in out
     assert "Note:" not in out
     report = rails_json(run, "europa", "--hand", "London,Paris")
     assert report["single_lines"] == [{"name": "the ferry through the English Channel", "line": "E5-E6"}]
@@ -131,7 +131,7 @@ def test_the_round_s_scoring_counts_as_drawn_and_says_so_in_one_line(run, status
     notes = out.split("\nTotals:")[0].split("\nMissing rails counted")[1].split("\n")[1:]  # after the count's line
     note = " ".join(line.strip() for line in notes)
     assert note.startswith("Note: the rulebook counts the ferry through the English Channel and the tunnel "
-                           "through the Swiss Alps as single lines (seed 000).")
+                           "through the Swiss Alps as single lines.")
     assert "so the double lines on Bob's, Cy's and Dee's routes count 2: " in note
     assert f"Bob {drawn['Bob'] - 2}, Cy {drawn['Cy'] - 2} and Dee {drawn['Dee'] - 2} rails if they are on them" in note
     assert "companion data set trans-europa single_lines.ferry '\"JUNCTION-JUNCTION\"'" in note

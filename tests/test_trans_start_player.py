@@ -12,7 +12,7 @@ except ImportError:  # run from the repository root
 
 def test_new_asks_who_is_oldest_and_seats_from_them(home, capsys):
     shown = asked(home, "new trans-amerika --players Ann,Bob,Cy --entropy x\ncy\nstatus --json\n", columns=120)
-    assert ('Who is the oldest player? (seed 000: "The oldest player becomes the starting player") '
+    assert ('Who is the oldest player? (rulebook: "The oldest player becomes the starting player") '
             "(Ann, Bob, Cy; Enter: Ann)") in shown
     out = capsys.readouterr().out
     assert "(Cy starts)" in out

@@ -152,7 +152,7 @@ OPENED = (["own", "Ann", "ARIEL"], ["own", "Bob", "SIRIUS"], ["own", "Cy", "FLYI
 
 def test_a_purchase_out_of_turn_after_the_opening_is_taken_with_a_note(table, status):
     """Seed 001, SHIPYARD: "The player may purchase 1 or 2 ships from the ship market.", a card
-    played on one's own turn (seed 002: "A player's turn consists of playing one card and
+    played on one's own turn (rulebook: "A player's turn consists of playing one card and
     executing the related action/s."). `next` is optional, so a purchase on another player's turn
     by the record is taken as typed (a missed `next`), with one note naming whose turn the record
     says, so a wrong name can be undone; with no `next` typed yet there is nothing to say."""

@@ -168,7 +168,7 @@ class AtlanticStar(Game):
     max_players = 6
     deals = False  # the players shuffle the real ship cards
     # seed 003, "Get Ready, let the game start": the shell's `new` asks it when --start is not given
-    start_question = N_("Who was last on a ship? (seed 003: \"I'm the one who was last on a ship, so I get to "
+    start_question = N_("Who was last on a ship? (rulebook: \"I'm the one who was last on a ship, so I get to "
                         "start the game.\")")
     # player_fields: the default ("player" ...): the core writes the acting player as seated
 

@@ -484,7 +484,7 @@ def refuse_cutting_short(game, state: dict) -> None:
         return
     left = game.rails_worth_left(state, who)
     connected = screens.and_list([p for p in state["track"]["connected"] if p != who])
-    raise RuleError(_("{name} is still finishing the turn in which {connected} connected ({worth} left; seed 000: "
+    raise RuleError(_("{name} is still finishing the turn in which {connected} connected ({worth} left; rulebook: "
                       "\"{quote}\"): `build {name} ...`, or `end-turn {name}` if {name} places no more; then `round "
                       "end --auto`.").format(name=who, connected=connected, worth=screens.worth(left),
                                              quote=_(FINISH_LINE)))
@@ -709,7 +709,7 @@ def _built(outcome) -> list:
 def out_of_turn_warning(status: dict, placed: int) -> str:
     """A build that began a turn out of the rulebook's order: recorded (a board typed in
     after the game, or the table's own order, may be right), but said, naming whose turn the
-    recorded turns make it (seed 000: "The starting player begins, then play continues in
+    recorded turns make it (rulebook: "The starting player begins, then play continues in
     turn."). The phones offer rails to that player only."""
     turn = status.get("turn")
     due = (turn or {}).get("out_of_turn")

@@ -310,7 +310,7 @@ class TransGame(TrackMixin, Game):
     max_players = 6
     deals = True
     # seed 000, Preparation: "The oldest player becomes the starting player"
-    start_question = N_("Who is the oldest player? (seed 000: \"The oldest player becomes the starting player\")")
+    start_question = N_("Who is the oldest player? (rulebook: \"The oldest player becomes the starting player\")")
 
     # -- set-up --------------------------------------------------------------------------------
     def initial(self, setup: Setup, data: dict) -> State:

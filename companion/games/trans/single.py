@@ -170,10 +170,10 @@ def route_note(game: str, values: dict, names: list[str], whose: str, lower: str
 
     both = _(" and ").join(names)
     then = _(", then {key}").format(key=f"{KEY}.{waiting[1]}") if len(waiting) > 1 else ""
-    said = ngettext("Note: the rulebook counts {names} as single lines (seed 000). Which line it is is not known, "
+    said = ngettext("Note: the rulebook counts {names} as single lines. Which line it is is not known, "
                     "so the double lines on {whose} count 2: {lower} if {on}. Say which: {command}{then} "
                     "('\"none\"' if there is none).",
-                    "Note: the rulebook counts {names} as single lines (seed 000). Which lines they are is not "
+                    "Note: the rulebook counts {names} as single lines. Which lines they are is not "
                     "known, so the double lines on {whose} count 2: {lower} if {on}. Say which: {command}{then} "
                     "('\"none\"' if there is none).", len(names))
     return Line(*message(said, names=both, whose=whose, lower=lower, on=on, then=then,
@@ -200,7 +200,7 @@ def used_note(report: dict):
     named_used = [u for u in report["single_lines"] if u["name"]]
     if not named_used:
         return ""
-    return Line(_("Counted single (seed 000): {lines}.").format(
+    return Line(_("Counted single (rulebook): {lines}.").format(
         lines=", ".join(f"{u['name']} ({u['line']})" for u in named_used)))
 
 
@@ -311,10 +311,10 @@ def ask_lines(app, board: Board, values: dict) -> dict:
     game = board.game
     keys = unknown(values)
     names = _(" and ").join(title(game, k) for k in keys)
-    said = ngettext("The rulebook counts {names} as single lines (seed 000), and this count may go through it. "
+    said = ngettext("The rulebook counts {names} as single lines, and this count may go through it. "
                     "Which line is it on your board? Type two junctions joined by '-' (`board` shows their "
                     "names), or none.",
-                    "The rulebook counts {names} as single lines (seed 000), and this count may go through them. "
+                    "The rulebook counts {names} as single lines, and this count may go through them. "
                     "Which lines are they on your board? Type two junctions joined by '-' (`board` shows their "
                     "names), or none.", len(keys))
     show([Line(*message(said, names=names))])

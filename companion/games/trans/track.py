@@ -276,7 +276,7 @@ class TrackMixin:
         of the round is lap 1, their second lap 2 (``laps`` counts each player's turns). In
         the rulebook's order this is the seats wrapping past the start player; a turn recorded
         out of order (the table knows better) then takes no lap from anyone, so the 3-2-1
-        card still gives every player 3 rails in their first turn (seed 000: "on the round's
+        card still gives every player 3 rails in their first turn (rulebook: "on the round's
         first lap you may place up to 3, on the second up to 2, and on the third at most 1")."""
         track = s["track"]
         prev = track["turn"]
@@ -375,8 +375,8 @@ class TrackMixin:
             due = self.marker_due(s)
             if due is not None and player != due:
                 raise RuleError(_("It is {due}'s turn to place a start marker (`start {due} "
-                                  "JUNCTION`): the start player begins, then clockwise (seed "
-                                  "000: \"{MARKER_LINE}\").").format(due=due, MARKER_LINE=_(MARKER_LINE)))
+                                  "JUNCTION`): the start player begins, then clockwise (rulebook: "
+                                  "\"{MARKER_LINE}\").").format(due=due, MARKER_LINE=_(MARKER_LINE)))
         board = self.board_of(data)
         node = board.junction(str(event.get("junction", "")))
         for other, (at, name) in track["markers"].items():

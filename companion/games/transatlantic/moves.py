@@ -383,7 +383,7 @@ def _final_why(at, player: str) -> str:
     state = at.full
     if player in state["finals"]:
         return _("{name}'s final scoring is entered: `undo` on the laptop takes it back.").format(name=player)
-    return _("The game ends only after the last steamship is bought (seed 002: \"{rule}\").").format(rule=_(END_LINE))
+    return _("The game ends only after the last steamship is bought (rulebook: \"{rule}\").").format(rule=_(END_LINE))
 
 MOVES = [
     Move("own", [Param("player", Player(), metavar=PLAYER),

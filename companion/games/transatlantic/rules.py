@@ -335,7 +335,7 @@ class Transatlantic(Game):
             self._settle_start(s)
 
     def _settle_start(self, s: State) -> None:
-        """Once every player owns a sailing ship, the owner of the oldest one starts (seed 002).
+        """Once every player owns a sailing ship, the owner of the oldest one starts (rulebook).
 
         The seats are turned to begin with that player. A --start naming someone else, or an
         opening purchase already made in another order, is refused with the reason."""
@@ -355,11 +355,11 @@ class Transatlantic(Game):
         if owner != seats[0]:
             why = {"owner": owner, "ship": oldest, "year": year, "rule": _(OLDEST_STARTS), "first": seats[0]}
             if s["start_by"] == "--start":
-                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and seed 002 says: \"{rule}\"; this "
+                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and the rulebook says: \"{rule}\"; this "
                                   "session was started with --start {first}: check the years, or start the session "
                                   "again with --start {owner}.").format(**why))
             if s["last_buy"] is not None or s["turns"]:
-                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and seed 002 says: \"{rule}\"; "
+                raise RuleError(_("{owner} owns the oldest ship ({ship}, {year}), and the rulebook says: \"{rule}\"; "
                                   "purchases or turns were already recorded with {first} first: `undo` them, record "
                                   "every starting sailing ship, then play on.").format(**why))
             i = seats.index(owner)
@@ -390,7 +390,7 @@ class Transatlantic(Game):
         """Whose turn the record says it is, when a purchase by ``player`` after the opening
         falls on someone else's turn; else None.
 
-        A ship is bought only with SHIPYARD, played on one's own turn (seed 001: SHIPYARD_LINE;
+        A ship is bought only with SHIPYARD, played on one's own turn (rulebook: SHIPYARD_LINE;
         seed 002: TURN_LINE), so such a purchase means a `next` was not typed or the wrong name
         was. `next` is optional, so the purchase is taken as typed (it stays the buyer's, and an
         end it triggers counts from the buyer's seat); the command only says so. Until the
@@ -451,10 +451,10 @@ class Transatlantic(Game):
             order = opening_order(s["players_order"])
             if player != due:
                 raise RuleError(_("It is {due}'s opening purchase: the opening steamships are bought anti-clockwise "
-                                  "from the start player's right-hand neighbour ({order}); seed 002: \"{rule}\".").format(
+                                  "from the start player's right-hand neighbour ({order}); rulebook: \"{rule}\".").format(
                     due=due, order=", ".join(order), rule=_(OPENING_LINE)))
             if len(names) != 1 or (names[0] in s["ships"] and s["ships"][names[0]]["kind"] != "steam"):
-                raise RuleError(_("The opening purchase is one steamship (seed 002: \"{rule}\"): type `{command}` with "
+                raise RuleError(_("The opening purchase is one steamship (rulebook: \"{rule}\"): type `{command}` with "
                                   "one steamship.").format(rule=_("each player purchases a steamship"),
                                                            command=f"buy {player} SHIP"))
         positions = []
@@ -564,7 +564,7 @@ class Transatlantic(Game):
         """A player's end-of-game inputs; when every player has one, the game is over."""
         player = player_name(s["players_order"], event.get("player", ""))
         if s.get("rulebook_order") and s["end"] is None:
-            raise RuleError(_("The game ends only after the last steamship is bought (seed 002: \"{rule}\"), and it "
+            raise RuleError(_("The game ends only after the last steamship is bought (rulebook: \"{rule}\"), and it "
                               "has not been: to stop a game early, type `abandon`.").format(rule=_(END_LINE)))
         cash = _count(event.get("cash"), _("Cash (--cash)"))
         rows_vp = list(self.need(data, GAME, "rows_vp", _("VPs for the 1st to 4th complete row"), "[5, 10, 15, 20]"))

@@ -387,9 +387,9 @@ def end_news(state: dict, ended_before: bool) -> list:
         last = state["last_buy"]
         bought = [p["name"] for p in last["ships"] if state["ships"][p["name"]]["kind"] == "steam"]
         out.append(Line(*said(ngettext("{ship}, the last steamship on the market, went to the docks, so {bought} was "
-                                       "the last steamship purchased: \"{rule}\" (seed 002).",
+                                       "the last steamship purchased: \"{rule}\" (rulebook).",
                                        "{ship}, the last steamship on the market, went to the docks, so {bought} were "
-                                       "the last steamships purchased: \"{rule}\" (seed 002).", len(bought)),
+                                       "the last steamships purchased: \"{rule}\" (rulebook).", len(bought)),
                               ship=Name(last["docked"]), bought=names(bought, _(" and ")), rule=_(END_LINE))))
     return out
 

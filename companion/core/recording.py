@@ -82,12 +82,14 @@ class Recorded:
         return iter((self.session, self.replay, self.event))
 
 
-def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None) -> tuple[Session, Replay]:
+def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None,
+          keep: bool = False) -> tuple[Session, Replay]:
     """Session ``sid`` and its replay as the file holds them now: ``held`` itself when the file
     is the one it was read from (the same inode, size and time: every write replaces it), held
     followed by the actions appended since when only those were added (as a page or the
     shell sees another terminal's rail), else a new read and replay. So a command, the shell's
-    toolbar and the pages read a session once and replay it once, whoever asks."""
+    toolbar and the pages read a session once and replay it once, whoever asks. ``keep``: a
+    read (not an action) that had the rules replay many events keeps a snapshot of them."""
     if isinstance(held, tuple):
         held = held[0]
     if held is not None:
@@ -99,7 +101,32 @@ def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" =
         extended = _extended(held, held._replayed, current)
         if extended is not None:
             current.keep_replay(extended)
-    return current, current.replay()
+    replay = current.replay()
+    if keep and replay.fresh >= READ_SNAPSHOT_AFTER:
+        keep_snapshot(store, current, replay)
+    return current, replay
+
+
+# A read that had the rules replay at least this many events keeps a snapshot of its replay
+# (a write keeps one every SNAPSHOT_EVERY): the next `status` of a Trans round with 80 rails
+# starts from it instead of building the board and replaying the rails again (issue 27).
+READ_SNAPSHOT_AFTER = 16
+
+
+def keep_snapshot(store: Store, session: Session, replay: Replay) -> None:
+    """Keep a replay snapshot of ``replay`` (the whole line of ``session`` replayed), if one
+    can stand for it: a cache in the machine's own folder, its failure to write no error."""
+    if replay.undone or not session.length:
+        return
+    last = session.entries_from(session.length - 1)[0]
+    if "id" in last:
+        basis = store.journal_basis(session.id, last["id"], session.length)
+        snap = session.journaled_snapshot_of(replay, basis) if basis is not None else None
+    else:
+        snap = session.snapshot_of(replay, store.last_number(session.id))
+    if snap is not None:
+        store.write_snapshot(session.id, snap)
+        replay.fresh = 0  # the snapshot stands for these now
 
 
 def _extended(before: Session, replay: Replay, current: Session) -> Replay | None:

@@ -2,8 +2,8 @@
 
 Start-up is counted side by side in benchmarks/bench_instructions.py, never timed here. These
 tests hold what the cuts rest on: a `status` that replayed a session keeps a snapshot of it
-that the next start reads, and shows the same; the built-in games, whose names are not searched
-for typos at each load any more, are searched here.
+that the next start reads, and shows the same; the built-in games, whose names and shapes are not
+checked at each load any more, are checked here.
 """
 
 from __future__ import annotations
@@ -82,12 +82,13 @@ def test_a_snapshot_that_cannot_be_written_changes_nothing_shown(script, run, ho
 
 
 @pytest.mark.parametrize("game_id", sorted(registry.targets()))
-def test_every_built_in_game_has_no_name_that_looks_like_a_part(game_id):
+def test_every_built_in_game_is_whole_by_name_and_by_shape(game_id):
     target, dist, version = registry.targets()[game_id]
     if not registry._builtin(target, dist):
         pytest.skip("a plugin is searched at every load")
-    registry.check(game_id, target, dist, version, typos=True)  # a ContractError names the typo
-    # (a plugin's are searched at every load: tests/test_plugin_game.py, `stauts`)
+    # what a plugin is checked for at every load (tests/test_plugin_game.py, `stauts`): a name
+    # that looks like a part, and every part's shape; a ContractError names what is wrong
+    registry.check(game_id, target, dist, version, whole=True)
 
 
 SPY = """
@@ -130,3 +131,16 @@ def test_a_program_that_imports_the_companion_keeps_its_collector(run, script):
     _score_sheet(script, 3)
     run(["status"], expect=0)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("game", ["trans-amerika", "trans-europa"])
+def test_a_marker_is_named_on_the_pages_as_the_board_names_its_junction(game):
+    from companion.core import datapack
+    from companion.games.trans.board import Board, junction_labels
+
+    values = datapack.merged(game, {})
+    board = Board.from_values(values, game)
+    label = junction_labels(values)
+    for node in range(len(board.xy)):
+        city = board.city_at(node)
+        assert label(node) == (f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node])

@@ -12,9 +12,7 @@ from companion.contract.numbers import check_numbers
 from companion.contract.api import Event, State, json_copy
 from companion.core.store import Store, now
 from companion.core.framework import apply_event
-from companion.core.index import _sync_index, ended, index_summary
 from companion.core.journal import SNAPSHOT_EVERY, Replay, Session, check_deal_contexts, load, with_frozen
-from companion.core.seating import check_players, new_id, seat_from
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
@@ -29,6 +27,9 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     from companion.core import datapack
 
     game = games.get(game_id)
+    from companion.core.index import index_summary
+    from companion.core.seating import check_players, new_id, seat_from  # (a read needs neither)
+
     names = seat_from(check_players(players, game), start)
     check_numbers(options)
     for event in events:
@@ -195,6 +196,8 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                       .format(id=session.id)
                 )
         data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
+        from companion.core.index import _sync_index, ended
+
         was = ended(replay)
         kept = before(replay.state) if before is not None else None
         for _try in range(20):
@@ -269,6 +272,8 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
         if kind == "redo" and not before.undone:
             raise CompanionError(_("Nothing to redo: no undone event is waiting."))
         moved = before.events[-1] if kind == "undo" else before.undone[0]
+        from companion.core.index import _sync_index, ended
+
         was = ended(before)
         entry = {"kind": kind, "at": now()}
         store.append(sid, entry)

@@ -78,7 +78,7 @@ COMMANDS: dict[str, str] = {
     "new": "companion.terminal.generic:new",
     "sessions": "companion.terminal.generic:sessions_cmd",
     "use": "companion.terminal.generic:use",
-    "status": "companion.terminal.generic:status",
+    "status": "companion.terminal.status:status",
     "log": "companion.terminal.generic:log",
     "undo": "companion.terminal.generic:undo",
     "redo": "companion.terminal.generic:redo",

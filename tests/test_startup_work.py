@@ -144,3 +144,20 @@ def test_a_marker_is_named_on_the_pages_as_the_board_names_its_junction(game):
     for node in range(len(board.xy)):
         city = board.city_at(node)
         assert label(node) == (f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node])
+
+
+def test_a_read_overtaken_by_an_action_keeps_no_snapshot_that_would_fork_the_line(script, run, status):
+    from companion.core.recording import keep_snapshot
+
+    sid = _score_sheet(script, READ_SNAPSHOT_AFTER + 4)
+    store = _store()
+    store.drop_snapshot(sid)
+    session = sessions.load(store, sid)
+    replay = session.replay()  # a `status` read the session...
+    sessions.record(_store(), sid, {"type": "add", "scores": {"Ann": 1, "Bob": 2, "Cy": 3}})  # ...another process acts
+    keep_snapshot(store, session, replay)  # ...and the read would keep what it replayed
+    run(["add", "Ann=4", "Bob=5", "Cy=6"], expect=0)
+    after = status()
+    assert "fork" not in after and after["round"] == READ_SNAPSHOT_AFTER + 6
+    store.drop_snapshot(sid)
+    assert status() == after

@@ -121,8 +121,14 @@ def keep_snapshot(store: Store, session: Session, replay: Replay) -> None:
         return
     last = session.entries_from(session.length - 1)[0]
     if "id" in last:
+        # A read holds no lock: another process may have appended since. The basis is taken
+        # from the journals as they are now, so it stands for this replay only when they are
+        # still the ones read (checked after: an append changes a journal's size); else a
+        # later start would take an entry it never replayed as covered, and fork the line.
         basis = store.journal_basis(session.id, last["id"], session.length)
-        snap = session.journaled_snapshot_of(replay, basis) if basis is not None else None
+        if basis is None or session.signature is None or store.signature(session.id) != session.signature:
+            return
+        snap = session.journaled_snapshot_of(replay, basis)
     else:
         snap = session.snapshot_of(replay, store.last_number(session.id))
     if snap is not None:

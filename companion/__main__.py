@@ -1,6 +1,6 @@
 """`python -m companion` runs the same entry point as the `companion` command."""
 
-from companion.terminal.cli import main
+from companion.terminal.start import main
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -15,6 +15,37 @@ import unicodedata
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
+class Pattern:
+    """A regular expression compiled when it is first used, not when its module is imported:
+    compiling one costs a start some 400,000 instructions, and a `status` used none of the seven
+    its modules compiled at import (issue 27). Offers what the companion calls of re.Pattern."""
+
+    __slots__ = ("source", "flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0):
+        self.source, self.flags, self._compiled = source, flags, None
+
+    def compiled(self) -> re.Pattern:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def fullmatch(self, text: str):
+        return self.compiled().fullmatch(text)
+
+    def search(self, text: str):
+        return self.compiled().search(text)
+
+    def findall(self, text: str) -> list:
+        return self.compiled().findall(text)
+
+    def finditer(self, text: str):
+        return self.compiled().finditer(text)
+
+    def sub(self, repl, text: str) -> str:
+        return self.compiled().sub(repl, text)
+
+
 def is_unsafe_char(c: str) -> bool:
     """A character that does something on a terminal instead of showing itself."""
     return c in BIDI_CONTROLS or unicodedata.category(c) in ("Cc", "Zl", "Zp")
@@ -63,7 +94,7 @@ def safe_text(text: str, keep_newlines: bool = False) -> str:
 
 
 LONGEST_ECHO = 200  # characters of one unbroken word a refusal repeats (a path fits; 6,000 digits do not)
-_LONG_WORD = re.compile(r"\S{%d,}" % (LONGEST_ECHO + 1))
+_LONG_WORD = Pattern(r"\S{%d,}" % (LONGEST_ECHO + 1))
 
 
 def clip_echoes(message: str) -> str:
@@ -101,7 +132,7 @@ def seat_aliases(players: list[str], aliases: dict[str, str]) -> dict[str, str]:
 
 # The only escape codes a drawing may carry: Select Graphic Rendition (colour, bold, reverse),
 # written by the companion's own renderer, never taken from data.
-SGR = re.compile("\x1b\\[[0-9;]*m")
+SGR = Pattern("\x1b\\[[0-9;]*m")
 
 
 def safe_drawing(text: str) -> str:

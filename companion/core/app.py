@@ -159,7 +159,7 @@ class App:
 
         sid = sid or self.session_id()
         held = self._held if self._held is not None and self._held.id == sid else None
-        s, replay = sessions.fresh(self.store, sid, held)
+        s, replay = sessions.fresh(self.store, sid, held, keep=True)
         self._held = s
         return s, replay
 

@@ -457,9 +457,7 @@ def with_pairs(data: dict, pairs: list) -> dict:
         return data
     from companion.core.datapack import set_path
 
-    import copy
-
-    data = copy.deepcopy(data)
+    data = json_copy(data)  # (printed values are JSON: a plain copy, without importing copy)
     for key, value in pairs:
         set_path(data, key, value)
     return data

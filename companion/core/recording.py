@@ -12,9 +12,7 @@ from companion.contract.numbers import check_numbers
 from companion.contract.api import Event, State, json_copy
 from companion.core.store import Store, now
 from companion.core.framework import apply_event
-from companion.core.index import _sync_index, ended, index_summary
 from companion.core.journal import SNAPSHOT_EVERY, Replay, Session, check_deal_contexts, load, with_frozen
-from companion.core.seating import check_players, new_id, seat_from
 
 
 def create(store: Store, game_id: str, players: list[str], options: dict, start: str | None = None,
@@ -29,6 +27,9 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     from companion.core import datapack
 
     game = games.get(game_id)
+    from companion.core.index import index_summary
+    from companion.core.seating import check_players, new_id, seat_from  # (a read needs neither)
+
     names = seat_from(check_players(players, game), start)
     check_numbers(options)
     for event in events:
@@ -82,12 +83,14 @@ class Recorded:
         return iter((self.session, self.replay, self.event))
 
 
-def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None) -> tuple[Session, Replay]:
+def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" = None,
+          keep: bool = False) -> tuple[Session, Replay]:
     """Session ``sid`` and its replay as the file holds them now: ``held`` itself when the file
     is the one it was read from (the same inode, size and time: every write replaces it), held
     followed by the actions appended since when only those were added (as a page or the
     shell sees another terminal's rail), else a new read and replay. So a command, the shell's
-    toolbar and the pages read a session once and replay it once, whoever asks."""
+    toolbar and the pages read a session once and replay it once, whoever asks. ``keep``: a
+    read (not an action) that had the rules replay many events keeps a snapshot of them."""
     if isinstance(held, tuple):
         held = held[0]
     if held is not None:
@@ -99,7 +102,38 @@ def fresh(store: Store, sid: str, held: "Session | tuple[Session, Any] | None" =
         extended = _extended(held, held._replayed, current)
         if extended is not None:
             current.keep_replay(extended)
-    return current, current.replay()
+    replay = current.replay()
+    if keep and replay.fresh >= READ_SNAPSHOT_AFTER:
+        keep_snapshot(store, current, replay)
+    return current, replay
+
+
+# A read that had the rules replay at least this many events keeps a snapshot of its replay
+# (a write keeps one every SNAPSHOT_EVERY): the next `status` of a Trans round with 80 rails
+# starts from it instead of building the board and replaying the rails again (issue 27).
+READ_SNAPSHOT_AFTER = 16
+
+
+def keep_snapshot(store: Store, session: Session, replay: Replay) -> None:
+    """Keep a replay snapshot of ``replay`` (the whole line of ``session`` replayed), if one
+    can stand for it: a cache in the machine's own folder, its failure to write no error."""
+    if replay.undone or not session.length:
+        return
+    last = session.entries_from(session.length - 1)[0]
+    if "id" in last:
+        # A read holds no lock: another process may have appended since. The basis is taken
+        # from the journals as they are now, so it stands for this replay only when they are
+        # still the ones read (checked after: an append changes a journal's size); else a
+        # later start would take an entry it never replayed as covered, and fork the line.
+        basis = store.journal_basis(session.id, last["id"], session.length)
+        if basis is None or session.signature is None or store.signature(session.id) != session.signature:
+            return
+        snap = session.journaled_snapshot_of(replay, basis)
+    else:
+        snap = session.snapshot_of(replay, store.last_number(session.id))
+    if snap is not None:
+        store.write_snapshot(session.id, snap)
+        replay.fresh = 0  # the snapshot stands for these now
 
 
 def _extended(before: Session, replay: Replay, current: Session) -> Replay | None:
@@ -168,6 +202,8 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                       .format(id=session.id)
                 )
         data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
+        from companion.core.index import _sync_index, ended
+
         was = ended(replay)
         kept = before(replay.state) if before is not None else None
         for _try in range(20):
@@ -242,6 +278,8 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
         if kind == "redo" and not before.undone:
             raise CompanionError(_("Nothing to redo: no undone event is waiting."))
         moved = before.events[-1] if kind == "undo" else before.undone[0]
+        from companion.core.index import _sync_index, ended
+
         was = ended(before)
         entry = {"kind": kind, "at": now()}
         store.append(sid, entry)

@@ -14,10 +14,6 @@ event folded), journal (a session and its replay), recording (writes under the l
 
 # One bound for every number on every way in (LARGEST stays importable from here).
 from companion.contract.numbers import LARGEST, check_numbers  # noqa: F401
-from companion.core.seating import (  # noqa: F401
-    ID_ALPHABET, ID_LENGTH, LOCATION_MAX, NAME_BAD_STARTS, NAME_MAX, check_players, clock, new_id,
-    parse_location, parse_played_on, seat_from,
-)
 from companion.core.framework import (  # noqa: F401
     GENERIC_EVENTS, NOTE_MAX, PLAYED_KEYS, TIE_BREAK_MAX, _apply_generic, apply_event, check_played,
     context_finished, describe_event, is_points, new_context,
@@ -29,8 +25,22 @@ from companion.core.journal import (  # noqa: F401
 from companion.core.recording import (  # noqa: F401
     MakeEvent, Recorded, _deals, _extended, _record, create, fresh, record, reveal, step, supplied_value,
 )
-from companion.core.index import (  # noqa: F401
-    INDEX_STAMP_VERSION, QUIET_NS, SUMMARY_KEYS, _checked_index, _entry_of, _index_stamp,
-    _read_index_stamp, _sync_index, _write_index_stamp, ended, heal_index, index, index_summary,
-    minutes_between, rebuild_index,
-)
+
+# A new session's players and the index are read only by the commands that make or list
+# sessions: their names are found here when first asked for (a `status` imports neither).
+_SEATING = ("ID_ALPHABET", "ID_LENGTH", "LOCATION_MAX", "NAME_BAD_STARTS", "NAME_MAX", "check_players", "clock",
+            "new_id", "parse_location", "parse_played_on", "seat_from")
+_INDEX = ("INDEX_STAMP_VERSION", "QUIET_NS", "SUMMARY_KEYS", "_checked_index", "_entry_of", "_index_stamp",
+          "_read_index_stamp", "_sync_index", "_write_index_stamp", "ended", "heal_index", "index", "index_summary",
+          "minutes_between", "rebuild_index")
+
+
+def __getattr__(name: str):
+    if name in _SEATING:
+        from companion.core import seating as module
+    elif name in _INDEX:
+        from companion.core import index as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(module, name)
+    return value

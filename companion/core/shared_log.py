@@ -33,9 +33,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
+from companion.contract.text import Pattern
+
 KIND = "log"
-DEVICE_FILE = re.compile(r"[0-9a-f]{10}\.json")
-CONFLICT = re.compile(r".*(?:\.sync-conflict-|conflicted copy|'s conflicting copy).*\.json", re.IGNORECASE)
+DEVICE_FILE = Pattern(r"[0-9a-f]{10}\.json")
+CONFLICT = Pattern(r".*(?:\.sync-conflict-|conflicted copy|'s conflicting copy).*\.json", re.IGNORECASE)
 LEGACY_DEVICE = ""
 
 

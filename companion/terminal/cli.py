@@ -31,6 +31,7 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 # option's help, click.Path's "directory") are made untranslated, and main() binds Click's
 # messages to the companion's catalogue (speech.speak_click) before any is shown.
 from companion.terminal.speech import quiet_click  # noqa: E402
+from companion.terminal.collector import begun  # noqa: E402
 
 quiet_click()
 
@@ -77,7 +78,7 @@ COMMANDS: dict[str, str] = {
     "new": "companion.terminal.generic:new",
     "sessions": "companion.terminal.generic:sessions_cmd",
     "use": "companion.terminal.generic:use",
-    "status": "companion.terminal.generic:status",
+    "status": "companion.terminal.status:status",
     "log": "companion.terminal.generic:log",
     "undo": "companion.terminal.generic:undo",
     "redo": "companion.terminal.generic:redo",
@@ -497,6 +498,7 @@ class DataDirPath(click.Path):
 @click.version_option(__version__, "--version", prog_name="companion", message="%(prog)s %(version)s")
 @click.pass_context
 def cli(ctx: click.Context, data_dir: str | None, session_id: str | None, lang: str | None = None) -> None:
+    begun()  # the start is over: the cycle collector is on again (terminal/collector.py)
     line = isinstance(ctx.obj, App) and not ctx.obj.one_off  # one line of the shell or of a script (run_line)
     if lang:
         from companion.contract.language import set_language

@@ -15,6 +15,7 @@ from companion.games.kit import completes, echo_json, json_option, pass_app, ses
 from companion.contract.errors import CompanionError
 from companion.contract.exit import Exit
 from companion.core.store import without_cycle_collection
+from companion.terminal.status import status  # noqa: F401 (its own module: the start of a `status`)
 
 
 @click.command(help=N_("List the games the companion knows, with their ids for `new`; a game that could not be\n"
@@ -272,44 +273,6 @@ def use(app, session_id: str) -> None:
     app.pin(sid)  # a shell or a script stays here, whatever another terminal does
     click.echo(_("Now using session {id}: {game} with {players}.").format(id=sid, game=s.game.title,
                                                                           players=", ".join(s.players)))
-
-
-@click.command(help=N_("Show the current session: round, scores, whose turn, and what is left to do."))
-@json_option
-@session_option
-@pass_app
-def status(app, as_json: bool) -> None:
-    s = app.session()
-    replay = s.replay()
-    seen = Exit(s, replay)  # the table's: everything here is made from view(state, None)
-    if as_json:
-        echo_json(seen.status, "status")
-        return
-    from companion.contract.view import Line
-    from companion.terminal.declared import show
-
-    if replay.played:  # logged from final scores: the game's own screen has nothing
-        from companion.terminal.render import players_line, winners_line
-
-        info = seen.status
-        show(app, [Line(_("Session {id} · {game} · logged with `played`").format(id=s.id, game=s.game.title)),
-                   Line(players_line(info)),
-                   Line(winners_line(info))])
-        return
-    view = []
-    if s.fork is not None:  # issue 30: both branches named, on every laptop
-        from companion.core.forks import describe
-
-        view.append(Line(describe(s.id, s.fork)))
-    abandoned = replay.abandoned
-    if abandoned:
-        reason = abandoned.get("reason")
-        view.append(Line(_("Abandoned ({reason}): this game has no result (`undo` takes that back).").format(
-            reason=reason) if reason else _("Abandoned: this game has no result (`undo` takes that back).")))
-    view += registry.parts(s.meta["game"]).views.status_view(seen.at(host=app))
-    if s.revealed and not replay.finished:
-        view.append(Line(_("Note: the deal seed was revealed before the end of the game (`verify --reveal`).")))
-    show(app, view)
 
 
 @click.command(help=N_("List the session's events, numbered, in words."))

@@ -7,6 +7,8 @@ from companion.contract.language import N_, _, ngettext  # noqa: F401
 import re
 from typing import Any, Callable, Iterable, Sequence
 
+from companion.contract.text import Pattern
+
 
 class Drawn(str):
     """Text the renderer laid out and coloured itself (a board): it is printed as it is, its
@@ -187,8 +189,8 @@ def wrap(text: str, width: int | None = None, indent: str = "  ") -> str:
     return "\n".join(out).replace(KEEP, " ")
 
 
-_HYPHENS = re.compile(r"[^-]+-*|-+")  # a path's junctions, each with the hyphen after it
-_WORDS = re.compile(r"(?:[^ `]|`[^`]*`)+|[^ ]+| +")  # a `command to type` counts as one word
+_HYPHENS = Pattern(r"[^-]+-*|-+")  # a path's junctions, each with the hyphen after it
+_WORDS = Pattern(r"(?:[^ `]|`[^`]*`)+|[^ ]+| +")  # a `command to type` counts as one word
 
 
 def _words(text: str, room: int) -> list[str]:
@@ -456,7 +458,7 @@ def colour_256(hex_colour: str) -> str:
     return f"38;5;{16 + 36 * six(r) + 6 * six(g) + six(b)}"
 
 
-HEX = re.compile("#[0-9a-fA-F]{6}")
+HEX = Pattern("#[0-9a-fA-F]{6}")
 
 
 def sgr(style: str) -> str:

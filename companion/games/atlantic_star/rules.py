@@ -17,14 +17,13 @@ classes in use. Provisional points appear in the summary for the classes already
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from companion.contract.errors import RuleError, game_over
 from companion.contract.language import N_, _, ngettext
 from companion.contract.written import number
 from companion.contract.text import has_unsafe_chars, safe_text
-from companion.contract.api import Game, Setup, State, best, player_name
+from companion.contract.api import Game, Setup, State, best, json_copy, player_name
 
 GAME = "atlantic-star"
 OPERATOR = "operator"
@@ -201,7 +200,7 @@ class AtlanticStar(Game):
             "money": {p: money for p in players},
             "hand": {p: 0 for p in players},
             "plaques": {p: {sea: per_sea for sea in seas} for p in players},
-            "operators": copy.deepcopy(operators),
+            "operators": json_copy(operators),
             "agency": [{"price": price, "card": name} for price, name in zip(prices, names)],
             "seas": {sea: {"class": None, "ranking": []} for sea in seas},
             "places": size,
@@ -210,7 +209,7 @@ class AtlanticStar(Game):
             "finished": False,
             "winners": [],
             "scores": None,
-            "vp": copy.deepcopy(data.get("vp")),
+            "vp": json_copy(data.get("vp")),
         }
 
     def advance(self, state: State, event: dict, data: dict) -> State:
@@ -218,7 +217,7 @@ class AtlanticStar(Game):
             raise RuleError(game_over())
         new = super().advance(state, event, data)
         # summary() sees only the state: keep the victory points this session knows beside it
-        new["vp"] = copy.deepcopy(data.get("vp"))
+        new["vp"] = json_copy(data.get("vp"))
         return new
 
     # -- the turn --------------------------------------------------------------------------
@@ -433,7 +432,7 @@ class AtlanticStar(Game):
                 _("victory points of the {n}-star class, 1st to 6th place, read off the board").format(n=cls),
                 "[1st, 2nd, 3rd, 4th, 5th, 6th]",
             )
-        s["vp"] = copy.deepcopy(data.get("vp"))
+        s["vp"] = json_copy(data.get("vp"))
         scores = {p: self.score(s, p) for p in s["players_order"]}
         top = best(scores)
         if len(top) > 1:  # equal points: more money wins, else a shared win
@@ -510,7 +509,7 @@ class AtlanticStar(Game):
             "winners": list(s["winners"]),
             "turn": s["turn"]["player"] if s["turn"] else None,
             "may": self.may(s),
-            "agency": copy.deepcopy(s["agency"]),
+            "agency": json_copy(s["agency"]),
             "seas": {
                 sea: {
                     "class": info["class"],

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import Iterable
+from typing import Callable, Iterable
 
 from companion.contract.language import N_, _, ngettext
 from companion.core.datapack import example, pack, set_command
@@ -105,6 +105,35 @@ def _abbreviations(names: list[str]) -> dict[str, str]:
     return out
 
 
+def grid(rows: tuple[str, ...]) -> tuple[list[tuple[int, int]], list[int], list[str]]:
+    """A board's junctions from its printed rows, in row order: their (x, y), their printed
+    column (0 = A) and their coordinate name (``E6``)."""
+    xy = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "o"]
+    half = [2 * x - y for x, y in xy]
+    cmin = min(h // 2 for h in half) if half else 0
+    column = [h // 2 - cmin for h in half]
+    return xy, column, [column_letters(c) + str(y + 1) for c, (x, y) in zip(column, xy)]
+
+
+def junction_labels(values: dict) -> Callable[[int], str]:
+    """How the pages name a junction (a start marker's): its coordinate, with its city's
+    three-letter label beside it (issue 31: "J7 (KaC)"), exactly as the board made of
+    ``values`` names it, but from the rows and the cities alone: a `status` shows the markers
+    and needs none of the board's lines (building them was 7 M instructions of a Trans
+    `status`, issue 27)."""
+    _xy, _column, coord = grid(tuple((values.get("board") or {}).get("rows") or ()))
+    node_at = {p: i for i, p in enumerate(_xy)}
+    cities = values.get("cities") or ()
+    city_at = {node_at.get(tuple(c["xy"])): c["name"] for c in cities}  # the last one, as the board
+    abbr = _abbreviations([c["name"] for c in cities]) if city_at else {}
+
+    def label(node: int) -> str:
+        city = city_at.get(node)
+        return f"{coord[node]} ({abbr[city]})" if city is not None else coord[node]
+
+    return label
+
+
 class City:
     """A city of the board: its name, colour, junction, whether its card has a dashed border
     (None: not known) and its three-letter label. (Plain classes, not dataclasses: every
@@ -180,14 +209,10 @@ class Board:
         if not rows:
             raise CompanionError(_("The printed data of {game} has no board: reinstall the "
                                    "companion.").format(game=game))
-        xy = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "o"]
+        xy, column, coord = grid(rows)
         if not xy:
             raise CompanionError(_("The board of {game} has no junctions: its rows hold no 'o'.").format(game=game))
         node_at = {p: i for i, p in enumerate(xy)}
-        half = [2 * x - y for x, y in xy]
-        cmin = min(h // 2 for h in half)
-        column = [h // 2 - cmin for h in half]
-        coord = [column_letters(c) + str(y + 1) for c, (x, y) in zip(column, xy)]
 
         cost: dict[Edge, int] = {}
         adj: list[list[int]] = [[] for _ in xy]

@@ -12,6 +12,7 @@ import re
 from typing import Any, Iterable
 
 from companion.contract.errors import CompanionError
+from companion.games.trans.board import junction_labels
 from companion.games.trans.rules import PRESTIGE_GOAL, city_colours, colour_word
 from companion.contract.language import N_, _, ngettext
 from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, message, names, player_colour
@@ -616,16 +617,12 @@ def public_blocks(at) -> list:
     rail's name may be a city's)."""
     status = at.status
     state = at.state
-    game = at.game
-    board = game.board_of(at.data)
     track = state["track"]
     players = at.players
     rows = []
-    def where(node: int) -> str:
-        """A marker's junction as the board prints it: its city's three-letter label beside the
-        coordinate (issue 31: "J7 (KaC)", not a bare grid square), the label the drawing shows."""
-        city = board.city_at(node)
-        return f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node]
+    # a marker's junction as the board prints it: its city's three-letter label beside the
+    # coordinate (issue 31: "J7 (KaC)", not a bare grid square), the label the drawing shows
+    where = junction_labels(at.data)
 
     for i, p in enumerate(players):
         marker = track["markers"].get(p)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core import datapack
 from companion.contract.errors import CompanionError, Malformed, RuleError
 from companion.contract.language import _
 from companion.games.transatlantic.rules import GAME, KINDS, check_flag, check_ship, ship_key, unknown_ship
@@ -19,6 +18,8 @@ from companion.games.transatlantic.rules import GAME, KINDS, check_flag, check_s
 
 def values(store) -> dict:
     """The printed values as the players know them today (the pack and their own)."""
+    from companion.core import datapack  # (only where a card is looked up: a `status` needs none)
+
     return datapack.merged(GAME, store.user_values(GAME))
 
 
@@ -53,6 +54,8 @@ def store_ship(store, ship: dict) -> bool:
         cards = dict(known.get("ships") or {})
         replaced = ship["name"] in cards
         cards[ship["name"]] = ship
+        from companion.core import datapack
+
         datapack.validate(GAME, "ships", cards, store.user_values(GAME))
         store.set_user_value(GAME, f"ships.{ship['name']}", ship)
     return replaced

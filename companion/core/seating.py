@@ -23,7 +23,9 @@ def new_id(existing: set[str], after: str | None = None) -> str:
     """A new session id, none of ``existing``; with ``after``, one that sorts after it (a session
     this laptop started in the same second: the history lists sessions by their start, then by
     id, the same on every laptop, issue 30; so the sessions one laptop starts within a second
-    keep the order it started them). Close after it, leaving room for many more."""
+    keep the order it started them). Within the first eighth of the ids after it: its first
+    letters still tell it from the one before (people type them), and there is room for hundreds
+    more in the same second."""
     import secrets  # imported here: `status` never makes an id, and secrets pulls in random
 
     digits = "".join(sorted(ID_ALPHABET))  # in the order ids sort
@@ -35,7 +37,7 @@ def new_id(existing: set[str], after: str | None = None) -> str:
         low += 1
     while True:
         if 0 < low < top:
-            n = low + secrets.randbelow(min(top - low, len(digits) ** (ID_LENGTH // 2)))
+            n = low + secrets.randbelow(max(1, (top - low) // 8))
         else:
             n = secrets.randbelow(top)
         sid = ""

@@ -165,3 +165,29 @@ def test_sessions_started_in_the_same_second_list_alike_on_every_laptop(pair, mo
             (laptop.root / "sessions" / f"{sid}.{laptop.device}.jsonl").read_bytes())
     assert a.json("stats") == b.json("stats")
     assert a.json("sessions", "--deleted") == b.json("sessions", "--deleted")
+
+
+def test_an_import_is_not_read_again_by_the_next_look(pair, monkeypatch, tmp_path):
+    """The sessions an import writes are listed with the signatures of the files it wrote: the
+    next history command reads none of them again (at 50,000 plays that would be a rebuild);
+    a session it continues is read again once."""
+    a, b = pair
+    played = [a.run("played", "scoresheet", "--players", f"Ann={n},Bob=3", expect=0) for n in range(4)]
+    assert all(r.exit_code == 0 for r in played)
+    sid = started(a)
+    a.run("add", "Ann=1", "Bob=1", expect=0)
+    export = tmp_path / "club.json"
+    a.run("export", "-o", str(export), expect=0)
+    b.run("import", str(export), expect=0)
+    reads: list[str] = []
+    real = index_module._entry_of
+    monkeypatch.setattr(index_module, "_entry_of", lambda s: reads.append(s.id) or real(s))
+    assert len(b.json("sessions")) == 5
+    assert reads == []
+    a.run("add", "Ann=2", "Bob=2", expect=0)
+    a.run("export", "-o", str(export), "--force", expect=0)
+    reads.clear()  # (laptop A's export read its session again: it changed)
+    b.run("import", str(export), expect=0)
+    mine, theirs = listed(b)[sid], listed(a)[sid]
+    assert {**mine, "current": None} == {**theirs, "current": None}  # (each laptop's own current session)
+    assert reads == [sid]

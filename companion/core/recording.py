@@ -70,30 +70,27 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
 
 
 def _last_started(store: Store) -> list | None:
-    """[start, id] of the session this laptop started last (cache/last-started.json), or None."""
-    import json
-
+    """[start, id] of the session this laptop started last (cache/last-started: the two on one
+    line), or None."""
     try:
-        found = json.loads((store.cache_dir / "last-started.json").read_text(encoding="utf-8"))
+        found = (store.cache_dir / "last-started").read_text(encoding="utf-8").split()
     except (OSError, ValueError):
         return None
-    return found if isinstance(found, list) and len(found) == 2 and all(isinstance(v, str) for v in found) else None
+    return found if len(found) == 2 else None
 
 
 def _keep_last_started(store: Store, created: str, sid: str) -> None:
     """Keep this laptop's last start, for the id of the next one started in the same second
     (a cache: lost, the next id is only random)."""
     import contextlib
-    import json
-
     import os
 
     with contextlib.suppress(OSError):
-        path = store.cache_dir / "last-started.json"
+        path = store.cache_dir / "last-started"
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps([created, sid]))
+            fh.write(f"{created} {sid}\n")
 
 
 MakeEvent = Callable[[Session, Replay], Event]

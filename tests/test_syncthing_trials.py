@@ -4,7 +4,8 @@ their syncs dropped and restored, and all end with the same record (issue 30, it
 Each trial: some laptops' Syncthing is stopped (SIGSTOP: the Wi-Fi drops); every laptop at
 once runs a few random actions (games logged or started and played, rounds added and undone,
 games finished, players renamed, titles named with options, a printed value set or forgotten,
-sessions deleted and restored, a companion killed with SIGKILL in the middle of a command);
+sessions deleted and restored, a companion killed with SIGKILL in the middle of adding a round,
+ending a game or undoing: between its journal and its index);
 sometimes a Syncthing is killed with SIGKILL and started again; then every sync is resumed
 (SIGCONT) and the laptops are waited for until their shared files are the same. Then:
 
@@ -113,16 +114,18 @@ def act(laptop: Laptop, rng: random.Random, ledger: Ledger, trouble: list[str], 
             return
         sid = rng.choice(ids)
         args = ["delete", sid, "--yes"] if kind == "delete" else ["restore", sid]
-    else:  # kill: a companion killed in the middle of adding a round (or of starting a game)
+    else:  # kill: a companion killed in the middle of adding a round, ending a game or undoing
         if own:
             sid = rng.choice(own)
             players = laptop.in_play[sid]["players"]
-            c.proc.stdin.write(json.dumps(["--session", sid, "add", *(f"{p}=1" for p in players)]) + "\n")
+            what = rng.choice(["add", "add", "finish", "undo"])  # (an end: between its journal and its index)
+            line = ["--session", sid, what, *((f"{p}=1" for p in players) if what == "add" else ())]
+            c.proc.stdin.write(json.dumps(line) + "\n")
             c.proc.stdin.flush()
             time.sleep(rng.uniform(0, 0.12))
             c.kill()
-            if not laptop.in_play[sid]["finished"]:
-                ledger.moved(sid, 0, 1)  # written or not: either is right
+            if not laptop.in_play[sid]["finished"]:  # written or not: either is right
+                ledger.moved(sid, *{"add": (0, 1), "finish": (0, 0), "undo": (-1, 0)}[what])
             with ledger.lock:
                 ledger.unknown += 1
         return

@@ -126,6 +126,8 @@ def act(laptop: Laptop, rng: random.Random, ledger: Ledger, trouble: list[str], 
             c.kill()
             if not laptop.in_play[sid]["finished"]:  # written or not: either is right
                 ledger.moved(sid, *{"add": (0, 1), "finish": (0, 0), "undo": (-1, 0)}[what])
+            if what == "finish":  # over or not: left alone (an undo might take back its end, not a round)
+                laptop.in_play[sid]["finished"] = True
             with ledger.lock:
                 ledger.unknown += 1
         return

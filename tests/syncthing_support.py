@@ -279,15 +279,8 @@ from click.testing import CliRunner
 from companion.terminal.cli import cli
 runner = CliRunner()
 print("ready", flush=True)
-import time
-last = 0
 for line in sys.stdin:
     args = json.loads(line)
-    if isinstance(args, dict):  # {"args": [...], "slot": [i, n]}: wait for a second of its own
-        i, n = args["slot"]
-        while not (int(time.time()) % n == i and time.time() % 1.0 < 0.3 and int(time.time()) != last):
-            time.sleep(0.01)
-        last, args = int(time.time()), args["args"]
     result = runner.invoke(cli, args, catch_exceptions=True)
     err = result.stderr if result.stderr_bytes is not None else ""
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -313,11 +306,10 @@ class Companion:
         self.run("games", "--json")  # what a command imports, imported before the timed ones
         self.run("sessions", "--json")
 
-    def run(self, *args: str, slot: tuple[int, int] | None = None) -> dict:
-        """Run one command line; with ``slot`` (i, n), in a second of the clock whose number is
-        i modulo n, and never in the second of the last slotted one."""
-        request = {"args": list(args), "slot": list(slot)} if slot else list(args)
-        self.proc.stdin.write(json.dumps(request) + "\n")
+    def run(self, *args: str) -> dict:
+        """Run one command line (issue 30: at any moment; games started or ended in the same
+        second on several laptops are listed alike on all)."""
+        self.proc.stdin.write(json.dumps(list(args)) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:

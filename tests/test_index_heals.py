@@ -20,7 +20,7 @@ def listed(run) -> dict:
 
 
 def full_index(monkeypatch):
-    def full(self, entry):
+    def full(self, entry, *args, **kwargs):
         raise StoreError(f"Could not write {self.index_path}: {os.strerror(errno.ENOSPC)}. Nothing was changed.")
 
     monkeypatch.setattr(Store, "index_put", full)

@@ -44,7 +44,7 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
     changing nothing, when there is no fork, the laptop is not one of the branches', or the
     rules refuse the branches played one after the other. Returns the session after it and
     one line saying what was done."""
-    from companion.core.index import session_entry
+    from companion.core.index import before_append, session_entry
 
     if both and keep:
         raise CompanionError(_("Choose one: `--keep LAPTOP` or `--both`, not both. Nothing was changed."))
@@ -86,6 +86,7 @@ def resolve(store: Store, sid: str, keep: str | None = None, both: bool = False)
         entry = {"kind": RESOLVE, "parent": fork.at, "keep": firsts,
                  "aside": [b["first"] for b in fork.branches if b["first"] not in firsts],
                  "tips": {b["first"]: b["tip"] for b in fork.branches}, "at": now()}
+        before_append(store, sid)  # its entry loses the fork: the index first (companion.core.index)
         store.append(sid, entry)
         after = load(store, sid)
         with store.writing():

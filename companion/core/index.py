@@ -9,36 +9,40 @@ from datetime import datetime
 
 from companion.contract.language import _
 from companion.contract.errors import CompanionError, StoreError
-from companion.core.store import Store, index_entry
+from companion.core.store import Store, index_entry, started_order
 from companion.core.journal import Replay, Session, load
 
 
 def index(store: Store) -> list[dict]:
-    """Every session's index entry, oldest first: the index as a cache of the session files
+    """Every session's entry in the index, oldest first: the index as a cache of the session files
     that heals itself (issue 12).
 
-    Checked cheaply at every read: a session file the index does not list (a crash between
-    the two writes), an entry whose file is gone, and every session file changed since the
-    index was last written (a `finish` whose index update a kill or a full disk stopped) are
-    re-derived from the files. Differences are written back under the lock when the folder
-    can be written; the answer is right either way. A file that cannot be read is skipped,
-    with one note naming it.
+    Checked at every read against the files: a session file the index does not list (a crash
+    between the two writes), an entry whose file is gone, and every session whose files (its
+    description and its laptops' journals) are not those its entry was derived from are derived
+    again from the files. Issue 30: the index keeps, beside each entry, the signature of those
+    files taken before they were read (inode, size, modification and change times of each:
+    ``Store.index_and_sources``), so a journal a sync brings or a laptop appends is seen
+    whatever times its files carry, and a session is read again once per change, not at every
+    command. Differences are written back under the lock when the folder can be written; the
+    answer is right either way. A file that cannot be read is skipped, with one note naming it.
 
-    Every write of a session file replaces it (a rename in ``sessions/``), so the folder's own
-    time changes with each one. A check that found everything in step keeps that time and the
-    index's signature in ``cache/index-checked.json``; while both are unchanged, nothing was
-    written since and the files are not looked at again (issue 23: at 50,000 sessions the
-    look took 0.2-0.3 s of every `sessions`, `stats` and `players`).
+    A session a sync brings, a new journal and a file a write replaces change the sessions
+    folder's own time. A check that found everything in step keeps that time and the index's
+    signature in ``cache/index-checked.json``; while both are unchanged, the files are not
+    looked at again (issue 23: at 50,000 sessions the look took 0.2-0.3 s of every `sessions`,
+    `stats` and `players`). An entry appended to a journal in place changes neither: an action
+    whose entry may change the session's index entry writes the index first
+    (:func:`before_append`), so a kill between its journal and its index is seen.
     """
-    entries = store.index()
-    stamp = _index_stamp(store)
+    stamp = _index_stamp(store)  # before the index is read: a write after it voids the stamp
     if stamp is not None and stamp == _read_index_stamp(store):
-        return entries
-    return _checked_index(store, entries, stamp)
+        return store.index()
+    entries, sources = store.index_and_sources()
+    return _checked_index(store, entries, stamp, sources)
 
 
-INDEX_STAMP_VERSION = 1
-CLOCK_SLACK_NS = 100_000_000  # files' times may run a clock tick (up to 10 ms) out of order: ample margin
+INDEX_STAMP_VERSION = 2  # 2: the index keeps its entries' sources (issue 30)
 QUIET_NS = 2_000_000_000  # a folder changed in the last two seconds may change again within its clock's tick
 
 
@@ -62,9 +66,13 @@ def _index_stamp(store: Store) -> list | None:
             shared_log.signature(store, "trash")]
 
 
+def _stamp_path(store: Store):
+    return store.cache_dir / "index-checked.json"
+
+
 def _read_index_stamp(store: Store) -> list | None:
     try:
-        path = store.cache_dir / "index-checked.json"
+        path = _stamp_path(store)
         if path.is_symlink():
             return None
         return json.loads(path.read_text(encoding="utf-8"))
@@ -82,67 +90,82 @@ def _write_index_stamp(store: Store, stamp: list | None) -> None:
     from companion.core.store import atomic_write_text
 
     with contextlib.suppress(CompanionError, OSError):
-        atomic_write_text(store.cache_dir / "index-checked.json", json.dumps(stamp))
+        atomic_write_text(_stamp_path(store), json.dumps(stamp))
 
 
-def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> list[dict]:
-    """:func:`index`'s look at every session file (one listing of the folder, one ``lstat``
-    each, a ``stat`` more for a link)."""
+def before_append(store: Store, sid: str) -> None:
+    """Before an action appends what may change session ``sid``'s index entry (its end, its
+    undo, a fork's resolution, an import continuing it): forget the entry's sources first, so
+    whatever stops the action between its journal and its index (a kill -9, a full disk)
+    leaves an entry the next look derives again (issue 30). The write changes the index's
+    signature, so no stamp of a check made before vouches for it. Forgetting a check is no
+    change of the record (nothing a person sees differs). When the index cannot be written,
+    the stamp is removed at least."""
+    try:
+        with store.writing():  # the folder's short lock, inside the session's: always in this order
+            store.index_forget([sid])
+    except StoreError:
+        with contextlib.suppress(OSError):
+            _stamp_path(store).unlink()
+
+
+def _scan(store: Store) -> tuple[dict[str, list], set[str]]:
+    """({session id: the :func:`stat_row` of each of its files}, the ids whose session file
+    is there), from one listing of ``sessions/`` and one ``lstat`` a file (a ``stat`` more for
+    a link): a session's description and its laptops' journals, conflict copies included."""
     import os
+    import time
 
-    from companion.core.store import ID_PATTERN, file_signature
+    from companion.core.store import ID_PATTERN, stat_row
 
-    listed = {e["id"]: e for e in entries}
-    index_sig = file_signature(store.index_path)
-    index_time = index_sig[2] if index_sig else -1
-    files: list[str] = []
-    suspects: list[str] = []
-    journaled: list[str] = []
-    deleted = store.deleted_ids()  # in the bin: no longer listed (issue 30)
+    rows: dict[str, list] = {}
+    described: set[str] = set()
     try:
         with os.scandir(store.sessions_dir) as found:
             for item in found:
                 name = item.name
-                if name.endswith(".jsonl") and ID_PATTERN.fullmatch(name[:8]) and name[8:9] == ".":
-                    # a device's journal (issue 30): entries synced from another laptop. A file's
-                    # time may be a clock tick behind one written just before it (the system
-                    # keeps times coarse unless they were looked at): a margin of CLOCK_SLACK_NS
-                    # and its change time: a sync gives the file it brings the other laptop's
-                    # modification time, older than this index
-                    with contextlib.suppress(OSError):
-                        st = item.stat(follow_symlinks=False)
-                        if max(st.st_mtime_ns, st.st_ctime_ns) >= index_time - CLOCK_SLACK_NS:
-                            journaled.append(name[:8])
-                    continue
-                if not name.endswith(".json") or not ID_PATTERN.fullmatch(name[:-5]):
-                    continue
-                sid = name[:-5]
-                if sid in deleted:
-                    continue
-                files.append(sid)
-                if sid not in listed:
-                    suspects.append(sid)
+                if name.endswith(".json"):
+                    sid = name[:-5]
+                    if not ID_PATTERN.fullmatch(sid):
+                        continue
+                    described.add(sid)
+                elif name.endswith(".jsonl") and name[8:9] == "." and ID_PATTERN.fullmatch(name[:8]):
+                    sid = name[:8]  # a laptop's journal (issue 30), or a sync's conflict copy of one
+                else:
                     continue
                 try:
-                    # the change time too: a sync (Syncthing, Dropbox) gives a file it brings the
-                    # other laptop's modification time, older than this index (issue 30)
                     st = item.stat(follow_symlinks=False)
-                    link_time = max(st.st_mtime_ns, st.st_ctime_ns)  # a link put in place is new too
-                    if item.is_symlink():
-                        st = item.stat()
-                        link_time = max(link_time, st.st_mtime_ns, st.st_ctime_ns)
-                except OSError:
-                    link_time = index_time  # cannot be looked at: the read says why
-                if link_time >= index_time:
-                    suspects.append(sid)
+                    row = [stat_row(name, st)]
+                    if item.is_symlink():  # a link put in place is new, and so is its target changed
+                        row.append(stat_row(name + " ->", os.stat(item.path)))
+                except OSError:  # cannot be looked at: never in step (the read says why)
+                    row = [(name, time.time_ns())]
+                rows.setdefault(sid, []).extend(row)
     except (FileNotFoundError, NotADirectoryError):
-        files = []
-    files.sort()
-    present_files = set(files)
-    suspects = sorted(set(suspects) | {sid for sid in journaled if sid in present_files})
+        return {}, set()
+    return rows, described
+
+
+def _checked_index(store: Store, entries: list[dict], stamp: list | None,
+                   sources: dict[str, str] | None = None) -> list[dict]:
+    """:func:`index`'s look at every session's files: each session whose files' signature is
+    not the one its entry was derived from is read again (the signature taken before the
+    read: whatever changes during it differs next time), and its entry and sources are
+    written back in one write."""
+    from companion.core.store import source_signature
+
+    if sources is None:
+        sources = store.index_and_sources()[1]
+    listed = {e["id"]: e for e in entries}
+    rows, described = _scan(store)
+    deleted = store.deleted_ids()  # in the bin: no longer listed (issue 30)
+    files = sorted(sid for sid in described if sid not in deleted)
+    present = set(files)
+    now = {sid: source_signature(rows[sid]) for sid in files}
+    suspects = [sid for sid in files if sid not in listed or sources.get(sid) != now[sid]]
     from companion.core.plugins import skipping
 
-    fixed: dict[str, dict] = {}
+    derived: dict[str, dict] = {}
     skipped = False
     for sid in suspects:
         try:  # a plugin's rules that raise skip their session alone, named (issue 22)
@@ -154,24 +177,23 @@ def _checked_index(store: Store, entries: list[dict], stamp: list | None) -> lis
         if not ok:
             skipped = True  # looked at again next time (the plugin may be mended)
             continue
-        if listed.get(sid) != entry:
-            fixed[sid] = entry
-    present = set(files)
+        derived[sid] = entry
     gone = [sid for sid in listed if sid not in present]
-    if not fixed and not gone:
-        if not skipped and not [sid for sid in suspects if sid not in listed]:
+    stale = [sid for sid in sources if sid not in present and sid not in listed]
+    if not derived and not gone and not stale:
+        if not skipped:
             _write_index_stamp(store, stamp)
         return entries
 
     with contextlib.suppress(CompanionError):  # a read-only folder: the answer is still right
         with store.writing():
-            for entry in fixed.values():
-                store.index_put(entry)
-            if gone:
-                store.index_remove(gone)
-    out = [fixed.pop(e["id"], e) for e in entries if e["id"] not in gone]
-    out += fixed.values()
-    out.sort(key=lambda e: str(e.get("created") or ""))  # as Store.index orders them (issue 30)
+            # each entry read is written with the signature it was read under, together: an
+            # action's entry written meanwhile is replaced by one its files vouch for
+            store.index_write(put=list(derived.values()), remove=gone,
+                              sources={**{sid: now[sid] for sid in derived}, **dict.fromkeys(stale)})
+    out = [derived.pop(e["id"], e) for e in entries if e["id"] not in gone]
+    out += derived.values()
+    out.sort(key=started_order)  # as Store.index orders them (issue 30)
     return out
 
 
@@ -202,20 +224,25 @@ def heal_index(store: Store) -> None:
 
 
 def rebuild_index(store: Store) -> int:
-    """Rebuild the index from the session files (caller holds the lock)."""
-    from companion.core.store import open_db
-
-    db = open_db(store.index_path, "index")
-    entries = []
+    """Rebuild the index from the session files (caller holds the lock), each entry with the
+    signature of its files taken before they were read."""
     from companion.core.plugins import skipping
+    from companion.core.store import source_signature
 
-    for sid in store.session_ids():
+    rows, described = _scan(store)
+    deleted = store.deleted_ids()
+    entries, sources = [], {}
+    for sid in sorted(described - deleted):
+        signature = source_signature(rows[sid])
         with contextlib.suppress(CompanionError):
             ok, entry = skipping(store, sid, lambda: _entry_of(load(store, sid)))
             if ok:
                 entries.append(entry)
-    db.drop_table("sessions")
-    db.table("sessions").insert_multiple(entries)
+                sources[sid] = signature
+    from companion.core.store import AtomicJSONStorage
+
+    AtomicJSONStorage(store.index_path, "index").write(
+        {"sessions": {str(n): e for n, e in enumerate(entries, 1)}, "sources": {"1": sources}})
     return len(entries)
 
 
@@ -273,9 +300,15 @@ def ended(replay: Replay) -> tuple[bool, bool]:
     return replay.finished, bool(replay.abandoned)
 
 
+def changes_entry(was: tuple[bool, bool], after: Replay) -> bool:
+    """Whether an action may have changed its session's index entry: it ended the game or took
+    its end back, or it was made on a game already over (its summary)."""
+    return was != ended(after) or any(was)
+
+
 def _sync_index(store: Store, session: Session, was: tuple[bool, bool], after: Replay) -> None:
     """Keep the index's finished or abandoned flag and summary in step (only when they change)."""
-    if was == ended(after):
+    if not changes_entry(was, after):
         return
     entry = session_entry(session, after)
     try:

@@ -34,7 +34,9 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
     check_numbers(options)
     for event in events:
         check_numbers(event)
-    sid = new_id(set(store.session_ids()))
+    created = now()
+    last = _last_started(store)
+    sid = new_id(set(store.session_ids()), last[1] if last and last[0] == created else None)
     with store.writing_session(sid), store.writing():  # the order of every write (companion.core.store)
         data = datapack.merged(game_id, store.user_values(game_id)) if datapack.has_pack(game_id) else {}
         meta: dict[str, Any] = {
@@ -42,7 +44,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
             "game": game_id,
             "players": names,
             "options": options,
-            "created": now(),
+            "created": created,
             "data": data,
         }
         meta.update({k: v for k, v in (extra or {}).items() if v})
@@ -55,6 +57,7 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
         session = Session(meta, [{"kind": "do", "event": dict(e), "at": at} for e in events])
         replay = session.replay()  # refuse options the rules cannot start from, before writing anything
         store.create_session(meta, session.journal, index_summary(session, replay) if events else None)
+        _keep_last_started(store, created, sid)
         if make_current:
             try:
                 store.set_current(meta["id"])
@@ -65,6 +68,30 @@ def create(store: Store, game_id: str, players: list[str], options: dict, start:
                     id=meta["id"], reason=reason))
 
     return session
+
+
+def _last_started(store: Store) -> list | None:
+    """[start, id] of the session this laptop started last (cache/last-started: the two on one
+    line), or None."""
+    try:
+        found = (store.cache_dir / "last-started").read_text(encoding="utf-8").split()
+    except (OSError, ValueError):
+        return None
+    return found if len(found) == 2 else None
+
+
+def _keep_last_started(store: Store, created: str, sid: str) -> None:
+    """Keep this laptop's last start, for the id of the next one started in the same second
+    (a cache: lost, the next id is only random)."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError):
+        path = store.cache_dir / "last-started"
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(f"{created} {sid}\n")
 
 
 MakeEvent = Callable[[Session, Replay], Event]
@@ -202,7 +229,7 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                       .format(id=session.id)
                 )
         data = with_frozen(replay.data, event)  # as replay will read it: the values it froze count
-        from companion.core.index import _sync_index, ended
+        from companion.core.index import _sync_index, before_append, changes_entry, ended
 
         was = ended(replay)
         kept = before(replay.state) if before is not None else None
@@ -222,10 +249,12 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         else:  # pragma: no cover - a game asking for ever more values
             raise RuleError(_("Too many printed values are missing for this action."))
         entry = {"kind": "do", "event": event, "at": now()}
+        after = replay.then(entry, state, data)
+        if changes_entry(was, after):  # the index first: a kill after the journal leaves it to be read again
+            before_append(store, sid)
         store.append(sid, entry)
         session.add(entry)
         session.text, session.signature = store.session_text(sid), store.held_signature(sid)
-        after = replay.then(entry, state, data)
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
             basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
@@ -278,10 +307,12 @@ def step(store: Store, sid: str, kind: str, held: tuple[Session, Replay] | None 
         if kind == "redo" and not before.undone:
             raise CompanionError(_("Nothing to redo: no undone event is waiting."))
         moved = before.events[-1] if kind == "undo" else before.undone[0]
-        from companion.core.index import _sync_index, ended
+        from companion.core.index import _sync_index, before_append, ended
 
         was = ended(before)
         entry = {"kind": kind, "at": now()}
+        if any(was) or kind == "redo":  # may change its entry: the index first (see before_append)
+            before_append(store, sid)
         store.append(sid, entry)
         session.add(entry)
         session.text, session.signature = store.session_text(sid), store.held_signature(sid)

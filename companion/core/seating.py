@@ -19,11 +19,31 @@ NAME_MAX = 20
 NAME_BAD_STARTS = ("+", "-", "@")
 
 
-def new_id(existing: set[str]) -> str:
-    while True:
-        import secrets  # imported here: `status` never makes an id, and secrets pulls in random
+def new_id(existing: set[str], after: str | None = None) -> str:
+    """A new session id, none of ``existing``; with ``after``, one that sorts after it (a session
+    this laptop started in the same second: the history lists sessions by their start, then by
+    id, the same on every laptop, issue 30; so the sessions one laptop starts within a second
+    keep the order it started them). Within the first eighth of the ids after it: its first
+    letters still tell it from the one before (people type them), and there is room for hundreds
+    more in the same second."""
+    import secrets  # imported here: `status` never makes an id, and secrets pulls in random
 
-        sid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+    digits = "".join(sorted(ID_ALPHABET))  # in the order ids sort
+    top = len(digits) ** ID_LENGTH
+    low = 0
+    if after is not None and len(after) == ID_LENGTH and all(c in digits for c in after):
+        for c in after:
+            low = low * len(digits) + digits.index(c)
+        low += 1
+    while True:
+        if 0 < low < top:
+            n = low + secrets.randbelow(max(1, (top - low) // 8))
+        else:
+            n = secrets.randbelow(top)
+        sid = ""
+        for _ in range(ID_LENGTH):
+            n, d = divmod(n, len(digits))
+            sid = digits[d] + sid
         if sid not in existing:
             return sid
 

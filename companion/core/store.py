@@ -678,14 +678,15 @@ class Store:
         doc = {SCHEMA_KEY: {"kind": "session", "version": schema_version("session")}, "meta": {"1": meta},
                "journal": {str(n): entry for n, entry in enumerate(entries, 1)}}
         atomic_write_text(path, dumps_compact(doc))
-        self.index_put_or_note(index_entry(meta, summary), meta["id"])
+        # its entry is what the file written says: the next look at the index need not read it
+        self.index_put_or_note(index_entry(meta, summary), meta["id"], self.written_source(meta["id"]))
 
-    def index_put_or_note(self, entry: dict, sid: str) -> None:
+    def index_put_or_note(self, entry: dict, sid: str, source: str | None = None) -> None:
         """Update the index after its session file was written. The index is a cache of the
         session files: when it cannot be written (a full disk), the session is saved all the
         same, and a note says exactly that (never "nothing was changed", which would be false)."""
         try:
-            self.index_put(entry)
+            self.index_put(entry, source) if source else self.index_put(entry)
         except StoreError as exc:
             reason = exc.message.split(": ", 1)[-1].split(". ")[0]  # (its words in any language)
             self.notes.append(_("Saved in {session_path}, but the index of sessions could not be updated ({reason}); "
@@ -866,10 +867,18 @@ class Store:
             atomic_write_text(self.snapshot_path(sid), f'{SNAPSHOT_CHECK}{sha256(body)}",{body[1:]}')
 
     # -- index -----------------------------------------------------------------------------
+    # index.json holds two tables: "sessions" (the entries `sessions --json` lists) and
+    # "sources", one document {session id: the signature of the files its entry was derived
+    # from} kept by companion.core.index (issue 30), never shown
     def index(self) -> list[dict]:
         """Every session's entry in the index, oldest first, as written (no healing here:
         ``companion.core.session.index`` adds the files a crash left unlisted, since their
         summaries need the game's rules)."""
+        return self.index_and_sources()[0]
+
+    def index_and_sources(self) -> tuple[list[dict], dict[str, str]]:
+        """The index's entries (as :meth:`index`) and the signatures of the files each was
+        derived from (issue 30: an entry without one is derived again at the next check)."""
         self.check_inside(self.index_path)
         data = read_json_file(self.index_path, "index") or {}
         table = data.get("sessions", {})
@@ -881,25 +890,79 @@ class Store:
             raise StoreError(_("{index_path} is damaged (its entries are not session entries): move it away and "
                                "`sessions` rebuilds it from the session files; it was not changed.")
                                .format(index_path=self.index_path))
-        # by start: the index is this laptop's own and lists sessions in the order they reached
-        # it, which a sync makes different on each laptop (issue 30). Stable, so sessions started
-        # in the same second keep the order this laptop gave them (already in order but for
-        # synced ones, so the sort is a single pass)
-        entries.sort(key=_started)
-        return entries
+        # by start, then id: the index is this laptop's own and lists sessions in the order they
+        # reached it, which a sync makes different on each laptop (issue 30); two sessions
+        # started in the same second are listed alike everywhere by their ids
+        entries.sort(key=started_order)
+        return entries, sources_in(data)
+
+    def index_write(self, put: "list[dict] | tuple" = (), remove: "list[str] | set[str] | tuple" = (),
+                    sources: "dict[str, str | None] | None" = None) -> None:
+        """Change the index in one write (caller holds the lock): entries ``put`` (replacing
+        the entry of the same id), ids ``remove``d, and ``sources``, the signatures of the
+        files an entry was derived from (None forgets one). An entry put without its sources
+        forgets them: the next check derives it again from the files (an action writes what it
+        holds in memory, not what the files say). A session in the bin is never listed again
+        (issue 30). Always writes, so the index's signature changes even when its content
+        does not (companion.core.index: a check of the files started before it never vouches
+        for it)."""
+        data = dict(read_json_file(self.index_path, "index") or {})
+        table = data.get("sessions")
+        table = dict(table) if isinstance(table, dict) else {}
+        known = sources_in(data)
+        deleted = self.deleted_ids() if put else set()
+        where = {row.get("id"): key for key, row in table.items() if isinstance(row, dict)}
+        try:
+            last = max(map(int, table), default=0)
+        except ValueError:
+            last = len(table)
+        for entry in put:
+            sid = entry["id"]
+            if sid in deleted:
+                continue
+            key = where.get(sid)
+            if key is None:
+                last += 1
+                key = where[sid] = str(last)
+            table[key] = entry
+            known.pop(sid, None)
+        for sid in remove:
+            key = where.pop(sid, None)
+            if key is not None:
+                del table[key]
+            known.pop(sid, None)
+        for sid, signature in (sources or {}).items():
+            if signature is None:
+                known.pop(sid, None)
+            elif sid in where:
+                known[sid] = signature
+        data["sessions"], data["sources"] = table, {"1": known}
+        AtomicJSONStorage(self.index_path, "index").write(data)
 
     def index_remove(self, ids: list[str]) -> None:
         """Drop the index entries of sessions whose files are gone (caller holds the lock)."""
-        table = open_db(self.index_path, "index").table("sessions", cache_size=0)
-        table.remove(query().id.one_of(list(ids)))
+        self.index_write(remove=ids)
 
-    def index_put(self, entry: dict) -> None:
-        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock); a
-        session in the bin is never listed again (issue 30)."""
-        if entry["id"] in self.deleted_ids():
-            return
-        table = open_db(self.index_path, "index").table("sessions", cache_size=0)
-        table.upsert(entry, query().id == entry["id"])
+    def index_put(self, entry: dict, source: str | None = None) -> None:
+        """Insert or replace the index entry of ``entry['id']`` (caller holds the lock), with
+        the signature of the files it was derived from when the caller knows it (see
+        :meth:`index_write`)."""
+        self.index_write(put=[entry], sources={entry["id"]: source} if source else None)
+
+    def index_forget(self, ids: "list[str] | set[str]") -> None:
+        """Forget the sources of these sessions' entries before an action changes what the
+        entries say (caller holds the lock; see companion.core.index.before_append)."""
+        self.index_write(sources={sid: None for sid in ids})
+
+    def written_source(self, sid: str) -> str | None:
+        """The sources of an entry made with the session file this process has just written:
+        that file alone (a journal of the session arriving makes them differ)."""
+        import os
+
+        try:
+            return source_signature([stat_row(self.session_path(sid).name, os.lstat(self.session_path(sid)))])
+        except OSError:
+            return None
 
     # -- settings --------------------------------------------------------------------------
     def current(self) -> str | None:
@@ -1036,8 +1099,32 @@ def resolve_renames(aliases: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _started(entry: dict) -> str:
-    return str(entry.get("created") or "")
+def sources_in(data: dict) -> dict[str, str]:
+    """The index's sources (see ``Store.index_and_sources``) as its file's data holds them."""
+    table = data.get("sources")
+    found = table.get("1") if isinstance(table, dict) else None
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def started_order(entry: dict) -> tuple[str, str]:
+    """The order of the history: by start, then by id (issue 30: sessions started in the same
+    second, on two laptops, are listed in the same order on every laptop)."""
+    return str(entry.get("created") or ""), str(entry.get("id") or "")
+
+
+def stat_row(name: str, st) -> tuple:
+    """One file's part of a signature: its name, inode, size, modification and change times."""
+    return (name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def source_signature(rows: list[tuple]) -> str:
+    """The signature of the files an index entry was derived from (issue 30): a digest of
+    the :func:`stat_row` of each in name order. Every write of a session's files changes one: a
+    journal is appended (its size), a file a sync brings or a write replaces is a new inode
+    (with its change time, whatever modification time it was given)."""
+    import hashlib
+
+    return hashlib.blake2b(repr(sorted(rows)).encode(), digest_size=8).hexdigest()
 
 
 SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.contract.language import _
 from companion.contract.errors import BusyError, CompanionError, StoreError
-from companion.core.store import Store, index_entry, open_db
+from companion.core.store import Store, index_entry, open_db, started_order
 from companion.record import import_limits as limits
 from companion.record.import_checks import Bundle, read_bundle
 from companion.record.import_rules import check_deals, replay_check
@@ -38,16 +38,34 @@ class Imported:
 
 def _write_index(store: Store, entries: list[dict], data: dict | None = None) -> None:
     """Add ``entries`` to the index in one atomic write, keeping it ordered oldest first
-    (``data``: the index as already read under the same lock, to spare a second read)."""
+    (``data``: the index as already read under the same lock, to spare a second read, with
+    the sources of its entries as they will be: see :func:`_sources_after`)."""
     db = open_db(store.index_path, "index")
     data = dict(db.storage.read() or {}) if data is None else dict(data)
     table = data.get("sessions") or {}
     ids = {e["id"] for e in entries}
     rows = [v for _, v in sorted(table.items(), key=lambda kv: int(kv[0])) if v.get("id") not in ids]
     rows.extend(entries)
-    rows.sort(key=lambda e: str(e.get("created") or ""))
+    rows.sort(key=started_order)
     data["sessions"] = {str(n): row for n, row in enumerate(rows, 1)}
     db.storage.write(data)
+
+
+def _sources_after(store: Store, data: dict, plan: "_Plan") -> dict:
+    """The index's data with the sources of the entries an import writes (issue 30): a new
+    session's are its file as written (the next look at the index need not read it again); a
+    continued session's are forgotten (it is read again)."""
+    from companion.core.store import sources_in
+
+    sources = sources_in(data)
+    for meta, _journal, _start in plan.grown:
+        sources.pop(meta["id"], None)
+    for meta, _journal in plan.new:
+        sources.pop(meta["id"], None)
+        source = store.written_source(meta["id"])
+        if source:
+            sources[meta["id"]] = source
+    return {**data, "sources": {"1": sources}}
 
 
 def _entry_words(entry: dict) -> str:
@@ -267,6 +285,9 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
         from companion.core.device import device_id
         from companion.core.journals import journal_path
 
+        if plan.grown:  # their entries change: the index first (companion.core.index.before_append)
+            undo.keep(store.index_path)
+            store.index_forget([meta["id"] for meta, _journal, _start in plan.grown])
         for meta, journal, start in plan.grown:
             mine = journal_path(store.sessions_dir, meta["id"], device_id(store))
             # appended in place (a link to it would change with it): taken back by its old size
@@ -281,7 +302,7 @@ def _write(store: Store, name: str, plan: _Plan) -> None:
             undo.keep(titles.path(store))
             titles.save(store, plan.titles_now)
         if plan.entries:
-            _write_index(store, plan.entries, plan.index_data)
+            _write_index(store, plan.entries, _sources_after(store, plan.index_data, plan))
     except (CompanionError, OSError) as exc:
         for path, size in reversed(appended):
             with contextlib.suppress(OSError):
@@ -317,7 +338,7 @@ def incoming_titles(bundle: Bundle) -> list[dict]:
     from companion.contract.text import name_key
 
     out: dict[str, dict] = {}
-    for meta, _journal in sorted(bundle.sessions, key=lambda s: str(s[0].get("created") or "")):
+    for meta, _journal in sorted(bundle.sessions, key=lambda s: started_order(s[0])):
         record = titles.of_session(meta.get("options") or {})
         if record is not None:
             out[name_key(record["title"])] = record

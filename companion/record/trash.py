@@ -23,7 +23,7 @@ from pathlib import Path
 from companion.contract.language import _
 from companion.core import session as sessions
 from companion.contract.errors import CompanionError, StoreError
-from companion.core.store import Store, index_entry, is_session_id, read_json_file
+from companion.core.store import Store, index_entry, is_session_id, read_json_file, started_order
 
 
 def bin_dir(store: Store) -> Path:
@@ -158,5 +158,5 @@ def listing(store: Store) -> list[dict]:
             out.append(index_entry(meta))
         except (CompanionError, KeyError, TypeError):
             out.append({"id": sid, "game": "?", "players": [], "created": "", "finished": None, "summary": None})
-    out.sort(key=lambda e: str(e.get("created") or ""))
+    out.sort(key=started_order)  # by start, then id: alike on every laptop (issue 30)
     return out

@@ -86,10 +86,10 @@ def test_a_kill_between_the_journal_and_the_index_is_seen_through_the_stamp(pair
     sid = started(a)
     a.run("add", "Ann=3", "Bob=1", expect=0)
     stamped(a, monkeypatch)
-    from companion.core import recording
+    from companion.core import index as indexing  # recording imports it when it records
 
     with monkeypatch.context() as m:
-        m.setattr(recording, "_sync_index", lambda *args: (_ for _ in ()).throw(Killed()))
+        m.setattr(indexing, "_sync_index", lambda *args: (_ for _ in ()).throw(Killed()))
         with pytest.raises(Killed):
             a.run("finish")
     assert json.loads(a.run("status", "--json", expect=0).stdout)["finished"]
@@ -97,7 +97,7 @@ def test_a_kill_between_the_journal_and_the_index_is_seen_through_the_stamp(pair
     assert listed(a)[sid]["summary"]["winners"] == ["Ann"]
     stamped(a, monkeypatch)
     with monkeypatch.context() as m:
-        m.setattr(recording, "_sync_index", lambda *args: (_ for _ in ()).throw(Killed()))
+        m.setattr(indexing, "_sync_index", lambda *args: (_ for _ in ()).throw(Killed()))
         with pytest.raises(Killed):
             a.run("undo")
     assert listed(a)[sid]["finished"] is None

@@ -131,7 +131,7 @@ SCRIPT = "".join((
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
     "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
-    "pending=null,timer=null,sp=new URLSearchParams(location.search),bv='';",
+    "pending=null,timer=null,sending=false,sp=new URLSearchParams(location.search),bv='';",
     # the part of the board this page shows (its zoom and centre, and a tap's picker) is kept by every page pushed
     "['z','c','pick'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
     # the page's language: its stream and its fetches speak it too (a fetch sends no cookie)
@@ -190,7 +190,21 @@ SCRIPT = "".join((
     "function up(){downAt=0;setTimeout(show,250)}",
     "d.addEventListener('pointerup',up,true);d.addEventListener('pointercancel',up,true);",
     "d.addEventListener('focusout',function(){setTimeout(show,250)});",
-    "d.addEventListener('submit',function(){leftAt=Date.now()});",
+    # a move posted from this page changes the page in place too, as every other page changes for
+    # it (issue 31): the post is sent by fetch and its answer, this page as it now is, applied
+    # like a pushed page; a post that leads elsewhere, or that cannot be sent, goes as a form goes
+    "function post(e){var f=e.target,b=e.submitter,a=(b&&b.getAttribute('formaction'))||(f&&f.getAttribute('action'))||'';",
+    "if(e.defaultPrevented||!f||f.nodeName!=='FORM'||(f.getAttribute('method')||'').toLowerCase()!=='post'",
+    "||a.indexOf(page+'/')!==0||f.hasAttribute('data-native')){leftAt=Date.now();return}",
+    "e.preventDefault();if(sending)return;sending=true;var at=said,body=new URLSearchParams(new FormData(f));",
+    "if(b&&b.name)body.append(b.name,b.value);",
+    "fetch(a,{method:'POST',body:body,cache:'no-store',credentials:'same-origin'}).then(function(r){",
+    "if(r.status===404){location.replace(page);return null}var u=new URL(r.url);",
+    "if(r.redirected&&u.pathname+u.search!==location.pathname+location.search){location.assign(r.url);return null}",
+    "var moved=r.redirected;return r.text().then(function(x){return moved&&said!==at?null:x})})",
+    ".then(function(x){sending=false;if(x){said++;pending=null;apply(x)}})",
+    ".catch(function(){sending=false;f.setAttribute('data-native','');if(b&&f.requestSubmit)f.requestSubmit(b);else f.submit()})}",
+    "d.addEventListener('submit',post);",
     "d.addEventListener('visibilitychange',function(){if(!d.hidden)now();else if(es){es.close();es=null}});",
     "window.addEventListener('online',now);",
     "window.addEventListener('pageshow',function(e){leftAt=0;if(e.persisted)now()});",

@@ -268,7 +268,7 @@ def headline(status: dict, game=None, state: dict | None = None) -> list[Line]:
                 names=", ".join(status["waiting_for"]))))
         elif status.get("round_over"):
             lines.append(say(_("Next: the round is over on the board: `round end --auto` scores it.")))
-    else:
+    elif not status.get("finished"):  # a game over has no next round (its winner is said above)
         lines.append(Line(_("Round {n} is over · next: round {next}, {name} starts.").format(
             n=status["round"], next=status["round"] + 1, name=status["start_player"])))
     return lines
@@ -612,8 +612,8 @@ def has_hand(game, state: dict, player: str) -> bool:
 def public_blocks(at) -> list:
     """What every page shows of the round: the markers and rails, the round's facts, the
     cities a reveal card showed (public by the rules). No city of a hand: markers are named by
-    their coordinate and the label the board prints there, rails are counted, not named (a
-    rail's name may be a city's)."""
+    the city they stand on (public: on the board) and their coordinate, rails are counted, not
+    named (a rail's name may be a city's)."""
     status = at.status
     state = at.state
     game = at.game
@@ -622,10 +622,13 @@ def public_blocks(at) -> list:
     players = at.players
     rows = []
     def where(node: int) -> str:
-        """A marker's junction as the board prints it: its city's three-letter label beside the
-        coordinate (issue 31: "J7 (KaC)", not a bare grid square), the label the drawing shows."""
+        """A marker's junction as the players read it: its city's name, with the coordinate
+        after it (issue 31: "Kansas City (J7)", not a bare grid square nor the board's
+        three-letter mark, "KaC", which the TV's viewers cannot read from across the room). A
+        marker is public, on the board for all to see: its city is no hand's secret."""
         city = board.city_at(node)
-        return f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node]
+        return (_("{city} ({junction})").format(city=city.name, junction=board.coord[node]) if city is not None
+                else board.coord[node])
 
     for i, p in enumerate(players):
         marker = track["markers"].get(p)

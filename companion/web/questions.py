@@ -70,6 +70,9 @@ def question(app, secret: bytes, sid: str, player: str, game: str, key: str, mov
     where = datapack.where_text(game, key)
     if where:
         lines.append(_("Where to look: {where}.").format(where=where))
+    means = datapack.means_text(game, key)
+    if means:
+        lines.append(_("What it means: {means}.").format(means=means))
     found = datapack.suggestion_for(game, key)
     suggestion = found[1] if found and found[0] == key else None
     hidden = (f'<input type="hidden" name="game" value="{escape(game)}">'

@@ -141,3 +141,30 @@ def test_the_laptop_still_names_the_command_and_a_value_given_again_counts(run, 
     run(["round", "start", "--special", "reveal-pink-orange", "--physical"], expect=0)
     status = json.loads(run(["status", "--json"], expect=0).stdout)
     assert status["round_open"] and status["special"]["id"] == "reveal-pink-orange"
+
+
+def test_a_tap_on_the_board_places_the_marker_in_place(run, home):
+    """The board is an image button: the tap's place (NAME.x, NAME.y) is posted as a browser's
+    own submit posts it, and the page changes in place."""
+    new_trans(run, special=None)
+    from companion.core.store import Store
+    from companion.core import session as sessions
+
+    sid = json.loads(run(["status", "--json"], expect=0).stdout)["session"]
+    city = sessions.load(Store(home), sid).replay().state["hands"]["Ann"][0]
+    proc, links = b.serve(home, PLAYERS)
+    web = b.phone()
+    try:
+        web.get(links["Ann"] + "?z=1")
+        ring = wait_for(web, lambda w: w.find_element("css selector", f'svg.tapboard-svg circle[data-v="{city}"]'))
+        image = web.find_element("css selector", "form.tapboard input[type=image]")
+        box = web.execute_script("var a=arguments[0].getBoundingClientRect(),b=arguments[1].getBoundingClientRect();"
+                                 "return [a.left+a.width/2-b.left,a.top+a.height/2-b.top]", ring, image)
+        web.execute_script("window.companionStayed = 'yes'")
+        b.tap(web, image, box[0], box[1])
+        wait_for(web, lambda w: json.loads(run(["status", "--json"], expect=0).stdout)["players"][0].get("start") == city)
+        wait_for(web, lambda w: not w.find_elements("css selector", "form.tapboard input[name=move][value=start]"))
+        assert web.execute_script("return window.companionStayed") == "yes"
+    finally:
+        b.quit_chrome(web)
+        b.stop(proc)

@@ -131,11 +131,12 @@ SCRIPT = "".join((
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
     "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
-    "pending=null,timer=null,sending=false,sp=new URLSearchParams(location.search),bv='';",
+    "pending=null,timer=null,sending=false,tapAt=null,bv='';",
     # the part of the board this page shows (its zoom and centre, and a tap's picker) is kept by every page pushed
+    "function views(){var sp=new URLSearchParams(location.search);bv='';",
     "['z','c','pick'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
     # the page's language: its stream and its fetches speak it too (a fetch sends no cookie)
-    "if(h.lang)bv+='&lang='+encodeURIComponent(h.lang);",
+    "if(h.lang)bv+='&lang='+encodeURIComponent(h.lang)}views();",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
@@ -163,7 +164,9 @@ SCRIPT = "".join((
     "[].forEach.call(n.attributes,function(x){if(o.getAttribute(x.name)!==x.value)o.setAttribute(x.name,x.value)});",
     "if(o.nodeName!=='SCRIPT')kids(o,n)}",
     "function kids(o,n){var at=o.firstChild;[].slice.call(n.childNodes).forEach(function(c){var want=id(c),m=at;",
-    "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;same(m,c)}",
+    "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;",
+    # a section drawn the same as the one shown (its digest, pages.hashed) is left as it is
+    "var h=m.nodeType===1&&m.getAttribute('data-h');if(!h||h!==c.getAttribute('data-h'))same(m,c)}",
     "else o.insertBefore(c,at)});while(at){var g=at;at=at.nextSibling;o.removeChild(g)}}",
     "function apply(x){var n=new DOMParser().parseFromString(x,'text/html');if(!n.body)return;carry(n);",
     "d.title=n.title;h.setAttribute('data-v',n.documentElement.getAttribute('data-v')||'');",
@@ -197,13 +200,19 @@ SCRIPT = "".join((
     "if(e.defaultPrevented||!f||f.nodeName!=='FORM'||(f.getAttribute('method')||'').toLowerCase()!=='post'",
     "||a.indexOf(page+'/')!==0||f.hasAttribute('data-native')){leftAt=Date.now();return}",
     "e.preventDefault();if(sending)return;sending=true;var at=said,body=new URLSearchParams(new FormData(f));",
-    "if(b&&b.name)body.append(b.name,b.value);",
+    # a board tapped (an image button) sends where, as a browser's own submit does: NAME.x, NAME.y
+    "if(b&&b.type==='image'){var q=b.name?b.name+'.':'',xy=tapAt&&tapAt[0]===b?tapAt:[b,0,0];",
+    "body.append(q+'x',Math.round(xy[1]));body.append(q+'y',Math.round(xy[2]))}else if(b&&b.name)body.append(b.name,b.value);",
     "fetch(a,{method:'POST',body:body,cache:'no-store',credentials:'same-origin'}).then(function(r){",
     "if(r.status===404){location.replace(page);return null}var u=new URL(r.url);",
-    "if(r.redirected&&u.pathname+u.search!==location.pathname+location.search){location.assign(r.url);return null}",
-    "var moved=r.redirected;return r.text().then(function(x){return moved&&said!==at?null:x})})",
+    "if(r.redirected&&u.pathname!==location.pathname){location.assign(r.url);return null}",
+    # the same page showing another part of the board (or a picker): its address and its stream follow
+    "var moved=r.redirected,other=moved&&u.search!==location.search;",
+    "return r.text().then(function(x){if(other){history.replaceState(null,'',u.pathname+u.search);views();",
+    "said++;pending=null;apply(x);open();return null}return moved&&said!==at?null:x})})",
     ".then(function(x){sending=false;if(x){said++;pending=null;apply(x)}})",
     ".catch(function(){sending=false;f.setAttribute('data-native','');if(b&&f.requestSubmit)f.requestSubmit(b);else f.submit()})}",
+    "d.addEventListener('click',function(e){var t=e.target;if(t&&t.type==='image')tapAt=[t,e.offsetX,e.offsetY]},true);",
     "d.addEventListener('submit',post);",
     "d.addEventListener('visibilitychange',function(){if(!d.hidden)now();else if(es){es.close();es=null}});",
     "window.addEventListener('online',now);",
@@ -433,10 +442,21 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     return (
         head(title, version)
         + f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
-        f"<main>{''.join(sections)}</main>"
+        f"<main>{''.join(hashed(x) for x in sections)}</main>"
         f"<footer>{follows} <noscript>{reload}</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
+
+
+def hashed(section: str) -> str:
+    """A section with a digest of itself (``data-h``): a page pushed to a phone changes in place,
+    and a section whose digest is the one already shown is left as it is, not compared node by
+    node (issue 31: the board's drawing, thousands of nodes, walked on seven pages after every
+    move that did not change it). The digest is of what the section shows, and nothing else."""
+    if not section.startswith("<section"):
+        return section
+    digest = hashlib.blake2s(section.encode("utf-8"), digest_size=8).hexdigest()
+    return f'<section data-h="{digest}"' + section[len("<section"):]
 
 
 def winner(text: str) -> str:

@@ -82,9 +82,9 @@ def test_a_loan_preview_on_a_phone_names_no_laptop_command(script, run, home):
 
 
 def test_the_tvs_start_markers_name_their_cities(run, home):
-    """The table's "Start" column names the city a marker stands on, then its coordinate
-    ("Kansas City (J7)"), not the board's three-letter mark ("KaC"): a marker is on the board
-    for everyone to see, so its city's name tells nothing the board does not."""
+    """The table's "Start" column names the city a marker stands on ("Kansas City"), not the
+    board's three-letter mark ("KaC"): a marker is on the board for everyone to see, so its
+    city's name tells nothing the board does not."""
     from companion.core import session as sessions
     from companion.core.store import Store
 
@@ -101,7 +101,7 @@ def test_the_tvs_start_markers_name_their_cities(run, home):
     _site, client, links = site_and_client(home, sid, PLAYERS)
     table = client.get(f"/t/{links['table']}").text
     spot = next(c for c in board.cities if c.name == city)
-    assert f"<td>{escape(city)} ({board.coord[spot.node]})</td>" in table
+    assert f"<td>{escape(city)}</td>" in table
     assert f"({spot.abbr})" not in table
 
 

@@ -165,8 +165,9 @@ SCRIPT = "".join((
     "if(o.nodeName!=='SCRIPT')kids(o,n)}",
     "function kids(o,n){var at=o.firstChild;[].slice.call(n.childNodes).forEach(function(c){var want=id(c),m=at;",
     "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;",
-    # a section drawn the same as the one shown (its digest, pages.hashed) is left as it is
-    "var h=m.nodeType===1&&m.getAttribute('data-h');if(!h||h!==c.getAttribute('data-h'))same(m,c)}",
+    # a part drawn the same as the one shown (the board's drawing: most of a page) is left as it
+    # is: the browser's own comparison, not a walk node by node in the script
+    "if(m.nodeType!==1||!m.isEqualNode(c))same(m,c)}",
     "else o.insertBefore(c,at)});while(at){var g=at;at=at.nextSibling;o.removeChild(g)}}",
     "function apply(x){var n=new DOMParser().parseFromString(x,'text/html');if(!n.body)return;carry(n);",
     "d.title=n.title;h.setAttribute('data-v',n.documentElement.getAttribute('data-v')||'');",
@@ -442,21 +443,10 @@ def page(*, title: str, heading: str, lines: list[str], version: str, sections: 
     return (
         head(title, version)
         + f"<body{body}><header>{switch()}<h1>{mark}{escape(heading)}</h1>{sub}</header>"
-        f"<main>{''.join(hashed(x) for x in sections)}</main>"
+        f"<main>{''.join(sections)}</main>"
         f"<footer>{follows} <noscript>{reload}</noscript></footer>"
         f"<script>{SCRIPT}</script></body></html>"
     )
-
-
-def hashed(section: str) -> str:
-    """A section with a digest of itself (``data-h``): a page pushed to a phone changes in place,
-    and a section whose digest is the one already shown is left as it is, not compared node by
-    node (issue 31: the board's drawing, thousands of nodes, walked on seven pages after every
-    move that did not change it). The digest is of what the section shows, and nothing else."""
-    if not section.startswith("<section"):
-        return section
-    digest = hashlib.blake2s(section.encode("utf-8"), digest_size=8).hexdigest()
-    return f'<section data-h="{digest}"' + section[len("<section"):]
 
 
 def winner(text: str) -> str:

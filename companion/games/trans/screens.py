@@ -622,22 +622,24 @@ def public_blocks(at) -> list:
     players = at.players
     rows = []
     def where(node: int) -> str:
-        """A marker's junction as the players read it: its city's name, with the coordinate
-        after it (issue 31: "Kansas City (J7)", not a bare grid square nor the board's
-        three-letter mark, "KaC", which the TV's viewers cannot read from across the room). A
+        """A marker's junction as the players read it: its city's name (issue 31: "Kansas City",
+        not a bare grid square nor the board's three-letter mark, "KaC", which the TV's viewers
+        cannot read from across the room); a junction without a city by its coordinate. A
         marker is public, on the board for all to see: its city is no hand's secret."""
         city = board.city_at(node)
-        return (_("{city} ({junction})").format(city=city.name, junction=board.coord[node]) if city is not None
-                else board.coord[node])
+        return city.name if city is not None else board.coord[node]
 
     for i, p in enumerate(players):
         marker = track["markers"].get(p)
-        rows.append([Em(p, f"player:{i}"), where(marker[0]) if marker else "-",
-                     sum(1 for r in track["rails"] if r["by"] == p), _("yes") if p in track["connected"] else ""])
+        # who connected is a ✓ by the name, not a column: a city's name in "Start" takes its room
+        # (the table page on a phone's 360 px, in German, issue 31)
+        rows.append([Em(f"{p} ✓" if p in track["connected"] else p, f"player:{i}"), where(marker[0]) if marker else "-",
+                     sum(1 for r in track["rails"] if r["by"] == p)])
     left = status.get("rails_left")
     cards = status.get("specials") or []
     blocks: list = [
-        Table([_("Player"), _("Start"), _("Rails"), _("Connected")], rows, title=_("Markers and rails")),
+        Table([_("Player"), _("Start"), _("Rails")], rows, title=_("Markers and rails")),
+        *([Line(_("✓: connected all their cities."), style="muted")] if track["connected"] else []),
         Facts([(_("Rails built"), status["rails_built"]),
                (_("Rails left"), _("not counted") if left is None else left),
                (_("Special cards") if len(cards) > 1 else _("Special card"),

@@ -277,9 +277,10 @@ class TapTable:
         return from_tap, from_tap - (self.written() - tapped)
 
     def written(self) -> float:
-        """When the session file was last written (ms, the system clock): the write of the action."""
+        """When the session was last written (ms, the system clock): the write of the action, to
+        the session file or (issue 30) to a laptop's journal beside it, whichever is newest."""
         sid = next((self.home / "sessions").glob("*.json")).stem
-        return (self.home / "sessions" / f"{sid}.json").stat().st_mtime_ns / 1e6
+        return max(f.stat().st_mtime_ns for f in (self.home / "sessions").glob(f"{sid}*")) / 1e6
 
     def undo(self) -> float:
         """`undo` by another process: ms from the write until every page shows it."""

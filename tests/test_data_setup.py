@@ -33,19 +33,20 @@ def test_setup_walks_every_value_with_progress_hint_and_where(home, capsys, run)
     drive(home, "data setup trans-amerika\n" + "\n" * 3 + "\x03")
     out = " ".join(capsys.readouterr().out.split())
     assert "28 printed values of trans-amerika are not known yet." in out  # double_kinds asked whole
-    assert "1 of 28 · trans-amerika colour_aliases.brown" in out
+    # 11 questions: the 18 special cards' counts are one (issue 31)
+    assert "1 of 11 · trans-amerika colour_aliases.brown" in out
     assert "Where: the special cards that name a colour" in out
-    assert "2 of 28 · trans-amerika colour_aliases.white" in out
+    assert "2 of 11 · trans-amerika colour_aliases.white" in out
     assert "Skipped: it is asked again when it is needed." in out
     assert "Set-up stopped after 0 values kept" in out
     assert value(run, "trans-amerika", "colour_aliases.brown") is None
 
 
 def test_a_suggestion_is_the_default_and_says_where_it_comes_from(home, capsys, run):
-    skip_before = "skip\n" * 27  # the colours, charts and card copies come first
+    skip_before = "skip\n" * 10  # the colours, charts and card copies (one question) come first
     drive(home, "data setup trans-amerika\n" + skip_before + "\n\x03")
     out = " ".join(capsys.readouterr().out.split())
-    assert "28 of 28 · trans-amerika double_kinds" in out
+    assert "11 of 11 · trans-amerika double_kinds" in out
     assert "Suggested: water: 63 lines, mountain: 46 lines. From: Which double lines of the classic " \
            "TransAmerica board" in out
     assert "Kept: double_kinds = water: 63 lines, mountain: 46 lines" in out
@@ -211,3 +212,37 @@ def test_setup_in_a_real_terminal_fits_the_screen(home, columns):
     from companion.core.store import Store
 
     assert Store(home).user_values("atlantic-star") == {"vp.1": [14, 12, 10, 8, 6, 4]}
+
+
+def test_the_special_cards_counts_are_one_question_enter_one_of_each(home, capsys, run):
+    """`data setup` asks how many of each special card in one question (issue 31): Enter keeps
+    one of each; NAME=N the ones that differ, each checked as `data set` checks it."""
+    answers = "skip\n" * 9 + "\n" + "\x03"  # the colours and the charts skipped, then the counts: Enter
+    drive(home, "data setup trans-amerika\n" + answers)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "10 of 11 · trans-amerika special_cards.*.copies" in out
+    assert "How many of each: one question for all 18 kinds." in out
+    assert "The kinds: generous, demanding, three-rails," in out
+    assert "Kept: one of each" in out
+    for card in ("generous", "pass-three", "build-anywhere"):
+        assert value(run, "trans-amerika", f"special_cards.{card}.copies") == 1
+
+
+def test_the_counts_that_differ_are_typed_and_checked(home, capsys, run):
+    answers = "skip\n" * 9 + "pass-three=two\nbogus=2\npass-three=2, build-anywhere=0\n" + "\x03"
+    drive(home, "data setup trans-amerika\n" + answers)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "'two' is not a whole number" in out  # asked again, nothing kept
+    assert "'bogus=2' is not NAME=N with a NAME of those listed" in out
+    assert "Kept: one of each, but pass-three=2, build-anywhere=0" in out
+    assert value(run, "trans-amerika", "special_cards.pass-three.copies") == 2
+    assert value(run, "trans-amerika", "special_cards.build-anywhere.copies") == 0
+    assert value(run, "trans-amerika", "special_cards.swap-hands.copies") == 1
+
+
+def test_a_charts_question_says_what_each_place_means(home, capsys, run):
+    answers = "skip\n" * 5 + "\x03"  # the five colours, then the 'generous' chart's winner
+    drive(home, "data setup trans-amerika\n" + answers)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "6 of 11 · trans-amerika charts.generous.winner" in out
+    assert "What it means: W: the points each round winner gets" in out

@@ -222,7 +222,8 @@ def test_a_refused_choice_shows_why_and_the_page_still_follows_the_game(web, hom
         web.get(srv.players["Ann"])
         web.execute_script("var b = document.querySelector('form button[name=city]');"
                            "b.value = 'Atlantis'; b.click()")  # a city the page did not offer
-        wait_for(web, lambda w: "/choose" in w.current_url
-                 and w.execute_script("return document.querySelector('section.error') !== null"))
+        # shown in place (issue 31): the page stays at its own address, as a pushed page does
+        wait_for(web, lambda w: w.execute_script("return document.querySelector('section.error') !== null"))
+        assert "/choose" not in web.current_url
         companion(home, "pass", "Ann", hands(home, sid)["Ann"][0])  # typed on the laptop meanwhile
         wait_for(web, lambda w: "Waiting for Bob" in body_text(w))  # the refusal's page went live as well

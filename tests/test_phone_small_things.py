@@ -5,6 +5,8 @@ and the round-by-round table within a phone's width."""
 
 from __future__ import annotations
 
+from html import escape
+
 import json
 import time
 
@@ -79,7 +81,10 @@ def test_a_loan_preview_on_a_phone_names_no_laptop_command(script, run, home):
         assert "they are asked when the game first needs them" in text
 
 
-def test_the_tvs_start_markers_carry_the_label_the_board_prints(run, home):
+def test_the_tvs_start_markers_name_their_cities(run, home):
+    """The table's "Start" column names the city a marker stands on ("Kansas City"), not the
+    board's three-letter mark ("KaC"): a marker is on the board for everyone to see, so its
+    city's name tells nothing the board does not."""
     from companion.core import session as sessions
     from companion.core.store import Store
 
@@ -95,10 +100,9 @@ def test_the_tvs_start_markers_carry_the_label_the_board_prints(run, home):
     run(["start", due, city], expect=0)
     _site, client, links = site_and_client(home, sid, PLAYERS)
     table = client.get(f"/t/{links['table']}").text
-    node = board.junction(city) if hasattr(board, "junction") else None
-    abbr = next(c.abbr for c in board.cities if c.name == city)
-    assert f"({abbr})" in table
-    assert city not in table  # the label the drawing prints, never a hand's city name
+    spot = next(c for c in board.cities if c.name == city)
+    assert f"<td>{escape(city)}</td>" in table
+    assert f"({spot.abbr})" not in table
 
 
 def test_the_rounds_so_far_fit_a_phones_width(run, home):

@@ -61,15 +61,22 @@ class Phones:
             raise AssertionError(f"{who}'s page never showed {css}; it shows:\n{body_text(web)[:1500]}") from None
 
     def after(self, who: str, action) -> None:
-        """Do ``action`` on ``who``'s page and wait for the page the post leads to."""
+        """Do ``action`` on ``who``'s page and wait for what it leads to: another page (a link,
+        a seat chosen), or this page's post answered in place (issue 31: the page's script posts
+        a move and applies the answer like a pushed page; ``data-posted`` counts those)."""
         from selenium.webdriver.support.ui import WebDriverWait
 
         web = self.on(who)
-        web.execute_script("window.__before = true")
+        posted = web.execute_script("window.__before = true;"
+                                    "return document.documentElement.getAttribute('data-posted') || '0'")
+
+        def done(w) -> bool:
+            state = w.execute_script("return [window.__before === true, document.readyState,"
+                                     " document.documentElement.getAttribute('data-posted') || '0']")
+            return (not state[0] and state[1] == "complete") or (state[0] and state[2] != posted)
+
         action(web)
-        WebDriverWait(web, WAIT, poll_frequency=0.05).until(
-            lambda w: not w.execute_script("return window.__before === true")
-            and w.execute_script("return document.readyState") == "complete")
+        WebDriverWait(web, WAIT, poll_frequency=0.05).until(done)
 
 
 def position(web, value: str):

@@ -175,13 +175,19 @@ def test_serve_links_writes_each_code_as_a_file(run, home, tmp_path, fmt):
         out.mkdir()
         result = run(["serve", "--links", "--qr-dir", str(out), "--qr-format", fmt], expect=0)
         files = sorted(out.iterdir())
-        assert [f.name for f in files] == sorted(f"{sid}-{who}.{fmt}" for who in ["table", *PLAYERS])
-        assert "Wrote 5 QR codes" in result.output
+        assert [f.name for f in files] == sorted(f"{sid}-{who}.{fmt}" for who in ["join", "table", *PLAYERS])
+        assert "Wrote 6 QR codes" in result.output
+        # the table's code (issue 31), its file named on the line after what it is
+        lines = result.output.splitlines()
+        said = lines.index("The table's code, which every phone scans to choose who it is:")
+        assert lines[said + 1].strip() == str(out / f"{sid}-join.{fmt}")
+        assert str(out / f"{sid}-Ann.{fmt}") in lines[lines.index("Ann's own:") + 1]
         for f in files:
             assert stat.S_IMODE(f.stat().st_mode) == 0o600  # each holds a private link
         if fmt == "png":
             for who in ["table", *PLAYERS]:
                 assert decoded(out / f"{sid}-{who}.png") == links[who]
+            assert decoded(out / f"{sid}-join.png") == links["table"] + "/join"
         else:
             text = (out / f"{sid}-Ann.svg").read_text()
             assert text.lstrip().startswith("<?xml") or text.lstrip().startswith("<svg")

@@ -143,7 +143,7 @@ def test_a_marker_is_named_on_the_pages_as_the_board_names_its_junction(game):
     label = junction_labels(values)
     for node in range(len(board.xy)):
         city = board.city_at(node)
-        assert label(node) == (f"{board.coord[node]} ({city.abbr})" if city is not None else board.coord[node])
+        assert label(node) == (city.name if city is not None else board.coord[node])
 
 
 def test_a_read_overtaken_by_an_action_keeps_no_snapshot_that_would_fork_the_line(script, run, status):

@@ -102,3 +102,31 @@ def test_a_score_sheets_end_fits_a_tv(run, home, rounds):
     text, below = tv_sees_it_all(home, ["Ann", "Bob", "Cy", "Dee"])
     assert "The game is over: Bob wins." in text
     assert below == []
+
+
+SIX_PLAYER_TRANS = """\
+new trans-amerika --players Ann,Bob,Cy,Dee,Eve,Fay --entropy "pizza"
+round start
+round end --winner Bob --missing Cy=2 --missing Ann=6 --missing Dee=3 --missing Eve=4 --missing Fay=1
+round start
+round end --winner Cy --missing Bob=1 --missing Ann=3 --missing Dee=3 --missing Eve=4 --missing Fay=1
+round start
+round end --winner Dee --missing Bob=5 --missing Ann=5 --missing Cy=3 --missing Eve=4 --missing Fay=6
+round start
+round end --winner Bob --missing Cy=5 --missing Ann=6 --missing Dee=3 --missing Eve=4 --missing Fay=7
+round start
+round end --winner Bob --missing Cy=5 --missing Ann=6 --missing Dee=3 --missing Eve=4 --missing Fay=7
+"""
+
+
+def test_a_six_player_trans_end_fits_a_tv_with_everyones_cities(script, home):
+    """Six players, five rounds: the winner, the scores round by round and every player's last
+    cities on the first screen (issue 31: the last cities were below the fold); no "next round"
+    once the game is over, and the result said once, large."""
+    code, _out, err = script(SIX_PLAYER_TRANS)
+    assert (code, err) == (0, "")
+    text, below = tv_sees_it_all(home, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"])
+    assert "The game is over: Bob wins." in text and "Everyone's cities (last round)" in text
+    assert "next: round 6" not in text
+    assert text.count("The game is over: Bob wins.") == 1
+    assert below == []

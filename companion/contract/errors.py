@@ -34,6 +34,19 @@ class RuleError(CompanionError):
     """The game's rules forbid this action; nothing was recorded."""
 
 
+class ValueConflict(RuleError):
+    """Printed values the players gave do not fit together (two of a card's colours, or two
+    cards' colours, on one board colour): the laptop is told the `data set` command that fixes
+    ``key``; a phone, which has no command line, asks ``key`` again with ``phone`` (what is wrong,
+    in a player's words) above its buttons (issue 31)."""
+
+    def __init__(self, message: str, game: str, key: str, phone: str):
+        super().__init__(message)
+        self.game = game
+        self.key = key
+        self.phone = phone
+
+
 class StoreError(CompanionError):
     """A file in the data folder cannot be read or written safely; it was left untouched."""
 

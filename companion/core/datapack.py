@@ -10,6 +10,7 @@ A pack is one JSON file per game or edition::
       "sources": {"dotted.key": "where the value came from", ...},
       "needs": {"dotted.key": "what needs it, shown by `data check`", ...},
       "where": {"dotted.key": "where on the box, cards or board it is printed (`data setup`)", ...},
+      "means": {"dotted.key": "what it means, place by place (`data setup`)", ...},  # optional
       "suggestions": {"dotted.key": {"value", "source"}}  # optional: public, to confirm, never a value
       "examples": {"dotted.key": "an example of the shape to type", ...},
       "schema": {...},                  # JSON Schema of "values"; unknown values may be null
@@ -408,6 +409,12 @@ def where_text(game: str, key: str) -> str:
     """Where on the box, the cards or the board the value at ``key`` is printed (the pack's
     "where", restating its sources), or ""."""
     return _nearest(game, "where", key)
+
+
+def means_text(game: str, key: str) -> str:
+    """What the value at ``key`` means, each place of it (the pack's "means": a chart's W and
+    P1, P2 ...), or "": said with its question (`data setup`, a phone's)."""
+    return _nearest(game, "means", key)
 
 
 def _suggested(game: str, key: str) -> str | None:

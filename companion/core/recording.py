@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from companion.contract.language import _
 from companion.core import registry as games
-from companion.contract.errors import CompanionError, MissingValue, RuleError, StoreError
+from companion.contract.errors import CompanionError, MissingValue, RuleError, StoreError, ValueConflict
 from companion.contract.numbers import check_numbers
 from companion.contract.api import Event, State, json_copy
 from companion.core.store import Store, now
@@ -246,6 +246,15 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
                 event.setdefault("_data", {})[missing.key] = value
                 replay = session.replay(again=True)  # the refused try may have changed the working state
                 data = with_frozen(replay.data, event)
+            except ValueConflict as clash:
+                # a value given again since the session froze it (`data set`, a phone's question:
+                # issue 31) counts from this event on, frozen into it as a missing one would be
+                value = supplied_value(store, session.meta["game"], clash.key)
+                if value is None or value == _value_at(data, clash.key):
+                    raise
+                event.setdefault("_data", {})[clash.key] = value
+                replay = session.replay(again=True)
+                data = with_frozen(replay.data, event)
         else:  # pragma: no cover - a game asking for ever more values
             raise RuleError(_("Too many printed values are missing for this action."))
         entry = {"kind": "do", "event": event, "at": now()}
@@ -283,6 +292,16 @@ def _deals(event: Event) -> bool:
     from companion.core import dealing
 
     return any(True for _ in dealing.deals_in(event))
+
+
+def _value_at(data: dict, key: str) -> Any:
+    """The printed value at dotted ``key`` of ``data`` (None if it has none)."""
+    from companion.core import datapack
+
+    try:
+        return datapack.get_path(data, key)
+    except (KeyError, TypeError, CompanionError):
+        return None
 
 
 def supplied_value(store: Store, game_id: str, key: str) -> Any:

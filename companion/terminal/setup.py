@@ -187,6 +187,9 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
     where = datapack.where_text(game, key)
     if where:
         _say(_("Where: {where}.").format(where=where))
+    means = datapack.means_text(game, key)
+    if means:
+        _say(_("What it means: {means}.").format(means=means))
     for stated_key, fact in datapack.stated(game).items():
         if stated_key.startswith(key + "."):
             _say(_("The rulebook states {what}: {value}.").format(what=fact["what"], value=fact["value"]))
@@ -233,6 +236,81 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
     return True
 
 
+COUNTS_AT_ONCE = 3  # this many counts of one list (a deck's cards) or more are asked as one question
+
+
+def grouped(game: str, keys: list[str]) -> list[str | tuple[str, str, list[str]]]:
+    """``keys`` in their order, the counts of one list's entries (`special_cards.NAME.copies`:
+    whole numbers under one list, :data:`COUNTS_AT_ONCE` or more) gathered into one question
+    ``(list, leaf, [names])`` where the first of them stood (issue 31: 18 questions were one
+    count each)."""
+    runs: dict[tuple[str, str], list[str]] = {}
+    for key in keys:
+        parts = key.split(".")
+        if len(parts) == 3 and _schema(game, key).get("type") == "integer":
+            runs.setdefault((parts[0], parts[2]), []).append(parts[1])
+    out: list = []
+    for key in keys:
+        parts = key.split(".")
+        names = runs.get((parts[0], parts[2])) if len(parts) == 3 else None
+        if names is None or len(names) < COUNTS_AT_ONCE:
+            out.append(key)
+        elif parts[1] == names[0]:
+            out.append((parts[0], parts[2], names))
+    return out
+
+
+def ask_counts(app: App, game: str, group: str, leaf: str, names: list[str], progress: str = "") -> bool:
+    """How many of each of ``names`` (the entries of ``group``, each count at ``leaf``) in one
+    question: Enter keeps one of each, ``NAME=N`` the ones that differ; checked as `data set`
+    checks each; False when skipped."""
+    import re
+
+    head = f"{progress} · " if progress else ""
+    _say(f"{head}{game} {group}.*.{leaf}")
+    _say(ngettext("How many of each: one question for this {n} kind.",
+                  "How many of each: one question for all {n} kinds.", len(names)).format(n=len(names)))
+    first = f"{group}.{names[0]}.{leaf}"
+    need = datapack.need_text(game, first)
+    if need:
+        _say(_("Needed for: {need}.").format(need=need))
+    where = datapack.where_text(game, first)
+    if where:
+        _say(_("Where: {where}.").format(where=where))
+    _say(_("The kinds: {names}.").format(names=", ".join(names)))
+    example = " ".join(f"{n}={c}" for n, c in zip(names[-2:], (2, 0)))
+    prompt = _("Enter: one of each; or type only those that differ as NAME=N (e.g. {example}), or skip: ").format(
+        example=example)
+
+    def parse(text: str) -> Any:
+        if text.casefold() in SKIP:
+            return _SKIPPED
+        counts = {name: 1 for name in names}
+        for token in (t for t in re.split(r"[,\s]+", text) if t):
+            name, sep, typed = token.partition("=")
+            if not sep or name not in counts:
+                raise ValueError(_("{token} is not NAME=N with a NAME of those listed: type e.g. {example}.").format(
+                    token=repr(token), example=example))
+            counts[name] = read(game, f"{group}.{name}.{leaf}", typed)
+        for name, count in counts.items():
+            datapack.validate(game, f"{group}.{name}.{leaf}", count, app.store.user_values(game))
+        return counts
+
+    counts = app.ask_until(prompt, parse, optional=True)
+    if counts is _SKIPPED:
+        _say(_("Skipped: it is asked again when it is needed."))
+        return False
+    with app.store.writing():
+        for name, count in counts.items():
+            datapack.validate(game, f"{group}.{name}.{leaf}", count, app.store.user_values(game))
+            app.store.set_user_value(game, f"{group}.{name}.{leaf}", count)
+    differ = [f"{n}={c}" for n, c in counts.items() if c != 1]
+    _say((_("Kept: one of each, but {differ} (`data show {game} {group}`).").format(differ=", ".join(differ), game=game,
+                                                                                  group=group) if differ else
+          _("Kept: one of each (`data show {game} {group}`).").format(game=game, group=group)))
+    return True
+
+
 def ask_missing(app: App, game: str, key: str) -> bool:
     """In the shell, a command needs ``key`` and nobody knows it: ask for it now (its enclosing
     value when that is what the pack suggests whole). True when it was given: the command
@@ -256,7 +334,8 @@ def run(app: App, game: str) -> None:
     """`data setup GAME`: every value still unknown, one at a time, then the game's own."""
     from companion.core import registry
 
-    keys = pending(app, game)
+    values = pending(app, game)
+    keys = grouped(game, values)  # one question per value, a deck's counts one for all (issue 31)
     extra = None
     if game in registry.known():
         try:
@@ -272,12 +351,14 @@ def run(app: App, game: str) -> None:
                       "stays kept).",
                       "{n} printed values of {game} are not known yet. Each is asked once: Enter confirms a "
                       "suggestion or skips a question without one, `skip` skips any; Ctrl-C stops (what was kept "
-                      "stays kept).", len(keys)).format(n=len(keys), game=game))
+                      "stays kept).", len(values)).format(n=len(values), game=game))
     kept = 0
     try:
         for n, key in enumerate(keys, 1):
             click.echo("")
-            kept += ask(app, game, key, progress=_("{n} of {total}").format(n=n, total=len(keys)))
+            progress = _("{n} of {total}").format(n=n, total=len(keys))
+            kept += (ask_counts(app, game, *key, progress=progress) if isinstance(key, tuple)
+                     else ask(app, game, key, progress=progress))
         if extra is not None:
             from companion.contract.declare import At
 

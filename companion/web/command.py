@@ -124,7 +124,9 @@ def write_codes(app, folder: str, fmt: str, force: bool, sid: str, base: str, na
     taken: set[str] = set()
     from companion.web import tokens
 
-    wanted = [("table", f"{base}/t/{links[tokens.TABLE]}")] + [(n, f"{base}/p/{links[n]}") for n in names]
+    table = f"{base}/t/{links[tokens.TABLE]}"
+    # the table's code first (issue 31): the one every phone scans to choose its seat
+    wanted = [("join", f"{table}/join"), ("table", table)] + [(n, f"{base}/p/{links[n]}") for n in names]
     targets = [(who, url, check_output(app, where / file_name(sid, who, taken, fmt), force)) for who, url in wanted]
     written = []
     for who, url, target in targets:
@@ -186,12 +188,16 @@ def show_links(app, base: str, names: list[str], links: dict[str, str], codes: d
         written = write_codes(app, links=links, base=base, names=names, **codes)
         click.echo(_("The table page: {link}").format(link=table) if on_terminal() or app.interactive
                    else f"table {table}")
-        click.echo(ngettext("Wrote {count} QR code (the table's, then each player's), owner-only: each holds "
-                            "a private link, so give each player only their own.",
-                            "Wrote {count} QR codes (the table's, then each player's), owner-only: each holds "
-                            "a private link, so give each player only their own.", len(written))
-                   .format(count=len(written)))
-        for path in written:
+        if not on_terminal() and not app.interactive:
+            click.echo(f"join {join}")
+        click.echo(wrap(ngettext("Wrote {count} QR code, owner-only: each holds a private link, so give each "
+                                 "player only their own.",
+                                 "Wrote {count} QR codes, owner-only: each holds a private link, so give each "
+                                 "player only their own.", len(written)).format(count=len(written)), indent=""))
+        said = [_("The table's code, which every phone scans to choose who it is:"),
+                _("The table page's, for the TV:")] + [_("{name}'s own:").format(name=name) for name in names]
+        for label, path in zip(said, written):  # each file's name on a line of its own, whole, to copy
+            click.echo(wrap(label, indent=""))
             click.echo(f"  {path}")
         return
     if not on_terminal() and not app.interactive:

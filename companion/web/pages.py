@@ -131,11 +131,12 @@ SCRIPT = "".join((
     "var d=document,h=d.documentElement,m=location.pathname.match(/^\\/[pt]\\/[^\\/]+/);",
     "if(!m||!window.EventSource||!window.fetch||!window.DOMParser)return;",
     "var page=m[0],es=null,busy=false,heard=0,said=0,gap=1000,retry=null,downAt=0,leftAt=0,",
-    "pending=null,timer=null,sp=new URLSearchParams(location.search),bv='';",
+    "pending=null,timer=null,sending=false,tapAt=null,posted=0,bv='';",
     # the part of the board this page shows (its zoom and centre, and a tap's picker) is kept by every page pushed
+    "function views(){var sp=new URLSearchParams(location.search);bv='';",
     "['z','c','pick'].forEach(function(k){if(sp.get(k))bv+='&'+k+'='+encodeURIComponent(sp.get(k))});",
     # the page's language: its stream and its fetches speak it too (a fetch sends no cookie)
-    "if(h.lang)bv+='&lang='+encodeURIComponent(h.lang);",
+    "if(h.lang)bv+='&lang='+encodeURIComponent(h.lang)}views();",
     "function v(){return h.getAttribute('data-v')||''}",
     "function wait(){var a=d.activeElement;",
     "return (downAt&&Date.now()-downAt<3000)||(leftAt&&Date.now()-leftAt<10000)",
@@ -163,7 +164,10 @@ SCRIPT = "".join((
     "[].forEach.call(n.attributes,function(x){if(o.getAttribute(x.name)!==x.value)o.setAttribute(x.name,x.value)});",
     "if(o.nodeName!=='SCRIPT')kids(o,n)}",
     "function kids(o,n){var at=o.firstChild;[].slice.call(n.childNodes).forEach(function(c){var want=id(c),m=at;",
-    "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;same(m,c)}",
+    "while(m&&id(m)!==want)m=m.nextSibling;if(m){if(m!==at)o.insertBefore(m,at);else at=at.nextSibling;",
+    # a part drawn the same as the one shown (the board's drawing: most of a page) is left as it
+    # is: the browser's own comparison, not a walk node by node in the script
+    "if(m.nodeType!==1||!m.isEqualNode(c))same(m,c)}",
     "else o.insertBefore(c,at)});while(at){var g=at;at=at.nextSibling;o.removeChild(g)}}",
     "function apply(x){var n=new DOMParser().parseFromString(x,'text/html');if(!n.body)return;carry(n);",
     "d.title=n.title;h.setAttribute('data-v',n.documentElement.getAttribute('data-v')||'');",
@@ -190,7 +194,30 @@ SCRIPT = "".join((
     "function up(){downAt=0;setTimeout(show,250)}",
     "d.addEventListener('pointerup',up,true);d.addEventListener('pointercancel',up,true);",
     "d.addEventListener('focusout',function(){setTimeout(show,250)});",
-    "d.addEventListener('submit',function(){leftAt=Date.now()});",
+    # a move posted from this page changes the page in place too, as every other page changes for
+    # it (issue 31): the post is sent by fetch and its answer, this page as it now is, applied
+    # like a pushed page; a post that leads elsewhere, or that cannot be sent, goes as a form goes
+    "function post(e){var f=e.target,b=e.submitter,a=(b&&b.getAttribute('formaction'))||(f&&f.getAttribute('action'))||'';",
+    "if(e.defaultPrevented||!f||f.nodeName!=='FORM'||(f.getAttribute('method')||'').toLowerCase()!=='post'",
+    "||a.indexOf(page+'/')!==0||f.hasAttribute('data-native')){leftAt=Date.now();return}",
+    "e.preventDefault();if(sending)return;sending=true;h.setAttribute('aria-busy','true');",
+    "var at=said,leaving=false,body=new URLSearchParams(new FormData(f));",
+    # a board tapped (an image button) sends where, as a browser's own submit does: NAME.x, NAME.y
+    "if(b&&b.type==='image'){var q=b.name?b.name+'.':'',xy=tapAt&&tapAt[0]===b?tapAt:[b,0,0];",
+    "body.append(q+'x',Math.round(xy[1]));body.append(q+'y',Math.round(xy[2]))}else if(b&&b.name)body.append(b.name,b.value);",
+    "fetch(a,{method:'POST',body:body,cache:'no-store',credentials:'same-origin'}).then(function(r){",
+    "if(r.status===404){leaving=true;location.replace(page);return null}var u=new URL(r.url);",
+    "if(r.redirected&&u.pathname!==location.pathname){leaving=true;location.assign(r.url);return null}",
+    # the same page showing another part of the board (or a picker): its address and its stream follow
+    "var moved=r.redirected,other=moved&&u.search!==location.search;",
+    "return r.text().then(function(x){if(other){history.replaceState(null,'',u.pathname+u.search);views();",
+    "said++;pending=null;apply(x);open();return null}return moved&&said!==at?null:x})})",
+    # done: the page says so (aria-busy gone, data-posted counts the posts answered in place)
+    ".then(function(x){sending=false;if(x){said++;pending=null;apply(x)}",
+    "if(!leaving){h.removeAttribute('aria-busy');h.setAttribute('data-posted',++posted)}})",
+    ".catch(function(){sending=false;f.setAttribute('data-native','');if(b&&f.requestSubmit)f.requestSubmit(b);else f.submit()})}",
+    "d.addEventListener('click',function(e){var t=e.target;if(t&&t.type==='image')tapAt=[t,e.offsetX,e.offsetY]},true);",
+    "d.addEventListener('submit',post);",
     "d.addEventListener('visibilitychange',function(){if(!d.hidden)now();else if(es){es.close();es=null}});",
     "window.addEventListener('online',now);",
     "window.addEventListener('pageshow',function(e){leftAt=0;if(e.persisted)now()});",

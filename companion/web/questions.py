@@ -52,21 +52,27 @@ def seal(secret: bytes, sid: str, player: str, game: str, key: str) -> str:
 
 
 def question(app, secret: bytes, sid: str, player: str, game: str, key: str, move_title: str,
-             action: str, said: str = "") -> str:
-    """The question's section on ``player``'s page (HTML; every text escaped)."""
+             action: str, said: str = "", again: bool = False) -> str:
+    """The question's section on ``player``'s page (HTML; every text escaped); ``again``: a
+    value the players gave that clashes with another, asked again (``said`` says how)."""
     from companion.core import datapack
     from companion.terminal import setup
 
     label = datapack.title(game, key) or key
     head = _("A printed value is needed: {label}").format(label=label)
-    lines = [_("“{move}” needs it, and nobody has told the companion yet. Read it off your copy of the game; "
-               "it is kept for every later game.").format(move=move_title)]
+    lines = [(_("“{move}” needs it, and what was given for it does not fit. Read it off your copy of the game "
+                "again; it is kept for every later game.") if again else
+              _("“{move}” needs it, and nobody has told the companion yet. Read it off your copy of the game; "
+                "it is kept for every later game.")).format(move=move_title)]
     need = datapack.need_text(game, key)
     if need:
         lines.append(_("Needed for: {what}.").format(what=need))
     where = datapack.where_text(game, key)
     if where:
         lines.append(_("Where to look: {where}.").format(where=where))
+    means = datapack.means_text(game, key)
+    if means:
+        lines.append(_("What it means: {means}.").format(means=means))
     found = datapack.suggestion_for(game, key)
     suggestion = found[1] if found and found[0] == key else None
     hidden = (f'<input type="hidden" name="game" value="{escape(game)}">'

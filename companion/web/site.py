@@ -41,7 +41,7 @@ from companion.contract import language
 from companion.contract.language import _
 from companion.core import logs
 from companion.core.app import App
-from companion.contract.errors import CompanionError, MissingValue
+from companion.contract.errors import CompanionError, MissingValue, ValueConflict
 from companion.core import shared_log
 from companion.core.store import ALIAS_FILE, file_signature
 from companion.core.titles import FILE as TITLES_FILE
@@ -670,6 +670,8 @@ class Site:
                     raise _Answer(plain(preview), 200, "")
         except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
             raise _Answer(*self.asking(player, missing, move)) from None
+        except ValueConflict as clash:  # printed values that clash: the one to fix asked again
+            raise _Answer(*self.asking(player, clash, move)) from None
         except CompanionError as exc:
             raise _Answer(exc.message, 409, "") from None
         except click.ClickException as exc:
@@ -705,6 +707,8 @@ class Site:
             return exc.message, 403, ""
         except MissingValue as missing:  # a printed value nobody knows: asked on this phone (issue 31)
             return self.asking(player, missing, move)
+        except ValueConflict as clash:  # printed values that clash: the one to fix asked again
+            return self.asking(player, clash, move)
         except CompanionError as exc:
             return exc.message, 409, ""
         warned = self.warnings(move, outcome)
@@ -728,17 +732,20 @@ class Site:
                                             for p in forms.open_params(move) if choices.get(p.name)) else ""
         return told, 303, keep
 
-    def asking(self, player: str, missing: MissingValue, move) -> tuple[str, int, str]:
-        """The answer to a move that needs a printed value nobody knows: the question on the
-        phone (200, nothing recorded), or the refusal naming `data set` when a phone cannot ask
-        it (a value the pack does not describe)."""
+    def asking(self, player: str, missing: MissingValue | ValueConflict, move) -> tuple[str, int, str]:
+        """The answer to a move that needs a printed value nobody knows, or one given that
+        clashes with another (:class:`ValueConflict`: asked again, what clashes said in a
+        player's words): the question on the phone (200, nothing recorded), or the refusal
+        naming `data set` when a phone cannot ask it (a value the pack does not describe)."""
         from companion.web import forms, questions
 
-        key = questions.asked_key(self.reader, missing.game, missing.key)
+        clash = isinstance(missing, ValueConflict)
+        key = missing.key if clash else questions.asked_key(self.reader, missing.game, missing.key)
         if key is None:
             return missing.message, 409, ""
         return questions.question(self.reader, self.secret, self.sid, player, missing.game, key,
-                                  forms.title_of(move), "/p/{token}/value"), 200, ""
+                                  forms.title_of(move), "/p/{token}/value",
+                                  missing.phone if clash else "", again=clash), 200, ""
 
     def keep_value(self, player: str, given: dict) -> tuple[str, int]:
         """A printed value answered on ``player``'s page: kept as `data set` keeps it (303 and

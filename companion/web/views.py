@@ -77,8 +77,9 @@ def table_page(session, replay, version: str, host=None) -> str:
     sections += bgstats_section(session, replay, qr=True, host=host)
     # a score sheet's own title ("Carcassonne", issue 31) is as typed; a game marks its title
     title = _("{game}: the table").format(game=own_title(status, game))
-    return pages.page(title=title, heading=title,
-                      lines=result_lines(status), version=version, sections=sections, tv=True)
+    # the result is said once, first and large (pages.winner): not again under the heading, where
+    # it took a line of the TV's one screen (issue 31: a Trans end's last cities below the fold)
+    return pages.page(title=title, heading=title, lines=[], version=version, sections=sections, tv=True)
 
 
 def own_title(status: dict, game) -> str:

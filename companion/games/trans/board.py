@@ -116,20 +116,20 @@ def grid(rows: tuple[str, ...]) -> tuple[list[tuple[int, int]], list[int], list[
 
 
 def junction_labels(values: dict) -> Callable[[int], str]:
-    """How the pages name a junction (a start marker's): its coordinate, with its city's
-    three-letter label beside it (issue 31: "J7 (KaC)"), exactly as the board made of
-    ``values`` names it, but from the rows and the cities alone: a `status` shows the markers
-    and needs none of the board's lines (building them was 7 M instructions of a Trans
-    `status`, issue 27)."""
+    """How the pages name a junction (a start marker's): its city's name (issue 31: "Kansas
+    City", not a bare grid square nor the board's three-letter mark, "KaC", which the TV's
+    viewers cannot read from across the room), a junction without a city by its coordinate;
+    exactly as the board made of ``values`` names them, but from the rows and the cities alone:
+    a `status` shows the markers and needs none of the board's lines (building them was 7 M
+    instructions of a Trans `status`, issue 27). A marker is public, on the board for all to
+    see: its city is no hand's secret."""
     _xy, _column, coord = grid(tuple((values.get("board") or {}).get("rows") or ()))
     node_at = {p: i for i, p in enumerate(_xy)}
-    cities = values.get("cities") or ()
-    city_at = {node_at.get(tuple(c["xy"])): c["name"] for c in cities}  # the last one, as the board
-    abbr = _abbreviations([c["name"] for c in cities]) if city_at else {}
+    city_at = {node_at.get(tuple(c["xy"])): c["name"] for c in values.get("cities") or ()}  # the last one, as the board
 
     def label(node: int) -> str:
         city = city_at.get(node)
-        return f"{coord[node]} ({abbr[city]})" if city is not None else coord[node]
+        return city if city is not None else coord[node]
 
     return label
 

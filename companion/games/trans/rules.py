@@ -44,7 +44,7 @@ from companion.contract.language import ENGLISH, N_, _, language, ngettext, usin
 import unicodedata
 
 from companion.core.datapack import example, set_command
-from companion.contract.errors import CompanionError, MissingValue, RuleError, game_over
+from companion.contract.errors import CompanionError, MissingValue, RuleError, ValueConflict, game_over
 from companion.contract.api import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
 from companion.games.trans.specials import (  # noqa: F401  (SPECIAL_IDS ... are read from here too)
@@ -403,9 +403,14 @@ class TransGame(TrackMixin, Game):
         alias = (data.get("colour_aliases") or {}).get(named)
         if alias is not None:
             if alias not in data["colours"]:
-                raise RuleError(_("colour_aliases.{named} is {alias!r}, not one of this board's "
-                                  "colours ({names}): set it again with `{set_command}`.").format(
-                                    named=named, alias=alias, names=', '.join(data['colours']), set_command=set_command(self.id, 'colour_aliases.' + named)))
+                raise ValueConflict(
+                    _("colour_aliases.{named} is {alias!r}, not one of this board's "
+                      "colours ({names}): set it again with `{set_command}`.").format(
+                        named=named, alias=alias, names=', '.join(data['colours']),
+                        set_command=set_command(self.id, 'colour_aliases.' + named)),
+                    self.id, f"colour_aliases.{named}",
+                    _("The special card's {named} was given as {alias}, which is not one of this board's colours: "
+                      "tap the board colour it means.").format(named=named, alias=alias))
             return alias
         combined = set(data["colours"]) == set(COMBINED_COLOURS)
         if named in data["colours"] and (combined or not strict or named not in COMBINED_COLOURS):
@@ -414,6 +419,13 @@ class TransGame(TrackMixin, Game):
                            _("the board colour the special card's {named} means: one of {names}").format(
                                named=named, names=', '.join(data['colours'])),
                            example(self.id, f"colour_aliases.{named}"))  # "COLOUR": never a colour to copy
+
+    @staticmethod
+    def _aliased(data: dict, named: list[str]) -> str:
+        """Of the card colours ``named`` that clash, the one to ask again: one the players gave
+        another board colour for (not the board's own colour of that name, which stays)."""
+        given = data.get("colour_aliases") or {}
+        return next((n for n in named if given.get(n) not in (None, n)), named[0])
 
     def _dashed(self, data: dict) -> set[str]:
         """The 10 dashed-border cards, checked: 10 real cities, 2 of each colour."""
@@ -495,15 +507,29 @@ class TransGame(TrackMixin, Game):
             named = ((data.get("special_cards") or {}).get(card) or {}).get("colours") or []
             colours = [self._colour(data, c, strict) for c in named]
             if len(set(colours)) != len(colours):
-                raise RuleError(_("The card names two colours that are both {value} on this "
-                                  "board: fix colour_aliases with `{set_command}`.").format(
-                                    value=colours[0], set_command=set_command(self.id, 'colour_aliases.' + named[0])))
+                fix = self._aliased(data, named)
+                raise ValueConflict(
+                    _("The card names two colours that are both {value} on this "
+                      "board: fix colour_aliases with `{set_command}`.").format(
+                        value=colours[0], set_command=set_command(self.id, 'colour_aliases.' + fix)),
+                    self.id, f"colour_aliases.{fix}",
+                    _("The special card {card} names {named} and {other}, and both were given as this board's "
+                      "{colour}: tap the board colour the card's {fix} means.").format(
+                        card=special_title(data, card), named=named[0], other=named[1], colour=colours[0], fix=fix))
             for name, colour in zip(named, colours):
                 other = named_by.setdefault(colour, (card, name))
                 if other[1] != name:  # two cards, two of the edition's colours, one board colour
-                    raise RuleError(_("{value}'s {value2} and {card}'s {name} are both {colour} "
-                                      "on this board: fix colour_aliases with `{set_command}`.").format(
-                                        value=other[0], value2=other[1], card=card, name=name, colour=colour, set_command=set_command(self.id, 'colour_aliases.' + name)))
+                    fix = self._aliased(data, [name, other[1]])
+                    raise ValueConflict(
+                        _("{value}'s {value2} and {card}'s {name} are both {colour} "
+                          "on this board: fix colour_aliases with `{set_command}`.").format(
+                            value=other[0], value2=other[1], card=card, name=name, colour=colour,
+                            set_command=set_command(self.id, 'colour_aliases.' + fix)),
+                        self.id, f"colour_aliases.{fix}",
+                        _("The special cards {value} ({value2}) and {card} ({name}) both came out as this board's "
+                          "{colour}: tap the board colour the card's {fix} means.").format(
+                            value=special_title(data, other[0]), value2=other[1], card=special_title(data, card),
+                            name=name, colour=colour, fix=fix))
             s["card_colours"][card] = colours
         s["special_colours"] = s["card_colours"].get(special, []) if special else []
         s["hands"], s["leftover"], s["revealed"], s["pending"] = {}, {}, {}, None

@@ -269,7 +269,7 @@ def headline(status: dict, game=None, state: dict | None = None) -> list[Line]:
                 names=", ".join(status["waiting_for"]))))
         elif status.get("round_over"):
             lines.append(say(_("Next: the round is over on the board: `round end --auto` scores it.")))
-    else:
+    elif not status.get("finished"):  # a game over has no next round (its winner is said above)
         lines.append(Line(_("Round {n} is over · next: round {next}, {name} starts.").format(
             n=status["round"], next=status["round"] + 1, name=status["start_player"])))
     return lines
@@ -613,25 +613,26 @@ def has_hand(game, state: dict, player: str) -> bool:
 def public_blocks(at) -> list:
     """What every page shows of the round: the markers and rails, the round's facts, the
     cities a reveal card showed (public by the rules). No city of a hand: markers are named by
-    their coordinate and the label the board prints there, rails are counted, not named (a
-    rail's name may be a city's)."""
+    the city they stand on (public: on the board) and their coordinate, rails are counted, not
+    named (a rail's name may be a city's)."""
     status = at.status
     state = at.state
     track = state["track"]
     players = at.players
     rows = []
-    # a marker's junction as the board prints it: its city's three-letter label beside the
-    # coordinate (issue 31: "J7 (KaC)", not a bare grid square), the label the drawing shows
-    where = junction_labels(at.data)
+    where = junction_labels(at.data)  # a marker's junction by its city's name (issue 31)
 
     for i, p in enumerate(players):
         marker = track["markers"].get(p)
-        rows.append([Em(p, f"player:{i}"), where(marker[0]) if marker else "-",
-                     sum(1 for r in track["rails"] if r["by"] == p), _("yes") if p in track["connected"] else ""])
+        # who connected is a ✓ by the name, not a column: a city's name in "Start" takes its room
+        # (the table page on a phone's 360 px, in German, issue 31)
+        rows.append([Em(f"{p} ✓" if p in track["connected"] else p, f"player:{i}"), where(marker[0]) if marker else "-",
+                     sum(1 for r in track["rails"] if r["by"] == p)])
     left = status.get("rails_left")
     cards = status.get("specials") or []
     blocks: list = [
-        Table([_("Player"), _("Start"), _("Rails"), _("Connected")], rows, title=_("Markers and rails")),
+        Table([_("Player"), _("Start"), _("Rails")], rows, title=_("Markers and rails")),
+        *([Line(_("✓: connected all their cities."), style="muted")] if track["connected"] else []),
         Facts([(_("Rails built"), status["rails_built"]),
                (_("Rails left"), _("not counted") if left is None else left),
                (_("Special cards") if len(cards) > 1 else _("Special card"),

@@ -233,8 +233,11 @@ STARTED_FIRST = (
 
 def pytest_collection_modifyitems(session, config, items):
     """The tests of :data:`STARTED_FIRST` go first, in that order (the longest first), the rest
-    after them as collected. xdist's scheduler hands the first tests out one to each worker in
-    turn, so the long ones run side by side from the start."""
+    after them as collected. With ``--dist loadfile --no-loadscope-reorder`` (pyproject.toml)
+    xdist hands out whole files in this order, one to each worker and the next to whichever is
+    nearly done, so the long ones run side by side from the start, and a file's module fixtures
+    (a plugin installed by pip) are made once. (xdist's default, ``load``, sends each worker a
+    first block of a quarter of its share: the long files would all go to the first worker.)"""
     rank = {name: n for n, name in enumerate(STARTED_FIRST)}
     last = len(STARTED_FIRST)
     items.sort(key=lambda item: rank.get(item.path.name, last))

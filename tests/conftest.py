@@ -3,11 +3,37 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import tempfile
 
-import pytest
-from click.testing import CliRunner
 
-from companion.terminal.cli import cli
+def keep_bytecode() -> None:
+    """The suite's processes write and reuse compiled modules even under PYTHONDONTWRITEBYTECODE.
+
+    With that variable set (as it is on the machines the suite is timed on) every process the
+    suite starts compiled every module of the companion again from its source, and every xdist
+    worker rewrote the asserts of all 200 test files again: the collection took 5.9 s of CPU
+    per worker instead of 2.3 s, a `companion status` 0.15 s instead of 0.06 s, and the suite
+    starts thousands (servers, shells in a pty, plugins, scripts). The variable is dropped for
+    the tests' own processes, and the compiled files go to one folder under the system's
+    temporary folder (PYTHONPYCACHEPREFIX), so the source tree is not written to, as its owner
+    asked. Issue 29, item 7.
+    """
+    if not os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+        return
+    prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX",
+                                   os.path.join(tempfile.gettempdir(), f"companion-tests-pycache-{os.getuid()}"))
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = prefix
+
+
+keep_bytecode()
+
+import pytest  # noqa: E402  (after keep_bytecode: the modules below are compiled once)
+from click.testing import CliRunner  # noqa: E402
+
+from companion.terminal.cli import cli  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -149,3 +175,69 @@ def pytest_sessionfinish(session, exitstatus):
     for name in ("browser_support", "tests.browser_support"):
         if name in sys.modules:
             sys.modules[name].quit_all()
+
+
+# -- where the suite's time goes (tests/suite_times.py) ----------------------------------------------
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``COMPANION_TEST_TIMES=FILE``, each test's wall time and CPU go to FILE."""
+    from suite_times import recorder
+
+    times = recorder()
+    if times is None:
+        yield
+        return
+    with times.measure(item.nodeid):
+        yield
+
+
+# -- how many workers, and which tests start first ---------------------------------------------------
+
+WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` starts two workers a core: half of the suite's wall time was waiting (a
+    server's clocks, a browser drawing, Syncthing, a shell in a pty), during which a core computed
+    nothing. ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` still chooses N, ``-n N`` too.
+    Measured in BENCHMARKS.md (issue 29, item 7)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    return max(1, cores * WORKERS_PER_CORE)
+
+
+# Files whose tests take seconds each, mostly waiting (real browsers, real servers and their
+# clocks, Syncthing, kill loops, LibreOffice, pip): started first, so that the last minute of a
+# run is not one of them alone on a worker while the others are idle. Measured per test with
+# COMPANION_TEST_TIMES (tests/suite_times.py); a file missing here is only started later.
+STARTED_FIRST = (
+    "test_syncthing_trials.py", "test_syncthing_fork.py", "test_exports_real_clients.py",
+    "test_storm_atlantic_star.py", "test_serve_phones.py", "test_live_browser.py", "test_live_taps.py",
+    "test_check_command.py", "test_plugin_failures.py", "test_packaging.py", "test_german_web_browser.py",
+    "test_serve_terminal.py", "test_storm_scoresheet.py", "test_storm_transatlantic.py", "test_storm_trans.py",
+    "test_crash_games.py", "test_web_access_log.py", "test_web_floods.py", "test_whole_night_browser.py",
+    "test_report_accessibility.py", "test_board_finger.py", "test_serve_moves.py", "test_serve_layout.py",
+    "test_caches_checked.py", "test_plugin_game.py", "test_plugin_shape.py", "test_plugin_checks_bounded.py",
+    "test_concurrency.py", "test_races.py", "test_crash.py", "test_game_contract.py", "test_live.py",
+    "test_web_connections.py", "test_serve_browser.py", "test_exit.py", "test_tv_end_browser.py",
+    "test_bgstats_long_evening.py", "test_replay_linear.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of :data:`STARTED_FIRST` go first, in that order (the longest first), the rest
+    after them as collected. With ``--dist loadfile --no-loadscope-reorder`` (pyproject.toml)
+    xdist hands out whole files in this order, one to each worker and the next to whichever is
+    nearly done, so the long ones run side by side from the start, and a file's module fixtures
+    (a plugin installed by pip) are made once. (xdist's default, ``load``, sends each worker a
+    first block of a quarter of its share: the long files would all go to the first worker.)"""
+    rank = {name: n for n, name in enumerate(STARTED_FIRST)}
+    last = len(STARTED_FIRST)
+    items.sort(key=lambda item: rank.get(item.path.name, last))

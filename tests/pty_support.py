@@ -254,5 +254,7 @@ def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
             if not chunk:
                 break
             seen += chunk
+            if b"\x1b[6n" in chunk:  # where is the cursor? A terminal answers at once; unanswered,
+                os.write(fd, b"\x1b[1;1R")  # prompt_toolkit waited 1 s at every Enter (issue 29, item 7)
     return seen.decode("utf-8", "replace")
 

@@ -95,12 +95,11 @@ def test_eight_scripts_and_four_one_shot_writers_nothing_refused(tmp_path):
     scripts = []
     for sid in ids:
         lines = "".join(f"add --session {sid} Ann={i + 1}\n" for i in range(actions))
-        lines += f"finish --session {sid}\n"
         proc = subprocess.Popen([sys.executable, "-m", "companion"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
         proc.stdin.write(lines)
-        proc.stdin.close()
-        scripts.append(proc)
+        proc.stdin.flush()  # its `finish` comes after the one-shot writers: a script faster than
+        scripts.append(proc)  # a one-shot's start finished the game under its `add` (issue 29, item 7)
     one_shots = []
     for n in range(4):  # while the scripts run: a new session, and actions on a script's session
         one_shots.append(subprocess.Popen(
@@ -110,6 +109,9 @@ def test_eight_scripts_and_four_one_shot_writers_nothing_refused(tmp_path):
             [sys.executable, "-m", "companion", "add", "--session", ids[n], "Bob=1"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
     results = [(p, *p.communicate(timeout=900)) for p in one_shots]
+    for sid, proc in zip(ids, scripts):
+        proc.stdin.write(f"finish --session {sid}\n")
+        proc.stdin.close()
     for proc in scripts:
         proc.wait(timeout=900)
         results.append((proc, proc.stdout.read(), proc.stderr.read()))

@@ -8,6 +8,7 @@ later, at the worst moment. A failure names both files.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -70,16 +71,20 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-GRAPH = {m: imports_of(m) for m in MODULES}
+@functools.cache
+def graph() -> dict[str, dict[str, int]]:
+    """Every module's companion imports, parsed when a test first asks (issue 29, item 7: at
+    import, every xdist worker parsed the 130 modules while collecting, whichever tests it ran)."""
+    return {m: imports_of(m) for m in MODULES}
 
 
 def where(a: str, b: str) -> str:
-    return f"{MODULES[a].relative_to(ROOT)}:{GRAPH[a][b]} imports {MODULES[b].relative_to(ROOT)}"
+    return f"{MODULES[a].relative_to(ROOT)}:{graph()[a][b]} imports {MODULES[b].relative_to(ROOT)}"
 
 
 def test_there_are_modules_to_check():
     assert "companion.core.session" in MODULES and "companion.terminal.cli" in MODULES
-    assert GRAPH["companion.terminal.cli"], "the parser found no imports at all"
+    assert graph()["companion.terminal.cli"], "the parser found no imports at all"
 
 
 def test_no_import_circles():
@@ -94,7 +99,7 @@ def test_no_import_circles():
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in GRAPH[v]:
+        for w in graph()[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -111,13 +116,13 @@ def test_no_import_circles():
             if len(component) > 1:
                 circles.append(component)
 
-    for v in GRAPH:
+    for v in graph():
         if v not in index:
             visit(v)
     messages = []
     for component in circles:
         members = set(component)
-        edges = [where(a, b) for a in sorted(component) for b in GRAPH[a] if b in members]
+        edges = [where(a, b) for a in sorted(component) for b in graph()[a] if b in members]
         messages.append("circle: " + "; ".join(edges))
     assert not messages, "\n".join(messages)
 
@@ -172,13 +177,13 @@ def allowed(source: str, target: str) -> bool:
 def test_imports_stay_in_their_part(module):
     """The core imports neither a game nor the terminal; a game imports the core and the
     contract, never another game, cli.py or shell.py; nothing but a game names a game."""
-    bad = [where(module, target) for target in GRAPH[module] if not allowed(module, target)]
+    bad = [where(module, target) for target in graph()[module] if not allowed(module, target)]
     assert not bad, "forbidden import: " + "; ".join(bad)
 
 
 def test_contract_is_the_bottom_floor():
     """Issue 27: the contract imports no other floor, and the core imports no game."""
-    for module, targets in GRAPH.items():
+    for module, targets in graph().items():
         if module.startswith("companion.contract"):
             assert all(t.startswith("companion.contract") or t == "companion" for t in targets), module
         if module.startswith("companion.core"):
@@ -187,7 +192,7 @@ def test_contract_is_the_bottom_floor():
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m not in MOVED))
 def test_the_house_uses_the_contract_by_its_new_names(module):
-    old = [where(module, t) for t in GRAPH[module] if t in MOVED]
+    old = [where(module, t) for t in graph()[module] if t in MOVED]
     assert not old, "imports a moved module by its old name: " + "; ".join(old)
 
 

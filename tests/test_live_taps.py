@@ -17,9 +17,10 @@ import pytest
 
 from browser_support import phone, quit_chrome, tap
 from live_support import PLAYERS, Served, Stream, companion, new_trans
+from long_mode import scaled
 from serve_support import hands
 
-ROUNDS = 12
+ROUNDS = scaled(4, 12)  # taps each met by another player's move; all 12 in the long run (issue 29, item 7)
 
 
 @pytest.fixture
@@ -78,8 +79,6 @@ def test_a_button_found_before_another_players_move_is_still_the_button_tapped(w
                 continue
             wait_for(web, lambda w: "Ann" not in status(home)["waiting_for"])
             taps.append(city)
-            if n == 0:
-                web.save_screenshot("/tmp/i31b/tap-0.png")
             companion(home, "undo")  # Ann's pass, then the other's: the next round starts as this one did
             companion(home, "undo")
             wait_for(web, lambda w: w.find_elements("css selector", "form button[name=city]"))

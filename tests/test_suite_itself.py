@@ -1,0 +1,51 @@
+"""The suite's own settings (issue 29, item 7): the files started first exist, `-n auto` starts
+two workers a core, compiled modules are kept, and each test's time can be recorded."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import conftest
+from suite_times import Recorder
+
+TESTS = Path(__file__).parent
+
+
+def test_every_file_started_first_is_a_test_file_once():
+    missing = [name for name in conftest.STARTED_FIRST if not (TESTS / name).is_file()]
+    assert not missing, f"STARTED_FIRST names files that are gone: {missing}"
+    assert len(set(conftest.STARTED_FIRST)) == len(conftest.STARTED_FIRST)
+
+
+def test_the_files_started_first_are_collected_first(request):
+    """In the order of STARTED_FIRST, the other files after them (each xdist worker collects
+    the whole suite, so under `pytest` this sees every file)."""
+    rank = {name: n for n, name in enumerate(conftest.STARTED_FIRST)}
+    ranks = [rank.get(item.path.name, len(rank)) for item in request.session.items]
+    assert ranks == sorted(ranks)
+
+
+def test_auto_starts_two_workers_a_core(monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    assert conftest.pytest_xdist_auto_num_workers(None) == 2 * len(os.sched_getaffinity(0))
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
+    assert conftest.pytest_xdist_auto_num_workers(None) is None  # xdist's own hook reads it: 3
+
+
+def test_the_suites_processes_keep_their_compiled_modules():
+    assert "PYTHONDONTWRITEBYTECODE" not in os.environ and not sys.dont_write_bytecode
+
+
+def test_a_tests_wall_time_and_cpu_are_recorded(tmp_path):
+    path = tmp_path / "times.jsonl"
+    with Recorder(str(path)).measure("tests/test_x.py::test_waits"):
+        time.sleep(0.05)  # a wait: wall time, no CPU
+    with Recorder(str(path)).measure("tests/test_x.py::test_computes"):
+        sum(i * i for i in range(200_000))
+    waits, computes = (json.loads(line) for line in path.read_text().splitlines())
+    assert waits["test"] == "tests/test_x.py::test_waits" and waits["wall"] >= 0.05 and waits["cpu"] < waits["wall"]
+    assert computes["cpu"] > 0 and set(computes) == {"test", "wall", "cpu", "children"}

@@ -258,8 +258,8 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
             basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
-            snap = (session.journaled_snapshot_of(after, basis) if basis is not None
-                    else session.snapshot_of(after, store.last_number(sid)))
+            snap = (session.journaled_snapshot_of(after, basis, store) if basis is not None
+                    else session.snapshot_of(after, store.last_number(sid), store))
             if snap is not None:
                 store.write_snapshot(sid, snap)
                 after.fresh = 0  # the snapshot stands for these now: the next one after as many again

@@ -235,3 +235,22 @@ def test_a_journal_replaced_by_a_sync_is_checked_whole(tmp_path):
     session = sessions.load(Store(store.root), sid)
     assert isinstance(session._journal, list)
     assert session.replay().state == truth(store, sid)
+
+
+def test_a_change_in_the_middle_is_seen_by_the_next_snapshot(tmp_path):
+    """A same-size change in place in the middle of what a snapshot covers is not read by an
+    action (it checks the ends); the next snapshot, which reads every byte, sees it: the old
+    snapshot is dropped and the session is replayed from its journal."""
+    store, sid, path = big_journal_sheet(tmp_path / "home")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n = len(lines) // 2
+    entry = json.loads(lines[n])
+    entry["event"]["scores"]["Bob"] = 1 if entry["event"]["scores"]["Bob"] != 1 else 2
+    lines[n] = json.dumps(entry, separators=(",", ":"))
+    with open(path, "r+", encoding="utf-8") as fh:
+        fh.write("".join(line + "\n" for line in lines))
+    held = None
+    for i in range(sessions.SNAPSHOT_EVERY):
+        held = sessions.record(Store(store.root), sid, {"type": "add", "scores": {"Ann": 1}}, held)
+        held = (held.session, held.replay)
+    assert sessions.load(Store(store.root), sid).replay().state == truth(store, sid)

@@ -257,7 +257,8 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         session.text, session.signature = store.session_text(sid), store.held_signature(sid)
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
-            basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
+            basis = (store.journal_basis(sid, entry.get("id"), session.length, (session.snapshot or {}).get("journals"))
+                     if "id" in entry else None)
             snap = (session.journaled_snapshot_of(after, basis, store) if basis is not None
                     else session.snapshot_of(after, store.last_number(sid), store))
             if snap is not None:

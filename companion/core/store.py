@@ -445,6 +445,11 @@ class Store:
                                   json.dumps({"stamp": listing[0], "files": listing[1]}))
                 self._listing_unsaved = False
 
+    def journal_listing(self) -> dict[str, list[str]]:
+        """{session id: the names of its journal files} for every session, from one look at
+        the folder (what reads every session asks once, not once per session)."""
+        return self._journal_listing()
+
     def journal_paths(self, sid: str) -> list[Path]:
         """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
         return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
@@ -492,10 +497,15 @@ class Store:
         self._tip = (sid, signature, merged.head, names) if merged.fork is None else None
         return meta, merged
 
-    def journal_basis(self, sid: str, head: str | None, length: int) -> dict | None:
+    def journal_basis(self, sid: str, head: str | None, length: int, before: dict | None = None) -> dict | None:
         """What a replay snapshot of a journaled session stands for (issue 30): the SHA-256 of
         the session file, and of each journal's bytes with its size and inode, the line's last
-        entry and length. None when there is nothing to stand for or a conflict copy waits."""
+        entry and length. None when there is nothing to stand for or a conflict copy waits.
+
+        ``before``: what the snapshot the action started from stood for. An action checks a
+        journal still in its file at the ends it covers only; here, where every byte is read,
+        a covered byte changed in place since (a same-size edit in the middle) is seen: the
+        old snapshot is dropped and nothing is returned (the next read replays the journal)."""
         from companion.core import journals as jn
         from companion.core.files import read_file_text
         import zlib
@@ -515,6 +525,10 @@ class Store:
             except OSError:
                 return None
             whole = data[: data.rfind(b"\n") + 1]
+            was = ((before or {}).get("files") or {}).get(path.name)
+            if isinstance(was, list) and len(was) >= 2 and (len(whole) < was[0] or zlib.crc32(whole[: was[0]]) != was[1]):
+                self.drop_snapshot(sid)
+                return None
             files[path.name] = [len(whole), zlib.crc32(whole), ino, *jn.edge_crcs(whole)]
         return {"base_sha256": sha256(found[0]), "files": files, "head": head, "line_length": length}
 

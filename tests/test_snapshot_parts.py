@@ -254,3 +254,14 @@ def test_a_change_in_the_middle_is_seen_by_the_next_snapshot(tmp_path):
         held = sessions.record(Store(store.root), sid, {"type": "add", "scores": {"Ann": 1}}, held)
         held = (held.session, held.replay)
     assert sessions.load(Store(store.root), sid).replay().state == truth(store, sid)
+
+
+def test_a_part_named_with_more_bytes_than_it_holds_is_not_read(tmp_path):
+    """A snapshot naming a part longer than its file (forged, or a file cut) reads nothing
+    beyond the file and replays the journal instead."""
+    store, sid = written_sheet(tmp_path / "home", 300)
+    snap = snapshot(store, sid)
+    snap["apart"]["rounds"]["bytes"] = 1 << 40
+    store.write_snapshot(sid, {k: v for k, v in snap.items() if k != "check"})
+    session = sessions.load(Store(store.root), sid)
+    assert session.replay().state == truth(store, sid)

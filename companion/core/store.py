@@ -912,6 +912,8 @@ class Store:
         path = self.snapshot_path(sid).with_name(name)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         try:
+            if size > os.fstat(fd).st_size:  # (never a read of more than the file holds)
+                raise ValueError("a snapshot part was cut")
             data = os.pread(fd, size, 0) if size else b""
         finally:
             os.close(fd)
@@ -948,6 +950,8 @@ class Store:
         except OSError:
             return None
         try:
+            if size > os.fstat(fd).st_size:
+                return None
             head = os.pread(fd, size, 0) if size else b""
             if len(head) != size or parts.crc_of(head) != spec.get("crc"):
                 return None

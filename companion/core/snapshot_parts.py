@@ -47,7 +47,7 @@ class Apart(list):
 
     def appended(self) -> list:
         """The items appended since the part was written (while unread)."""
-        return list(list.__iter__(self))
+        return list(list.__iter__(self))  # its own storage: what was appended
 
     def rebase(self, spec: dict) -> None:
         """The items appended are now in the part file too (``spec``: the file grown)."""
@@ -101,16 +101,16 @@ class Apart(list):
         return not self == other
 
     def __lt__(self, other):
-        return list.__lt__(self._read(), other)
+        return list.__lt__(self._read(), other._read() if isinstance(other, Apart) else other)
 
     def __le__(self, other):
-        return list.__le__(self._read(), other)
+        return list.__le__(self._read(), other._read() if isinstance(other, Apart) else other)
 
     def __gt__(self, other):
-        return list.__gt__(self._read(), other)
+        return list.__gt__(self._read(), other._read() if isinstance(other, Apart) else other)
 
     def __ge__(self, other):
-        return list.__ge__(self._read(), other)
+        return list.__ge__(self._read(), other._read() if isinstance(other, Apart) else other)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -265,3 +265,16 @@ def test_a_part_named_with_more_bytes_than_it_holds_is_not_read(tmp_path):
     store.write_snapshot(sid, {k: v for k, v in snap.items() if k != "check"})
     session = sessions.load(Store(store.root), sid)
     assert session.replay().state == truth(store, sid)
+
+
+def test_a_snapshot_without_the_lock_writes_its_parts_anew(tmp_path):
+    """A read holds no lock: its snapshot writes its parts as new files, never growing one
+    in place that a writer may be growing too."""
+    store, sid = written_sheet(tmp_path / "home", 300)
+    before = snapshot(store, sid)["apart"]["rounds"]
+    session = sessions.load(Store(store.root), sid)
+    replay = session.replay()
+    basis = store.journal_basis(sid, session.entries_from(session.length - 1)[0]["id"], session.length)
+    snap = session.journaled_snapshot_of(replay, basis, store, appending=False)
+    assert snap["apart"]["rounds"]["file"] != before["file"]
+    assert store.read_snapshot_part(sid, before) == store.read_snapshot_part(sid, snap["apart"]["rounds"])

@@ -359,27 +359,30 @@ class Session:
             raise StoreError(_("A session's journal changed while it was read: try again."))
         return whole[:count]
 
-    def _kept_state(self, state: State, store) -> tuple[dict, dict] | None:
+    def _kept_state(self, state: State, store, appending: bool = True) -> tuple[dict, dict] | None:
         """(the state as a snapshot keeps it, its parts) when it comes back identical from
-        JSON, its long lists written apart in ``store`` (companion.core.snapshot_parts)."""
+        JSON, its long lists written apart in ``store`` (companion.core.snapshot_parts).
+        ``appending``: a part may grow in place, which only the holder of the session's write
+        lock may do (a read without it writes its parts as new files)."""
         parts: dict = {}
         if store is not None:
             sid = self.id
-            state, parts = snapshot_parts.split(state, lambda text: store.write_snapshot_part(sid, text),
-                                                lambda spec, text: store.append_snapshot_part(sid, spec, text))
+            grow = ((lambda spec, text: store.append_snapshot_part(sid, spec, text)) if appending
+                    else (lambda spec, text: None))
+            state, parts = snapshot_parts.split(state, lambda text: store.write_snapshot_part(sid, text), grow)
         body = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
         if json.loads(body) != state:  # a tuple or a number key: no snapshot, replay instead
             return None
         return json.loads(body), parts
 
-    def snapshot_of(self, replay: Replay, last_number: int | None, store=None) -> dict | None:
+    def snapshot_of(self, replay: Replay, last_number: int | None, store=None, appending: bool = True) -> dict | None:
         """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,
         whose last journal entry is number ``last_number``, or None when the state would not
         come back identical from JSON (or the text is not one a snapshot can stand for)."""
         text = self.text
         if text is None or last_number is None or not text.endswith("}}}") or replay.undone:
             return None
-        kept = self._kept_state(replay.state, store)
+        kept = self._kept_state(replay.state, store, appending)
         if kept is None:
             return None
         prefix = len(text) - 2  # all but the closing of the journal and of the file
@@ -400,12 +403,12 @@ class Session:
             "apart": kept[1],
         }
 
-    def journaled_snapshot_of(self, replay: Replay, basis: dict, store=None) -> dict | None:
+    def journaled_snapshot_of(self, replay: Replay, basis: dict, store=None, appending: bool = True) -> dict | None:
         """A snapshot of ``replay`` (the whole merged line replayed) for a session kept in its
         devices' journals (issue 30): what it stands for is ``basis`` (Store.journal_basis)."""
         if replay.undone or self.fork is not None or basis.get("line_length") != self.length:
             return None
-        kept = self._kept_state(replay.state, store)
+        kept = self._kept_state(replay.state, store, appending)
         if kept is None:
             return None
         return {

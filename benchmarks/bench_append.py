@@ -5,7 +5,11 @@ session's one file was parsed and rewritten (and fsynced) whole at every action;
 appends one line to this laptop's journal of the session (companion.core.journals) and the
 replay starts from the snapshot of the merged line.
 
-    python benchmarks/bench_append.py [--runs 15] [--sizes 10,50000] [--baseline DIR]
+    python benchmarks/bench_append.py [--runs 15] [--sizes 10,50000] [--baseline DIR] [--instructions]
+
+``--instructions`` counts each `add` under valgrind's callgrind, as users run it: bytecode
+compiled once and read since (``PYTHONDONTWRITEBYTECODE`` is dropped: with it every start
+compiles every module, a constant that made the ratio look smaller) and ``PYTHONHASHSEED=0``.
 
 With ``--baseline DIR`` (a folder holding an older ``companion`` package, e.g. from
 ``git archive b79d17f companion | tar -x -C DIR``) the same is timed for that package, side by
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,9 +103,14 @@ def main() -> None:
 
             counts = {}
             for key, (home, package) in homes.items():
-                env = dict(os.environ, COMPANION_HOME=str(home), **({"PYTHONPATH": package} if package else {}))
-                counts[key] = counted([sys.executable, "-m", "companion", "add", "Ann=1", "Bob=2", "--session",
-                                       sids[key]], env)
+                # as users run it: the bytecode written once and read since (with
+                # PYTHONDONTWRITEBYTECODE every start compiles every module, which hid two thirds
+                # of the difference), the hash seed fixed (the order of sets and dicts moves the count)
+                env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+                env.update(COMPANION_HOME=str(home), PYTHONHASHSEED="0", **({"PYTHONPATH": package} if package else {}))
+                argv = [sys.executable, "-m", "companion", "add", "Ann=1", "Bob=2", "--session", sids[key]]
+                subprocess.run(argv, env=env, cwd=str(home.parent), capture_output=True, check=True)
+                counts[key] = counted(argv, env, cwd=str(home.parent))
             for name in ("before", "now"):
                 if (name, sizes[0]) in counts:
                     figures = ", ".join(f"{size:,} events {counts[(name, size)] / 1e6:.1f} M" for size in sizes)

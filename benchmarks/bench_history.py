@@ -16,6 +16,13 @@ measured with `companion --version`.
 
     python benchmarks/bench_history.py [--runs 7] [--sizes 1000,10000] [--commands sessions,stats]
 
+Issue 30: ``--devices 10`` spreads the plays over ten laptops' journals (``sessions/ID.DEVICE.jsonl``,
+as a folder synced from a club's ten laptops holds them), and ``--first-sync`` measures a laptop's
+first sync of the largest folder: the shared part of the folder copied into a new data folder
+(as the sync engine brings it: ``sessions/`` and the group's lists, without ``.local/``), then the
+first `sessions` there, which builds this laptop's index from every session; each run starts again
+from a fresh copy, and with ``--against`` the other tree runs in turn on its own fresh copy.
+
 Issue 29: ``--new-play`` times `stats --ratings` the first after a new play on the largest
 folder (the ratings added on top of their cache) beside the same command with every play rated
 again, pair by pair, and checks that both give the same numbers.
@@ -37,6 +44,7 @@ TARGET_SECONDS = 1.0
 TARGETED = {"sessions", "stats", "stats --ratings"}
 IMPORT_TARGET = 5.0
 CONTINUED_TARGET = 0.5
+FIRST_SYNC_AGAINST_MAX = 10_000
 
 
 def companion(root: Path, *args: str) -> list[str]:
@@ -62,8 +70,10 @@ print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(st
 
 def launched(argv: list[str], env: dict | None = None) -> tuple[float, float, float]:
     """(seconds, peak resident MB, CPU seconds) of one run of ``argv``, taken by the launcher."""
+    # from outside the repository: `python -m` puts the working folder first on the path, so
+    # from its root every run would be this tree's whatever PYTHONPATH names (--against)
     done = subprocess.run([python(), "-S", "-c", LAUNCHER, *argv], capture_output=True, text=True, env=env,
-                          check=True)
+                          check=True, cwd=tempfile.gettempdir())
     seconds, kilobytes, code, cpu = done.stdout.split()
     if int(code):
         raise SystemExit(f"{' '.join(argv)} failed ({code})")
@@ -135,6 +145,36 @@ def side_by_side(argv: list[str], base_env: dict | None, runs: int) -> dict:
         out["base_time"] = statistics.median(p[1][0] for p in pairs)
         out["base_rss"] = max(p[1][1] for p in pairs)
         out["ratio"] = statistics.median(p[0][0] / p[1][0] for p in pairs)
+    return out
+
+
+def bench_first_sync(root: Path, tmp: Path, base_env: dict | None, runs: int) -> dict:
+    """A laptop's first sync of ``root`` (issue 30): the copy of its shared part (timed apart)
+    and the first `sessions` on the copy (a fresh copy each run), this tree and, with
+    ``base_env``, the other one in turn (up to FIRST_SYNC_AGAINST_MAX sessions: before issue 30's
+    item 5 the first `sessions` rewrote the index once per session, quadratic in the folder)."""
+    if base_env is not None and sum(1 for _ in (root / "sessions").glob("*.json")) > FIRST_SYNC_AGAINST_MAX:
+        base_env = None
+    import os
+    import statistics
+
+    here = {**os.environ, "PYTHONPATH": ""}
+    trees = [("this", here)] + ([("other", base_env)] if base_env is not None else [])
+    found: dict[str, list] = {name: [] for name, _ in trees}
+    copies = []
+    for _ in range(runs):
+        for name, env in trees:
+            target = tmp / "first-sync"
+            shutil.rmtree(target, ignore_errors=True)
+            start = time.perf_counter()
+            shutil.copytree(root, target, ignore=shutil.ignore_patterns(".local"))
+            copies.append(time.perf_counter() - start)
+            found[name].append(launched(companion(target, "sessions"), env))
+    shutil.rmtree(tmp / "first-sync", ignore_errors=True)
+    out = {"copy": statistics.median(copies)}
+    for name, got in found.items():
+        out[name] = {"time": statistics.median(g[0] for g in got), "cpu": statistics.median(g[2] for g in got),
+                     "rss": max(g[1] for g in got)}
     return out
 
 
@@ -211,6 +251,10 @@ def main() -> None:
                              "also runs from it, in turn with this tree, and the ratio is printed.")
     parser.add_argument("--report", action="store_true", help="Also `report ID` of one session.")
     parser.add_argument("--export", action="store_true", help="Also `export --format json -o FILE`.")
+    parser.add_argument("--devices", type=int, default=1,
+                        help="Spread the plays over this many laptops' journals (issue 30: a synced club folder).")
+    parser.add_argument("--first-sync", action="store_true",
+                        help="Also a laptop's first sync of the largest folder: copied in, then the first `sessions`.")
     parser.add_argument("--new-play", action="store_true",
                         help="Also `stats --ratings` the first after a new play, beside the full recomputation "
                              "(on the largest folder).")
@@ -227,7 +271,7 @@ def main() -> None:
         roots = {}
         for size in sizes:
             root = roots[size] = Path(tmp) / f"home{size}"
-            fill_finished_scoresheets(root, size, tuple(args.games.split(",")))
+            fill_finished_scoresheets(root, size, tuple(args.games.split(",")), args.devices)
             jobs = [(" ".join(cmd), companion(root, *cmd)) for cmd in commands]
             if args.report:
                 sid = sorted(p.stem for p in (root / "sessions").glob("*.json"))[size // 2]
@@ -250,6 +294,15 @@ def main() -> None:
                     cold = bench_cold(argv, root / "cache" / "ratings.json", args.runs)
                     verdict = "" if size < 10_000 else (" ok" if cold < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s")
                     print(f"{size:>6} sessions  {name + ' (cold)':<16} median {cold * 1000:8.1f} ms{verdict}")
+            if args.first_sync and size == max(sizes):
+                got = bench_first_sync(root, Path(tmp), base_env, args.runs)
+                line = (f"{size:>6} sessions  first sync: copy {got['copy'] * 1000:8.1f} ms, then `sessions` median "
+                        f"{got['this']['time'] * 1000:8.1f} ms (CPU {got['this']['cpu'] * 1000:.0f} ms, peak "
+                        f"{got['this']['rss']:.1f} MB)")
+                if "other" in got:
+                    line += (f"   other tree {got['other']['time'] * 1000:8.1f} ms (CPU {got['other']['cpu'] * 1000:.0f} "
+                             f"ms)   ratio {got['this']['time'] / got['other']['time']:.2f}")
+                print(line, flush=True)
             if args.new_play and size == max(sizes):
                 got = bench_new_play(root, args.runs)
                 verdict = "" if size < 10_000 else (" ok" if got["added"] < TARGET_SECONDS else f" OVER {TARGET_SECONDS:g} s")
@@ -267,7 +320,7 @@ def main() -> None:
         if not args.no_import:
             small, big = min(sizes), max(sizes)
             if small not in roots or not roots[small].exists():
-                fill_finished_scoresheets(roots[small], small, tuple(args.games.split(",")))
+                fill_finished_scoresheets(roots[small], small, tuple(args.games.split(",")), args.devices)
             t = bench_import(Path(tmp), roots[small], max(3, args.runs // 2))
             print(f"import of a {small}-session file      median {t * 1000:8.1f} ms "
                   f"{'ok' if t < IMPORT_TARGET else f'OVER {IMPORT_TARGET:g} s'}")

@@ -31,10 +31,10 @@ import bench_startup  # noqa: E402
 GAMES = ("scoresheet", "trans-amerika", "transatlantic", "atlantic-star")
 
 
-def counted(argv: list[str], env: dict) -> int:
+def counted(argv: list[str], env: dict, cwd: str | None = None) -> int:
     """The instructions one run of ``argv`` takes (callgrind's total)."""
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, cwd=cwd)
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
 
 

@@ -27,12 +27,17 @@ def median_command(argv: list[str], runs: int, env: dict | None = None) -> float
     return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True, env=env), runs)
 
 
-def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = ("scoresheet",)) -> Store:
+def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = ("scoresheet",),
+                              devices: int = 1) -> Store:
     """A data folder holding ``count`` finished score-sheet sessions, written in one pass.
 
-    One session is played for real through the session layer; its file is then copied under
+    One session is played for real through the session layer; its files are then copied under
     new ids (so the folder holds real, replayable sessions), and the index is rebuilt once.
     ``games`` other than the score sheet change only the index entries (what `stats` reads).
+
+    Since issue 30 a session is its file (the description) and the journal of the laptop that
+    played it (``sessions/ID.DEVICE.jsonl``): the plays are spread over ``devices`` laptops'
+    ids, as a club's folder synced from that many laptops holds them.
     """
     store = Store(root)
     model = sessions.create(store, "scoresheet", ["Ann", "Bob", "Cy"], {"lowest_wins": False, "target": None})
@@ -40,6 +45,11 @@ def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = (
         sessions.record(store, model.id, {"type": "add", "scores": {"Ann": i, "Bob": 2 * i % 7, "Cy": 3}})
     sessions.record(store, model.id, {"type": "finish"})
     doc = json.loads(store.session_path(model.id).read_text())
+    from companion.core import journals as jn
+
+    (journal,) = store.journal_paths(model.id)
+    rows = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    laptops = [f"{0xB0000000 + k:010x}" for k in range(max(1, devices))]
     # written plainly and flushed once (as `import` does): 50,000 files with an fsync each take
     # minutes, and what is measured is reading them
     import os
@@ -50,6 +60,16 @@ def fill_finished_scoresheets(root: Path, count: int, games: tuple[str, ...] = (
         with open(store.session_path(sid), "w", encoding="utf-8") as fh:
             fh.write(json.dumps(doc, separators=(",", ":")))
         os.chmod(store.session_path(sid), 0o600)
+        dev = laptops[n % len(laptops)]
+        lines = [jn.header(dev, f"laptop {n % len(laptops) + 1}", sid)]
+        for row in rows[1:]:
+            own = row["id"].split(":")[1]
+            parent = row.get("parent")
+            lines.append({**row, "id": f"{dev}:{own}", "parent": f"{dev}:{parent.split(':')[1]}" if parent else None})
+        path = jn.journal_path(store.sessions_dir, sid, dev)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+        os.chmod(path, 0o600)
     if hasattr(os, "sync"):
         os.sync()
     with store.writing():

@@ -248,6 +248,8 @@ def json_copy(value: Any) -> Any:
         return [json_copy(v) for v in value]
     if kind is tuple:
         return tuple(json_copy(v) for v in value)
+    if isinstance(value, list):  # a snapshot's list kept apart (companion.core.snapshot_parts)
+        return [json_copy(v) for v in value]
     return value
 
 

@@ -12,6 +12,7 @@ from companion.contract.language import _
 from companion.core import registry as games
 from companion.contract.errors import CompanionError, RuleError, StoreError
 from companion.contract.api import Event, Setup, State, json_copy
+from companion.core import snapshot_parts
 from companion.core.store import Store, sha256
 from companion.core.framework import apply_event, context_finished, describe_event, new_context
 
@@ -124,6 +125,7 @@ class Session:
         # the devices' names (companion.core.journals)
         self.fork = None
         self.names: dict[str, str] = {}
+        self.store = None  # the Store it was loaded from: a snapshot's parts are read there (load)
 
     def __repr__(self) -> str:
         return f"Session({self.meta.get('id')!r}, {self.meta.get('game')!r}, {len(self._journal)} entries)"
@@ -322,8 +324,7 @@ class Session:
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
-    @staticmethod
-    def _take_state(snap: dict) -> tuple[State, dict]:
+    def _take_state(self, snap: dict) -> tuple[State, dict]:
         """The snapshot's state and context as a replay's working ones.
 
         The snapshot was parsed from its file for this Session alone: the first replay takes
@@ -340,17 +341,49 @@ class Session:
         ctx = found["ctx"]
         if not isinstance(ctx, dict) or not isinstance(found["state"], dict):
             raise ValueError("a snapshot's state is not a state")
-        return found["state"], dict(ctx)
+        if found.get("apart") and self.store is None:
+            raise ValueError("a snapshot's parts are read from its store")
+        return snapshot_parts.made(found["state"], found.get("apart"), self._read_part), dict(ctx)
 
-    def snapshot_of(self, replay: Replay, last_number: int | None) -> dict | None:
+    def _read_part(self, key: str, spec: dict) -> list:
+        """The items a snapshot's part holds (companion.core.snapshot_parts), or, when its file
+        is gone or damaged, the same list from a replay of the events from the first: the
+        snapshot is dropped (the next action writes one again) and the state stays true."""
+        store = self.store
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError, RecursionError):
+            return store.read_snapshot_part(self.id, spec)
+        store.drop_snapshot(self.id)
+        whole = Session(self.meta, list(self.journal)).replay().state.get(key)
+        count = int(spec["count"])
+        if not isinstance(whole, list) or len(whole) < count:
+            raise StoreError(_("A session's journal changed while it was read: try again."))
+        return whole[:count]
+
+    def _kept_state(self, state: State, store, appending: bool = True) -> tuple[dict, dict] | None:
+        """(the state as a snapshot keeps it, its parts) when it comes back identical from
+        JSON, its long lists written apart in ``store`` (companion.core.snapshot_parts).
+        ``appending``: a part may grow in place, which only the holder of the session's write
+        lock may do (a read without it writes its parts as new files)."""
+        parts: dict = {}
+        if store is not None:
+            sid = self.id
+            grow = ((lambda spec, text: store.append_snapshot_part(sid, spec, text)) if appending
+                    else (lambda spec, text: None))
+            state, parts = snapshot_parts.split(state, lambda text: store.write_snapshot_part(sid, text), grow)
+        body = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        if json.loads(body) != state:  # a tuple or a number key: no snapshot, replay instead
+            return None
+        return json.loads(body), parts
+
+    def snapshot_of(self, replay: Replay, last_number: int | None, store=None, appending: bool = True) -> dict | None:
         """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,
         whose last journal entry is number ``last_number``, or None when the state would not
         come back identical from JSON (or the text is not one a snapshot can stand for)."""
         text = self.text
         if text is None or last_number is None or not text.endswith("}}}") or replay.undone:
             return None
-        body = json.dumps(replay.state, ensure_ascii=False, separators=(",", ":"))
-        if json.loads(body) != replay.state:  # a tuple or a number key: no snapshot, replay instead
+        kept = self._kept_state(replay.state, store, appending)
+        if kept is None:
             return None
         prefix = len(text) - 2  # all but the closing of the journal and of the file
         return {
@@ -366,16 +399,17 @@ class Session:
             "revealed": self.revealed,
             "frozen": replay.frozen,
             "ctx": json.loads(json.dumps(replay.ctx)),
-            "state": json.loads(body),
+            "state": kept[0],
+            "apart": kept[1],
         }
 
-    def journaled_snapshot_of(self, replay: Replay, basis: dict) -> dict | None:
+    def journaled_snapshot_of(self, replay: Replay, basis: dict, store=None, appending: bool = True) -> dict | None:
         """A snapshot of ``replay`` (the whole merged line replayed) for a session kept in its
         devices' journals (issue 30): what it stands for is ``basis`` (Store.journal_basis)."""
         if replay.undone or self.fork is not None or basis.get("line_length") != self.length:
             return None
-        body = json.dumps(replay.state, ensure_ascii=False, separators=(",", ":"))
-        if json.loads(body) != replay.state:
+        kept = self._kept_state(replay.state, store, appending)
+        if kept is None:
             return None
         return {
             "format": SNAPSHOT_FORMAT,
@@ -388,7 +422,8 @@ class Session:
             "revealed": self.revealed,
             "frozen": replay.frozen,
             "ctx": json.loads(json.dumps(replay.ctx)),
-            "state": json.loads(body),
+            "state": kept[0],
+            "apart": kept[1],
         }
 
     def status(self, replay: Replay | None = None, state: State | None = None) -> dict:
@@ -472,12 +507,15 @@ def with_pairs(data: dict, pairs: list) -> dict:
 SNAPSHOT_EVERY = 200
 # 2: the entries it covers need not be parsed (last_number, revealed, frozen); 3: ctx; 4: the
 # SHA-256 of its own contents (issue 22: store.read_snapshot refuses one that does not match)
-SNAPSHOT_FORMAT = 4
+# 5 (issue 30): its long lists kept apart ("apart": companion.core.snapshot_parts) and each
+# journal's two ends' CRC-32 beside the whole's; a snapshot of format 4 is still read
+SNAPSHOT_FORMAT = 5
+SNAPSHOT_FORMATS_READ = (4, 5)
 
 
 def snapshot_fits(snap: dict, game_id: str) -> bool:
     """Whether a snapshot was taken by this companion, of this game, under these rules."""
-    return (snap.get("format") == SNAPSHOT_FORMAT and snap.get("game") == game_id
+    return (snap.get("format") in SNAPSHOT_FORMATS_READ and snap.get("game") == game_id
             and snap.get("rules") == rules_version(games.get(game_id)) and isinstance(snap.get("state"), dict))
 
 
@@ -515,11 +553,13 @@ def load(store: Store, sid: str) -> Session:
                     found = store.read_merged_after(sid, basis)
                     if found is not None and found[0]["game"] == snapshot["game"]:
                         meta, tail, line = found
-                        return Session(meta, Later(int(basis["line_length"]), line, tail), None, snapshot,
-                                       store.held_signature(sid))
+                        session = Session(meta, Later(int(basis["line_length"]), line, tail), None, snapshot,
+                                          store.held_signature(sid))
+                        session.store = store
+                        return session
         meta, merged = store.read_merged(sid)
         session = Session(meta, list(merged.line), None, None, store.held_signature(sid))
-        session.fork, session.names = merged.fork, dict(merged.names)
+        session.fork, session.names, session.store = merged.fork, dict(merged.names), store
         return session
     snapshot = store.read_snapshot(sid)
     if snapshot is not None:
@@ -529,7 +569,11 @@ def load(store: Store, sid: str) -> Session:
                                                  int(snapshot["last_number"]))
                 if found is not None and found[0]["game"] == snapshot["game"]:
                     meta, tail, head = found
-                    return Session(meta, Later(int(snapshot["journal_length"]), head, tail),
-                                   store.session_text(sid), snapshot, store.held_signature(sid))
+                    session = Session(meta, Later(int(snapshot["journal_length"]), head, tail),
+                                      store.session_text(sid), snapshot, store.held_signature(sid))
+                    session.store = store
+                    return session
     meta, journal = store.read_session(sid)
-    return Session(meta, journal, store.session_text(sid), snapshot, store.held_signature(sid))
+    session = Session(meta, journal, store.session_text(sid), snapshot, store.held_signature(sid))
+    session.store = store
+    return session

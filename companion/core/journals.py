@@ -45,6 +45,7 @@ import contextlib
 import json
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -373,6 +374,41 @@ def last_number(path: Path) -> int:
         raise StoreError(_("{path} is damaged (its last line is not a journal entry): move it away; it was not "
                            "changed.").format(path=path)) from None
     return number_of(last) if isinstance(last, dict) else 0
+
+
+EDGE = 65536  # the bytes at each end of what a snapshot covers that an action checks again
+
+
+def edge_crcs(covered: bytes) -> list[int]:
+    """The CRC-32 of the first and of the last EDGE bytes of what a snapshot covers."""
+    return [zlib.crc32(covered[:EDGE]), zlib.crc32(covered[-EDGE:])]
+
+
+def read_after(fh, covered: int, check: int, same: list) -> bytes | None:
+    """The bytes of an open journal after the ``covered`` ones a snapshot stands for, when those
+    are still the ones it was taken of (else None).
+
+    The journal a snapshot was taken of (the same inode: this laptop appends to its own, a sync
+    engine replaces a file it brings, and so does a hand edit with most editors) is checked at
+    its two ends (the first and the last EDGE bytes covered, their CRC-32): an action at 50,000
+    entries reads 128 KiB of it, not 8 MB. Any other file, or a snapshot written before the
+    ends were kept, is checked whole (the CRC-32 of every byte covered)."""
+    st = os.fstat(fh.fileno())
+    if st.st_size < covered:
+        return None
+    if len(same) == 3 and same[0] == st.st_ino and covered > 2 * EDGE:
+        fh.seek(0)
+        start = fh.read(EDGE)
+        fh.seek(covered - EDGE)
+        end = fh.read(EDGE)
+        if [zlib.crc32(start), zlib.crc32(end)] != list(same[1:]):
+            return None
+        return fh.read()
+    fh.seek(0)
+    data = fh.read()
+    if len(data) < covered or (covered and zlib.crc32(memoryview(data)[:covered]) != check):
+        return None
+    return data[covered:]
 
 
 def append_lines(path: Path, first: dict | None, entries: list[dict]) -> None:

@@ -152,12 +152,13 @@ def keep_snapshot(store: Store, session: Session, replay: Replay) -> None:
         # from the journals as they are now, so it stands for this replay only when they are
         # still the ones read (checked after: an append changes a journal's size); else a
         # later start would take an entry it never replayed as covered, and fork the line.
-        basis = store.journal_basis(session.id, last["id"], session.length)
+        basis = store.journal_basis(session.id, last["id"], session.length, (session.snapshot or {}).get("journals"))
         if basis is None or session.signature is None or store.signature(session.id) != session.signature:
             return
-        snap = session.journaled_snapshot_of(replay, basis)
+        # (no lock: its long lists are written as new parts, never grown in place)
+        snap = session.journaled_snapshot_of(replay, basis, store, appending=False)
     else:
-        snap = session.snapshot_of(replay, store.last_number(session.id))
+        snap = session.snapshot_of(replay, store.last_number(session.id), store, appending=False)
     if snap is not None:
         store.write_snapshot(session.id, snap)
         replay.fresh = 0  # the snapshot stands for these now
@@ -266,9 +267,10 @@ def _record(store: Store, sid: str, session: Session, replay: Replay, make_event
         session.text, session.signature = store.session_text(sid), store.held_signature(sid)
         session.keep_replay(after)
         if after.fresh >= SNAPSHOT_EVERY:
-            basis = store.journal_basis(sid, entry.get("id"), session.length) if "id" in entry else None
-            snap = (session.journaled_snapshot_of(after, basis) if basis is not None
-                    else session.snapshot_of(after, store.last_number(sid)))
+            basis = (store.journal_basis(sid, entry.get("id"), session.length, (session.snapshot or {}).get("journals"))
+                     if "id" in entry else None)
+            snap = (session.journaled_snapshot_of(after, basis, store) if basis is not None
+                    else session.snapshot_of(after, store.last_number(sid), store))
             if snap is not None:
                 store.write_snapshot(sid, snap)
                 after.fresh = 0  # the snapshot stands for these now: the next one after as many again

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
@@ -444,6 +445,11 @@ class Store:
                                   json.dumps({"stamp": listing[0], "files": listing[1]}))
                 self._listing_unsaved = False
 
+    def journal_listing(self) -> dict[str, list[str]]:
+        """{session id: the names of its journal files} for every session, from one look at
+        the folder (what reads every session asks once, not once per session)."""
+        return self._journal_listing()
+
     def journal_paths(self, sid: str) -> list[Path]:
         """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
         return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
@@ -491,10 +497,15 @@ class Store:
         self._tip = (sid, signature, merged.head, names) if merged.fork is None else None
         return meta, merged
 
-    def journal_basis(self, sid: str, head: str | None, length: int) -> dict | None:
+    def journal_basis(self, sid: str, head: str | None, length: int, before: dict | None = None) -> dict | None:
         """What a replay snapshot of a journaled session stands for (issue 30): the SHA-256 of
         the session file, and of each journal's bytes with its size and inode, the line's last
-        entry and length. None when there is nothing to stand for or a conflict copy waits."""
+        entry and length. None when there is nothing to stand for or a conflict copy waits.
+
+        ``before``: what the snapshot the action started from stood for. An action checks a
+        journal still in its file at the ends it covers only; here, where every byte is read,
+        a covered byte changed in place since (a same-size edit in the middle) is seen: the
+        old snapshot is dropped and nothing is returned (the next read replays the journal)."""
         from companion.core import journals as jn
         from companion.core.files import read_file_text
         import zlib
@@ -509,11 +520,16 @@ class Store:
         for path in paths:
             try:
                 with open(path, "rb") as fh:
+                    ino = os.fstat(fh.fileno()).st_ino
                     data = fh.read()
             except OSError:
                 return None
             whole = data[: data.rfind(b"\n") + 1]
-            files[path.name] = [len(whole), zlib.crc32(whole)]
+            was = ((before or {}).get("files") or {}).get(path.name)
+            if isinstance(was, list) and len(was) >= 2 and (len(whole) < was[0] or zlib.crc32(whole[: was[0]]) != was[1]):
+                self.drop_snapshot(sid)
+                return None
+            files[path.name] = [len(whole), zlib.crc32(whole), ino, *jn.edge_crcs(whole)]
         return {"base_sha256": sha256(found[0]), "files": files, "head": head, "line_length": length}
 
     def read_merged_after(self, sid: str, basis: dict):
@@ -541,13 +557,12 @@ class Store:
             tail: list[dict] = []
             names: dict[str, str] = {}
             for path in paths:
-                covered, check = files.pop(path.name, (0, 0))
+                covered, check, *same = files.pop(path.name, (0, 0))
                 with open(path, "rb") as fh:
-                    data = fh.read()
-                # all it covered, checked (CRC-32: a hand edit or a damaged copy, anywhere in it)
-                if len(data) < covered or (covered and zlib.crc32(memoryview(data)[:covered]) != check):
+                    rest = jn.read_after(fh, covered, check, same)
+                if rest is None:
                     return None
-                rest = data[covered:]
+                data = rest if not covered else b""
                 first = data[: data.find(b"\n")] if not covered else None
                 rest = rest[: rest.rfind(b"\n") + 1]
                 rows = json.loads(b"[" + rest[:-1].replace(b"\n", b",") + b"]") if rest else []
@@ -853,18 +868,104 @@ class Store:
         return snap
 
     def drop_snapshot(self, sid: str) -> None:
-        """Remove session ``sid``'s replay snapshot (its session left the record: `delete`)."""
+        """Remove session ``sid``'s replay snapshot and its parts (its session left the record:
+        `delete`; a snapshot holds every hand of a dealt round)."""
         with contextlib.suppress(OSError):
             self.snapshot_path(sid).unlink()
+        with contextlib.suppress(OSError):
+            for part in self.snapshot_path(sid).parent.glob(f"{sid}.*.part"):
+                with contextlib.suppress(OSError):
+                    part.unlink()
 
     def write_snapshot(self, sid: str, snap: dict) -> None:
         """Keep a replay snapshot, led by the SHA-256 of the rest of its text (see
-        :meth:`read_snapshot`); a failure to write it is not an error (it is only a cache)."""
+        :meth:`read_snapshot`); a failure to write it is not an error (it is only a cache).
+        The parts of the snapshot it replaces that it does not name are removed."""
         body = dumps_compact({k: v for k, v in snap.items() if k != "check"})
         if body == "{}":
             return
+        before = self.read_snapshot(sid)
         with contextlib.suppress(CompanionError, OSError):
             atomic_write_text(self.snapshot_path(sid), f'{SNAPSHOT_CHECK}{sha256(body)}",{body[1:]}')
+            kept = {spec.get("file") for spec in (snap.get("apart") or {}).values()}
+            for spec in ((before or {}).get("apart") or {}).values():
+                name = spec.get("file") if isinstance(spec, dict) else None
+                if name not in kept and self._part_name_ok(sid, name):
+                    with contextlib.suppress(OSError):
+                        self.snapshot_path(sid).with_name(name).unlink()
+
+    # -- a snapshot's long lists, kept apart (companion.core.snapshot_parts) --------------------
+    @staticmethod
+    def _part_name_ok(sid: str, name: Any) -> bool:
+        import re
+
+        return isinstance(name, str) and re.fullmatch(re.escape(sid) + r"\.[0-9a-f]{16}\.part", name) is not None
+
+    def read_snapshot_part(self, sid: str, spec: dict) -> list:
+        """The items of a snapshot's part: the first ``bytes`` bytes of its file, checked by
+        their CRC-32 (a reader of an older snapshot reads what it names, whatever came after)."""
+        from companion.core import snapshot_parts as parts
+
+        name, size = spec.get("file"), spec.get("bytes")
+        if not self._part_name_ok(sid, name) or not isinstance(size, int) or size < 0:
+            raise ValueError("not a part of this session's snapshot")
+        path = self.snapshot_path(sid).with_name(name)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            if size > os.fstat(fd).st_size:  # (never a read of more than the file holds)
+                raise ValueError("a snapshot part was cut")
+            data = os.pread(fd, size, 0) if size else b""
+        finally:
+            os.close(fd)
+        if len(data) != size or parts.crc_of(data) != spec.get("crc"):
+            raise ValueError("a snapshot part was changed")
+        return parts.decoded(data, int(spec["count"]))
+
+    def write_snapshot_part(self, sid: str, text: str) -> dict | None:
+        """A new part file holding ``text`` (a snapshot's long list, one item a line)."""
+        import secrets
+
+        from companion.core import snapshot_parts as parts
+
+        name = f"{sid}.{secrets.token_hex(8)}.part"
+        data = text.encode("utf-8")
+        try:
+            atomic_write_text(self.snapshot_path(sid).with_name(name), text)
+        except CompanionError:
+            return None
+        return {"file": name, "count": text.count("\n"), "bytes": len(data), "crc": parts.crc_of(data)}
+
+    def append_snapshot_part(self, sid: str, spec: dict, text: str) -> dict | None:
+        """The part ``spec`` names grown by ``text`` (items appended to its list since), in
+        place: cut to the bytes it names (a write killed before its snapshot left more), checked,
+        appended, fsynced. None when the file is not the one named (the caller writes anew)."""
+        from companion.core import snapshot_parts as parts
+
+        name, size = spec.get("file"), spec.get("bytes")
+        if not self._part_name_ok(sid, name) or not isinstance(size, int) or not isinstance(spec.get("count"), int):
+            return None
+        data = text.encode("utf-8")
+        try:
+            fd = os.open(self.snapshot_path(sid).with_name(name), os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return None
+        try:
+            if size > os.fstat(fd).st_size:
+                return None
+            head = os.pread(fd, size, 0) if size else b""
+            if len(head) != size or parts.crc_of(head) != spec.get("crc"):
+                return None
+            os.ftruncate(fd, size)
+            os.lseek(fd, size, os.SEEK_SET)
+            if data and os.write(fd, data) != len(data):
+                return None
+            os.fsync(fd)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return {"file": name, "count": spec["count"] + text.count("\n"), "bytes": size + len(data),
+                "crc": parts.crc_of(data, spec["crc"])}
 
     # -- index -----------------------------------------------------------------------------
     # index.json holds two tables: "sessions" (the entries `sessions --json` lists) and

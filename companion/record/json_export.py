@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 from companion.contract.language import _
 from companion.contract.errors import CompanionError
@@ -33,18 +34,23 @@ _DECODE = json.JSONDecoder().raw_decode
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _session_item(store: Store, sid: str, folder: str) -> str | None:
+def _session_item(store: Store, sid: str, folder: str, journals: tuple = ()) -> str | None:
     """One session as the export's item, ``{"meta": ..., "journal": [...]}``, as JSON text.
 
     Taken from the file's own text (issue 23): each value is parsed once, to check it, and
     written as the very text it was read from, so nothing is encoded again. A file of another
-    shape than the store writes takes the store's own read (which names any problem)."""
+    shape than the store writes takes the store's own read (which names any problem).
+
+    ``journals``: the names of its devices' journals (issue 30). A session played on one laptop
+    (one journal, each entry following the one before) is its file's entries and then its
+    journal's, read here; any other (several laptops, a fork, a conflict copy) is merged by the
+    store's read."""
     import os
 
     import stat
 
     path = os.path.join(folder, sid + ".json")
-    if store.journal_paths(sid):  # issue 30: its devices' journals merged, by the store's read
+    if len(journals) > 1:  # its devices' journals merged, by the store's read
         path = ""
     try:  # never waits on a pipe or a device put in a session's place: the checked read refuses it
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -57,7 +63,7 @@ def _session_item(store: Store, sid: str, folder: str) -> str | None:
                 text = fh.read().decode("utf-8")
         finally:
             os.close(fd)
-        found = _split_session(sid, text)
+        found = _split_session(sid, text, os.path.join(folder, journals[0]) if journals else None)
         if found is not None:
             return found
     except (OSError, ValueError, UnicodeDecodeError):
@@ -73,9 +79,10 @@ def _session_item(store: Store, sid: str, folder: str) -> str | None:
 SESSION_HEAD = '{"' + SCHEMA_KEY + '":{"kind":"session","version":'
 
 
-def _split_session(sid: str, text: str) -> str | None:
+def _split_session(sid: str, text: str, journal_path: str | None = None) -> str | None:
     """The export's item of a session file written by the store (compact: its schema, then
-    ``"meta":{"1":...}``, then ``"journal":{"1":...,"2":...}``), or None for any other text."""
+    ``"meta":{"1":...}``, then ``"journal":{"1":...,"2":...}``), followed by the entries of its
+    one device's journal at ``journal_path`` if given, or None for any other text."""
     from companion.core.store import session_shape_problem
 
     head = f'{SESSION_HEAD}{schema_version("session")}}},"meta":{{"1":'
@@ -106,7 +113,68 @@ def _split_session(sid: str, text: str) -> str | None:
         return None
     if not isinstance(meta, dict) or meta.get("id") != sid or session_shape_problem(sid, meta, journal):
         return None
+    if journal_path is not None:
+        more = _one_journal(sid, journal_path, len(journal))
+        if more is None or session_shape_problem(sid, meta, more[0]):
+            return None
+        pieces += more[1]
     return '{"meta":' + meta_text + ',"journal":[' + ",".join(pieces) + "]}"
+
+
+def _one_journal(sid: str, path: str, base: int) -> tuple[list[dict], list[str]] | None:
+    """The entries of a session's only journal when they follow each other from the file's
+    last entry (``base`` of them), as the merge would line them up; else None (the store's
+    read merges it, and names anything wrong)."""
+    from companion.core import journals as jn
+
+    m = jn.JOURNAL_NAME.fullmatch(os.path.basename(path))
+    if m is None or m["sid"] != sid or m["copy"]:
+        return None
+    dev = m["dev"]
+    with open(path, "rb") as fh:  # (the name is the listing's, inside the sessions folder)
+        data = fh.read(limits.MAX_SESSION_CHARS * 4 + 1)
+    if len(data) > limits.MAX_SESSION_CHARS * 4:
+        return None
+    lines = data.decode("utf-8").split("\n")[:-1]  # a last line without its end was never acknowledged
+    if not lines:
+        return [], []
+    try:
+        return _chained(lines, dev, base)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _chained(lines: list[str], dev: str, base: int) -> tuple[list[dict], list[str]] | None:
+    """(the entries, each as the export writes it) of a journal's lines after its header."""
+    from companion.core import journals as jn
+
+    rows = json.loads("[" + ",".join(lines) + "]")  # one parse for the whole journal
+    head = rows[0]
+    schema = head.get(SCHEMA_KEY) if isinstance(head, dict) else None
+    if (not isinstance(schema, dict) or schema.get("kind") != jn.JOURNAL_KIND
+            or not isinstance(schema.get("version"), int) or schema["version"] > jn.JOURNAL_VERSION):
+        return None
+    out: list[dict] = []
+    texts: list[str] = []
+    parent = f"{jn.BASE}:{base}" if base else None
+    resolve = jn.RESOLVE
+    for line, entry in zip(lines[1:], rows[1:]):
+        nid = f"{dev}:{len(out) + 1}"
+        if type(entry) is not dict or entry.get("id") != nid or entry.get("parent") != parent:
+            return None
+        kind = entry.get("kind")
+        if type(kind) is not str or kind == resolve:
+            return None
+        # the line as the store wrote it, {"id":..,"parent":.., then the entry}: its text without
+        # the two (what `import` reads: one file's journal holds neither)
+        lead = '{"id":"' + nid + '","parent":' + ("null" if parent is None else '"' + parent + '"') + ","
+        if line.startswith(lead):
+            texts.append("{" + line[len(lead):])
+        else:
+            texts.append(_ENCODE({k: v for k, v in entry.items() if k not in ("id", "parent")}))
+        out.append(entry)
+        parent = nid
+    return out, texts
 
 
 def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) -> int:
@@ -128,9 +196,10 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
     text = json.dumps(head, ensure_ascii=False, indent=1)
     out.write(text[:-2] + ',\n "sessions": [')
     folder = str(store.sessions_dir)
+    listing = store.journal_listing()  # (once: a look at the folder per session cost 0.4 s a 1,000)
     written = 0
     for e in entries:
-        item = _session_item(store, e["id"], folder)
+        item = _session_item(store, e["id"], folder, tuple(listing.get(e["id"], ())))
         if item is None:
             continue
         out.write(("\n  " if not written else ",\n  ") + item)

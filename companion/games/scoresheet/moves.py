@@ -51,7 +51,8 @@ def new(target: str | None, scorekeeper: str | None = None, **named) -> dict:
 
 
 def _added(outcome) -> list:
-    status = outcome.status
+    # a round in play needs the totals only: the summary of every round waits for `status`
+    status = outcome.status if outcome.replay.over else outcome.at.game.totals_summary(outcome.state)
     totals = joined(Name(f"{p['name']} {number(p['score'])}") for p in status["players"])
     out = [Line(*said(_("Round {round} recorded. Totals: {totals}."), round=status["round"], totals=totals))]
     if status.get("teams"):

@@ -291,10 +291,18 @@ class ScoreSheet(Game):
         return out
 
     def summary(self, s: State) -> dict:
+        out = self.totals_summary(s)
+        for player in out["players"]:
+            name = player["name"]
+            player["rounds"] = [r[name] for r in s["rounds"]]
+        return out
+
+    def totals_summary(self, s: State) -> dict:
+        """The summary without each player's points round by round: what the line after a
+        round says, without walking every round of a long sheet (issue 30)."""
         out = {
             "players": [
-                {"name": p, "score": None if s.get("no_points") else s["totals"][p],
-                 "rounds": [r[p] for r in s["rounds"]]}
+                {"name": p, "score": None if s.get("no_points") else s["totals"][p]}
                 for p in s["players_order"]
             ],
             "round": len(s["rounds"]),

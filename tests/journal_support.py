@@ -52,3 +52,16 @@ def edit_first(home: Path, sid: str, matches: Callable[[dict], bool], change: Ca
             edit_entry(home, sid, n, change)
             return
     raise LookupError("no entry matches")
+
+
+def record_bytes(path: Path) -> bytes:
+    """A data folder's file as a record: its bytes; the index's without its "sources" (the
+    signatures of the files each entry was checked against, issue 30), a record of checks that a
+    read keeps up to date and an action forgets (companion.core.index.before_append), no change
+    of the record. Tests that say "nothing was changed" compare these."""
+    data = path.read_bytes()
+    if path.name == "index.json":
+        doc = json.loads(data)
+        doc.pop("sources", None)
+        return json.dumps(doc).encode()
+    return data

@@ -34,6 +34,7 @@ from typing import Iterable
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
+from journal_support import record_bytes
 from long_mode import scaled
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
@@ -303,8 +304,8 @@ class Storm(RuleBasedStateMachine):
     def files(self) -> dict[str, bytes]:
         # cache/ holds only what is derived from the data (replay snapshots, the ratings, the
         # index's last check, the names' spellings: deleting it loses nothing), which a command
-        # that only shows things may keep (issue 23)
-        return {str(p.relative_to(self.root)): p.read_bytes() for p in sorted(self.root.rglob("*"))
+        # that only shows things may keep (issue 23); and the index's record of checks (issue 30)
+        return {str(p.relative_to(self.root)): record_bytes(p) for p in sorted(self.root.rglob("*"))
                 if p.is_file() and p.name not in NOT_DATA and not p.name.endswith(".lock")
                 and p.relative_to(self.root).parts[:2] != (".local", "cache")}
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from journal_support import record_bytes
 from long_mode import report_line
 
 from companion.terminal.cli import cli
@@ -37,20 +38,8 @@ NOT_CONTENTS = ("errors.log", "index-checked.json", "device.json")
 
 
 def folder_bytes(root: Path) -> dict:
-    return {str(p.relative_to(root)): contents(p) for p in root.rglob("*")
+    return {str(p.relative_to(root)): record_bytes(p) for p in root.rglob("*")
             if p.is_file() and not p.name.endswith(".lock") and p.name not in NOT_CONTENTS}
-
-
-def contents(path: Path) -> bytes:
-    """A file's bytes; the index's without its "sources" (the signatures of the files each
-    entry was checked against, issue 30): also a record of checks, forgotten before an action
-    that may change an entry (companion.core.index.before_append), no change of the record."""
-    data = path.read_bytes()
-    if path.name == "index.json":
-        doc = json.loads(data)
-        doc.pop("sources", None)
-        return json.dumps(doc).encode()
-    return data
 
 
 def cli_run(home: Path, *args: str, input: str | None = None):

@@ -141,7 +141,7 @@ def test_no_english_of_the_pages_own_in_the_pseudo_language(run, home):
     sid = new_trans(run, special=None)  # every phone places its start marker on the board to tap
     site, client, links = site_and_client(home, sid)
     names = ["Ann", "Bob", "Cy", "Dan", "Trans", "Europa", "Deutsch", "English", "GET", "HEAD", "POST", "Tabletop",
-             "Companion"]
+             "Companion", sid]  # the session's id is drawn as it is: random letters, read as a word once
     shown = {}
     for who in ["table", "Ann", "Bob"]:
         shown[who] = client.get(f"/{'t' if who == 'table' else 'p'}/{links[who]}?lang=xx").text

@@ -148,3 +148,25 @@ def test_the_lines_from_the_phones_break_between_words(script, home, columns):
         assert all(word in words for word in said.split()), sh.text()  # no word cut in two
         os.write(sh.master, b"serve --stop\r")
         sh.wait_for("stopped")
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_values_the_phones_will_ask_break_between_words(home, columns):
+    """`new` lists the printed values still unknown, a line per group, before it offers the
+    set-up (issue 31); those lines went out unwrapped, and a terminal of 60 columns broke them
+    inside their words ("special cards that nam" / "e a colour")."""
+    from pty_support import Shell
+
+    with Shell(home, columns=columns, rows=60) as shell:
+        shell.type("new trans-amerika --players Ann,Bob,Cy --start Bob", until="Enter to")
+        shell.type("", until="[y/N]")  # no words for the shuffle
+        shell.type("n", until="companion>")
+        rows = shell.text().splitlines()
+    listed = [row for row in rows if row.startswith("  - ")]
+    assert any(row.startswith("  - colour_aliases") for row in listed), rows
+    # a row the terminal broke is full to the last column and goes on at the next row's start;
+    # a single word (the deal's fingerprint) may only break so
+    broken = [f"{a}|{b}" for a, b in zip(rows, rows[1:])
+              if len(a) == columns and " " in a.strip() and b and not b.startswith(" ")
+              and not a.startswith("companion> ")]  # what was typed is the terminal's to show
+    assert broken == [], "\n".join(rows)

@@ -423,7 +423,7 @@ def offer(app: App, game: str) -> None:
         raise ValueError(pgettext("answer", "Type y or n."))  # j or n in German (is_yes)
 
     for line in asked_later(app, game, keys):
-        _say(line) if not line.startswith("  - ") else click.echo(line)
+        _say(line)  # a group's line too, wrapped under its dash (issue 31: between words at 60 columns)
     try:
         wanted = app.ask_until(ngettext("{n} printed value is not known yet: set it up now? [y/N] (each is asked "
                                         "when needed otherwise) ",

@@ -343,9 +343,17 @@ def _nearest(game: str, section: str, key: str) -> str:
     return ""
 
 
+def _told(game: str, section: str, key: str) -> str:
+    """The pack's note for ``key`` in the reader's language: "needs", "where" and "means" are
+    the companion's own words about a value (the pack is data, so they stay English in data/ and
+    their German is in locale/de/packs.po); its "sources" name printed things and stay as written."""
+    note = _nearest(game, section, key)
+    return _(note) if note else ""
+
+
 def need_text(game: str, key: str) -> str:
-    """What needs the value at ``key`` (shown by `data check`)."""
-    return _nearest(game, "needs", key)
+    """What needs the value at ``key`` (shown by `data check`), in the reader's language."""
+    return _told(game, "needs", key)
 
 
 def source_text(game: str, key: str) -> str:
@@ -407,14 +415,14 @@ def has_gaps(value: Any) -> bool:
 
 def where_text(game: str, key: str) -> str:
     """Where on the box, the cards or the board the value at ``key`` is printed (the pack's
-    "where", restating its sources), or ""."""
-    return _nearest(game, "where", key)
+    "where", restating its sources), or "", in the reader's language."""
+    return _told(game, "where", key)
 
 
 def means_text(game: str, key: str) -> str:
     """What the value at ``key`` means, each place of it (the pack's "means": a chart's W and
-    P1, P2 ...), or "": said with its question (`data setup`, a phone's)."""
-    return _nearest(game, "means", key)
+    P1, P2 ...), or "": said with its question (`data setup`, a phone's), in the reader's language."""
+    return _told(game, "means", key)
 
 
 def _suggested(game: str, key: str) -> str | None:

@@ -381,6 +381,21 @@ def run(app: App, game: str) -> None:
             _say(_("Kept {kept} of {total}. Every printed value is known now.").format(kept=kept, total=len(keys)))
 
 
+def first_clause(text: str) -> str:
+    """A note up to its first ";" or ". " (the listing after `new` is one line a group), in any
+    language: a break inside parentheses cuts before them, so no "(" is left open."""
+    depth, opened = 0, 0
+    for i, char in enumerate(text):
+        if char == "(":
+            opened = i if depth == 0 else opened
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == ";" or text.startswith(". ", i):
+            return (text[:opened] if depth else text[:i]).strip()
+    return text.strip()
+
+
 def asked_later(app: App, game: str, keys: list[str] | None = None) -> list[str]:
     """What `new` and `serve` say of the values still unknown (issue 31): which ones, grouped by
     what they are, and what asks for them (the move that first needs one: on the phone that
@@ -398,7 +413,7 @@ def asked_later(app: App, game: str, keys: list[str] | None = None) -> list[str]
                       "{n} printed values of {game} are not known yet: the phone whose move first needs one "
                       "asks for it then (the shell asks at the laptop).", len(keys)).format(n=len(keys), game=game)]
     for group, members in groups.items():
-        need = datapack.need_text(game, members[0]).split(";")[0].split(". ")[0].strip()
+        need = first_clause(datapack.need_text(game, members[0]))
         lines.append("  - " + (_("{group} ({n}): needed for {what}").format(group=group, n=len(members), what=need)
                                if need else _("{group} ({n})").format(group=group, n=len(members))))
     return lines

@@ -171,6 +171,16 @@ def _say(text: str) -> None:
     click.echo(wrap(text, indent="  "))
 
 
+def _say_notes(game: str, key: str) -> None:
+    """The pack's notes on a value before its question: what needs it and where to look."""
+    need = datapack.need_text(game, key)
+    if need:
+        _say(_("Needed for: {need}.").format(need=need))
+    where = datapack.where_text(game, key)
+    if where:
+        _say(_("Where: {where}.").format(where=where))
+
+
 def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> bool:
     """Ask the players for one printed value and keep their answer; False when they skip it.
 
@@ -181,12 +191,7 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
     label = datapack.title(game, key) or key
     head = f"{progress} · " if progress else ""
     _say(f"{head}{game} {key}" + (f": {label}" if label != key else "") + (f" ({_(why)})" if why else ""))
-    need = datapack.need_text(game, key)
-    if need:
-        _say(_("Needed for: {need}.").format(need=need))
-    where = datapack.where_text(game, key)
-    if where:
-        _say(_("Where: {where}.").format(where=where))
+    _say_notes(game, key)
     means = datapack.means_text(game, key)
     if means:
         _say(_("What it means: {means}.").format(means=means))
@@ -224,16 +229,33 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
         datapack.validate(game, key, value, app.store.user_values(game))
         return value
 
-    value = app.ask_until(prompt, parse, optional=True)
-    if value is _SKIPPED:
-        _say(_("Skipped: it is asked again when it is needed."))
+    kept = _ask_and_keep(app, game, prompt, lambda text: _keyed(parse(text), lambda value: {key: value}))
+    if kept is None:
         return False
-    with app.store.writing():
-        datapack.validate(game, key, value, app.store.user_values(game))
-        app.store.set_user_value(game, key, value)
+    value = kept[key]
     _say(_("Kept: {key} = {value} (`data show {game} {key}`; `data unset {game} {key}` forgets it).").format(
         key=key, value=short(value), game=game))
     return True
+
+
+def _keyed(answer: Any, keys: Any) -> Any:
+    """A parsed answer as {key: value} to keep, or the skip as it is."""
+    return answer if answer is _SKIPPED else keys(answer)
+
+
+def _ask_and_keep(app: App, game: str, prompt: str, parse) -> dict | None:
+    """Ask until ``parse`` takes the answer ({key: value}, or the skip); keep each value, checked
+    again under the folder's lock (another shell may have set a value it depends on meanwhile).
+    None, said once, when the players skip it."""
+    kept = app.ask_until(prompt, parse, optional=True)
+    if kept is _SKIPPED:
+        _say(_("Skipped: it is asked again when it is needed."))
+        return None
+    with app.store.writing():
+        for key, value in kept.items():
+            datapack.validate(game, key, value, app.store.user_values(game))
+            app.store.set_user_value(game, key, value)
+    return kept
 
 
 COUNTS_AT_ONCE = 3  # this many counts of one list (a deck's cards) or more are asked as one question
@@ -270,13 +292,7 @@ def ask_counts(app: App, game: str, group: str, leaf: str, names: list[str], pro
     _say(f"{head}{game} {group}.*.{leaf}")
     _say(ngettext("How many of each: one question for this {n} kind.",
                   "How many of each: one question for all {n} kinds.", len(names)).format(n=len(names)))
-    first = f"{group}.{names[0]}.{leaf}"
-    need = datapack.need_text(game, first)
-    if need:
-        _say(_("Needed for: {need}.").format(need=need))
-    where = datapack.where_text(game, first)
-    if where:
-        _say(_("Where: {where}.").format(where=where))
+    _say_notes(game, f"{group}.{names[0]}.{leaf}")
     _say(_("The kinds: {names}.").format(names=", ".join(names)))
     example = " ".join(f"{n}={c}" for n, c in zip(names[-2:], (2, 0)))
     prompt = _("Enter: one of each; or type only those that differ as NAME=N (e.g. {example}), or skip: ").format(
@@ -296,14 +312,11 @@ def ask_counts(app: App, game: str, group: str, leaf: str, names: list[str], pro
             datapack.validate(game, f"{group}.{name}.{leaf}", count, app.store.user_values(game))
         return counts
 
-    counts = app.ask_until(prompt, parse, optional=True)
-    if counts is _SKIPPED:
-        _say(_("Skipped: it is asked again when it is needed."))
+    kept = _ask_and_keep(app, game, prompt, lambda text: _keyed(
+        parse(text), lambda counts: {f"{group}.{name}.{leaf}": count for name, count in counts.items()}))
+    if kept is None:
         return False
-    with app.store.writing():
-        for name, count in counts.items():
-            datapack.validate(game, f"{group}.{name}.{leaf}", count, app.store.user_values(game))
-            app.store.set_user_value(game, f"{group}.{name}.{leaf}", count)
+    counts = dict(zip(names, kept.values()))
     differ = [f"{n}={c}" for n, c in counts.items() if c != 1]
     _say((_("Kept: one of each, but {differ} (`data show {game} {group}`).").format(differ=", ".join(differ), game=game,
                                                                                   group=group) if differ else

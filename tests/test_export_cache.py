@@ -118,3 +118,18 @@ def test_an_unfinished_session_is_not_kept(tmp_path):
     kept = (Store(home).cache_dir / export_cache.CACHE_NAME).read_bytes().split(b"\n")[1:]
     assert [line.split(b"\t")[0].decode() for line in kept if line] == [done]
     assert os.stat(Store(home).cache_dir / export_cache.CACHE_NAME).st_mode & 0o077 == 0
+
+
+def test_delete_leaves_no_copy_of_the_session_in_the_cache(tmp_path):
+    from companion.record import trash
+
+    home = tmp_path / "home"
+    store = Store(home)
+    keep, gone = finished(store), finished(store)
+    exported(home)
+    cache = Store(home).cache_dir / export_cache.CACHE_NAME
+    assert gone.encode() in cache.read_bytes()
+    trash.delete(Store(home), gone)
+    assert not cache.exists() or gone.encode() not in cache.read_bytes()
+    assert [x["meta"]["id"] for x in exported(home)["sessions"]] == [keep]
+    assert gone.encode() not in cache.read_bytes()

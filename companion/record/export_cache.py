@@ -48,8 +48,10 @@ class ExportCache:
         self.path = store.cache_dir / CACHE_NAME
         self.now = source_signatures(store)  # before any file is read: a change during it differs next time
         self.kept: dict[str, tuple[int, int]] = {}  # id: (where its item starts in the file, its length in bytes)
-        self.new: dict[str, bytes] = {}  # id: its line, read from its files by this export
+        self.new: set[str] = set()  # the ids read from their files by this export, written to ``out``
         self.fh = None
+        self.out = None  # the new cache file (None: not begun; False: it cannot be written)
+        self.tmp = ""
         self.dirty = False
         self._load()
 
@@ -118,46 +120,71 @@ class ExportCache:
                 or time.time_ns() - found[1] < QUIET_NS):
             return item
         data = item.encode("utf-8")
-        self.new[sid] = b"%s\t%s\t%08x\t%s\n" % (sid.encode(), found[0].encode(), zlib.crc32(data, 0), data)
-        self.dirty = True
+        out = self._out()
+        if out is not None:  # written at once (at 50,000 sessions they are 40 MB: never all held)
+            with contextlib.suppress(OSError):
+                out.write(b"%s\t%s\t%08x\t%s\n" % (sid.encode(), found[0].encode(), zlib.crc32(data, 0), data))
+                self.new.add(sid)
+                self.dirty = True
         return item
 
-    def save(self) -> None:
-        """Write the kept items when they changed (a folder that cannot be written keeps none:
-        the export is the same either way), whole by a temporary file, fsync and rename."""
+    def _out(self):
+        """The new cache file, begun by a temporary file beside it, or None if it cannot be."""
         import os
         import tempfile
 
         from companion.core.files import clean_leftovers, make_private_folder
 
-        try:
-            if not self.dirty:
-                return
+        if self.out is None:
+            self.out = False
             with contextlib.suppress(OSError):
                 make_private_folder(self.path.parent)
                 clean_leftovers(self.path)
-                fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
-                try:
-                    with os.fdopen(fd, "wb") as out:
-                        out.write(_header().encode() + b"\n")
-                        for sid, (where, size) in self.kept.items():
-                            if sid in self.new:
-                                continue
-                            self.fh.seek(where)
-                            data = self.fh.read(size)
-                            found = self.now[sid]
-                            out.write(b"%s\t%s\t%08x\t%s\n" % (sid.encode(), found[0].encode(),
-                                                                 zlib.crc32(data, 0), data))
-                        out.writelines(self.new.values())
-                        out.flush()
-                        os.fsync(out.fileno())
-                    os.replace(tmp, self.path)
-                except BaseException:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-                    raise
-            self.dirty = False
+                fd, self.tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+                self.out = os.fdopen(fd, "wb")
+                self.out.write(_header().encode() + b"\n")
+        return self.out or None
+
+    def save(self) -> None:
+        """Write the kept items when they changed (a folder that cannot be written keeps none:
+        the export is the same either way): the new ones were written as they were read, the
+        others follow, then fsync and rename."""
+        import os
+
+        try:
+            if not self.dirty:
+                return
+            out = self._out()
+            if out is None:
+                return
+            try:
+                for sid, (where, size) in self.kept.items():
+                    if sid in self.new:
+                        continue
+                    self.fh.seek(where)
+                    data = self.fh.read(size)
+                    out.write(b"%s\t%s\t%08x\t%s\n" % (sid.encode(), self.now[sid][0].encode(),
+                                                         zlib.crc32(data, 0), data))
+                out.flush()
+                os.fsync(out.fileno())
+                out.close()
+                os.replace(self.tmp, self.path)
+                self.dirty = False
+            except OSError:
+                pass
         finally:
+            if self.out:
+                self.out.close()
+                if self.dirty:
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.tmp)
             if self.fh is not None:
                 self.fh.close()
                 self.fh = None
+
+
+def forget(store: Store) -> None:
+    """Remove the kept items (`delete`: a session in the bin leaves no copy of its hands in a
+    cache, as its replay snapshot goes); the next export keeps them again from the files."""
+    with contextlib.suppress(OSError):
+        (store.cache_dir / CACHE_NAME).unlink()

@@ -201,20 +201,22 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
     cache = ExportCache(store)  # issue 30: each finished session's item, kept under its files' signature
     listing: dict | None = None  # (once: a look at the folder per session cost 0.4 s a 1,000)
     written = 0
-    for e in entries:
-        def read(sid=e["id"]):
-            nonlocal listing
-            if listing is None:
-                listing = store.journal_listing()
-            return _session_item(store, sid, folder, tuple(listing.get(sid, ())))
+    try:
+        for e in entries:
+            def read(sid=e["id"]):
+                nonlocal listing
+                if listing is None:
+                    listing = store.journal_listing()
+                return _session_item(store, sid, folder, tuple(listing.get(sid, ())))
 
-        item = cache.item(e, read)
-        if item is None:
-            continue
-        out.write(("\n  " if not written else ",\n  ") + item)
-        written += 1
-    out.write("\n ]\n}\n" if written else "]\n}\n")
-    cache.save()
+            item = cache.item(e, read)
+            if item is None:
+                continue
+            out.write(("\n  " if not written else ",\n  ") + item)
+            written += 1
+        out.write("\n ]\n}\n" if written else "]\n}\n")
+    finally:
+        cache.save()  # what was read is kept, whatever stopped the export
     return written
 
 

@@ -258,6 +258,9 @@ def main() -> None:
     parser.add_argument("--new-play", action="store_true",
                         help="Also `stats --ratings` the first after a new play, beside the full recomputation "
                              "(on the largest folder).")
+    parser.add_argument("--store", metavar="DIR",
+                        help="Keep the data folders in DIR (DIR/homeSIZE) and reuse one built before: the "
+                             "folder of 50,000 plays takes minutes to build (one size: the smaller are removed).")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     commands = [c.split() for c in args.commands.split(",") if c]
@@ -270,8 +273,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         roots = {}
         for size in sizes:
-            root = roots[size] = Path(tmp) / f"home{size}"
-            fill_finished_scoresheets(root, size, tuple(args.games.split(",")), args.devices)
+            root = roots[size] = Path(args.store or tmp) / f"home{size}"
+            if not (args.store and (root / "sessions").is_dir()):
+                fill_finished_scoresheets(root, size, tuple(args.games.split(",")), args.devices)
             jobs = [(" ".join(cmd), companion(root, *cmd)) for cmd in commands]
             if args.report:
                 sid = sorted(p.stem for p in (root / "sessions").glob("*.json"))[size // 2]

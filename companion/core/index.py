@@ -146,6 +146,17 @@ def _scan(store: Store) -> tuple[dict[str, list], set[str]]:
     return rows, described
 
 
+def source_signatures(store: Store) -> dict[str, tuple[str, int]]:
+    """{session id: (the signature of its files as the index keeps it, the newest change time
+    of them in ns)} of every session file in ``sessions/``, from one look at the folder: what a
+    cache derived from a session's files checks itself against (the json export's, issue 30)."""
+    from companion.core.store import source_signature
+
+    rows, described = _scan(store)
+    return {sid: (source_signature(rows[sid]), max(r[-1] for r in rows[sid]))
+            for sid in described}
+
+
 def _checked_index(store: Store, entries: list[dict], stamp: list | None,
                    sources: dict[str, str] | None = None) -> list[dict]:
     """:func:`index`'s look at every session's files: each session whose files' signature is

@@ -195,16 +195,28 @@ def write_json(store: Store, entries: list[dict], aliases: dict[str, str], out) 
     }
     text = json.dumps(head, ensure_ascii=False, indent=1)
     out.write(text[:-2] + ',\n "sessions": [')
+    from companion.record.export_cache import ExportCache
+
     folder = str(store.sessions_dir)
-    listing = store.journal_listing()  # (once: a look at the folder per session cost 0.4 s a 1,000)
+    cache = ExportCache(store)  # issue 30: each finished session's item, kept under its files' signature
+    listing: dict | None = None  # (once: a look at the folder per session cost 0.4 s a 1,000)
     written = 0
-    for e in entries:
-        item = _session_item(store, e["id"], folder, tuple(listing.get(e["id"], ())))
-        if item is None:
-            continue
-        out.write(("\n  " if not written else ",\n  ") + item)
-        written += 1
-    out.write("\n ]\n}\n" if written else "]\n}\n")
+    try:
+        for e in entries:
+            def read(sid=e["id"]):
+                nonlocal listing
+                if listing is None:
+                    listing = store.journal_listing()
+                return _session_item(store, sid, folder, tuple(listing.get(sid, ())))
+
+            item = cache.item(e, read)
+            if item is None:
+                continue
+            out.write(("\n  " if not written else ",\n  ") + item)
+            written += 1
+        out.write("\n ]\n}\n" if written else "]\n}\n")
+    finally:
+        cache.save()  # what was read is kept, whatever stopped the export
     return written
 
 

@@ -92,7 +92,8 @@ def delete(store: Store, sid: str) -> sessions.Session:
     Under the session's own lock, then the folder's (the order every writer uses, see
     companion.core.store): an action on the session waits, then finds it gone, and can never
     write it back into the record (issue 22). Its replay snapshot, which holds the state (every
-    hand of a dealt round), goes with it: it is only a cache, made again from the journal."""
+    hand of a dealt round), goes with it: it is only a cache, made again from the journal; so do
+    the json export's kept items (issue 30)."""
     with store.writing_session(sid), store.writing():
         s = sessions.load(store, sid)
         if legacy_path(store, sid).exists():
@@ -105,6 +106,9 @@ def delete(store: Store, sid: str) -> sessions.Session:
             store.notes.append(_("Session {id} is in the bin; the list of sessions is brought up to date at the "
                                  "next command.").format(id=sid))
         store.drop_snapshot(sid)
+        from companion.record import export_cache
+
+        export_cache.forget(store)  # its export's item (every hand dealt) goes with it
         if store.current() == sid:
             try:
                 store.set_current(None)

@@ -20,7 +20,6 @@ from companion.games.trans import board as boards
 from companion.games.kit import echo_json, json_option, pass_app, session_option, show
 from companion.core import datapack
 from companion.contract.errors import CompanionError, MissingValue, RuleError
-from companion.games.trans import single as singles
 from companion.games.trans.screens import path_parts
 from companion.games.trans.track import trans_board
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
@@ -166,6 +165,7 @@ def _no_trans_session(app, name: str) -> CompanionError:
 
 def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False) -> None:
     """`rails NAME` in a Trans session: NAME's missing rails now, and one optimal route."""
+    from companion.games.trans import single as singles
     from companion.contract.api import player_name
 
     try:
@@ -201,6 +201,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
+    from companion.games.trans import single as singles
     from companion.games.trans import steiner
 
     game = boards.resolve_map(map_name)
@@ -401,6 +402,7 @@ def with_supplied(app, session, data: dict, compute):
 
 def render_route(session, replay, data: dict, player: str, tree, draw: bool = False) -> tuple[list, dict]:
     """`rails NAME`: the count, the cities, one optimal set of rails (a view); and the same as JSON."""
+    from companion.games.trans import single as singles
     from companion.games.trans import board as boards
 
     state = replay.state

@@ -19,7 +19,6 @@ import json
 from itertools import product
 
 from companion.contract.language import N_, _, ngettext
-from companion.games.trans import single as singles
 from companion.games.trans.board import Board, Edge
 from companion.contract.errors import CompanionError, RuleError
 from companion.contract.api import Event, State, player_name
@@ -159,6 +158,8 @@ def _board_cache(data: dict, game: str) -> _BoardCache:
     if found is None:
         if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
             _BOARDS.clear()
+        from companion.games.trans import single as singles  # only when a board is built (issue 27)
+
         found = _BOARDS[key] = _BoardCache(singles.settle(Board.from_values(data, game), data))
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
@@ -243,6 +244,8 @@ class TrackMixin:
     def check_values(self, values: dict, key: str) -> None:
         """`data set` of the lines that count single: a line the board lacks (or draws single
         already) is refused at once, not at the next count."""
+        from companion.games.trans import single as singles
+
         if key.split(".")[0] in (singles.KEY, singles.OLD_KEY):
             trans_board(values, self.id)
 

@@ -12,11 +12,11 @@ rails) with the values the session froze, through the rules' ``missing_tree``.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from companion.contract.language import N_, _, ngettext
-from companion.games.trans import board as boards
 from companion.games.kit import echo_json, json_option, pass_app, session_option, show
 from companion.core import datapack
 from companion.contract.errors import CompanionError, MissingValue, RuleError
@@ -25,6 +25,9 @@ from companion.games.trans.track import trans_board
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
 from companion.contract.view import Art, Bar, Line, Name, Private, Table, joined, message
 
+if TYPE_CHECKING:  # the board module is imported where a count is made: a `status` needs none (issue 27)
+    from companion.games.trans import board as boards
+
 GAME = ("trans-europa", "trans-amerika")
 MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special cards leave 4
 
@@ -32,6 +35,8 @@ MAX_CITIES = 8  # the exact calculation grows as 3^cities: a hand has 5, special
 def map_board(app, map_name: str) -> boards.Board:
     """The board a map name means, with the players' own printed values over the pack's
     (the lines they said count single among them: Europa's ferry and tunnel, see single.py)."""
+    from companion.games.trans import board as boards
+
     game = boards.resolve_map(map_name)
     return trans_board(map_values(app, game), game)
 
@@ -142,6 +147,8 @@ def rails(app, map_name, hand, built, start, single, all_hands, stats, players, 
 
 
 def _is_map(name: str) -> bool:
+    from companion.games.trans import board as boards
+
     try:
         boards.resolve_map(name)
         return True
@@ -201,6 +208,7 @@ def _player_rails(app, name: str, draw: bool, as_json: bool, plain: bool = False
 
 
 def _one_hand(app, map_name, hand, built, start, single, draw, as_json) -> None:
+    from companion.games.trans import board as boards
     from companion.games.trans import single as singles
     from companion.games.trans import steiner
 

@@ -1,7 +1,8 @@
 """The counting behind `rails` (companion.games.trans.rails): a hand's exact missing rails
 without a session, every hand's on the empty board, and `rails NAME` on a session's recorded
 board, each as a view; imported when `rails` runs, not by every start that names the command
-(issue 27).
+(issue 27). :func:`with_supplied` is here too: the moves that deal or count (`round start`,
+`round end`) use it, and a `status` none.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import click
 from companion.contract.language import _, ngettext
 from companion.games.kit import echo_json, show
 from companion.core import datapack
-from companion.contract.errors import CompanionError
-from companion.games.trans.rails import with_supplied
+from companion.contract.errors import CompanionError, MissingValue, RuleError
 from companion.games.trans.screens import path_parts
 from companion.games.trans.track import trans_board
 from companion.games.trans.specials import SINGLE_CARDS, in_force, single_kinds
@@ -377,3 +377,26 @@ def render_route(session, replay, data: dict, player: str, tree, draw: bool = Fa
                     "each player's colour"), "")]
         lines += boardview.draw(board, rails=rails, markers=markers, notes=notes)
     return lines, payload
+
+
+def with_supplied(app, session, data: dict, compute):
+    """``compute(data)``, using values the players supplied after the session froze its data.
+
+    Returns ``(result, frozen)``: put ``frozen`` into the event as ``_data`` so replays use the
+    same values (the session layer does this itself for values the rules ask for on apply, but
+    a deal or a count computed *before* the event exists has to do it here).
+    """
+    from companion.core.session import supplied_value, with_frozen
+
+    frozen: dict = {}
+    current = data
+    for _try in range(10):
+        try:
+            return compute(current), frozen
+        except MissingValue as missing:
+            value = supplied_value(app.store, session.meta["game"], missing.key)
+            if value is None or missing.key in frozen:
+                raise
+            frozen[missing.key] = value
+            current = with_frozen(data, {"_data": frozen})
+    raise RuleError(_("Too many printed values are missing for this action."))

@@ -19,7 +19,7 @@ import click
 
 from companion.contract.language import N_, _
 from companion.games.kit import json_option, pass_app, session_option
-from companion.contract.errors import CompanionError, MissingValue, RuleError
+from companion.contract.errors import CompanionError
 
 
 @click.command(help=N_("Exact missing rails: `rails amerika --hand Dallas,Omaha,...`, `--all-hands --stats`, or "
@@ -91,26 +91,3 @@ def _is_map(name: str) -> bool:
         return True
     except CompanionError:
         return False
-
-
-def with_supplied(app, session, data: dict, compute):
-    """``compute(data)``, using values the players supplied after the session froze its data.
-
-    Returns ``(result, frozen)``: put ``frozen`` into the event as ``_data`` so replays use the
-    same values (the session layer does this itself for values the rules ask for on apply, but
-    a deal or a count computed *before* the event exists has to do it here).
-    """
-    from companion.core.session import supplied_value, with_frozen
-
-    frozen: dict = {}
-    current = data
-    for _try in range(10):
-        try:
-            return compute(current), frozen
-        except MissingValue as missing:
-            value = supplied_value(app.store, session.meta["game"], missing.key)
-            if value is None or missing.key in frozen:
-                raise
-            frozen[missing.key] = value
-            current = with_frozen(data, {"_data": frozen})
-    raise RuleError(_("Too many printed values are missing for this action."))

@@ -255,13 +255,25 @@ def forget() -> None:
 class Parts:
     """A loaded game with the two modules it named, checked: ``moves`` and ``views``."""
 
-    __slots__ = ("game", "moves", "views", "distribution", "version", "target", "old_names")
+    __slots__ = ("game", "_moves", "views", "distribution", "version", "target", "old_names")
 
     def __init__(self, game, moves, views, distribution: str, version: str, target: str,
                  old_names: tuple[str, ...] = ()):
-        self.game, self.moves, self.views = game, moves, views
+        self.game, self._moves, self.views = game, moves, views
         self.distribution, self.version, self.target = distribution, version, target
         self.old_names = old_names  # the moved names its code imports: `OLD (now NEW)` (shape.MOVED)
+
+    @property
+    def moves(self):
+        """The moves module, checked; a built-in game's is imported when first asked for (None
+        given): a `status` draws the views and never reads the moves, which were a fifth of a
+        Trans `status`'s own modules (issue 27). A built-in game's moves are held by its tests."""
+        if self._moves is None:
+            self._moves = _import(self.game.moves, "moves")
+            from companion.contract.api import MOVES_PARTS
+
+            _check_module(self._moves, MOVES_PARTS, "moves", False)
+        return self._moves
 
     def get(self, part: str, default: Any = None) -> Any:
         """A part of the contract by its name (MOVES_PARTS or VIEWS_PARTS), or ``default``."""
@@ -284,7 +296,7 @@ class Parts:
     def packages(self) -> set[str]:
         """The top-level packages of its rules, moves and views (three modules of their own, for
         a plugin made of top-level modules)."""
-        return {self.package, *(m.__name__.split(".")[0] for m in (self.moves, self.views))}
+        return {self.package, self.game.moves.split(".")[0], self.views.__name__.split(".")[0]}
 
 
 def wanted(game_id: str) -> bool:
@@ -466,8 +478,10 @@ def check(game_id: str, target: str, dist: str = "?", version: str = "?", whole:
     if whole:
         shape.check_facts(game)
         shape.check_rules(game, cls)
-    moves = _import(game.moves, "moves")
-    _check_module(moves, MOVES_PARTS, "moves", whole)
+    moves = None  # a built-in game's: imported when first asked for (Parts.moves)
+    if whole or module.split(".")[0] != "companion":
+        moves = _import(game.moves, "moves")
+        _check_module(moves, MOVES_PARTS, "moves", whole)
     if whole:
         shape.check_moves(moves, game_id)
     views = _import(game.views, "views")

@@ -1,6 +1,6 @@
 """Trans Europa and Trans Amerika: deals and special cards (rules), the rails on the board
-(track, board, steiner, boardview), the moves declared once (moves, with `rails` in rails) and
-the screens as views (views, screens)."""
+(track, board, junctions, steiner, boardview), the moves declared once (moves, with `rails` in
+rails and its counting in counting) and the screens as views (views, screens)."""
 
 from companion.games.trans.rules import TransAmerika, TransEuropa
 

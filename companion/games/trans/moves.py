@@ -19,8 +19,7 @@ from companion.contract.api import json_copy, player_name
 from companion.contract.declare import Flag, Kind, Move, Pairs, Param, Player, record_move
 from companion.games.kit import choose_private, completes_with, new_command, pass_app, private_when, session_option, show
 from companion.games.trans import screens
-from companion.games.trans import single as singles
-from companion.games.trans.rails import rails, with_supplied
+from companion.games.trans.rails import rails
 from companion.games.trans.rules import SPECIAL_IDS, TransAmerika, TransEuropa, make_round_start
 from companion.games.trans.specials import MAX_PER_ROUND, SINGLE_CARDS, clash
 from companion.games.trans.track import largest_missing
@@ -286,6 +285,8 @@ def ask_colour(at, key: str) -> None:
 def _ask_colours(at) -> None:
     """Before the deal, in the shell: the board colours the round's cards name that nobody has
     said yet, each asked once (a dry run of the round's start, the deal left out)."""
+    from companion.games.trans.counting import with_supplied
+
     if not at.can_ask():
         return
     state, meta = at.full, at.session.meta
@@ -308,6 +309,8 @@ def _ask_colours(at) -> None:
 
 
 def _round_start_event(at) -> dict:
+    from companion.games.trans.counting import with_supplied
+
     session, replay = at.session, at.replay
     physical, specials, unbalanced = at.args["physical"], list(at.args["specials"]), at.args["unbalanced"]
     meta = session.meta
@@ -447,6 +450,8 @@ def _confirm_two_winners(at, winners: list[str]) -> None:
 
 
 def _round_end_asks(at) -> None:
+    from companion.games.trans import single as singles
+
     args = at.args
     state = at.full
     if at.replay.over:  # a finished or abandoned game: the record refuses it in its own words
@@ -491,6 +496,9 @@ def refuse_cutting_short(game, state: dict) -> None:
 
 
 def _round_end_event(at) -> dict:
+    from companion.games.trans.counting import with_supplied
+    from companion.games.trans import single as singles
+
     args = at.args
     winners, rails_out = list(args.get("winners") or []), bool(args["rails_out"])
     refuse_cutting_short(at.game, at.replay.state)
@@ -517,6 +525,8 @@ def _round_end_event(at) -> dict:
 
 
 def _round_ended(outcome) -> list:
+    from companion.games.trans import single as singles
+
     status = outcome.status
     game = outcome.session.game
     last = status["history"][-1]
@@ -674,6 +684,8 @@ def _paths(board, words: list[str]) -> list[str]:
 
 
 def _build_event(at) -> dict:
+    from companion.games.trans import single as singles
+
     session, replay = at.session, at.replay
     board = at.game.board_of(replay.data)
     made = {"type": "build", "player": at.args["player"], "paths": _paths(board, list(at.args["path"]))}

@@ -43,7 +43,6 @@ from companion.contract.language import ENGLISH, N_, _, language, ngettext, usin
 
 import unicodedata
 
-from companion.core.datapack import example, set_command
 from companion.contract.errors import CompanionError, MissingValue, RuleError, ValueConflict, game_over
 from companion.contract.api import Event, Game, Setup, State, best, player_name
 from companion.games.trans.track import TrackMixin, _board_cache, most_missing, rhythm_rails
@@ -403,6 +402,7 @@ class TransGame(TrackMixin, Game):
         alias = (data.get("colour_aliases") or {}).get(named)
         if alias is not None:
             if alias not in data["colours"]:
+                from companion.core.datapack import set_command  # only where a refusal names it: a status needs none (issue 27)
                 raise ValueConflict(
                     _("colour_aliases.{named} is {alias!r}, not one of this board's "
                       "colours ({names}): set it again with `{set_command}`.").format(
@@ -415,6 +415,7 @@ class TransGame(TrackMixin, Game):
         combined = set(data["colours"]) == set(COMBINED_COLOURS)
         if named in data["colours"] and (combined or not strict or named not in COMBINED_COLOURS):
             return named
+        from companion.core.datapack import example
         raise MissingValue(self.id, f"colour_aliases.{named}",
                            _("the board colour the special card's {named} means: one of {names}").format(
                                named=named, names=', '.join(data['colours'])),
@@ -439,6 +440,7 @@ class TransGame(TrackMixin, Game):
         if (not isinstance(names, list) or len(set(names)) != 10
                 or any(n not in colours for n in names)
                 or any(sum(colours[n] == c for n in names) != 2 for c in data["colours"])):
+            from companion.core.datapack import set_command
             raise RuleError(_("The value `dashed` must list the 10 dashed-border cities, 2 of "
                               "each colour, as named on this board: set it again with "
                               "`{set_command}`.").format(set_command=set_command(self.id, 'dashed')))
@@ -508,6 +510,7 @@ class TransGame(TrackMixin, Game):
             colours = [self._colour(data, c, strict) for c in named]
             if len(set(colours)) != len(colours):
                 fix = self._aliased(data, named)
+                from companion.core.datapack import set_command
                 raise ValueConflict(
                     _("The card names two colours that are both {value} on this "
                       "board: fix colour_aliases with `{set_command}`.").format(
@@ -520,6 +523,7 @@ class TransGame(TrackMixin, Game):
                 other = named_by.setdefault(colour, (card, name))
                 if other[1] != name:  # two cards, two of the edition's colours, one board colour
                     fix = self._aliased(data, [name, other[1]])
+                    from companion.core.datapack import set_command
                     raise ValueConflict(
                         _("{value}'s {value2} and {card}'s {name} are both {colour} "
                           "on this board: fix colour_aliases with `{set_command}`.").format(
@@ -1015,6 +1019,7 @@ class TransGame(TrackMixin, Game):
         table = self.need(data, self.id, f"charts.{key}.missing", _("the points for 1, 2, ... missing rails"))
         if (isinstance(winner, bool) or not isinstance(winner, int) or not isinstance(table, list) or not table
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in table)):
+            from companion.core.datapack import set_command
             raise RuleError(_("charts.{key} must be whole numbers shaped like {example} (W = a "
                               "winner's points, P1 ... = the points for 1, 2 ... missing rails): "
                               "set it again with `{set_command}`.").format(

@@ -12,7 +12,7 @@ import re
 from typing import Any, Iterable
 
 from companion.contract.errors import CompanionError
-from companion.games.trans.board import junction_labels
+from companion.games.trans.junctions import junction_labels
 from companion.games.trans.rules import PRESTIGE_GOAL, city_colours, colour_word
 from companion.contract.language import N_, _, ngettext
 from companion.contract.view import Cmd, Em, Facts, Line, Name, Section, Svg, Table, message, names, player_colour

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import json
 from itertools import product
+from typing import TYPE_CHECKING
 
 from companion.contract.language import N_, _, ngettext
-from companion.games.trans import single as singles
-from companion.games.trans.board import Board, Edge
 from companion.contract.errors import CompanionError, RuleError
 from companion.contract.api import Event, State, player_name
 from companion.games.trans.specials import in_force, single_kinds
+
+if TYPE_CHECKING:  # the board is built from its module when first needed: a `status` needs none (issue 27)
+    from companion.games.trans.board import Board, Edge
 
 MARKER_LINE = N_("The starting player begins, then all the others place their marker in turn, clockwise.")
 RHYTHM = (3, 2, 1)  # rails a turn on laps 1, 2, 3 of the 3-2-1 card, then again
@@ -159,6 +161,9 @@ def _board_cache(data: dict, game: str) -> _BoardCache:
     if found is None:
         if len(_BOARDS) >= 16:  # a process sees one or two boards; keep the cache small anyway
             _BOARDS.clear()
+        from companion.games.trans import single as singles  # only when a board is built (issue 27)
+        from companion.games.trans.board import Board
+
         found = _BOARDS[key] = _BoardCache(singles.settle(Board.from_values(data, game), data))
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
@@ -243,6 +248,8 @@ class TrackMixin:
     def check_values(self, values: dict, key: str) -> None:
         """`data set` of the lines that count single: a line the board lacks (or draws single
         already) is refused at once, not at the next count."""
+        from companion.games.trans import single as singles
+
         if key.split(".")[0] in (singles.KEY, singles.OLD_KEY):
             trans_board(values, self.id)
 

@@ -140,7 +140,7 @@ def map_view(at, map_id: str) -> list:
     """`board MAP` without a session: the printed board, its cities and double lines, with the
     players' own values over the pack's."""
     from companion.games.trans import boardview
-    from companion.games.trans.rails import map_board
+    from companion.games.trans.counting import map_board
 
     return boardview.draw(map_board(at.host, map_id))
 

@@ -5,7 +5,9 @@ points of each class in use) is asked and answered on the phone that needs it; t
 are the ones `status --json` gives, and the table's page names the winner.
 
 The ship cards and the victory-point rows typed here are TEST values (tests/atlantic_star_support.py
-and tests/test_atlantic_star_cards.py type the same ones), not the box's."""
+and tests/test_atlantic_star_cards.py type the same ones), not the box's; a row the phone suggests
+(the pack's public suggestion, with its source) is confirmed with its button, as a player whose
+copy says the same would."""
 
 from __future__ import annotations
 

@@ -7,7 +7,9 @@ The default run plays a score sheet whole (seats, rounds, its end on the start p
 and the first deal of a Trans Amerika with special cards (its colours asked on the dealer's
 phone). The long run (COMPANION_LONG_TESTS=1) plays the report's night: a whole Trans Amerika
 with special cards, a Transatlantic to its final sheets (the stack's end tapped on a phone, the
-surcharges asked on one), and the score sheet; every move is a tap."""
+surcharges asked on one), and the score sheet; every move is a tap. Its Atlantic Star for two
+(charters, every sea's voyages, a loan, the ship cards and victory points asked on the phones)
+is a long-run test of its own."""
 
 from __future__ import annotations
 
@@ -86,7 +88,7 @@ def answer_questions(phones: Phones, who: str, typed: dict[str, str] | None = No
         else:
             field = forms[0].find_element("css selector", 'input[name="typed"]')
             field.send_keys(typed[key] if key in (typed or {}) else CHART_PARTS[key.rsplit(".", 1)[1]])
-            keep = forms[0].find_element("css selector", "button.go")
+            keep = forms[0].find_element("css selector", 'button.go:not([name="value"])')  # not the suggestion
             phones.after(who, lambda w: b.tap(w, keep))
     raise AssertionError(f"{who}'s phone kept asking: {asked}")
 
@@ -128,6 +130,14 @@ def tv_shows_the_winner(table: str) -> str:
     finally:
         web.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         b.quit_chrome(web)
+
+
+def one_tab_left(web) -> None:
+    """Close every phone's tab but the first, for the night's next game."""
+    for handle in list(web.window_handles)[1:]:
+        web.switch_to.window(handle)
+        web.close()
+    web.switch_to.window(web.window_handles[0])
 
 
 @pytest.fixture
@@ -248,10 +258,7 @@ def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
         assert tv_shows_the_winner(table).startswith("The game is over: ")
     finally:
         b.stop(proc)
-    for handle in list(web.window_handles)[1:]:
-        web.switch_to.window(handle)
-        web.close()
-    web.switch_to.window(web.window_handles[0])
+    one_tab_left(web)
     play_transatlantic(web, run, home)
     play_score_sheet(web, run, home, rounds=3)
 
@@ -338,7 +345,76 @@ def play_transatlantic(web, run, home) -> None:
         assert tv_shows_the_winner(table).startswith("The game is over: ")
     finally:
         b.stop(proc)
-    for handle in list(web.window_handles)[1:]:
-        web.switch_to.window(handle)
-        web.close()
-    web.switch_to.window(web.window_handles[0])
+    one_tab_left(web)
+
+
+@pytest.mark.skipif(not LONG, reason="the whole night runs with COMPANION_LONG_TESTS=1")
+def test_the_nights_atlantic_star_from_the_phones(web, run, home):
+    play_atlantic_star(web, run, home)
+
+
+def play_atlantic_star(web, run, home) -> None:
+    """Atlantic Star for two, phones only after `serve`: charters on the free agency space, every
+    voyage of every sea (the first one naming its ship cards, asked on the phone), a loan, the last
+    voyage asking each class's victory points on the phone that stages it, and the TV showing the
+    winner. The cards and rows typed are TEST values (tests/atlantic_star_support.py's)."""
+    from atlantic_star_support import TEST_VP
+    from test_atlantic_star_whole_game import SHIP_CARDS, next_move
+
+    # typed where the phone has no suggestion to confirm (the 1- and 2-star rows have one: tapped)
+    typed = {**SHIP_CARDS, **{f"vp.{cls}": ", ".join(map(str, TEST_VP[cls])) for cls in ("3", "4", "5")}}
+    players = ["Ann", "Bob"]
+    run(["new", "atlantic-star", "--players", ",".join(players), "--agency", "Rhea,Oceana,Titan,Ceres"], expect=0)
+    proc, join, table = serve_code(home)
+    try:
+        phones = SeatedPhones(web, join, players)
+        loaned, asked, moves = False, [], []
+        for _ in range(120):
+            st = status_of(run)
+            if st["finished"]:
+                break
+            who = st["turn"]
+            me = next(p for p in st["players"] if p["name"] == who)
+            move, fields = next_move(st, me, loaned)
+            recorded = len(json.loads(run(["log", "--json"], expect=0).stdout))
+            for _try in range(8):  # the tap, again after each printed value the phone asked
+                form = f'form:has(input[name="move"][value="{move}"])'
+                more = phones.web.execute_script(  # a move under "More moves": its summary tapped first
+                    "var f = arguments[0].closest('details'); return f && !f.open ? f.querySelector('summary') : null",
+                    phones.ready(who, form))
+                if more is not None:
+                    b.tap(phones.web, more)
+                for name, value in fields.items():
+                    if name not in ("sea", "space"):
+                        type_into(phones, who, f'{form} input[name="{name}"]', value)
+                chosen = "sea" if "sea" in fields else "space"
+                pick = phones.on(who).find_elements("css selector", f'{form} select[name="{chosen}"]')
+                if pick:  # a pick list (the loan's sea), then the form's button
+                    from selenium.webdriver.support.ui import Select
+
+                    Select(pick[0]).select_by_value(fields[chosen])
+                    tap_button(phones, who, f"{form} button.go")
+                else:
+                    tap_button(phones, who, f'{form} button[name="{chosen}"][value="{fields[chosen]}"]')
+                asked += answer_questions(phones, who, typed)
+                if settled(lambda: len(json.loads(run(["log", "--json"], expect=0).stdout)) > recorded):
+                    break
+            else:
+                raise AssertionError(b.body_text(phones.on(who))[:1200])
+            moves.append(move)
+            loaned = loaned or move == "loan"
+        final = status_of(run)
+        assert final["finished"] and {"charter", "voyage", "loan"} <= set(moves)
+        assert sorted(k for k in asked if k.startswith("vp.")) == ["vp.1", "vp.2", "vp.3", "vp.4"]
+        assert {"ships.RHEA", "ships.TITAN"} <= set(asked)
+        from companion.core.store import Store
+
+        kept = Store(home).user_values("atlantic-star")
+        assert kept["vp.3"] == TEST_VP["3"] and kept["ships.TITAN"] == ["M", "2", "X", "1"]
+        for p in final["players"]:  # the final scores, from the rows answered on the phones
+            assert p["score"] == sum(kept[f"vp.{x['class']}"][x["place"] - 1] for x in p["places"])
+        winner = tv_shows_the_winner(table)
+        assert winner.startswith("The game is over: ") and final["winners"][0] in winner
+    finally:
+        b.stop(proc)
+    one_tab_left(web)

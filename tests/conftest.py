@@ -141,6 +141,7 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput") and not os.environ.get("COMPANION_KILL_REPORT"):
         path = os.path.join(tempfile.gettempdir(), f"companion-kill-report-{os.getpid()}.jsonl")
         os.environ["COMPANION_KILL_REPORT"] = path
+        config.companion_report_owner = True  # this run made it: only this run removes it at the end
         if os.path.exists(path):
             os.unlink(path)
 
@@ -149,10 +150,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     from long_mode import kill_summary, other_summaries, race_summary
 
     lines, races, others = kill_summary(), race_summary(), other_summaries()
-    if not hasattr(config, "workerinput"):
+    if getattr(config, "companion_report_owner", False):
         from long_mode import report_path
 
-        report_path().unlink(missing_ok=True)  # said once: the next run starts from nothing
+        # said once: the next run starts from nothing. Only by the run that made the file: a
+        # pytest a test starts (the packaging test collects the suite) inherits the variable, and
+        # its end removed the counts the tests before had left (a long run lost its two-laptop
+        # Syncthing trials' line)
+        report_path().unlink(missing_ok=True)
     if lines:
         terminalreporter.section("kill -9: actions acknowledged and kept")
         for line in lines:

@@ -49,3 +49,19 @@ def test_a_tests_wall_time_and_cpu_are_recorded(tmp_path):
     waits, computes = (json.loads(line) for line in path.read_text().splitlines())
     assert waits["test"] == "tests/test_x.py::test_waits" and waits["wall"] >= 0.05 and waits["cpu"] < waits["wall"]
     assert computes["cpu"] > 0 and set(computes) == {"test", "wall", "cpu", "children"}
+
+
+def test_a_pytest_started_by_a_test_leaves_the_runs_counts_alone(tmp_path):
+    """The counts the long tests leave for the summary (kills, races) live in one file named by
+    COMPANION_KILL_REPORT, which a pytest started by a test inherits (the packaging test collects
+    the suite): its end removed the file, and the summary lost every count written before it."""
+    import subprocess
+
+    report = tmp_path / "report.jsonl"
+    report.write_text(json.dumps({"section": "kept", "line": "written before"}) + "\n")
+    env = dict(os.environ, COMPANION_KILL_REPORT=str(report))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+                           "--collect-only", str(TESTS / "test_suite_itself.py")],
+                          cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "written before" in report.read_text()

@@ -148,11 +148,13 @@ def next_rail(home: Path, sid: str, player: str) -> str | None:
     return None
 
 
-def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[str]]:
+def play_trans_round(home: Path, sid: str, act, players=PLAYERS, settle=None) -> list[list[str]]:
     """Play a dealt Trans round to its end from the phones: each start marker on the player's
     first city, then every turn's rails along the builder's shortest route, ``act(player, move,
     value)`` making each move (a phone's tap). Returns the moves as typed commands, in order,
-    for the same round typed at the laptop."""
+    for the same round typed at the laptop. ``settle()``, when given, answers what the phones
+    still ask once the board has ended the round (a value its scoring needs, which may reach a
+    page after the move's own answer), True when it answered something."""
     typed = []
     for _ in range(len(players)):
         game, state, _data = trans_state(home, sid)
@@ -165,6 +167,8 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS) -> list[list[st
         if not state["round_open"]:
             return typed
         who = game.builder(state)
+        if who is None and settle is not None and settle():
+            continue
         if who is None:
             from companion.core import session as sessions
             from companion.core.store import Store

@@ -70,6 +70,9 @@ CHART_PARTS = {"winner": "6", "missing": "4, 3, 2, 2, 1"}
 ANSWERED: list[str] = []  # every question a button answered, in this test process
 
 
+CHART_VALUES = {"charts.generous.winner": "6", "charts.generous.missing": "4, 3, 2, 2, 1"}  # TEST values
+
+
 def answer_questions(phones: Phones, who: str, typed: dict[str, str] | None = None) -> list[str]:
     """Answer on ``who``'s phone every printed value it asks, as a player reads it off the box:
     the suggestion or a button when there is one, else the value in ``typed``. Returns the keys."""
@@ -250,10 +253,17 @@ def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
                     tap_on_board(phones, player, value, "path")
                 else:
                     tap_button(phones, player, move_button(move))
-                answer_questions(phones, player, {"charts.generous.winner": "6",
-                                                  "charts.generous.missing": "4, 3, 2, 2, 1"})
+                answer_questions(phones, player, CHART_VALUES)
 
-            play_trans_round(home, sid, act, PLAYERS)
+            def settle() -> bool:
+                """Every phone looked at again for a question the round's scoring asks."""
+                answered = False
+                for p in PLAYERS:
+                    phones.on(p).refresh()
+                    answered |= bool(answer_questions(phones, p, CHART_VALUES))
+                return answered
+
+            play_trans_round(home, sid, act, PLAYERS, settle=settle)
         assert status_of(run)["finished"]
         assert tv_shows_the_winner(table).startswith("The game is over: ")
     finally:

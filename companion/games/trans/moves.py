@@ -158,9 +158,11 @@ class Path(Kind):
         player = at.args.get("player") or at.viewer
         if not player:
             return []
+        from companion.games.trans.drawing import buildable
+
         board = at.game.board_of(at.data)
         return [(board.edge_name(e), screens.rails_word(cost))
-                for e, cost in screens.buildable(at.game, board, at.state, player)]
+                for e, cost in buildable(at.game, board, at.state, player)]
 
     def tap(self, at, param, offered):
         player = at.args.get("player") or at.viewer

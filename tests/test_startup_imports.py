@@ -4,7 +4,8 @@ Start-up is measured side by side in benchmarks/bench_startup.py, never timed he
 keep out, by module name, what a `status` has no use for: other games, the record, the server,
 the entry-point scan, importlib.resources (the packs are read from their folder), wcwidth
 (every character a screen draws with is counted without it), and the standard modules a
-`status` used to import for one line (string, copy, hashlib, difflib, dataclasses).
+`status` used to import for one line (string, copy, hashlib, difflib, dataclasses), and json
+(a `status` reads its JSON by companion.core.json_read).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ NOT_FOR_STATUS = (
     "companion.games.scoresheet", "companion.record", "companion.web", "companion.core.dealing",
     "companion.core.datapack", "companion.terminal.shell", "importlib.metadata", "importlib.resources",
     "wcwidth", "string", "copy", "hashlib", "difflib", "dataclasses", "prompt_toolkit", "starlette", "tinydb",
+    "json",
 )
 
 

@@ -23,7 +23,6 @@ session freezes the merged values when it starts, so later `data set` never resc
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -31,6 +30,7 @@ from typing import Any, Iterator
 from companion.contract.language import _
 from companion.contract.api import json_copy
 from companion.contract.errors import CompanionError, MissingValue
+from companion.core.json_read import loads
 
 
 def _pack_dir():
@@ -103,14 +103,14 @@ def has_pack(game: str) -> bool:
 @lru_cache(maxsize=None)
 def _load(game: str) -> dict:
     if game in _shipped():
-        return json.loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
+        return loads(_pack_dir().joinpath(f"{game}.json").read_text(encoding="utf-8"))
     source = _plugin_pack(game)
     if source is None:
         raise CompanionError(
             _("No printed data for {game}: the games with data are {join}.").format(game=repr(game), join=', '.join(pack_names()))
         )
     try:
-        return json.loads(source.read_text(encoding="utf-8"))
+        return loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CompanionError(_("The data pack of {game} ({source}) cannot be read: {reason}.").format(game=repr(game), source=source, reason=exc)) from None
 
@@ -249,6 +249,8 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
     schema = pack(game).get("schema")
     if not schema:
         return
+    import json
+
     import jsonschema  # imported here: only `data set` pays for it
 
     from jsonschema.exceptions import best_match

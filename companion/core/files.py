@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
-import re
 import stat
 from itertools import repeat
 from datetime import datetime, timezone
@@ -17,6 +15,8 @@ from typing import Any, Callable
 
 from companion.contract.language import _
 from companion.contract.errors import StoreError
+from companion.contract.text import Pattern
+from companion.core.json_read import loads
 
 
 # Migrations per kind of file: MIGRATIONS[kind][i] upgrades version i+1 to i+2. A file's
@@ -48,7 +48,8 @@ def now() -> str:
 # A session id: what `new` makes and `import` accepts. Every id read from a file (settings'
 # `current`, an index entry, a session's own description) must match it before it becomes a
 # path (issue 12: `"current": "../../outside/victim"` made `status` read outside the folder).
-ID_PATTERN = re.compile(r"[a-z0-9]{8}")
+ID_PATTERN = Pattern(r"[a-z0-9]{8}")  # compiled when a listing first asks (issue 27: not at every start)
+ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 FILE_MODE = 0o600  # every file of the data folder: owner only (issue 12)
@@ -58,7 +59,8 @@ FOLDER_MODE = 0o700
 
 
 def is_session_id(value: Any) -> bool:
-    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
+    """What ``ID_PATTERN.fullmatch`` says, without compiling it (every `status` asks, once)."""
+    return isinstance(value, str) and len(value) == 8 and ID_CHARS.issuperset(value)
 
 
 def make_private_folder(path: Path) -> None:
@@ -188,17 +190,20 @@ def parse_json(path: Path, raw: str, kind: str) -> dict:
         raise StoreError(_("{path} is empty (damaged): restore it from a backup or move it away; it was not changed.")
                            .format(path=path))
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise StoreError(
-            _("{path} is not valid JSON (line {lineno}): restore it from a backup or move it away; it "
-              "was not changed.")
-              .format(path=path, lineno=exc.lineno)
-        ) from None
+        data = loads(raw)
     except RecursionError:
         raise StoreError(_("{path} is nested too deeply to be companion data (damaged): move it away; it was not changed.")
                            .format(path=path)) from None
-    except ValueError as exc:  # an integer of more than 4,300 digits: Python's words advise a Python call
+    except ValueError as exc:
+        from json import JSONDecodeError  # (json imported only now: companion.core.json_read)
+
+        if isinstance(exc, JSONDecodeError):
+            raise StoreError(
+                _("{path} is not valid JSON (line {lineno}): restore it from a backup or move it away; it "
+                  "was not changed.")
+                .format(path=path, lineno=exc.lineno)
+            ) from None
+        # an integer of more than 4,300 digits: Python's words advise a Python call
         what = "a number thousands of digits long" if "digits" in str(exc) else "a value companion cannot read"
         raise StoreError(_("{path} holds {what}, which no companion file does (damaged): restore it from a backup "
                            "or move it away; it was not changed.")
@@ -264,6 +269,8 @@ def _sha256_of(data: bytes):
 
 def dumps_compact(value: Any) -> str:
     """JSON as every data file is written (TinyDB's layout without spaces, UTF-8 kept)."""
+    import json  # (only where a file is written: a `status` reads, companion.core.json_read)
+
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -5,7 +5,6 @@ a long journal from its start)."""
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Callable
 
 from companion.contract.language import _
@@ -13,6 +12,7 @@ from companion.core import registry as games
 from companion.contract.errors import CompanionError, RuleError, StoreError
 from companion.contract.api import Event, Setup, State, json_copy
 from companion.core import snapshot_parts
+from companion.core.json_read import loads
 from companion.core.store import Store, sha256
 from companion.core.framework import apply_event, context_finished, describe_event, new_context
 
@@ -335,7 +335,7 @@ class Session:
             snap["_taken"] = True
             found = snap
         elif "_text" in snap:
-            found = json.loads(snap["_text"])
+            found = loads(snap["_text"])
         else:
             raise ValueError("a snapshot without its text was taken twice")  # the callers replay from the start
         ctx = found["ctx"]
@@ -364,6 +364,8 @@ class Session:
         JSON, its long lists written apart in ``store`` (companion.core.snapshot_parts).
         ``appending``: a part may grow in place, which only the holder of the session's write
         lock may do (a read without it writes its parts as new files)."""
+        import json  # (json only where JSON is written: a `status` reads it by companion.core.json_read)
+
         parts: dict = {}
         if store is not None:
             sid = self.id
@@ -379,6 +381,8 @@ class Session:
         """A snapshot of ``replay`` (the whole journal replayed) for the file text it came from,
         whose last journal entry is number ``last_number``, or None when the state would not
         come back identical from JSON (or the text is not one a snapshot can stand for)."""
+        import json
+
         text = self.text
         if text is None or last_number is None or not text.endswith("}}}") or replay.undone:
             return None
@@ -406,6 +410,8 @@ class Session:
     def journaled_snapshot_of(self, replay: Replay, basis: dict, store=None, appending: bool = True) -> dict | None:
         """A snapshot of ``replay`` (the whole merged line replayed) for a session kept in its
         devices' journals (issue 30): what it stands for is ``basis`` (Store.journal_basis)."""
+        import json
+
         if replay.undone or self.fork is not None or basis.get("line_length") != self.length:
             return None
         kept = self._kept_state(replay.state, store, appending)

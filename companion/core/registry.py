@@ -34,7 +34,6 @@ its id, and two plugins claiming one are both refused.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -42,6 +41,7 @@ from typing import Any
 
 from companion.contract.language import _
 from companion.contract.errors import CompanionError
+from companion.core.json_read import loads
 from companion.core.shape import ContractError
 
 GROUP = "companion.games"
@@ -196,7 +196,7 @@ def targets() -> dict[str, tuple[str, str, str]]:
     claims = None
     if _cache_path is not None:
         try:
-            cached = json.loads(_read_small_file(_cache_path))
+            cached = loads(_read_small_file(_cache_path))
             if cached.get("version") == CACHE_VERSION and cached.get("key") == key:
                 claims = _checked([[gid, *row] for gid, row in cached["games"].items()] + cached["others"])
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
@@ -213,6 +213,8 @@ def targets() -> dict[str, tuple[str, str, str]]:
 
 
 def _remember(key: list, claims: list) -> None:
+    import json  # (a start that reads the cache never imports json: companion.core.json_read)
+
     try:
         _cache_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = _cache_path.with_name(_cache_path.name + f".{os.getpid()}.tmp")

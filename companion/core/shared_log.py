@@ -42,11 +42,9 @@ LEGACY_DEVICE = ""
 
 
 class Entry(NamedTuple):
-    key: Any
-    value: Any  # None: removed
-    at: str
-    device: str
-    seq: int
+    # the fields' types as objects, not as annotations: this module's annotations are strings,
+    # and NamedTuple compiles each string at import (every start paid for them, issue 27)
+    __annotations__ = {"key": Any, "value": Any, "at": str, "device": str, "seq": int}  # value None: removed
 
     def order(self) -> tuple:
         return (self.at, self.device, self.seq)

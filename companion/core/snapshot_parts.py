@@ -19,9 +19,10 @@ reads it first.
 
 from __future__ import annotations
 
-import json
 import zlib
 from typing import Any, Callable
+
+from companion.core.json_read import loads
 
 APART_MIN = 512  # a list shorter than this is kept in the snapshot itself
 
@@ -166,6 +167,8 @@ for _name in ("extend", "insert", "pop", "remove", "clear", "index", "count", "s
 def encoded(items: list) -> str | None:
     """The part file's text of ``items`` (one compact line each), or None when an item would
     not come back equal from JSON (a tuple, a number key: the snapshot keeps the list)."""
+    import json  # (json only where JSON is written: a `status` reads it by companion.core.json_read)
+
     lines = [json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items]
     text = "".join(line + "\n" for line in lines)
     if "\n" in "".join(lines) or json.loads("[" + ",".join(lines) + "]") != list(items):
@@ -178,7 +181,7 @@ def decoded(data: bytes, count: int) -> list:
     if not data:
         items: list = []
     else:
-        items = json.loads(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+        items = loads(b"[" + data[:-1].replace(b"\n", b",") + b"]")
     if not isinstance(items, list) or len(items) != count:
         raise ValueError("a snapshot part holds another number of items")
     return items

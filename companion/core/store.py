@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 from itertools import repeat
 from pathlib import Path
@@ -37,6 +36,7 @@ from companion.contract.language import _
 from companion.contract.errors import BusyError, CompanionError, StoreError
 # The files themselves (written whole, read within a bound, migrated): companion.core.files;
 # their names stay importable from here.
+from companion.core.json_read import loads, raw_decode
 from companion.core.files import (  # noqa: F401
     FILE_MODE, FOLDER_MODE, ID_PATTERN, MAX_FILE_BYTES, MIGRATIONS, SCHEMA_KEY, atomic_write_text,
     clean_leftovers, dumps_compact, file_signature, glob_escape, is_session_id, make_private_folder,
@@ -61,11 +61,9 @@ class Held(NamedTuple):
     entries are shared with the caller, who never changes them), and the number of its last
     journal entry when the journal is the file's last table (so an entry can be spliced in)."""
 
-    sid: str
-    signature: tuple | None
-    text: str
-    data: dict | None
-    last: int | None
+    # the fields' types as objects, not as annotations: this module's annotations are strings,
+    # and NamedTuple compiles each string at import (every start paid for them, issue 27)
+    __annotations__ = {"sid": str, "signature": tuple | None, "text": str, "data": dict | None, "last": int | None}
 
     @classmethod
     def parsed(cls, sid: str, signature: tuple | None, text: str, data: dict) -> "Held":
@@ -83,7 +81,7 @@ def description_in(text: str) -> dict | None:
     if start < 0:
         return None
     try:
-        table = json.JSONDecoder().raw_decode(text, start + len('"meta":'))[0]
+        table = raw_decode(text, start + len('"meta":'))[0]
     except (ValueError, RecursionError):
         return None
     meta = table.get("1") if isinstance(table, dict) else None
@@ -405,13 +403,13 @@ class Store:
             return self._listing[1]
         cache = self.cache_dir / "journals.listing"
         try:
-            kept = json.loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
+            kept = loads(cache.read_text(encoding="utf-8")) if not cache.is_symlink() else None
         except (OSError, ValueError):
             kept = None
         if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("files"), dict):
             self._listing = (stamp, kept["files"])
             return kept["files"]
-        from companion.core.journals import JOURNAL_NAME
+        from companion.core.journals import journal_name
 
         files: dict[str, list[str]] = {}
         try:
@@ -419,7 +417,7 @@ class Store:
                 for item in found:
                     name = item.name
                     if name.endswith(".jsonl") and not name.startswith("."):
-                        m = JOURNAL_NAME.fullmatch(name)
+                        m = journal_name(name)
                         if m:
                             files.setdefault(m["sid"], []).append(name)
         except OSError:
@@ -440,6 +438,8 @@ class Store:
         if listing is None or not getattr(self, "_listing_unsaved", False):
             return
         if time.time_ns() - listing[0][1] > 2_000_000_000:
+            import json  # (only here, where the listing is written: companion.core.json_read)
+
             with contextlib.suppress(CompanionError, OSError):
                 atomic_write_text(self.cache_dir / "journals.listing",
                                   json.dumps({"stamp": listing[0], "files": listing[1]}))
@@ -474,7 +474,7 @@ class Store:
         per_device: dict[str, list[dict]] = {}
         names: dict[str, str] = {}
         for path in paths:
-            m = jn.JOURNAL_NAME.fullmatch(path.name)
+            m = jn.journal_name(path.name)
             if not m or m["sid"] != sid:
                 continue
             if m["copy"] and not jn.is_conflict_copy(m["copy"]):
@@ -511,7 +511,7 @@ class Store:
         import zlib
 
         paths = self.journal_paths(sid)
-        if not paths or any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+        if not paths or any(jn.journal_name(p.name)["copy"] for p in paths):
             return None
         found = read_file_text(self.session_path(sid))
         if found is None:
@@ -546,7 +546,7 @@ class Store:
             files, head, length = dict(basis["files"]), basis["head"], int(basis["line_length"])
             signature = self.signature(sid)
             paths = self.journal_paths(sid)
-            if any(jn.JOURNAL_NAME.fullmatch(p.name)["copy"] for p in paths):
+            if any(jn.journal_name(p.name)["copy"] for p in paths):
                 return None
             found = read_file_text(self.session_path(sid))
             if found is None or sha256(found[0]) != basis["base_sha256"]:
@@ -565,7 +565,7 @@ class Store:
                 data = rest if not covered else b""
                 first = data[: data.find(b"\n")] if not covered else None
                 rest = rest[: rest.rfind(b"\n") + 1]
-                rows = json.loads(b"[" + rest[:-1].replace(b"\n", b",") + b"]") if rest else []
+                rows = loads(b"[" + rest[:-1].replace(b"\n", b",") + b"]") if rest else []
                 if rows and not covered and SCHEMA_KEY in rows[0]:
                     rows = rows[1:]
                 elif first and not covered:
@@ -735,7 +735,7 @@ class Store:
             if rest == "}}":
                 tail: dict = {}
             elif rest.startswith(',"') and rest.endswith("}}"):
-                tail = json.loads("{" + rest[1:-2] + "}")
+                tail = loads("{" + rest[1:-2] + "}")
             else:
                 return None
             numbers = [int(k) for k in tail]
@@ -859,7 +859,7 @@ class Store:
             if (not text.startswith(SNAPSHOT_CHECK) or text[head - 2:head] != '",'
                     or sha256("{" + text[head:]) != text[len(SNAPSHOT_CHECK):head - 2]):
                 return None
-            snap = json.loads(text)
+            snap = loads(text)
         except (OSError, ValueError, RecursionError):
             return None
         if not isinstance(snap, dict):

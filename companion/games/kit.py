@@ -6,7 +6,6 @@ Kept here (not in each game's module) so the options read the same everywhere.
 from __future__ import annotations
 
 import functools
-import json
 import weakref
 from typing import Any, Callable
 
@@ -190,6 +189,8 @@ def echo_json(value: Any, name: str | None = None, keyed: bool = False) -> None:
         ctx = click.get_current_context(silent=True)
         words = ctx.command_path.split()[1:] if ctx is not None else []
         name = "-".join(words) or "output"
+    import json  # (only for `--json`: a `status` imports no json, companion.core.json_read)
+
     click.echo(json.dumps(with_format(value, name, keyed), indent=2, ensure_ascii=False))
 
 

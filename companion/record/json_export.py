@@ -127,7 +127,7 @@ def _one_journal(sid: str, path: str, base: int) -> tuple[list[dict], list[str]]
     read merges it, and names anything wrong)."""
     from companion.core import journals as jn
 
-    m = jn.JOURNAL_NAME.fullmatch(os.path.basename(path))
+    m = jn.journal_name(os.path.basename(path))
     if m is None or m["sid"] != sid or m["copy"]:
         return None
     dev = m["dev"]

@@ -15,7 +15,6 @@ values (``_board_cache``), not by encoding them for every event.
 
 from __future__ import annotations
 
-import json
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -156,6 +155,8 @@ def _board_cache(data: dict, game: str) -> _BoardCache:
     held = _BY_IDENTITY.get(ident)
     if held is not None:
         return held[0]
+    import json  # (only when a board is built: a `status` imports no json, companion.core.json_read)
+
     key = game + json.dumps(values, sort_keys=True, ensure_ascii=False)
     found = _BOARDS.get(key)
     if found is None:

@@ -118,13 +118,16 @@ def test_the_lines_from_the_phones_break_between_words(script, home, columns):
         mark = len(sh.raw)
         os.write(sh.master, b"serve --port 0\r")
         deadline = time.monotonic() + 60
+        asked = 0
         while b"runs in the background" not in sh.raw[mark:]:
             assert time.monotonic() < deadline, sh.text()
-            sh._pump(0.5)
-            if "ress Enter" in sh.text():
-                os.write(sh.master, b"\r")  # each private screen's Enter, as the players would
-        sh._pump(1.0)
-        note = server.noted(home)
+            sh._pump(0.1)
+            if sh.raw[mark:].count(b"ress Enter") > asked:  # each private screen's Enter, as the players would
+                asked = sh.raw[mark:].count(b"ress Enter")
+                os.write(sh.master, b"\r")
+        while (note := server.noted(home)) is None:  # the server's note, which `serve --stop` reads too
+            assert time.monotonic() < deadline, sh.text()
+            sh._pump(0.1)
         sid = note["session"]
         token = tokens.links(home, sid, ["Bartholomeus", "Maximiliane"])["Bartholomeus"]
         posted: dict = {}

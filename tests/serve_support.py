@@ -133,12 +133,13 @@ def trans_state(home: Path, sid: str):
     return s.game, replay.state, replay.data
 
 
-def next_rail(home: Path, sid: str, player: str) -> str | None:
+def next_rail(home: Path, sid: str, player: str, known: tuple | None = None) -> str | None:
     """The line ``player`` builds next, along one of their shortest routes (a line touching
-    their network that the turn's rails' worth left still pays for), or None: end the turn."""
+    their network that the turn's rails' worth left still pays for), or None: end the turn.
+    ``known``: the session's (game, state, data) just read, not read again."""
     from companion.games.trans import screens
 
-    game, state, data = trans_state(home, sid)
+    game, state, data = known or trans_state(home, sid)
     board = game.board_of(data)
     route = set(game.missing_tree(state, data, player).edges)
     left = game.rails_worth_left(state, player)
@@ -163,7 +164,7 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS, settle=None) ->
         act(due, "start", city)
         typed.append(["start", due, city])
     for _ in range(400):
-        game, state, _data = trans_state(home, sid)
+        game, state, data = trans_state(home, sid)
         if not state["round_open"]:
             return typed
         who = game.builder(state)
@@ -175,7 +176,7 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS, settle=None) ->
 
             last = [e["event"] for e in sessions.load(Store(home), sid).journal[-3:]]
             raise AssertionError(f"the round is over on the board but was not scored; the last entries: {last}")
-        line = next_rail(home, sid, who)
+        line = next_rail(home, sid, who, (game, state, data))
         if line is None:
             act(who, "end-turn", None)
             typed.append(["end-turn", who])

@@ -87,16 +87,14 @@ def test_a_thousand_idle_connections_do_not_shut_the_phones_out_and_are_closed(h
                 idle.append(socket.create_connection((srv.host, srv.port), timeout=5))
             opened = time.monotonic()
             answers = []
-            while time.monotonic() - opened < REQUEST_TIMEOUT + 1:  # while they are (or were) open
-                answers.append(timed_page(srv.players["Ann"]))
+            deadline = opened + REQUEST_TIMEOUT + 5
+            while time.monotonic() < deadline and not all(closed_by_server(s) for s in idle):  # while they
+                answers.append(timed_page(srv.players["Ann"]))  # are open (the phones asking all along)
                 time.sleep(0.25)
-            assert all(status == 200 for status, _ in answers)
+            assert all(status == 200 for status, _ in answers) and len(answers) >= 2
             # the promise is within a second (measured in benchmarks/bench_serve.py); here,
             # on a machine perhaps busy, within the time the idle ones could have held it
             assert max(took for _, took in answers) < REQUEST_TIMEOUT, answers
-            deadline = opened + REQUEST_TIMEOUT + 5
-            while time.monotonic() < deadline and not all(closed_by_server(s) for s in idle):
-                time.sleep(0.25)
             assert sum(closed_by_server(s) for s in idle) == 1000  # none kept: after 5 s, or pushed out sooner
             print(f"1,000 idle: {len(answers)} pages asked, slowest {max(t for _, t in answers) * 1000:.0f} ms; "
                   f"all closed {time.monotonic() - opened:.1f} s after they opened")

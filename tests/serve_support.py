@@ -133,12 +133,13 @@ def trans_state(home: Path, sid: str):
     return s.game, replay.state, replay.data
 
 
-def next_rail(home: Path, sid: str, player: str) -> str | None:
+def next_rail(home: Path, sid: str, player: str, known: tuple | None = None) -> str | None:
     """The line ``player`` builds next, along one of their shortest routes (a line touching
-    their network that the turn's rails' worth left still pays for), or None: end the turn."""
+    their network that the turn's rails' worth left still pays for), or None: end the turn.
+    ``known``: the session's (game, state, data) just read, not read again."""
     from companion.games.trans import screens
 
-    game, state, data = trans_state(home, sid)
+    game, state, data = known or trans_state(home, sid)
     board = game.board_of(data)
     route = set(game.missing_tree(state, data, player).edges)
     left = game.rails_worth_left(state, player)
@@ -163,7 +164,7 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS, settle=None) ->
         act(due, "start", city)
         typed.append(["start", due, city])
     for _ in range(400):
-        game, state, _data = trans_state(home, sid)
+        game, state, data = trans_state(home, sid)
         if not state["round_open"]:
             return typed
         who = game.builder(state)
@@ -175,7 +176,7 @@ def play_trans_round(home: Path, sid: str, act, players=PLAYERS, settle=None) ->
 
             last = [e["event"] for e in sessions.load(Store(home), sid).journal[-3:]]
             raise AssertionError(f"the round is over on the board but was not scored; the last entries: {last}")
-        line = next_rail(home, sid, who)
+        line = next_rail(home, sid, who, (game, state, data))
         if line is None:
             act(who, "end-turn", None)
             typed.append(["end-turn", who])
@@ -220,3 +221,36 @@ def typed_round(run, folder: Path, dealt: dict[str, list[str]], typed: list[list
     run([*other, "round", "end", "--auto"], expect=0)
     return json.loads(run([*other, "status", "--json"], expect=0).stdout)
 
+
+
+def read_pty_until(fd: int, text: str, timeout: float = 60.0) -> str:
+    """What a pty's ``fd`` printed until ``text`` came (decoded), answering every cursor
+    position request (``ESC [ 6 n``) as a terminal does, even one split between two reads:
+    prompt_toolkit, unanswered for 2 s, decides the terminal cannot answer and prints a warning
+    over what it draws, which is what a busy machine's reads made of `serve --player-codes`'s
+    private screen once (issue 29, item 7). Read everything a screen shows before spending
+    seconds on it (decoding its codes), so that no question waits meanwhile."""
+    import os
+    import select
+
+    seen = b""
+    answered = 0
+    deadline = time.monotonic() + timeout
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
+        if not select.select([fd], [], [], left)[0]:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        asked = seen.count(b"\x1b[6n")
+        if asked > answered:
+            os.write(fd, b"\x1b[1;1R" * (asked - answered))
+            answered = asked
+    return seen.decode("utf-8", "replace")

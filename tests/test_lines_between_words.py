@@ -52,7 +52,7 @@ def serve_screen(home, columns: int, timeout: float = 60.0) -> str:
     """What `serve` writes to a terminal of ``columns`` until it says how it stops (each
     private screen's Enter pressed, as the players would); then the server is stopped."""
     proc, master = _spawn(["serve", "--port", "0"], columns, 40, _env(columns, 40, False, home, None))
-    raw, quiet = b"", time.monotonic()
+    raw, quiet, asked = b"", time.monotonic(), 0
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -69,9 +69,9 @@ def serve_screen(home, columns: int, timeout: float = 60.0) -> str:
                     os.write(master, b"\x1b[1;1R")
             text = raw.decode("utf-8", "replace")
             if "stops it." in " ".join(ESCAPES.sub("", text).split()):
-                time.sleep(0.2)
                 break
-            if time.monotonic() - quiet > 0.5:  # waiting at a private screen's question: Enter
+            if raw.count(b"ress Enter") > asked or time.monotonic() - quiet > 2.0:  # a private screen's
+                asked = raw.count(b"ress Enter")  # question (or a quiet one): Enter, as the players would
                 os.write(master, b"\r")
                 quiet = time.monotonic()
         else:
@@ -118,13 +118,16 @@ def test_the_lines_from_the_phones_break_between_words(script, home, columns):
         mark = len(sh.raw)
         os.write(sh.master, b"serve --port 0\r")
         deadline = time.monotonic() + 60
+        asked = 0
         while b"runs in the background" not in sh.raw[mark:]:
             assert time.monotonic() < deadline, sh.text()
-            sh._pump(0.5)
-            if "ress Enter" in sh.text():
-                os.write(sh.master, b"\r")  # each private screen's Enter, as the players would
-        sh._pump(1.0)
-        note = server.noted(home)
+            sh._pump(0.1)
+            if sh.raw[mark:].count(b"ress Enter") > asked:  # each private screen's Enter, as the players would
+                asked = sh.raw[mark:].count(b"ress Enter")
+                os.write(sh.master, b"\r")
+        while (note := server.noted(home)) is None:  # the server's note, which `serve --stop` reads too
+            assert time.monotonic() < deadline, sh.text()
+            sh._pump(0.1)
         sid = note["session"]
         token = tokens.links(home, sid, ["Bartholomeus", "Maximiliane"])["Bartholomeus"]
         posted: dict = {}

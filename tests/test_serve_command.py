@@ -110,6 +110,16 @@ def test_a_port_in_use_is_one_clear_line(run, home):
     assert result.stderr.startswith(f"Error: Port {port} is in use") and len(result.stderr.splitlines()) == 1
 
 
+def printed_until(capsys, text: str, timeout: float = 20.0) -> str:
+    """What the shell printed until ``text`` came (polled, not slept for), or all of it."""
+    out = ""
+    deadline = time.monotonic() + timeout
+    while text not in out and time.monotonic() < deadline:
+        time.sleep(0.02)
+        out += capsys.readouterr().out
+    return out
+
+
 def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
@@ -133,8 +143,7 @@ def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
                 time.sleep(0.05)
             running = server.running(home)
             assert running is not None
-            time.sleep(0.5)
-            out = capsys.readouterr().out
+            out = printed_until(capsys, '"session"')  # `status --json` ran after `serve`
             table = next(line for line in out.splitlines() if "/t/" in line).strip()
             assert fetch(table)[0] == 200  # the prompt came back and the server still answers
             assert '"session"' in out  # `status --json` ran after `serve`
@@ -144,8 +153,7 @@ def test_in_the_shell_the_server_runs_in_the_background(run, home, capsys):
             body = urllib.parse.urlencode({"form": form, "choice": city}).encode()
             with urllib.request.urlopen(urllib.request.Request(ann_url + "/choose", data=body), timeout=5) as r:
                 assert r.status == 200 and "Chosen to pass left" in r.read().decode()  # after the redirect
-            time.sleep(0.5)
-            told = capsys.readouterr().out
+            told = printed_until(capsys, "Ann has chosen.")
             assert "Ann has chosen." in told and city not in told
             pipe.send_text("serve --stop\nexit\n")
             shell.join(timeout=20)

@@ -15,8 +15,7 @@ import time
 
 import pytest
 
-from pty_support import read_until
-from serve_support import PLAYERS, new_trans
+from serve_support import PLAYERS, new_trans, read_pty_until
 
 pyte = pytest.importorskip("pyte")
 ZBAR = shutil.which("zbarimg")
@@ -138,13 +137,16 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
                             stdout=child, stderr=child, env=env, start_new_session=True)
     os.close(child)
     try:
-        shared = read_until(main, "Pass the laptop to Ann")
+        # both screens read first, every question of the terminal answered at once; the codes
+        # decoded after (decoding the first before pressing Enter left the prompt waiting for
+        # its answer on a busy machine, and it printed a warning over the next screen)
+        shared = read_pty_until(main, "Pass the laptop to Ann")
+        os.write(main, b"\r")
+        private = read_pty_until(main, "Press Enter to hide")
         table = re.search(r"http://127\.0\.0\.1:\d+/t/\S+/join", shared).group(0)  # the table's one code
         reads_in_every_theme(screen_of(shared), table, tmp_path / "table")
-        os.write(main, b"\r")
-        private = read_until(main, "Press Enter to hide")
         shown = private[private.rfind("\x1b[2J"):]
-        assert shown.count("\n") + 1 <= 24  # the code, its link and the prompt fit 80x24
+        assert "WARNING" not in private and shown.count("\n") + 1 <= 24  # the code, its link and the prompt fit 80x24
         ann = re.search(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+", shown).group(0)
         reads_in_every_theme(screen_of(shown), ann, tmp_path / "ann")
     finally:
@@ -159,57 +161,66 @@ def test_serve_on_a_real_terminal_shows_codes_that_scan_in_both_themes(run, home
 
 # -- the codes as files -----------------------------------------------------------------------------------
 
-def _serving(home):
-    from browser_support import serve
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One `companion serve` for the tests of the codes as files, which only read its links
+    (`serve --links` writes no session and no link): (its data folder, the session's id, {who:
+    url}). Issue 29, item 7: a server each before."""
+    from click.testing import CliRunner
 
-    return serve(home, PLAYERS)
+    from browser_support import serve, stop
+    from companion.terminal.cli import cli
+
+    folder = tmp_path_factory.mktemp("qr-files") / "home"
+
+    def run(args, expect=None):
+        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args], catch_exceptions=False)
+        assert expect is None or result.exit_code == expect, result.output
+        return result
+
+    sid = new_trans(run, special=None)
+    proc, links = serve(folder, PLAYERS)
+    try:
+        yield folder, sid, links
+    finally:
+        stop(proc)
 
 
 @needs_zbar
 @pytest.mark.parametrize("fmt", ["png", "svg"])
-def test_serve_links_writes_each_code_as_a_file(run, home, tmp_path, fmt):
-    sid = new_trans(run, special=None)
-    proc, links = _serving(home)
-    try:
-        out = tmp_path / "codes"
-        out.mkdir()
-        result = run(["serve", "--links", "--qr-dir", str(out), "--qr-format", fmt], expect=0)
-        files = sorted(out.iterdir())
-        assert [f.name for f in files] == sorted(f"{sid}-{who}.{fmt}" for who in ["join", "table", *PLAYERS])
-        assert "Wrote 6 QR codes" in result.output
-        # the table's code (issue 31), its file named on the line after what it is
-        lines = result.output.splitlines()
-        said = lines.index("The table's code, which every phone scans to choose who it is:")
-        assert lines[said + 1].strip() == str(out / f"{sid}-join.{fmt}")
-        assert str(out / f"{sid}-Ann.{fmt}") in lines[lines.index("Ann's own:") + 1]
-        for f in files:
-            assert stat.S_IMODE(f.stat().st_mode) == 0o600  # each holds a private link
-        if fmt == "png":
-            for who in ["table", *PLAYERS]:
-                assert decoded(out / f"{sid}-{who}.png") == links[who]
-            assert decoded(out / f"{sid}-join.png") == links["table"] + "/join"
-        else:
-            text = (out / f"{sid}-Ann.svg").read_text()
-            assert text.lstrip().startswith("<?xml") or text.lstrip().startswith("<svg")
-            assert 'fill="#fff"' in text or "#fff" in text  # the light background is drawn, not left out
-        again = run(["serve", "--links", "--qr-dir", str(out), "--qr-format", fmt], expect=1)
-        assert "exists already" in again.output
-        assert run(["serve", "--links", "--qr-dir", str(out), "--qr-format", fmt, "--force"], expect=0)
-    finally:
-        from browser_support import stop
-
-        stop(proc)
+def test_serve_links_writes_each_code_as_a_file(run, served, tmp_path, fmt):
+    home, sid, links = served
+    there = ["--data-dir", str(home)]
+    out = tmp_path / "codes"
+    out.mkdir()
+    result = run([*there, "serve", "--links", "--qr-dir", str(out), "--qr-format", fmt], expect=0)
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == sorted(f"{sid}-{who}.{fmt}" for who in ["join", "table", *PLAYERS])
+    assert "Wrote 6 QR codes" in result.output
+    # the table's code (issue 31), its file named on the line after what it is
+    lines = result.output.splitlines()
+    said = lines.index("The table's code, which every phone scans to choose who it is:")
+    assert lines[said + 1].strip() == str(out / f"{sid}-join.{fmt}")
+    assert str(out / f"{sid}-Ann.{fmt}") in lines[lines.index("Ann's own:") + 1]
+    for f in files:
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600  # each holds a private link
+    if fmt == "png":
+        for who in ["table", *PLAYERS]:
+            assert decoded(out / f"{sid}-{who}.png") == links[who]
+        assert decoded(out / f"{sid}-join.png") == links["table"] + "/join"
+    else:
+        text = (out / f"{sid}-Ann.svg").read_text()
+        assert text.lstrip().startswith("<?xml") or text.lstrip().startswith("<svg")
+        assert 'fill="#fff"' in text or "#fff" in text  # the light background is drawn, not left out
+    again = run([*there, "serve", "--links", "--qr-dir", str(out), "--qr-format", fmt], expect=1)
+    assert "exists already" in again.output
+    assert run([*there, "serve", "--links", "--qr-dir", str(out), "--qr-format", fmt, "--force"], expect=0)
 
 
-def test_codes_are_never_written_inside_the_data_folder(run, home, tmp_path):
-    new_trans(run, special=None)
-    proc, _links = _serving(home)
-    try:
-        refused = run(["serve", "--links", "--qr-dir", str(home)], expect=1)
-        assert "inside the data folder" in refused.output
-        assert not list(home.glob("*.svg"))
-        assert "go with --qr-dir" in run(["serve", "--links", "--force"], expect=2).output
-    finally:
-        from browser_support import stop
-
-        stop(proc)
+def test_codes_are_never_written_inside_the_data_folder(run, served):
+    home, _sid, _links = served
+    there = ["--data-dir", str(home)]
+    refused = run([*there, "serve", "--links", "--qr-dir", str(home)], expect=1)
+    assert "inside the data folder" in refused.output
+    assert not list(home.glob("*.svg"))
+    assert "go with --qr-dir" in run([*there, "serve", "--links", "--force"], expect=2).output

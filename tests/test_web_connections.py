@@ -19,6 +19,16 @@ from live_support import Served, companion, get, new_trans, parse, raw
 from companion.web import connections
 
 REQUEST_TIMEOUT = connections.REQUEST_TIMEOUT
+SHORT = 2  # seconds: the bound the tests that wait for it set (COMPANION_REQUEST_SECONDS), but the first
+
+
+@pytest.fixture
+def short_timeout(monkeypatch) -> float:
+    """The servers this test starts close a connection that has not asked after :data:`SHORT`
+    seconds, the shorter bound a setting may choose (issue 29, item 7: each test here waited the
+    whole 5 s); the first test keeps the real default."""
+    monkeypatch.setenv(connections.REQUEST_TIMEOUT_SETTING, str(SHORT))
+    return float(SHORT)
 
 
 def enough_files(n: int) -> None:
@@ -51,6 +61,22 @@ def closed_by_server(s: socket.socket) -> bool:
         return True
 
 
+def closed_unanswered(held: list[socket.socket], enough: int, deadline: float) -> int:
+    """How many of ``held`` the server closes without an answer, watched until ``enough`` of
+    them are or ``deadline`` (the answered ones, slowed up to 5 s each, are not waited for)."""
+    import select
+
+    dropped, watched = 0, list(held)
+    while watched and dropped < enough and time.monotonic() < deadline:
+        ready, _, _ = select.select(watched, [], [], 0.25)
+        for s in ready:
+            watched.remove(s)
+            with contextlib.suppress(OSError):  # reset: not counted, as an answer is not
+                if not s.recv(100):
+                    dropped += 1
+    return dropped
+
+
 def test_a_thousand_idle_connections_do_not_shut_the_phones_out_and_are_closed(home):
     enough_files(1000)
     new_trans(home)
@@ -61,16 +87,14 @@ def test_a_thousand_idle_connections_do_not_shut_the_phones_out_and_are_closed(h
                 idle.append(socket.create_connection((srv.host, srv.port), timeout=5))
             opened = time.monotonic()
             answers = []
-            while time.monotonic() - opened < REQUEST_TIMEOUT + 1:  # while they are (or were) open
-                answers.append(timed_page(srv.players["Ann"]))
+            deadline = opened + REQUEST_TIMEOUT + 5
+            while time.monotonic() < deadline and not all(closed_by_server(s) for s in idle):  # while they
+                answers.append(timed_page(srv.players["Ann"]))  # are open (the phones asking all along)
                 time.sleep(0.25)
-            assert all(status == 200 for status, _ in answers)
+            assert all(status == 200 for status, _ in answers) and len(answers) >= 2
             # the issue's promise is within a second (measured in benchmarks/bench_serve.py); here,
             # on a machine perhaps busy, within the time the idle ones could have held it
             assert max(took for _, took in answers) < REQUEST_TIMEOUT, answers
-            deadline = opened + REQUEST_TIMEOUT + 5
-            while time.monotonic() < deadline and not all(closed_by_server(s) for s in idle):
-                time.sleep(0.25)
             assert sum(closed_by_server(s) for s in idle) == 1000  # none kept: after 5 s, or pushed out sooner
             print(f"1,000 idle: {len(answers)} pages asked, slowest {max(t for _, t in answers) * 1000:.0f} ms; "
                   f"all closed {time.monotonic() - opened:.1f} s after they opened")
@@ -79,8 +103,9 @@ def test_a_thousand_idle_connections_do_not_shut_the_phones_out_and_are_closed(h
                 s.close()
 
 
-def test_slow_connections_are_closed_after_a_few_seconds_and_phones_are_served_meanwhile(home):
+def test_slow_connections_are_closed_after_a_few_seconds_and_phones_are_served_meanwhile(home, short_timeout):
     """250 slowloris connections, a header line every half second each; and one slow post."""
+    bound = short_timeout  # this test's server's
     enough_files(300)
     new_trans(home, special="pass-three")
     entries = len(json.loads(companion(home, "log", "--json").stdout))
@@ -110,13 +135,13 @@ def test_slow_connections_are_closed_after_a_few_seconds_and_phones_are_served_m
             writer = threading.Thread(target=trickle, daemon=True)
             writer.start()
             answers = [timed_page(srv.players["Bob"]) for _ in range(4)]
-            assert all(status == 200 and took < REQUEST_TIMEOUT for status, took in answers), answers  # not held
-            deadline = opened + REQUEST_TIMEOUT + 5
+            assert all(status == 200 and took < bound for status, took in answers), answers  # not held
+            deadline = opened + bound + 5
             while time.monotonic() < deadline and not all(closed_by_server(s) for s in slow):
                 time.sleep(0.25)
             closed_at = time.monotonic() - opened
             assert all(closed_by_server(s) for s in slow), f"{sum(closed_by_server(s) for s in slow)} closed"
-            assert closed_at >= REQUEST_TIMEOUT - 0.5  # however much they trickled, not before their time
+            assert closed_at >= bound - 0.5  # however much they trickled, not before their time
             print(f"250 slow + 1 slow post: pages {[round(t * 1000) for _, t in answers]} ms; all closed at "
                   f"{closed_at:.1f} s")
         finally:
@@ -126,10 +151,11 @@ def test_slow_connections_are_closed_after_a_few_seconds_and_phones_are_served_m
     assert len(json.loads(companion(home, "log", "--json").stdout)) == entries  # the slow post recorded nothing
 
 
-def test_a_keep_alive_connection_left_idle_is_closed(home):
+def test_a_keep_alive_connection_left_idle_is_closed(home, short_timeout):
+    bound = short_timeout  # this test's server's
     new_trans(home)
     with Served(home) as srv:
-        s = socket.create_connection((srv.host, srv.port), timeout=REQUEST_TIMEOUT + 5)
+        s = socket.create_connection((srv.host, srv.port), timeout=bound + 5)
         s.sendall(f"GET {srv.path('Ann')} HTTP/1.1\r\nHost: {srv.host}:{srv.port}\r\n\r\n".encode())
         started = time.monotonic()
         got = b""
@@ -138,7 +164,7 @@ def test_a_keep_alive_connection_left_idle_is_closed(home):
             if not chunk:
                 break
             got += chunk
-        assert got.startswith(b"HTTP/1.1 200") and REQUEST_TIMEOUT - 1 <= time.monotonic() - started <= REQUEST_TIMEOUT + 3
+        assert got.startswith(b"HTTP/1.1 200") and bound - 1 <= time.monotonic() - started <= bound + 3
         s.close()
 
 
@@ -263,7 +289,8 @@ def test_a_full_server_pushes_out_waiting_connections_before_refusing_one():
 
 def test_a_flood_of_wrong_guesses_does_not_hold_the_server(home):
     """Past the free guesses every 404 waits; at most 64 wait at once, and a guess past that
-    gets no answer at all, so the flood cannot fill the server with waiting answers."""
+    gets no answer at all, so the flood cannot fill the server with waiting answers; a server
+    stopped meanwhile stops without waiting for them."""
     from companion.web import site as site_module
 
     new_trans(home)
@@ -278,12 +305,13 @@ def test_a_flood_of_wrong_guesses_does_not_hold_the_server(home):
             held.append(s)
         status, took = timed_page(srv.players["Ann"])  # a right token is not slowed
         assert status == 200 and took < site_module.MAX_DELAY  # not kept waiting as a wrong guess is
-        dropped = 0
+        dropped = closed_unanswered(held, 20, started + 15)
         for s in held:
-            s.settimeout(max(0.1, started + 15 - time.monotonic()))
-            with contextlib.suppress(OSError):
-                if not s.recv(100):
-                    dropped += 1
             s.close()
         assert dropped >= 20  # those past the 64 waiting were closed unanswered
+        # stopped while the slowed ones still wait, their askers gone: it stops at once and
+        # quietly (before: it waited 2 s, then printed a traceback for each one it cancelled)
+        srv.proc.terminate()
+        _out, said = srv.proc.communicate(timeout=60)
+        assert srv.proc.returncode == 0 and "Traceback" not in said and "Error" not in said, said[-2000:]
         print(f"{len(held)} wrong guesses at once: {dropped} closed unanswered; the right token took {took * 1000:.0f} ms")

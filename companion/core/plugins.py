@@ -94,6 +94,7 @@ def skipping(store, sid: str, work: Callable[[], T]) -> tuple[bool, T | None]:
 # -- a plugin's checks on the phones' pages, under a time bound -------------------------------------
 
 CHECK_SECONDS = 2.0  # how long a plugin's check may take before its move is not offered
+CHECK_SECONDS_SETTING = "COMPANION_PLUGIN_CHECK_SECONDS"  # may shorten it, down to 0.5 s (core/bounds.py)
 _late: dict[tuple[str, str], int] = {}  # (game id, move) -> its checks still running past the bound
 _late_lock = threading.Lock()
 
@@ -102,7 +103,8 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str =
             outcome: str = "not offered") -> tuple[T | None, str | None]:
     """``(work(), None)``, or ``(None, a line naming the plugin)`` when ``work``, a plugin's
     check of whether ``move`` may be made (its ``allowed``, ``turn``, what its kinds offer),
-    raised or took longer than :data:`CHECK_SECONDS`. The line says the ``task`` (default:
+    raised or took longer than :data:`CHECK_SECONDS` (or the shorter time
+    :data:`CHECK_SECONDS_SETTING` sets). The line says the ``task`` (default:
     `check whether MOVE may be made`) and its ``outcome`` on the page.
 
     A Python thread cannot be stopped, so the check runs in a thread of its own and the page
@@ -113,9 +115,12 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str =
     run as they are: only a plugin's code is bounded."""
     if not parts.plugin:
         return work(), None
+    from companion.core.bounds import shortened
+
+    bound = shortened(CHECK_SECONDS_SETTING, CHECK_SECONDS, 0.5)
     key = (parts.game.id, move)
     task = task or f"check whether {move} may be made"
-    slow = (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {CHECK_SECONDS:g} s to "
+    slow = (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {bound:g} s to "
             f"{task}: {outcome}; tell the game's author.")
     with _late_lock:
         if _late.get(key):
@@ -136,7 +141,7 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str =
         done.set()
 
     threading.Thread(target=run, name=f"companion check {key[0]} {move}", daemon=True).start()
-    if not done.wait(CHECK_SECONDS):
+    if not done.wait(bound):
         with _late_lock:
             if not box.get("done"):
                 box["late"] = True

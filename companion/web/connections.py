@@ -34,6 +34,7 @@ import select
 from collections import OrderedDict
 
 REQUEST_TIMEOUT = 5.0  # seconds to deliver one whole request (a phone needs milliseconds)
+REQUEST_TIMEOUT_SETTING = "COMPANION_REQUEST_SECONDS"  # may shorten it, down to 1 s (core/bounds.py)
 RESPONSE_TIMEOUT = 30.0  # seconds for a client to take a page (a slowed 404 waits 5 s at most)
 MAX_WAITING = 256  # connections waiting for their request at once
 TRIM_AFTER = 0.02  # seconds between going over MAX_WAITING and closing the excess
@@ -57,6 +58,14 @@ def open_files_limit(wanted: int = MAX_OPEN + 256) -> int:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
             soft = target
     return wanted if soft == resource.RLIM_INFINITY else soft
+
+
+def request_timeout() -> float:
+    """:data:`REQUEST_TIMEOUT`, or the shorter whole seconds :data:`REQUEST_TIMEOUT_SETTING`
+    says (at least 1): uvicorn's keep-alive timeout is whole seconds, and both are the same."""
+    from companion.core.bounds import shortened
+
+    return float(int(shortened(REQUEST_TIMEOUT_SETTING, REQUEST_TIMEOUT, 1.0)))
 
 
 def max_open_for(files: int) -> int:

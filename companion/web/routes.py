@@ -49,7 +49,7 @@ class Routes:
                 conn.expendable()
             site.delayed += 1
             try:
-                await asyncio.sleep(wait)
+                await site.slow_down(wait)
             finally:
                 site.delayed -= 1
         return HTMLResponse(pages.error("not found"), status_code=404)

@@ -77,7 +77,8 @@ def make_server(site, sock: socket.socket):
     """uvicorn for ``site`` on ``sock``, its settings chosen (issue 22, S2):
 
     - the h11 protocol, with :mod:`companion.web.connections`' rules (a request due within
-      5 s of opening or of the previous response, at most 256 connections waiting, the oldest
+      5 s of opening or of the previous response, or the shorter time ``COMPANION_REQUEST_SECONDS``
+      sets, at most 256 connections waiting, the oldest
       pushed out first, open connections bounded by the file limit, raised where allowed);
     - ``limit_concurrency`` off: uvicorn counts every open connection against it, idle ones
       included, and answers every request 503 past it (200 idle sockets shut every phone out);
@@ -87,22 +88,37 @@ def make_server(site, sock: socket.socket):
       phone's is under 2 KiB: the one cookie is a page's language, ``companion-lang=de``);
     - ``backlog`` 1,024, no WebSocket (``ws="none"``), no lifespan, no server or date header,
       uvicorn's own access log off (the site writes its own, without paths);
-    - ``timeout_graceful_shutdown`` 2 s: the live streams are ended first, so stopping is quick.
+    - ``timeout_graceful_shutdown`` 2 s: the live streams are ended first, and the wrong guesses
+      being slowed down answered at once, so stopping is quick.
     """
     import uvicorn
 
     from companion.web import connections
 
     site.hosts = own_names(sock.getsockname()[0])
-    guard = connections.Guard(max_open=connections.max_open_for(connections.open_files_limit()))
+    timeout = connections.request_timeout()
+    guard = connections.Guard(max_open=connections.max_open_for(connections.open_files_limit()),
+                              request_timeout=timeout)
     guard.on_shutdown.append(site.live.close_all)
+    guard.on_shutdown.append(site.stop_slowing)
     site.guard = guard
     config = uvicorn.Config(site.app, http=connections.protocol_class(guard), ws="none", lifespan="off",
                             log_level="warning", access_log=False, server_header=False, date_header=False,
-                            limit_concurrency=None, timeout_keep_alive=int(connections.REQUEST_TIMEOUT),
+                            limit_concurrency=None, timeout_keep_alive=int(timeout),
                             h11_max_incomplete_event_size=connections.HEAD_LIMIT, backlog=BACKLOG,
                             timeout_graceful_shutdown=2)
-    return uvicorn.Server(config)
+    server = uvicorn.Server(config)
+    plain = server.shutdown
+
+    async def shutdown(sockets=None) -> None:
+        # the guard's own stop first: uvicorn tells only the connections still open, and a
+        # wrong guess slowed down whose client has gone would keep the stop waiting its 2 s,
+        # then be cancelled with a traceback printed (issue 29)
+        guard.shutdown()
+        await plain(sockets=sockets)
+
+    server.shutdown = shutdown
+    return server
 
 
 @dataclass

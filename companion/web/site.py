@@ -156,6 +156,7 @@ class Site:
         self.notify = notify
         self.guesses = Guesses()
         self.delayed = 0  # slowed 404s waiting now
+        self._slowed: set = set()  # their wake-ups (asyncio futures), ended at once when the server stops
         self.posts = limits.Rate()
         self.hosts = {h.lower().rstrip(".") for h in hosts}  # the names a request may use (S6)
         self.live = live.Live(self)
@@ -177,6 +178,30 @@ class Site:
         self._following: dict[str, tuple] = {}  # player -> a follow-up waiting for a printed value (issue 31)
         self.reader = App(self.data_dir, session_override=sid)  # reads and records as a command does
         self.app = self._build()
+
+    # -- wrong guesses, slowed down ------------------------------------------------------------
+
+    async def slow_down(self, seconds: float) -> None:
+        """Wait ``seconds`` before a wrong guess's answer, or less if the server stops meanwhile
+        (:meth:`stop_slowing`): a stop never waits for the guesses, and never cancels them, which
+        made uvicorn print a traceback for each one still waiting (issue 29)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
+        timer = loop.call_later(seconds, lambda: woken.done() or woken.set_result(None))
+        self._slowed.add(woken)
+        try:
+            await woken
+        finally:
+            timer.cancel()
+            self._slowed.discard(woken)
+
+    def stop_slowing(self) -> None:
+        """The server stops: every wrong guess still waiting is answered now."""
+        for woken in list(self._slowed):
+            if not woken.done():
+                woken.set_result(None)
 
     # -- reading the data folder -------------------------------------------------------------
     def session_file(self) -> Path:

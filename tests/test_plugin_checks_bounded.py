@@ -206,6 +206,20 @@ def test_a_failing_check_refuses_its_move_only_and_names_the_plugin(served):
     assert run("status").returncode == 0
 
 
+def test_a_plugins_failure_is_named_in_the_phones_language(served):
+    """The lines naming a plugin's failure are whole sentences of the catalogue, as every other
+    line a phone reads (issue 27: they were English on a German page)."""
+    _run, links = served
+    asked = urllib.request.Request(links["Ann"], headers={"Accept-Language": "de"})
+    with urllib.request.urlopen(asked, timeout=60) as answer:
+        text = " ".join(unescape(answer.read().decode()).split())
+    assert ("Das Spiel checky (companion-checks 0.0.1) ist gescheitert (ValueError in checks_moves Zeile 16), als "
+            "es prüfen sollte, ob raises gemacht werden darf: nicht angeboten; sag es dem Autor des Spiels.") in text
+    assert ("Das Spiel checky (companion-checks 0.0.1) brauchte länger als 2 s, um zu prüfen, ob hangs gemacht "
+            "werden darf: nicht angeboten; sag es dem Autor des Spiels.") in text
+    assert "took more than" not in text and "when asked to" not in text
+
+
 def test_a_check_that_never_returns_leaves_the_server_answering(served):
     run, links = served
     many = [links["Bob"] + f"?z=2&c={i}" for i in range(60)]  # 60 pages drawn afresh (each its own view)

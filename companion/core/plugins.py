@@ -52,20 +52,21 @@ def at_fault(exc: BaseException, game_id: str | None = None) -> registry.Parts |
 
 def frame(exc: BaseException) -> str:
     """`module line N` of the innermost frame in a plugin's code, or "its code"."""
-    where = "its code"
+    where = _("its code")
     tb = exc.__traceback__
     while tb is not None:
         name = tb.tb_frame.f_globals.get("__name__")
         if registry.owner_of(name) is not None:
-            where = f"{name} line {tb.tb_lineno}"
+            where = _("{module} line {line}").format(module=name, line=tb.tb_lineno)
         tb = tb.tb_next
     return where
 
 
 def failed(parts: registry.Parts, exc: BaseException) -> str:
     """`the game ID (DISTRIBUTION VERSION) failed (ERROR in MODULE line N)`."""
-    return (f"the game {parts.game.id} ({parts.distribution} {parts.version}) failed "
-            f"({type(exc).__name__} in {frame(exc)})")
+    return _("the game {game} ({distribution} {version}) failed ({error} in {place})").format(
+        game=parts.game.id, distribution=parts.distribution, version=parts.version, error=type(exc).__name__,
+        place=frame(exc))
 
 
 def skipping(store, sid: str, work: Callable[[], T]) -> tuple[bool, T | None]:
@@ -99,13 +100,14 @@ _late: dict[tuple[str, str], int] = {}  # (game id, move) -> its checks still ru
 _late_lock = threading.Lock()
 
 
-def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str = "",
-            outcome: str = "not offered") -> tuple[T | None, str | None]:
+def bounded(parts: registry.Parts, move: str, work: Callable[[], T],
+            whose_turn: bool = False) -> tuple[T | None, str | None]:
     """``(work(), None)``, or ``(None, a line naming the plugin)`` when ``work``, a plugin's
     check of whether ``move`` may be made (its ``allowed``, ``turn``, what its kinds offer),
     raised or took longer than :data:`CHECK_SECONDS` (or the shorter time
-    :data:`CHECK_SECONDS_SETTING` sets). The line says the ``task`` (default:
-    `check whether MOVE may be made`) and its ``outcome`` on the page.
+    :data:`CHECK_SECONDS_SETTING` sets). The line says what the plugin was asked (whether ``move`` may be
+    made, or with ``whose_turn`` whose turn it is) and what the page does without it, each a
+    whole sentence in the catalogue.
 
     A Python thread cannot be stopped, so the check runs in a thread of its own and the page
     stops waiting for it at the bound; while one check of that move is still running past the
@@ -119,9 +121,14 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str =
 
     bound = shortened(CHECK_SECONDS_SETTING, CHECK_SECONDS, 0.5)
     key = (parts.game.id, move)
-    task = task or f"check whether {move} may be made"
-    slow = (f"The game {parts.game.id} ({parts.distribution} {parts.version}) took more than {bound:g} s to "
-            f"{task}: {outcome}; tell the game's author.")
+    named = dict(game=parts.game.id, distribution=parts.distribution, version=parts.version, move=move,
+                 seconds=f"{bound:g}")
+    if whose_turn:
+        slow = _("The game {game} ({distribution} {version}) took more than {seconds} s to say whose turn it is: "
+                 "the page does not say; tell the game's author.").format(**named)
+    else:
+        slow = _("The game {game} ({distribution} {version}) took more than {seconds} s to check whether {move} "
+                 "may be made: not offered; tell the game's author.").format(**named)
     with _late_lock:
         if _late.get(key):
             return None, slow
@@ -154,7 +161,13 @@ def bounded(parts: registry.Parts, move: str, work: Callable[[], T], task: str =
 
             if isinstance(exc, CompanionError):  # a refusal in the game's words is no failure
                 return None, exc.message
-            return None, f"T{failed(parts, exc)[1:]} when asked to {task}: {outcome}; tell the game's author."
+            said = failed(parts, exc)
+            said = said[:1].upper() + said[1:]
+            if whose_turn:
+                return None, _("{failure} when asked to say whose turn it is: the page does not say; tell the "
+                               "game's author.").format(failure=said)
+            return None, _("{failure} when asked to check whether {move} may be made: not offered; tell the "
+                           "game's author.").format(failure=said, move=move)
         raise exc
     return box.get("value"), None
 

@@ -116,8 +116,7 @@ def player_page(session, replay, player: str, version: str, token, action: str, 
     for move, choices in now:
         sections.append(form(move, choices))
     if not now and not replay.over and any(m.phone for m in moves):
-        turn, failure = plugins.bounded(parts, "turn()", lambda: game.turn(replay.state), "say whose turn it is",
-                                        "the page does not say")
+        turn, failure = plugins.bounded(parts, "turn()", lambda: game.turn(replay.state), whose_turn=True)
         sections.append(pages.message(failure, "error") if failure else pages.waiting(turn, player))
     more = [form(m, c) for m, c in mine if m.more]
     if more:

@@ -51,6 +51,38 @@ def _spawn(args: list[str], columns: int, rows: int, env: dict) -> tuple[subproc
     return proc, master
 
 
+def _start(args: list[str], columns: int, rows: int, env: dict):
+    """`companion ARGS` on a new pty of ``columns`` x ``rows``: (its process, the pty's master).
+    Forked from a helper that imported the companion once (tests/pty_fork.py); in the long
+    run, or with COMPANION_PTY_FORK=0, a new interpreter each time (:func:`_spawn`)."""
+    import pty_fork
+
+    if not pty_fork.wanted():
+        return _spawn(args, columns, rows, env)
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        proc = pty_fork.start(args, env, slave)
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return proc, master
+
+
+def _kill(proc) -> None:
+    """Kill the command's process group (a forked command may have ended and been reaped already)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 class Capture:
     """What one command wrote to its terminal: the raw bytes, and the screen they draw."""
 
@@ -111,7 +143,7 @@ class Capture:
 def run_command(args: list[str], home, columns: int = 80, rows: int = 40, colour: bool = True,
                 env: dict | None = None, timeout: float = 60.0) -> Capture:
     """`companion ARGS` in a pty of ``columns`` x ``rows``; with ``colour`` False, NO_COLOR is set."""
-    proc, master = _spawn(list(args), columns, rows, _env(columns, rows, colour, home, env))
+    proc, master = _start(list(args), columns, rows, _env(columns, rows, colour, home, env))
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
     try:
@@ -140,7 +172,7 @@ def run_command(args: list[str], home, columns: int = 80, rows: int = 40, colour
                 break
     finally:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill(proc)
         proc.wait()
         os.close(master)
     return Capture(b"".join(chunks), columns, rows)
@@ -153,7 +185,7 @@ class Shell:
     def __init__(self, home, columns: int = 80, rows: int = 30, colour: bool = True, env: dict | None = None,
                  args: tuple[str, ...] = ()):
         self.columns, self.rows = columns, rows
-        self.proc, self.master = _spawn(list(args), columns, rows, _env(columns, rows, colour, home, env))
+        self.proc, self.master = _start(list(args), columns, rows, _env(columns, rows, colour, home, env))
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
@@ -225,7 +257,7 @@ class Shell:
             pass
         finally:
             if self.proc.poll() is None:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                _kill(self.proc)
                 self.proc.wait()
             os.close(self.master)
 

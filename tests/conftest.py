@@ -117,12 +117,29 @@ def memory_tmp(config):
         config._companion_memory_tmp = config.option.basetemp
 
 
+def shared_folder(config):
+    """A folder the whole run shares, its workers included (``COMPANION_TEST_SHARED``, made by
+    the controller, inherited by the workers): what is made once and only read afterwards, such
+    as an example game pip-installed (tests/shared_install.py). A pytest a test starts inherits
+    it and uses the same; the run that made it removes it."""
+    import os
+    import tempfile
+
+    if hasattr(config, "workerinput") or os.environ.get("COMPANION_TEST_SHARED"):
+        return
+    memory = getattr(config, "_companion_memory_tmp", None)  # beside it (pytest empties the basetemp)
+    parent = os.path.dirname(memory) if memory else None
+    folder = tempfile.mkdtemp(prefix="companion-shared-", dir=parent)
+    os.environ["COMPANION_TEST_SHARED"] = folder
+    config._companion_shared = folder
+
+
 def pytest_unconfigure(config):
     import shutil
 
-    base = getattr(config, "_companion_memory_tmp", None)
-    if base:
-        shutil.rmtree(base, ignore_errors=True)
+    for base in (getattr(config, "_companion_shared", None), getattr(config, "_companion_memory_tmp", None)):
+        if base:
+            shutil.rmtree(base, ignore_errors=True)
 
 
 # -- the kill tests' counts (tests/long_mode.py) -----------------------------------------------------
@@ -137,6 +154,7 @@ def pytest_configure(config):
     import tempfile
 
     memory_tmp(config)
+    shared_folder(config)
 
     if not hasattr(config, "workerinput") and not os.environ.get("COMPANION_KILL_REPORT"):
         path = os.path.join(tempfile.gettempdir(), f"companion-kill-report-{os.getpid()}.jsonl")

@@ -1,0 +1,42 @@
+"""One pip install of an example game for the whole run, shared by every test process.
+
+Four test files (the exit, the German games, the secret bids and their pages) each pip-installed
+the tricks example into a folder of their own, one pip each (about 1.5 s of CPU, issue 29,
+item 7), and a run's workers did it again for every file. A distribution installed into a
+folder is only read afterwards (put on the path, imported): here it is installed once per run
+and per content of its source, into the run's shared folder (``COMPANION_TEST_SHARED``, made by
+tests/conftest.py), under a lock so that two workers wanting it at once install it once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from pathlib import Path
+from typing import Callable
+
+
+def _fingerprint(source: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def installed(source: Path, work: Path, install: Callable[[Path, Path], Path]) -> Path:
+    """The site ``install(work, source)`` makes, made once per run for this content of ``source``
+    (without a shared folder, simply ``install(work, source)``)."""
+    shared = os.environ.get("COMPANION_TEST_SHARED")
+    if not shared or not os.path.isdir(shared):
+        return install(work, source)
+    folder = Path(shared) / f"{source.name}-{_fingerprint(source)}"
+    with open(f"{folder}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = folder / "site.txt"
+        if done.exists():
+            return Path(done.read_text())
+        folder.mkdir(exist_ok=True)
+        site = install(folder, source)
+        done.write_text(str(site))
+        return site

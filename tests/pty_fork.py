@@ -57,18 +57,20 @@ def _games_modules() -> list[str]:
 # -- the helper's side (run as ``python tests/pty_fork.py FD``) -----------------------------------------
 
 
-def _child(slave: int, args: list[str], env: dict, cwd: str) -> None:
-    """In the forked child: become `companion ARGS` on the terminal ``slave``; never returns."""
+def _child(fds: list[int], args: list[str], env: dict, cwd: str) -> None:
+    """In the forked child: become `companion ARGS` with ``fds`` as its standard input, output
+    and error (a pty's slave three times, or pipes); never returns."""
     import io
     import signal
 
     code = 1
     try:
         os.setsid()
-        for fd in (0, 1, 2):
-            os.dup2(slave, fd)
-        if slave > 2:
-            os.close(slave)
+        for fd, given in enumerate(fds):
+            os.dup2(given, fd)
+        for given in set(fds):
+            if given > 2:
+                os.close(given)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # as Python's start sets them
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         os.chdir(cwd)
@@ -82,7 +84,7 @@ def _child(slave: int, args: list[str], env: dict, cwd: str) -> None:
             buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
             return io.TextIOWrapper(buffered, encoding=encoding, errors=errs, line_buffering=line)
 
-        sys.stdin = sys.__stdin__ = stream(0, "r", errors or "strict", False)
+        sys.stdin = sys.__stdin__ = stream(0, "r", errors or "strict", os.isatty(0))
         sys.stdout = sys.__stdout__ = stream(1, "w", errors or "strict", os.isatty(1))
         sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
         sys.argv = [os.path.join(os.path.dirname(__import__("companion").__file__), "__main__.py"), *args]
@@ -127,18 +129,19 @@ def serve(fd: int) -> None:
     sock = socket.socket(fileno=fd)
     while True:
         try:
-            message, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 1)
+            message, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 3)
         except OSError:
             return
         if not message:
             return
         request = json.loads(message)
-        slave = fds[0]
+        fds = [fds[i] for i in request.get("streams", (0, 0, 0))]
         pid = os.fork()
         if pid == 0:
             sock.close()
-            _child(slave, request["args"], request["env"], request["cwd"])
-        os.close(slave)
+            _child(fds, request["args"], request["env"], request["cwd"])
+        for fd in set(fds):
+            os.close(fd)
         sock.sendall(f"pid {pid}\n".encode())
         _, status = os.waitpid(pid, 0)
         sock.sendall(f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
@@ -196,8 +199,11 @@ class _Helper:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line.decode()
 
-    def start(self, args: list[str], env: dict, slave: int) -> Forked:
-        socket.send_fds(self.sock, [json.dumps({"args": args, "env": env, "cwd": os.getcwd()}).encode()], [slave])
+    def start(self, args: list[str], env: dict, fds: list[int], cwd: str | None = None) -> Forked:
+        """``fds``: one (a pty's slave: input, output and error) or three (input, output, error)."""
+        streams = (0, 0, 0) if len(fds) == 1 else (0, 1, 2)
+        request = {"args": args, "env": env, "cwd": cwd or os.getcwd(), "streams": streams}
+        socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
         line = self.line(60)
         if line is None or not line.startswith("pid "):
             raise RuntimeError(f"the pty helper did not fork: {line!r}")
@@ -222,13 +228,52 @@ def wanted() -> bool:
 
 def start(args: list[str], env: dict, slave: int) -> Forked:
     """`companion ARGS` in its own process on the pty ``slave`` (the caller closes its copy)."""
+    return _the_helper().start(args, env, [slave])
+
+
+def run(args: list[str], env: dict, input: str | None = None, cwd=None, timeout: float = 120.0):
+    """`companion ARGS` in its own process with pipes, as ``subprocess.run([sys.executable,
+    "-m", "companion", *args], capture_output=True, text=True, env=env)`` returns it (a
+    :class:`subprocess.CompletedProcess`); a new interpreter when :func:`wanted` says so."""
+    if not wanted():
+        return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=env,
+                              input=input, cwd=cwd, timeout=timeout,
+                              stdin=None if input is not None else subprocess.DEVNULL)
+    import tempfile
+
+    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        given.write((input or "").encode())
+        given.seek(0)
+        proc = _the_helper().start(list(args), dict(env), [given.fileno(), out.fileno(), err.fileno()],
+                                   str(cwd) if cwd else None)
+        try:
+            code = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, 9)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+            raise
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess([sys.executable, "-m", "companion", *args], code,
+                                           _text(out.read()), _text(err.read()))
+
+
+def _text(data: bytes) -> str:
+    """As ``text=True`` reads a pipe: decoded, its line ends made ``\\n``."""
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _the_helper() -> "_Helper":
     global _helper
     if _helper is not None and (_helper.pid != os.getpid() or _helper.proc.poll() is not None):
         _helper = None  # a forked test process, or a helper that ended: a new one
     if _helper is None:
         _helper = _Helper()
         atexit.register(_helper.close)
-    return _helper.start(args, env, slave)
+    return _helper
 
 
 if __name__ == "__main__":

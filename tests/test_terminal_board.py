@@ -29,10 +29,25 @@ DRAWINGS = [
 NAMES = ("San Diego", "St. Louis", "Los Angeles", "New York", "Salt Lake City", "Kansas City")
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    """The table of SETUP, played once for the module."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    folder = tmp_path_factory.mktemp("table") / "home"
+    result = CliRunner().invoke(cli, ["--data-dir", str(folder)], input=SETUP)
+    assert result.exit_code == 0, result.output
+    return folder
+
+
 @pytest.fixture
-def table(script, home):
-    code, out, err = script(SETUP)
-    assert code == 0, err
+def table(prepared, home):
+    """The test's own copy of the prepared table (a drawing may keep a cache, the shell its history)."""
+    import shutil
+
+    shutil.copytree(prepared, home)
     return home
 
 

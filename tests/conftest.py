@@ -191,13 +191,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """The browsers the tests shared (tests/browser_support.py) are quit as this process's
-    tests end, whether or not the process then runs its exit handlers (an xdist worker)."""
+    """The browsers the tests shared (tests/browser_support.py) are quit, and the helper that
+    forks the pty tests' commands ended, as this process's tests end, whether or not the process
+    then runs its exit handlers (an xdist worker)."""
     import sys
 
     for name in ("browser_support", "tests.browser_support"):
         if name in sys.modules:
             sys.modules[name].quit_all()
+    for name in ("pty_fork", "tests.pty_fork"):  # the commands' helper, reaped (tests/pty_fork.py)
+        if name in sys.modules:
+            sys.modules[name].close()
 
 
 # -- where the suite's time goes (tests/suite_times.py) ----------------------------------------------

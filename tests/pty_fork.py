@@ -266,13 +266,23 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
+def close() -> None:
+    """End this process's helper and reap it (its commands' CPU is then counted as this
+    process's children's): at the end of the tests (tests/conftest.py), an xdist worker
+    running no exit handlers."""
+    global _helper
+    if _helper is not None and _helper.pid == os.getpid():
+        _helper.close()
+    _helper = None
+
+
 def _the_helper() -> "_Helper":
     global _helper
     if _helper is not None and (_helper.pid != os.getpid() or _helper.proc.poll() is not None):
         _helper = None  # a forked test process, or a helper that ended: a new one
     if _helper is None:
         _helper = _Helper()
-        atexit.register(_helper.close)
+        atexit.register(close)
     return _helper
 
 

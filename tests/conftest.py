@@ -30,6 +30,17 @@ def keep_bytecode() -> None:
 
 keep_bytecode()
 
+
+def no_hypothesis_plugins() -> None:
+    """Hypothesis loads no plugins of other packages (``HYPOTHESIS_NO_PLUGINS``): the only one
+    installed is trio's (trio comes with Selenium), whose import took 0.17 s of CPU in every
+    worker that imported hypothesis, which every worker does as it collects the storm and
+    property tests; no test runs trio under hypothesis. Issue 29, item 7."""
+    os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
+
+no_hypothesis_plugins()
+
 import pytest  # noqa: E402  (after keep_bytecode: the modules below are compiled once)
 from click.testing import CliRunner  # noqa: E402
 

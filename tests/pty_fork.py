@@ -13,6 +13,12 @@ terminal, ``PYTHONIOENCODING``), then the same entry point as ``python -m compan
 no command has run in it, so every cache (the language chosen, the games loaded, the session
 read) starts empty in each child as in a new process.
 
+:func:`run` does the same with pipes (files) for the tests that check what another process
+sees (a game cache read afresh, a second terminal on the shell's data folder), and returns what
+``subprocess.run(..., capture_output=True, text=True)`` did. Where the interpreter's start is
+the subject (the locale of the environment, `--version`'s imports, signals) the tests still
+start `python -m companion` themselves.
+
 ``COMPANION_LONG_TESTS=1`` (the long run) and ``COMPANION_PTY_FORK=0`` start a new interpreter
 for every command instead, exactly as a person's terminal does (tests/pty_support.py).
 """

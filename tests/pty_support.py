@@ -183,13 +183,15 @@ class Shell:
     position requests prompt_toolkit sends, as a real terminal does)."""
 
     def __init__(self, home, columns: int = 80, rows: int = 30, colour: bool = True, env: dict | None = None,
-                 args: tuple[str, ...] = ()):
+                 args: tuple[str, ...] = (), ready: tuple[str, ...] = ("companion>",)):
+        """Started once the texts ``ready`` are on the screen (the prompt; a test that first
+        needs the bar adds a text of the bar, and waits for the rest of the screen once, not twice)."""
         self.columns, self.rows = columns, rows
         self.proc, self.master = _start(list(args), columns, rows, _env(columns, rows, colour, home, env))
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
-        self.wait_for("companion>")
+        self.wait_for(*ready)
 
     def _pump(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -212,14 +214,16 @@ class Shell:
                 y, x = self.screen.cursor.y + 1, self.screen.cursor.x + 1
                 os.write(self.master, f"\x1b[{y};{x}R".encode())
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, text: str, *more: str, timeout: float = 20.0) -> str:
+        """The screen once ``text`` (and each of ``more``) is on it, and the rest of that screen."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             self._pump(0.1)
-            if text in self.text():
+            screen = self.text()
+            if text in screen and all(t in screen for t in more):
                 self._pump(0.3)  # let the rest of that screen arrive
                 return self.text()
-        raise TimeoutError(f"{text!r} never appeared on the screen:\n{self.text()}")
+        raise TimeoutError(f"{(text, *more)!r} never appeared on the screen:\n{self.text()}")
 
     def type(self, line: str, until: str = "companion>", timeout: float = 20.0) -> str:
         """Type ``line`` and Enter; wait until ``until`` is on the screen again after it."""

@@ -1,4 +1,5 @@
-"""One pip install of an example game for the whole run, shared by every test process.
+"""One pip install of an example game (or one prepared data folder) for the whole run, shared
+by every test process.
 
 Four test files (the exit, the German games, the secret bids and their pages) each pip-installed
 the tricks example into a folder of their own, one pip each (about 1.5 s of CPU, issue 29,
@@ -40,3 +41,24 @@ def installed(source: Path, work: Path, install: Callable[[Path, Path], Path]) -
         site = install(folder, source)
         done.write_text(str(site))
         return site
+
+
+def prepared(name: str, build: Callable[[Path], None], into: Path) -> Path:
+    """``into``, a copy of the folder ``build(folder)`` makes, made once per run under ``name``
+    (the played sessions two test files read); without a shared folder ``build(into)`` itself."""
+    import shutil
+
+    shared = os.environ.get("COMPANION_TEST_SHARED")
+    if not shared or not os.path.isdir(shared):
+        build(into)
+        return into
+    folder = Path(shared) / name
+    with open(f"{folder}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / ".made").write_text("")
+    shutil.copytree(folder, into, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".made"))
+    return into

@@ -26,10 +26,26 @@ CATALOGUE = [  # TEST values
 FINAL = ["--cash", "100", "--sheet", "red=1,white=1,blue=1", "--rows", "0", "--next-row", "0"]
 
 
-@pytest.fixture
-def table(run):
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory):
+    """The catalogue typed once for the module."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    folder = tmp_path_factory.mktemp("catalogue") / "home"
     for args in CATALOGUE:
-        run(args, expect=0)
+        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args])
+        assert result.exit_code == 0, (args, result.output)
+    return folder
+
+
+@pytest.fixture
+def table(run, catalogue, home):
+    """The test's own copy of the catalogue."""
+    import shutil
+
+    shutil.copytree(catalogue, home)
     return run
 
 

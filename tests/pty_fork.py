@@ -156,6 +156,18 @@ def serve(fd: int) -> None:
 # -- the test's side --------------------------------------------------------------------------------
 
 
+def kill(proc) -> None:
+    """SIGKILL to a command's process group, and to the process itself (forked a moment ago, it
+    may not lead its own group yet); nothing if it ended already."""
+    import signal
+
+    for send in (os.killpg, os.kill):
+        try:
+            send(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 class Forked:
     """The command's process as the test sees it: what :class:`subprocess.Popen` offered the pty
     tests (``pid``, ``poll``, ``wait``); its status comes from the helper that reaped it."""
@@ -190,6 +202,7 @@ class _Helper:
         self.sock = ours
         self.buffer = b""
         self.pid = os.getpid()
+        self.last: Forked | None = None
 
     def line(self, timeout: float | None) -> str | None:
         """The helper's next line, waiting up to ``timeout`` seconds (None: as long as it takes)."""
@@ -207,13 +220,18 @@ class _Helper:
 
     def start(self, args: list[str], env: dict, fds: list[int], cwd: str | None = None) -> Forked:
         """``fds``: one (a pty's slave: input, output and error) or three (input, output, error)."""
+        if self.last is not None and self.last.poll() is None:
+            # a command a failed test left running: the helper serves one at a time
+            kill(self.last)
+            self.last.wait()
         streams = (0, 0, 0) if len(fds) == 1 else (0, 1, 2)
         request = {"args": args, "env": env, "cwd": cwd or os.getcwd(), "streams": streams}
         socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
         line = self.line(60)
         if line is None or not line.startswith("pid "):
             raise RuntimeError(f"the pty helper did not fork: {line!r}")
-        return Forked(self, int(line.split()[1]))
+        self.last = Forked(self, int(line.split()[1]))
+        return self.last
 
     def close(self) -> None:
         self.sock.close()
@@ -255,10 +273,7 @@ def run(args: list[str], env: dict, input: str | None = None, cwd=None, timeout:
         try:
             code = proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, 9)
-            except ProcessLookupError:
-                pass
+            kill(proc)
             proc.wait()
             raise
         out.seek(0)

@@ -15,7 +15,6 @@ import os
 import pty
 import re
 import select
-import signal
 import subprocess
 import sys
 import time
@@ -76,11 +75,11 @@ def _start(args: list[str], columns: int, rows: int, env: dict):
 
 
 def _kill(proc) -> None:
-    """Kill the command's process group (a forked command may have ended and been reaped already)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    """Kill the command's process group (a forked command may have ended and been reaped
+    already, or not lead its group yet: tests/pty_fork.py)."""
+    import pty_fork
+
+    pty_fork.kill(proc)
 
 
 class Capture:
@@ -191,7 +190,11 @@ class Shell:
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
-        self.wait_for(*ready)
+        try:
+            self.wait_for(*ready)
+        except BaseException:
+            self.close()  # never started: its process and terminal go (a test that failed here left them)
+            raise
 
     def _pump(self, seconds: float) -> None:
         end = time.monotonic() + seconds

@@ -1,5 +1,6 @@
-"""One pip install of an example game (or one prepared data folder) for the whole run, shared
-by every test process.
+"""What tests make once and only read afterwards: an example game pip-installed once for the
+whole run and shared by every test process (:func:`installed`), a data folder prepared once per
+run (:func:`prepared`), a table typed once for a module (:func:`typed`).
 
 Four test files (the exit, the German games, the secret bids and their pages) each pip-installed
 the tricks example into a folder of their own, one pip each (about 1.5 s of CPU, issue 29,
@@ -62,3 +63,20 @@ def prepared(name: str, build: Callable[[Path], None], into: Path) -> Path:
             (folder / ".made").write_text("")
     shutil.copytree(folder, into, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".made"))
     return into
+
+
+def typed(folder: Path, *commands: list[str], script: str | None = None) -> Path:
+    """``folder``, a data folder with ``commands`` typed into it in this process (each
+    `companion --data-dir FOLDER ARGS`), or ``script``'s lines on standard input: a table a
+    module's tests read or each copy (``shutil.copytree(folder, home)``)."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    for args in commands:
+        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args])
+        assert result.exit_code == 0, (args, result.output)
+    if script is not None:
+        result = CliRunner().invoke(cli, ["--data-dir", str(folder)], input=script)
+        assert result.exit_code == 0, result.output
+    return folder

@@ -18,13 +18,11 @@ def exported(tmp_path_factory) -> tuple[Path, dict]:
     from click.testing import CliRunner
 
     from companion.terminal.cli import cli
+    from shared_install import typed
 
-    folder = tmp_path_factory.mktemp("exported") / "home"
     lines = ["new scoresheet --players Ann,Bob", "add Ann=3 Bob=1", "finish", "new scoresheet --players Cy,Dee",
              "add Cy=2", "new trans-europa --players Ann,Bob,Cy,Dee --entropy x", "round start"]
-    for line in lines:
-        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *line.split()])
-        assert result.exit_code == 0, (line, result.output)
+    folder = typed(tmp_path_factory.mktemp("exported") / "home", *(line.split() for line in lines))
     result = CliRunner().invoke(cli, ["--data-dir", str(folder), "export"])
     assert result.exit_code == 0, result.output
     return folder, json.loads(result.stdout)

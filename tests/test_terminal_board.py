@@ -32,14 +32,9 @@ NAMES = ("San Diego", "St. Louis", "Los Angeles", "New York", "Salt Lake City", 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """The table of SETUP, played once for the module."""
-    from click.testing import CliRunner
+    from shared_install import typed
 
-    from companion.terminal.cli import cli
-
-    folder = tmp_path_factory.mktemp("table") / "home"
-    result = CliRunner().invoke(cli, ["--data-dir", str(folder)], input=SETUP)
-    assert result.exit_code == 0, result.output
-    return folder
+    return typed(tmp_path_factory.mktemp("table") / "home", script=SETUP)
 
 
 @pytest.fixture

@@ -31,15 +31,10 @@ MARKET = ["reveal", "DEVONIA", "nubian", "GERMANIC", "HAMMONIA", "ABYSSINIA", "U
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """The catalogue typed, the surcharges set and a game begun: once for the module."""
-    from click.testing import CliRunner
+    from shared_install import typed
 
-    from companion.terminal.cli import cli
-
-    folder = tmp_path_factory.mktemp("transatlantic") / "home"
-    for args in [*CATALOGUE, SURCHARGES, ["new", "transatlantic", "--players", "Ann,Bob,Cy"]]:
-        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args])
-        assert result.exit_code == 0, (args, result.output)
-    return folder
+    return typed(tmp_path_factory.mktemp("transatlantic") / "home", *CATALOGUE, SURCHARGES,
+                 ["new", "transatlantic", "--players", "Ann,Bob,Cy"])
 
 
 @pytest.fixture

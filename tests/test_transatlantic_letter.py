@@ -29,15 +29,9 @@ FINAL = ["--cash", "100", "--sheet", "red=1,white=1,blue=1", "--rows", "0", "--n
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory):
     """The catalogue typed once for the module."""
-    from click.testing import CliRunner
+    from shared_install import typed
 
-    from companion.terminal.cli import cli
-
-    folder = tmp_path_factory.mktemp("catalogue") / "home"
-    for args in CATALOGUE:
-        result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args])
-        assert result.exit_code == 0, (args, result.output)
-    return folder
+    return typed(tmp_path_factory.mktemp("catalogue") / "home", *CATALOGUE)
 
 
 @pytest.fixture

@@ -30,6 +30,17 @@ def keep_bytecode() -> None:
 
 keep_bytecode()
 
+
+def no_hypothesis_plugins() -> None:
+    """Hypothesis loads no plugins of other packages (``HYPOTHESIS_NO_PLUGINS``): the only one
+    installed is trio's (trio comes with Selenium), whose import took 0.17 s of CPU in every
+    worker that imported hypothesis, which every worker does as it collects the storm and
+    property tests; no test runs trio under hypothesis. Issue 29, item 7."""
+    os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
+
+no_hypothesis_plugins()
+
 import pytest  # noqa: E402  (after keep_bytecode: the modules below are compiled once)
 from click.testing import CliRunner  # noqa: E402
 
@@ -117,12 +128,29 @@ def memory_tmp(config):
         config._companion_memory_tmp = config.option.basetemp
 
 
+def shared_folder(config):
+    """A folder the whole run shares, its workers included (``COMPANION_TEST_SHARED``, made by
+    the controller, inherited by the workers): what is made once and only read afterwards, such
+    as an example game pip-installed (tests/shared_install.py). A pytest a test starts inherits
+    it and uses the same; the run that made it removes it."""
+    import os
+    import tempfile
+
+    if hasattr(config, "workerinput") or os.environ.get("COMPANION_TEST_SHARED"):
+        return
+    memory = getattr(config, "_companion_memory_tmp", None)  # beside it (pytest empties the basetemp)
+    parent = os.path.dirname(memory) if memory else None
+    folder = tempfile.mkdtemp(prefix="companion-shared-", dir=parent)
+    os.environ["COMPANION_TEST_SHARED"] = folder
+    config._companion_shared = folder
+
+
 def pytest_unconfigure(config):
     import shutil
 
-    base = getattr(config, "_companion_memory_tmp", None)
-    if base:
-        shutil.rmtree(base, ignore_errors=True)
+    for base in (getattr(config, "_companion_shared", None), getattr(config, "_companion_memory_tmp", None)):
+        if base:
+            shutil.rmtree(base, ignore_errors=True)
 
 
 # -- the kill tests' counts (tests/long_mode.py) -----------------------------------------------------
@@ -137,6 +165,7 @@ def pytest_configure(config):
     import tempfile
 
     memory_tmp(config)
+    shared_folder(config)
 
     if not hasattr(config, "workerinput") and not os.environ.get("COMPANION_KILL_REPORT"):
         path = os.path.join(tempfile.gettempdir(), f"companion-kill-report-{os.getpid()}.jsonl")
@@ -173,13 +202,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """The browsers the tests shared (tests/browser_support.py) are quit as this process's
-    tests end, whether or not the process then runs its exit handlers (an xdist worker)."""
+    """The browsers the tests shared (tests/browser_support.py) are quit, and the helper that
+    forks the pty tests' commands ended, as this process's tests end, whether or not the process
+    then runs its exit handlers (an xdist worker)."""
     import sys
 
     for name in ("browser_support", "tests.browser_support"):
         if name in sys.modules:
             sys.modules[name].quit_all()
+    for name in ("pty_fork", "tests.pty_fork"):  # the commands' helper, reaped (tests/pty_fork.py)
+        if name in sys.modules:
+            sys.modules[name].close()
 
 
 # -- where the suite's time goes (tests/suite_times.py) ----------------------------------------------

@@ -15,7 +15,6 @@ import os
 import pty
 import re
 import select
-import signal
 import subprocess
 import sys
 import time
@@ -49,6 +48,38 @@ def _spawn(args: list[str], columns: int, rows: int, env: dict) -> tuple[subproc
                             env=env, close_fds=True, start_new_session=True)
     os.close(slave)
     return proc, master
+
+
+def _start(args: list[str], columns: int, rows: int, env: dict):
+    """`companion ARGS` on a new pty of ``columns`` x ``rows``: (its process, the pty's master).
+    Forked from a helper that imported the companion once (tests/pty_fork.py); in the long
+    run, or with COMPANION_PTY_FORK=0, a new interpreter each time (:func:`_spawn`)."""
+    import pty_fork
+
+    if not pty_fork.wanted():
+        return _spawn(args, columns, rows, env)
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        proc = pty_fork.start(args, env, slave)
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return proc, master
+
+
+def _kill(proc) -> None:
+    """Kill the command's process group (a forked command may have ended and been reaped
+    already, or not lead its group yet: tests/pty_fork.py)."""
+    import pty_fork
+
+    pty_fork.kill(proc)
 
 
 class Capture:
@@ -111,7 +142,7 @@ class Capture:
 def run_command(args: list[str], home, columns: int = 80, rows: int = 40, colour: bool = True,
                 env: dict | None = None, timeout: float = 60.0) -> Capture:
     """`companion ARGS` in a pty of ``columns`` x ``rows``; with ``colour`` False, NO_COLOR is set."""
-    proc, master = _spawn(list(args), columns, rows, _env(columns, rows, colour, home, env))
+    proc, master = _start(list(args), columns, rows, _env(columns, rows, colour, home, env))
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
     try:
@@ -140,7 +171,7 @@ def run_command(args: list[str], home, columns: int = 80, rows: int = 40, colour
                 break
     finally:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill(proc)
         proc.wait()
         os.close(master)
     return Capture(b"".join(chunks), columns, rows)
@@ -151,13 +182,19 @@ class Shell:
     position requests prompt_toolkit sends, as a real terminal does)."""
 
     def __init__(self, home, columns: int = 80, rows: int = 30, colour: bool = True, env: dict | None = None,
-                 args: tuple[str, ...] = ()):
+                 args: tuple[str, ...] = (), ready: tuple[str, ...] = ("companion>",)):
+        """Started once the texts ``ready`` are on the screen (the prompt; a test that first
+        needs the bar adds a text of the bar, and waits for the rest of the screen once, not twice)."""
         self.columns, self.rows = columns, rows
-        self.proc, self.master = _spawn(list(args), columns, rows, _env(columns, rows, colour, home, env))
+        self.proc, self.master = _start(list(args), columns, rows, _env(columns, rows, colour, home, env))
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
-        self.wait_for("companion>")
+        try:
+            self.wait_for(*ready)
+        except BaseException:
+            self.close()  # never started: its process and terminal go (a test that failed here left them)
+            raise
 
     def _pump(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -180,14 +217,16 @@ class Shell:
                 y, x = self.screen.cursor.y + 1, self.screen.cursor.x + 1
                 os.write(self.master, f"\x1b[{y};{x}R".encode())
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, text: str, *more: str, timeout: float = 20.0) -> str:
+        """The screen once ``text`` (and each of ``more``) is on it, and the rest of that screen."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             self._pump(0.1)
-            if text in self.text():
+            screen = self.text()
+            if text in screen and all(t in screen for t in more):
                 self._pump(0.3)  # let the rest of that screen arrive
                 return self.text()
-        raise TimeoutError(f"{text!r} never appeared on the screen:\n{self.text()}")
+        raise TimeoutError(f"{(text, *more)!r} never appeared on the screen:\n{self.text()}")
 
     def type(self, line: str, until: str = "companion>", timeout: float = 20.0) -> str:
         """Type ``line`` and Enter; wait until ``until`` is on the screen again after it."""
@@ -225,7 +264,7 @@ class Shell:
             pass
         finally:
             if self.proc.poll() is None:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                _kill(self.proc)
                 self.proc.wait()
             os.close(self.master)
 

@@ -205,20 +205,14 @@ def test_the_terminal_qr_code_scans_to_the_link(run, tmp_path):
     assert "The QR code" in wide.stdout  # piped: no colour, so it points to the page
 
 
-def test_on_a_terminal_report_draws_the_code_when_it_fits(tmp_path, home):
+def test_on_a_terminal_report_draws_the_code_when_it_fits(tmp_path, home, run):
     from pty_support import run_command
 
     from companion.record import bgstats
 
-    import subprocess as sp
-    import sys
-
-    sp.run([sys.executable, "-m", "companion", "played", "Azul", "--players", "A=3,B=1"], check=True,
-           capture_output=True)
-    sid = json.loads(sp.run([sys.executable, "-m", "companion", "sessions", "--json"], check=True,
-                            capture_output=True).stdout)[0]["id"]
-    link = sp.run([sys.executable, "-m", "companion", "export", sid, "--format", "bgstats-link"], check=True,
-                  capture_output=True, text=True).stdout.strip()
+    run(["played", "Azul", "--players", "A=3,B=1"], expect=0)  # the table set up in-process; the report in a pty
+    sid = json.loads(run(["sessions", "--json"], expect=0).stdout)[0]["id"]
+    link = run(["export", sid, "--format", "bgstats-link"], expect=0).stdout.strip()
     need = bgstats.qr_width(link)
     wide = run_command(["report", sid], home, columns=need + 2, rows=200)
     assert "▀" in wide.raw or "▄" in wide.raw

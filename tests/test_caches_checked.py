@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 from built_once import built_once
@@ -146,8 +145,11 @@ def test_a_snapshot_left_by_an_older_delete_is_checked_on_restore(run, home):
 
 
 def companion(home, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                          env={**os.environ, "COMPANION_HOME": str(home), **(env or {})}, timeout=120)
+    """`companion ARGS` in a process of its own (forked from the helper of tests/pty_fork.py: a
+    new process's caches, without starting Python again)."""
+    from pty_fork import run
+
+    return run(list(args), {**os.environ, "COMPANION_HOME": str(home), **(env or {})}, timeout=120)
 
 
 def test_a_forged_game_cache_imports_nothing_it_names(home):

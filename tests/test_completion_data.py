@@ -5,6 +5,7 @@ in the companion's own shell."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -28,12 +29,26 @@ def shell_env(home) -> dict:
     return {**os.environ, "PATH": BIN + os.pathsep + os.environ.get("PATH", ""), "COMPANION_HOME": str(home)}
 
 
+@functools.lru_cache(maxsize=None)
+def bash_script() -> str:
+    """What `companion completion bash` prints (the same text whoever asks: made once, in this
+    process; tests/test_completion_data.py's first test checks the command itself)."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    result = CliRunner().invoke(cli, ["completion", "bash"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
 def bash_complete(home, words: list[str]) -> list[str]:
     """What a real bash offers for ``words`` (the last one being typed), through the function
-    `companion completion bash` defines, exactly as Tab calls it."""
+    `companion completion bash` defines, exactly as Tab calls it (the script's text defined in
+    the shell, as `eval "$(companion completion bash)"` defines it; each Tab a `companion`)."""
     line = " ".join(w.replace(" ", "\\ ") for w in words)
     quoted = "'" + line.replace("'", "'\\''") + "'"
-    script = (f'eval "$(companion completion bash)"\n'
+    script = (f"{bash_script()}\n"
               f"COMP_LINE={quoted}\nCOMP_POINT=${{#COMP_LINE}}\n"
               '_companion_completion companion\nprintf "%s\\n" "${COMPREPLY[@]}"\n')
     out = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True,

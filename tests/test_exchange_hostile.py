@@ -11,17 +11,27 @@ import pytest
 from companion.record import import_limits
 
 
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> tuple[Path, dict]:
+    """A real export: a finished score sheet, one in play, and a dealt Trans Europa session; made
+    once for the module (the tests only read it): its data folder and the export."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+    from shared_install import typed
+
+    lines = ["new scoresheet --players Ann,Bob", "add Ann=3 Bob=1", "finish", "new scoresheet --players Cy,Dee",
+             "add Cy=2", "new trans-europa --players Ann,Bob,Cy,Dee --entropy x", "round start"]
+    folder = typed(tmp_path_factory.mktemp("exported") / "home", *(line.split() for line in lines))
+    result = CliRunner().invoke(cli, ["--data-dir", str(folder), "export"])
+    assert result.exit_code == 0, result.output
+    return folder, json.loads(result.stdout)
+
+
 @pytest.fixture
-def valid(run, home, tmp_path) -> dict:
-    """A real export: a finished score sheet, one in play, and a dealt Trans Europa session."""
-    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
-    run(["add", "Ann=3", "Bob=1"], expect=0)
-    run(["finish"], expect=0)
-    run(["new", "scoresheet", "--players", "Cy,Dee"], expect=0)
-    run(["add", "Cy=2"], expect=0)
-    run(["new", "trans-europa", "--players", "Ann,Bob,Cy,Dee", "--entropy", "x"], expect=0)
-    run(["round", "start"], expect=0)
-    return json.loads(run(["export"], expect=0).stdout)
+def valid(exported) -> dict:
+    """The export, the test's own copy to change."""
+    return copy.deepcopy(exported[1])
 
 
 @pytest.fixture
@@ -106,7 +116,7 @@ MUTATIONS = {
 @pytest.mark.parametrize("case", list(MUTATIONS))
 def test_a_hostile_file_is_refused_whole(run, valid, target, tmp_path, case):
     mutate, message = MUTATIONS[case]
-    doc = copy.deepcopy(valid)
+    doc = valid
     mutate(doc)
     refused(run, target, tmp_path, json.dumps(doc), message)
 
@@ -142,6 +152,9 @@ def test_the_valid_file_itself_imports(run, valid, target, tmp_path):
     assert "Imported 3 sessions from ok.json." in out
 
 
-def test_an_export_with_a_secret_seed_says_so(run, valid):
+def test_an_export_with_a_secret_seed_says_so(run, exported, home):
+    import shutil
+
+    shutil.copytree(exported[0], home)  # the data folder the export was made of
     result = run(["export"], expect=0)
     assert "still in play: the file holds their secret deal seeds" in result.stderr

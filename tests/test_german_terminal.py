@@ -220,9 +220,9 @@ def test_every_screen_fits_in_german(played, game_id, args, columns, colour):  #
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_shells_bar_fits_in_german(played, game_id, columns):  # noqa: F811 (the fixture)
     home = played[game_id]
-    with Shell(home, columns=columns, rows=24, colour=False, env={"LANGUAGE": "de"}) as shell:
-        shell.wait_for(" · ")  # the bar, once the session is read
-        screen = shell.text()
+    with Shell(home, columns=columns, rows=24, colour=False, env={"LANGUAGE": "de"},
+               ready=("companion>", " · ")) as shell:
+        screen = shell.text()  # the bar on it, once the session is read
         assert "Tabletop Companion" in screen and "`help` zeigt die Befehle" in screen
         assert all(len(row) <= columns for row in screen.splitlines())
         bar = [row for row in screen.splitlines() if " · " in row or row.startswith("weiter:")]

@@ -361,5 +361,5 @@ def test_the_all_hands_statistics_in_german_numbers(run):
     assert re.search(r"Fehlende Schienen: Mittelwert \d+,\d\d, Standardabweichung \d+,\d\d, Minimum \d+, Maximum \d+\.",
                      said)
     assert re.search(r"Am schwersten \(\d+ Schienen, 1 Hand\): ", said)
-    english = flat(says(run, "en", "rails europa --all-hands --stats"))
-    assert "16,807 hands" in english and re.search(r"mean \d+\.\d\d, standard deviation \d+\.\d\d", english)
+    # English keeps 16,807 and 1.23: tests/test_rails_cli.py::test_all_hands_stats (the same figures of
+    # amerika, not computed a second time here)

@@ -197,6 +197,12 @@ def test_the_terminal_chooses_lang_then_setting_then_locale_variables(tmp_path):
 def test_json_is_english_whatever_the_terminal_speaks(tmp_path):
     """`--json` is read by programs: its words stay English in a German terminal (issue 28)."""
     import json as json_module
+    import os
+
+    from pty_fork import run as forked  # each a process of its own, forked from tests/pty_fork.py's helper
+
+    def run(*args):
+        return forked(list(args), {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"})
 
     data = str(tmp_path / "data")
     assert run("--lang", "de", "--data-dir", data, "new", "scoresheet", "--players", "Ann,Bob").returncode == 0

@@ -7,6 +7,7 @@ the table; the map drawing through `board trans-amerika` too.
 from __future__ import annotations
 
 import json
+import re
 
 KNOWN = "San Diego,Dallas,St. Louis,Cincinnati,Washington"
 
@@ -99,6 +100,8 @@ def test_all_hands_stats(run):
     assert "16,807 hands (4 to 6 players, every card)" in result.stdout
     assert "minimum 19, maximum 36" in result.stdout
     assert "Easiest (19 rails, 1 hand): San Diego, Cincinnati, St. Louis, Dallas, Washington" in result.stdout
+    # English writes its thousands and decimals as English does (the German ones: tests/test_german_trans.py)
+    assert re.search(r"mean \d+\.\d\d, standard deviation \d+\.\d\d", " ".join(result.stdout.split()))
     out = rails_json(run, "amerika", "--all-hands", "--stats")
     assert out["hands"] == 16807 and out["min"] == 19 and out["max"] == 36
     assert sum(out["histogram"].values()) == 16807

@@ -28,9 +28,9 @@ from companion.terminal.cli import run_shell
 
 def other_terminal(home, *args: str) -> subprocess.CompletedProcess:
     """`companion ARGS` in another process on the same data folder."""
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "companion", *args], env=env, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    from pty_fork import run
+
+    return run(list(args), dict(os.environ, COMPANION_HOME=str(home)), timeout=60)  # forked: tests/pty_fork.py
 
 
 def wait_for(condition, what: str, timeout: float = 30.0) -> None:

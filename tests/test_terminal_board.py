@@ -29,10 +29,20 @@ DRAWINGS = [
 NAMES = ("San Diego", "St. Louis", "Los Angeles", "New York", "Salt Lake City", "Kansas City")
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    """The table of SETUP, played once for the module."""
+    from shared_install import typed
+
+    return typed(tmp_path_factory.mktemp("table") / "home", script=SETUP)
+
+
 @pytest.fixture
-def table(script, home):
-    code, out, err = script(SETUP)
-    assert code == 0, err
+def table(prepared, home):
+    """The test's own copy of the prepared table (a drawing may keep a cache, the shell its history)."""
+    import shutil
+
+    shutil.copytree(prepared, home)
     return home
 
 

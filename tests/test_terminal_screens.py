@@ -32,22 +32,28 @@ def screens_of(game_id: str) -> list[list[str]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """A data folder per game, its playthrough played (and the names it holds)."""
+def play_every_game(folder) -> None:
+    """A data folder per game in ``folder``, its playthrough played."""
     from click.testing import CliRunner
 
     from companion.core import registry
     from companion.terminal.cli import cli
 
-    out = {}
     for game_id in GAMES:
-        home = tmp_path_factory.mktemp(game_id)
+        home = folder / game_id
         lines = registry.parts(game_id).get("PLAYTHROUGH", {}).get(game_id) or []
-        result = CliRunner().invoke(cli, [], input="\n".join(lines) + "\n", env={"COMPANION_HOME": str(home)})
+        result = CliRunner().invoke(cli, ["--data-dir", str(home)], input="\n".join(lines) + "\n")
         assert result.exit_code == 0, result.output
-        out[game_id] = home
-    return out
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A data folder per game, its playthrough played: played once per run and copied for each
+    module that reads them (this one and tests/test_german_terminal.py; tests/shared_install.py)."""
+    from shared_install import prepared
+
+    folder = prepared("played-every-game", play_every_game, tmp_path_factory.mktemp("played"))
+    return {game_id: folder / game_id for game_id in GAMES}
 
 
 def long_names(home) -> tuple[str, ...]:

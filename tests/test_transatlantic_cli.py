@@ -28,12 +28,21 @@ SURCHARGES = ["data", "set", "transatlantic", "market.surcharges", "[0, 10, 20, 
 MARKET = ["reveal", "DEVONIA", "nubian", "GERMANIC", "HAMMONIA", "ABYSSINIA", "UMBRIA"]
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    """The catalogue typed, the surcharges set and a game begun: once for the module."""
+    from shared_install import typed
+
+    return typed(tmp_path_factory.mktemp("transatlantic") / "home", *CATALOGUE, SURCHARGES,
+                 ["new", "transatlantic", "--players", "Ann,Bob,Cy"])
+
+
 @pytest.fixture
-def game(run):
-    for args in CATALOGUE:
-        run(args, expect=0)
-    run(SURCHARGES, expect=0)
-    run(["new", "transatlantic", "--players", "Ann,Bob,Cy"], expect=0)
+def game(run, prepared, home):
+    """The test's own copy of the prepared table."""
+    import shutil
+
+    shutil.copytree(prepared, home)
     return run
 
 

@@ -26,10 +26,20 @@ CATALOGUE = [  # TEST values
 FINAL = ["--cash", "100", "--sheet", "red=1,white=1,blue=1", "--rows", "0", "--next-row", "0"]
 
 
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory):
+    """The catalogue typed once for the module."""
+    from shared_install import typed
+
+    return typed(tmp_path_factory.mktemp("catalogue") / "home", *CATALOGUE)
+
+
 @pytest.fixture
-def table(run):
-    for args in CATALOGUE:
-        run(args, expect=0)
+def table(run, catalogue, home):
+    """The test's own copy of the catalogue."""
+    import shutil
+
+    shutil.copytree(catalogue, home)
     return run
 
 

@@ -20,8 +20,15 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def install(work: Path, source: Path = EXAMPLE) -> Path:
-    """pip-install the example (or ``source``) from a copy into ``work/site`` (nothing written
-    into the repository)."""
+    """pip-install the example (or ``source``) from a copy into a site folder (nothing written
+    into the repository): once per run for the same source (tests/shared_install.py), else
+    into ``work/site``."""
+    from shared_install import installed
+
+    return installed(source, work, _install)
+
+
+def _install(work: Path, source: Path) -> Path:
     copy = work / source.name
     shutil.copytree(source, copy)
     pip_install(copy, target=work / "site")

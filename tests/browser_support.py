@@ -213,6 +213,48 @@ def screenshot(web, path, whole: bool = False, ratio: float | None = None) -> No
             emulate(web, device)
 
 
+# Run in the page: calls the function body arguments[0] with the arguments arguments[1] every
+# 25 ms until it returns something true or arguments[2] seconds have passed, then answers that.
+_UNTIL = """
+var done = arguments[arguments.length - 1], test = new Function(arguments[0]), args = arguments[1];
+var end = Date.now() + arguments[2] * 1000, timer = null;
+function check() {
+  var got = null;
+  try { got = test.apply(null, args); } catch (e) { got = null; }
+  if (got || Date.now() > end) { if (timer !== null) clearInterval(timer); done(got || null); return true; }
+  return false;
+}
+if (!check()) timer = setInterval(check, 25);
+"""
+
+
+def until(web, script: str, *args, timeout: float = 30.0):
+    """What the function body ``script`` (given ``args`` as ``arguments``) returns once it is
+    true in ``web``'s page, or None after ``timeout`` seconds. The page checks it itself every
+    25 ms: one round trip through the driver instead of one a poll (a round trip is ~3.5 ms of
+    CPU between the driver, the browser and the page). A page replaced meanwhile (a link, a
+    post answered by another page) is asked again."""
+    import time
+
+    from selenium.common.exceptions import NoSuchWindowException, WebDriverException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            web.set_script_timeout(left + 10)
+            got = web.execute_async_script(_UNTIL, script, list(args), left)
+        except NoSuchWindowException:
+            raise
+        except WebDriverException:  # the page was replaced under the script: ask the new one
+            time.sleep(0.02)
+            continue
+        if got:
+            return got
+
+
 def tap(web, element, x: float | None = None, y: float | None = None) -> None:
     """A finger's tap on ``element`` at (x, y) CSS pixels from its top-left corner (its middle
     when not given), as a touch screen sends it."""

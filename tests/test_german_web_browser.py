@@ -31,7 +31,7 @@ def device(lang: str, width: int, height: int, ratio: float = 3.0) -> browser_su
 def wait_for(web, test, timeout: float = 15.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(web, timeout, poll_frequency=0.05).until(lambda w: test(w))
+    return WebDriverWait(web, timeout, poll_frequency=0.1).until(lambda w: test(w))
 
 
 def lang(web) -> str:

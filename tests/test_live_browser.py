@@ -49,7 +49,7 @@ def web():
 def wait_for(web, test, timeout: float = 10.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(web, timeout, poll_frequency=0.02).until(lambda w: test(w))
+    return WebDriverWait(web, timeout, poll_frequency=0.1).until(lambda w: test(w))
 
 
 def open_every_page(web, srv: Served) -> dict:

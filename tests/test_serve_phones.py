@@ -15,7 +15,7 @@ import time
 import pytest
 from long_mode import LONG
 
-from browser_support import body_text, new_tab, phone, quit_chrome, serve, stop, tap
+from browser_support import body_text, new_tab, phone, quit_chrome, serve, stop, tap, until
 from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards, typed_round
 
 WAIT = 30.0  # seconds a page may take to come back after a tap (a few hundred ms, more on a busy CI)
@@ -49,35 +49,27 @@ class Phones:
 
     def ready(self, who: str, css: str):
         """``who``'s tab once its page shows ``css`` (it reloads itself as the game moves)."""
-        from selenium.webdriver.support.ui import WebDriverWait
-
-        from selenium.common.exceptions import TimeoutException
-
         web = self.on(who)
-        try:
-            return WebDriverWait(web, WAIT, poll_frequency=0.05).until(
-                lambda w: w.execute_script("return document.readyState") == "complete" and w.find_elements(
-                    "css selector", css) and w.find_elements("css selector", css)[0])
-        except TimeoutException:
-            raise AssertionError(f"{who}'s page never showed {css}; it shows:\n{body_text(web)[:1500]}") from None
+        found = until(web, "return document.readyState === 'complete' && document.querySelector(arguments[0])", css,
+                      timeout=WAIT)
+        if not found:
+            raise AssertionError(f"{who}'s page never showed {css}; it shows:\n{body_text(web)[:1500]}")
+        return found
 
     def after(self, who: str, action) -> None:
         """Do ``action`` on ``who``'s page and wait for what it leads to: another page (a link,
         a seat chosen), or this page's post answered in place (issue 31: the page's script posts
         a move and applies the answer like a pushed page; ``data-posted`` counts those)."""
-        from selenium.webdriver.support.ui import WebDriverWait
+        from selenium.common.exceptions import TimeoutException
 
         web = self.on(who)
         posted = web.execute_script("window.__before = true;"
                                     "return document.documentElement.getAttribute('data-posted') || '0'")
-
-        def done(w) -> bool:
-            state = w.execute_script("return [window.__before === true, document.readyState,"
-                                     " document.documentElement.getAttribute('data-posted') || '0']")
-            return (not state[0] and state[1] == "complete") or (state[0] and state[2] != posted)
-
         action(web)
-        WebDriverWait(web, WAIT, poll_frequency=0.05).until(done)
+        if not until(web, "var posted = document.documentElement.getAttribute('data-posted') || '0';"
+                          "return window.__before === true ? posted !== arguments[0]"
+                          " : document.readyState === 'complete';", posted, timeout=WAIT):
+            raise TimeoutException(f"{who}'s tap led nowhere in {WAIT} s")
 
 
 def position(web, value: str):

@@ -352,3 +352,16 @@ def stop(proc) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: the tests' screenshots are kept there for people
+
+
+def shot(web, name: str, whole: bool = False, ratio: float | None = None) -> None:
+    """With ``COMPANION_SHOTS=DIR``, :func:`screenshot` of ``web`` to DIR/``name``.png, for a
+    person to look at; else nothing (issue 29: a screenshot costs ~0.1 s of CPU, and none of
+    these is read by a test). The documentation's own are docs/screenshots.py's."""
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        screenshot(web, os.path.join(SHOTS, f"{name}.png"), whole=whole, ratio=ratio)
+

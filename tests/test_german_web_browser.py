@@ -2,13 +2,12 @@
 German because their browsers ask for it (the Accept-Language their tabs send, set through the
 DevTools as a browser set to German sends it), Ann's phone speaks English, all at once from one
 `companion serve`; the switch on a page flips that page only, and the live pages stay in their own language as the
-game goes on. Every page in German fits a 360-px phone and the TV at 1920x1080 (screenshots in
-/tmp/companion-german-pages/), and a decimal comma typed on a phone is read."""
+game goes on. Every page in German fits a 360-px phone and the TV at 1920x1080 (screenshots,
+``german-*.png``, kept with ``COMPANION_SHOTS=DIR``), and a decimal comma typed on a phone is read."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,6 @@ from browser_support import quit_chrome, serve, stop
 from pseudo_support import leaks
 from test_german_web import own_words
 
-SHOTS = Path("/tmp/companion-german-pages")
 NARROW = 360
 
 
@@ -47,8 +45,8 @@ def fits(web) -> bool:
 
 
 def shot(web, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    browser_support.screenshot(web, SHOTS / f"{name}.png", whole=True, ratio=1)
+    """The whole page at one device pixel a CSS pixel, kept with ``COMPANION_SHOTS=DIR``."""
+    browser_support.shot(web, f"german-{name}", whole=True, ratio=1)
 
 
 def enter(web, points: str) -> None:

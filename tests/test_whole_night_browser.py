@@ -113,9 +113,12 @@ def type_into(phones: Phones, who: str, css: str, text: str) -> None:
     raise AssertionError(f"could not type into {css} on {who}'s page")
 
 
-def tv_shows_the_winner(table: str) -> str:
-    """The TV's page at 1920x1080: the winner and every score row on the first screen."""
-    web = b.chrome(1920, 1080)
+def tv_shows_the_winner(web, table: str) -> str:
+    """The TV's page at 1920x1080 (a window of the phones' browser): the winner and every score
+    row on the first screen."""
+    phones_tab = web.current_window_handle
+    b.new_tab(web, "window")
+    b.emulate(web, b.Device(1920, 1080))
     try:
         web.get(table)
         b.drawn(web)
@@ -130,7 +133,8 @@ def tv_shows_the_winner(table: str) -> str:
         assert below == [] and web.execute_script("return window.scrollY") == 0, below
         return web.find_element("css selector", ".winner").text
     finally:
-        b.quit_chrome(web)
+        web.close()
+        web.switch_to.window(phones_tab)
 
 
 def one_tab_left(web) -> None:
@@ -172,7 +176,7 @@ def play_score_sheet(web, run, home, rounds: int) -> None:
         tap_button(phones, "Ann", move_button("end-game", 'button[name="result"]'),
                    lambda: status_of(run)["finished"])
         assert status_of(run)["finished"]
-        winner = tv_shows_the_winner(table)
+        winner = tv_shows_the_winner(web, table)
         assert winner.startswith("The game is over: ") and " wins." in winner
     finally:
         b.stop(proc)
@@ -263,7 +267,7 @@ def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
 
             play_trans_round(home, sid, act, PLAYERS, settle=settle)
         assert status_of(run)["finished"]
-        assert tv_shows_the_winner(table).startswith("The game is over: ")
+        assert tv_shows_the_winner(web, table).startswith("The game is over: ")
     finally:
         b.stop(proc)
     one_tab_left(web)
@@ -350,7 +354,7 @@ def play_transatlantic(web, run, home) -> None:
         from companion.core.store import Store
 
         assert Store(home).user_values("transatlantic")["market.surcharges"] == [0, 10, 20, 30, 40, 50]
-        assert tv_shows_the_winner(table).startswith("The game is over: ")
+        assert tv_shows_the_winner(web, table).startswith("The game is over: ")
     finally:
         b.stop(proc)
     one_tab_left(web)
@@ -421,7 +425,7 @@ def play_atlantic_star(web, run, home) -> None:
         assert kept["vp.3"] == TEST_VP["3"] and kept["ships.TITAN"] == ["M", "2", "X", "1"]
         for p in final["players"]:  # the final scores, from the rows answered on the phones
             assert p["score"] == sum(kept[f"vp.{x['class']}"][x["place"] - 1] for x in p["places"])
-        winner = tv_shows_the_winner(table)
+        winner = tv_shows_the_winner(web, table)
         assert winner.startswith("The game is over: ") and final["winners"][0] in winner
     finally:
         b.stop(proc)

@@ -101,6 +101,7 @@ def _launch() -> object:
     web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
     web._companion_profile = profile
     web._companion_agent = web.execute_script("return navigator.userAgent")
+    web._companion_devices = {}  # window handle: the Device its tab was made
     _launched.append(web)
     return web
 
@@ -124,12 +125,12 @@ def emulate(web, device: Device) -> None:
         "userAgent": PHONE_AGENT if device.mobile else web._companion_agent, "acceptLanguage": accept})
     web.execute_cdp_cmd("Emulation.setLocaleOverride", {"locale": accept.split(",")[0]})
     web.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not device.scripts})
-    web._companion_device = device
+    web._companion_devices[web.current_window_handle] = device
 
 
 def device_of(web) -> Device:
     """What ``web``'s current tab was made by :func:`emulate`."""
-    return web._companion_device
+    return web._companion_devices[web.current_window_handle]
 
 
 def new_tab(web, kind: str = "tab") -> None:
@@ -180,7 +181,6 @@ class Window:
         emulate(web, device)
         self.web, self.handle = web, web.current_window_handle
         web._companion_window = self.handle
-        self._companion_device = device
 
     def __getattr__(self, name: str):
         if self.web._companion_window != self.handle:
@@ -232,8 +232,8 @@ def until(web, script: str, *args, timeout: float = 30.0):
     """What the function body ``script`` (given ``args`` as ``arguments``) returns once it is
     true in ``web``'s page, or None after ``timeout`` seconds. The page checks it itself every
     25 ms: one round trip through the driver instead of one a poll (a round trip is ~3.5 ms of
-    CPU between the driver, the browser and the page). A page replaced meanwhile (a link, a
-    post answered by another page) is asked again."""
+    CPU between the driver, the browser and the page), and again every 3 s. A page replaced
+    meanwhile (a link, a post answered by another page) is asked again."""
     import time
 
     from selenium.common.exceptions import NoSuchWindowException, WebDriverException
@@ -243,12 +243,13 @@ def until(web, script: str, *args, timeout: float = 30.0):
         left = deadline - time.monotonic()
         if left <= 0:
             return None
+        ask = min(left, 3.0)  # seconds the page checks before answering, so a page gone mid-way costs little
         try:
-            web.set_script_timeout(left + 10)
-            got = web.execute_async_script(_UNTIL, script, list(args), left)
+            web.set_script_timeout(ask + 5)
+            got = web.execute_async_script(_UNTIL, script, list(args), ask)
         except NoSuchWindowException:
             raise
-        except WebDriverException:  # the page was replaced under the script: ask the new one
+        except WebDriverException:  # the page was replaced under the script (or never answered): ask again
             time.sleep(0.02)
             continue
         if got:
@@ -288,6 +289,8 @@ def quit_chrome(web) -> None:
         web.switch_to.window(web.window_handles[0])
         web.execute_cdp_cmd("Network.clearBrowserCookies", {})
         web.execute_cdp_cmd("Network.clearBrowserCache", {})
+        web._companion_devices.clear()
+        web._companion_window = None
     except WebDriverException:
         _quit(web)
         return

@@ -1,9 +1,15 @@
 """Headless Chromium from the operating system's packages, driven by Selenium.
 
-One test process keeps the browsers its tests asked for and hands them out again (issue 29:
-starting a Chromium took 3 s of each browser test): :func:`quit_chrome` gives a browser back
-with one fresh tab, its cookies and cache cleared, and a later :func:`chrome` or :func:`phone`
-of the same kind takes it. The browsers are quit when the process ends.
+One kind of browser, and as few of them as the tests need at once (issue 29, item 7): every
+:func:`phone` and :func:`chrome` is a plain headless Chromium whose tab is made a phone, a
+desktop window or a TV through the DevTools (the size in CSS pixels, the device pixels per CSS
+pixel, touch, the user agent, the languages the browser asks for, scripts on or off), as
+Chromium's own device mode does. Launching a Chromium took about 0.7 s of CPU, and each kind of
+browser used to be a Chromium of its own (a phone, a phone without scripts, a German phone, a
+TV): now one test process starts one, or two or three when a test drives them side by side,
+and keeps them. :func:`quit_chrome` gives a browser back with one fresh tab, its cookies and
+cache cleared, and the next :func:`chrome` or :func:`phone` takes it; :func:`new_tab` opens a
+tab set up as the current one. The browsers are quit when the process ends.
 
 The browser tests skip, saying why, where Chromium or its driver is missing (install them with
 `apt-get install -y chromium chromium-driver`). Nothing is downloaded: the driver is the
@@ -18,12 +24,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, replace
 
 import pytest
 
+# --headless=new draws as a windowed Chromium does; the rest spare work no test looks at (the
+# network's background fetches, updates, sync, crash reports, the translation and media-router
+# services, extensions, audio). Every one is a switch of Chromium's own (chrome://flags lists
+# none of them: see https://peter.sh/experiments/chromium-command-line-switches/).
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--no-first-run", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage", "--hide-scrollbars")
+                  "--disable-dev-shm-usage", "--hide-scrollbars", "--disable-extensions",
+                  "--disable-default-apps", "--disable-breakpad", "--disable-domain-reliability",
+                  "--disable-client-side-phishing-detection", "--mute-audio", "--no-default-browser-check",
+                  "--password-store=basic", "--disable-features=Translate,OptimizationHints,MediaRouter")
+WINDOW = (1920, 1080)  # the browser's window: the largest page a test asks for fits it
 
 
 def find_browser() -> tuple[str, str] | str:
@@ -39,19 +54,36 @@ def find_browser() -> tuple[str, str] | str:
     return browser, driver
 
 
-IDLE_AT_MOST = 4  # browsers kept between tests, per test process (the oldest is quit first)
-_idle: list[tuple[tuple, object]] = []  # (kind, browser), the last given back last
+PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
+PHONE_AGENT = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+               "Chrome/126.0 Mobile Safari/537.36")
+LANGUAGES = {"en": "en-US,en", "de": "de-DE,de"}  # what a browser set to that language asks for
+
+
+@dataclass(frozen=True)
+class Device:
+    """What a tab is: ``width`` x ``height`` CSS pixels at ``ratio`` device pixels each, a
+    phone (its user agent, touch, the page's viewport honoured) or a desktop window, scripts
+    on or off, and the language its user reads (the Accept-Language it sends)."""
+    width: int
+    height: int
+    ratio: float = 1.0
+    mobile: bool = False
+    scripts: bool = True
+    lang: str = "en"
+
+
+IDLE_AT_MOST = 1  # browsers kept between tests, per test process: an idle Chromium takes ~8 ms of CPU a second
+_idle: list = []  # the browsers given back, the last given back last
 _launched: list = []  # every browser this process started and has not quit
 atexit.register(lambda: quit_all())
 
 
-def _launch(kind: tuple, extra) -> object:
-    """A headless Chromium of ``kind`` with its own throw-away profile, ``extra(options)``
-    adding what the caller needs: one given back earlier when there is one, else a new one;
-    or a skip with the reason."""
-    for n in range(len(_idle) - 1, -1, -1):
-        if _idle[n][0] == kind:
-            return _idle.pop(n)[1]
+def _launch() -> object:
+    """A headless Chromium with its own throw-away profile: one given back earlier when there
+    is one, else a new one; or a skip with the reason."""
+    if _idle:
+        return _idle.pop()
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -64,10 +96,12 @@ def _launch(kind: tuple, extra) -> object:
     options.binary_location = browser
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
+    options.add_argument(f"--window-size={WINDOW[0]},{WINDOW[1]}")
     options.add_argument(f"--user-data-dir={profile}")
-    extra(options)
     web = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    web._companion_profile, web._companion_kind = profile, kind
+    web._companion_profile = profile
+    web._companion_agent = web.execute_script("return navigator.userAgent")
+    web._companion_devices = {}  # window handle: the Device its tab was made
     _launched.append(web)
     return web
 
@@ -79,32 +113,147 @@ def quit_all() -> None:
         _quit(web)
 
 
-def chrome(width: int = 412, height: int = 915):
-    """A headless Chromium of ``width`` x ``height`` (a desktop window) with no page open, or
-    a skip."""
-    web = _launch(("desktop",), lambda options: options.add_argument(f"--window-size={width},{height}"))
-    if web.get_window_size() != {"width": width, "height": height}:
-        web.set_window_size(width, height)
+def emulate(web, device: Device) -> None:
+    """Make ``web``'s current tab ``device`` (kept by the tab until it is closed; a tab opened
+    by :func:`new_tab` is made the same)."""
+    web.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": device.width, "height": device.height, "deviceScaleFactor": device.ratio, "mobile": device.mobile,
+        "screenWidth": device.width, "screenHeight": device.height})
+    web.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": device.mobile, "maxTouchPoints": 5})
+    accept = LANGUAGES[device.lang]
+    web.execute_cdp_cmd("Emulation.setUserAgentOverride", {
+        "userAgent": PHONE_AGENT if device.mobile else web._companion_agent, "acceptLanguage": accept})
+    web.execute_cdp_cmd("Emulation.setLocaleOverride", {"locale": accept.split(",")[0]})
+    web.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not device.scripts})
+    web._companion_devices[web.current_window_handle] = device
+
+
+def device_of(web) -> Device:
+    """What ``web``'s current tab was made by :func:`emulate`."""
+    return web._companion_devices[web.current_window_handle]
+
+
+def new_tab(web, kind: str = "tab") -> None:
+    """Open a tab (or with ``kind`` "window" a window: shown beside the others, never in the
+    background) in ``web``, made the device its current tab is, and switch to it."""
+    device = device_of(web)
+    web.switch_to.new_window(kind)
+    emulate(web, device)
+
+
+def drawn(web, timeout: float = 15.0) -> None:
+    """Wait until the page ``web`` shows is loaded and its fonts are in: what it draws now is
+    what a person sees."""
+    web.set_script_timeout(timeout)
+    web.execute_async_script("var done = arguments[arguments.length - 1];"
+                             "(document.fonts ? document.fonts.ready : Promise.resolve()).then(function () {"
+                             " requestAnimationFrame(function () { done(document.readyState); }); });")
+
+
+def chrome(width: int = 412, height: int = 915, lang: str = "en"):
+    """A headless Chromium whose tab is a desktop window of ``width`` x ``height`` with no page
+    open, or a skip."""
+    web = _launch()
+    emulate(web, Device(width, height, lang=lang))
     return web
 
 
-PHONE = (390, 844)  # CSS pixels: the phones of the issues' tests
+def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, ratio: float = 3.0,
+          lang: str = "en"):
+    """A headless Chromium whose tab emulates a touch phone of ``width`` x ``height`` CSS pixels
+    (a phone's user agent, touch events, ``ratio`` device pixels per CSS pixel: a TV is 1), or a
+    skip. Without ``scripts`` it runs no JavaScript: a page stays as it was drawn. ``lang``: the
+    language its user reads ("en", "de")."""
+    web = _launch()
+    emulate(web, Device(width, height, ratio, mobile=True, scripts=scripts, lang=lang))
+    return web
 
 
-def phone(width: int = PHONE[0], height: int = PHONE[1], scripts: bool = True, ratio: float = 3.0):
-    """A headless Chromium emulating a touch phone of ``width`` x ``height`` CSS pixels (a
-    phone's user agent, touch events, 3 device pixels per CSS pixel), or a skip. Without
-    ``scripts`` it runs no JavaScript: a page stays as it was drawn. ``ratio``: device pixels
-    per CSS pixel (a TV: 1)."""
-    def extra(options) -> None:
-        options.add_experimental_option("mobileEmulation", {
-            "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
-            "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                          "Chrome/126.0 Mobile Safari/537.36")})
-        if not scripts:
-            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+class Window:
+    """One window of a browser standing for one device (a phone, the TV) beside the browser's
+    other windows: three phones at one table in one Chromium instead of three (each window its
+    own size, touch, language and scripts; the one cookie a page sets is for its own address).
+    Every call on it acts in its window, as a driver of its own would."""
 
-    return _launch(("phone", width, height, scripts, ratio), extra)
+    def __init__(self, web, device: Device, first: bool = False):
+        if not first:
+            web.switch_to.new_window("window")
+        emulate(web, device)
+        self.web, self.handle = web, web.current_window_handle
+        web._companion_window = self.handle
+
+    def __getattr__(self, name: str):
+        if self.web._companion_window != self.handle:
+            self.web.switch_to.window(self.handle)
+            self.web._companion_window = self.handle
+        return getattr(self.web, name)
+
+
+def windows(web, *devices: Device) -> list[Window]:
+    """A :class:`Window` of ``web`` for each of ``devices`` (the first in its current tab)."""
+    return [Window(web, device, first=not n) for n, device in enumerate(devices)]
+
+
+def screenshot(web, path, whole: bool = False, ratio: float | None = None) -> None:
+    """Save what ``web`` shows to ``path`` (PNG): the screen, or with ``whole`` the whole page
+    (as tall as it is, up to 4,000 CSS pixels), at ``ratio`` device pixels per CSS pixel (the
+    tab's own when not given); the tab is the same device afterwards."""
+    device = device_of(web)
+    height = device.height
+    if whole:
+        height = min(int(web.execute_script("return document.documentElement.scrollHeight")), 4000)
+    shown = replace(device, height=height, ratio=device.ratio if ratio is None else ratio)
+    if shown != device:
+        web.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": shown.width, "height": shown.height, "deviceScaleFactor": shown.ratio, "mobile": shown.mobile})
+    try:
+        web.save_screenshot(str(path))
+    finally:
+        if shown != device:
+            emulate(web, device)
+
+
+# Run in the page: calls the function body arguments[0] with the arguments arguments[1] every
+# 25 ms until it returns something true or arguments[2] seconds have passed, then answers that.
+_UNTIL = """
+var done = arguments[arguments.length - 1], test = new Function(arguments[0]), args = arguments[1];
+var end = Date.now() + arguments[2] * 1000, timer = null;
+function check() {
+  var got = null;
+  try { got = test.apply(null, args); } catch (e) { got = null; }
+  if (got || Date.now() > end) { if (timer !== null) clearInterval(timer); done(got || null); return true; }
+  return false;
+}
+if (!check()) timer = setInterval(check, 25);
+"""
+
+
+def until(web, script: str, *args, timeout: float = 30.0):
+    """What the function body ``script`` (given ``args`` as ``arguments``) returns once it is
+    true in ``web``'s page, or None after ``timeout`` seconds. The page checks it itself every
+    25 ms: one round trip through the driver instead of one a poll (a round trip is ~3.5 ms of
+    CPU between the driver, the browser and the page), and again every 3 s. A page replaced
+    meanwhile (a link, a post answered by another page) is asked again."""
+    import time
+
+    from selenium.common.exceptions import NoSuchWindowException, WebDriverException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ask = min(left, 3.0)  # seconds the page checks before answering, so a page gone mid-way costs little
+        try:
+            web.set_script_timeout(ask + 5)
+            got = web.execute_async_script(_UNTIL, script, list(args), ask)
+        except NoSuchWindowException:
+            raise
+        except WebDriverException:  # the page was replaced under the script (or never answered): ask again
+            time.sleep(0.02)
+            continue
+        if got:
+            return got
 
 
 def tap(web, element, x: float | None = None, y: float | None = None) -> None:
@@ -125,8 +274,8 @@ def tap(web, element, x: float | None = None, y: float | None = None) -> None:
 
 
 def quit_chrome(web) -> None:
-    """Done with ``web``: it is kept for the next test that asks for one of its kind, with one
-    blank tab (the test's tabs closed, and with them what it set through the DevTools: touch,
+    """Done with ``web``: it is kept for the next test that asks for a browser, with one blank
+    tab (the test's tabs closed, and with them what was set through the DevTools: the device,
     the network's state, scripts off), no cookies and an empty cache; quit when that fails or
     when more are kept than :data:`IDLE_AT_MOST`."""
     from selenium.common.exceptions import WebDriverException
@@ -140,12 +289,14 @@ def quit_chrome(web) -> None:
         web.switch_to.window(web.window_handles[0])
         web.execute_cdp_cmd("Network.clearBrowserCookies", {})
         web.execute_cdp_cmd("Network.clearBrowserCache", {})
+        web._companion_devices.clear()
+        web._companion_window = None
     except WebDriverException:
         _quit(web)
         return
-    _idle.append((web._companion_kind, web))
+    _idle.append(web)
     while len(_idle) > IDLE_AT_MOST:
-        _quit(_idle.pop(0)[1])
+        _quit(_idle.pop(0))
 
 
 def _quit(web) -> None:
@@ -204,3 +355,16 @@ def stop(proc) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: the tests' screenshots are kept there for people
+
+
+def shot(web, name: str, whole: bool = False, ratio: float | None = None) -> None:
+    """With ``COMPANION_SHOTS=DIR``, :func:`screenshot` of ``web`` to DIR/``name``.png, for a
+    person to look at; else nothing (issue 29: a screenshot costs ~0.1 s of CPU, and none of
+    these is read by a test). The documentation's own are docs/screenshots.py's."""
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        screenshot(web, os.path.join(SHOTS, f"{name}.png"), whole=whole, ratio=ratio)
+

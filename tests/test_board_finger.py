@@ -1,8 +1,8 @@
 """A board that stays under the finger (issue 31, item 5): on a phone of 390x844 with touch, a
 player's Trans board opens close around their own network, under "Build anywhere" only the
 lines next to that network stand out, no two labels are drawn on top of each other, and a tap
-on a player's own city places the marker though other junctions are as near. Screenshots go
-to /tmp/i31b (looked at while this was written)."""
+on a player's own city places the marker though other junctions are as near. Screenshots
+(looked at while this was written) are kept with ``COMPANION_SHOTS=DIR``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+import browser_support
 from browser_support import phone, quit_chrome, tap
 from live_support import Served, companion, new_trans
 from serve_support import hands
 
-SHOTS = Path("/tmp/i31b")
 
 
 @pytest.fixture
@@ -27,8 +27,7 @@ def web():
 
 
 def shot(web, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    web.save_screenshot(str(SHOTS / f"{name}.png"))
+    browser_support.shot(web, f"board-{name}")
 
 
 def status(home) -> dict:

@@ -1,14 +1,13 @@
 """Mixed phones at one table, in real headless Chromium (issue 28): Bob's phone and the TV speak
-German because their browsers ask for it (Chromium's ``--lang=de`` and its
-``intl.accept_languages``), Ann's phone speaks English, all at once from one `companion serve`;
-the switch on a page flips that page only, and the live pages stay in their own language as the
-game goes on. Every page in German fits a 360-px phone and the TV at 1920x1080 (screenshots in
-/tmp/companion-german-pages/), and a decimal comma typed on a phone is read."""
+German because their browsers ask for it (the Accept-Language their tabs send, set through the
+DevTools as a browser set to German sends it), Ann's phone speaks English, all at once from one
+`companion serve`; the switch on a page flips that page only, and the live pages stay in their own language as the
+game goes on. Every page in German fits a 360-px phone and the TV at 1920x1080 (screenshots,
+``german-*.png``, kept with ``COMPANION_SHOTS=DIR``), and a decimal comma typed on a phone is read."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,30 +17,19 @@ from browser_support import quit_chrome, serve, stop
 from pseudo_support import leaks
 from test_german_web import own_words
 
-SHOTS = Path("/tmp/companion-german-pages")
 NARROW = 360
 
 
-def browser(lang: str, width: int, height: int, ratio: float = 3.0):
-    """A headless Chromium whose user speaks ``lang`` (its interface and its Accept-Language),
-    emulating a touch screen of ``width`` x ``height`` CSS pixels."""
-    accept = {"de": "de-DE,de", "en": "en-US,en"}[lang]
-
-    def extra(options) -> None:
-        options.add_argument(f"--lang={accept.split(',')[0]}")
-        options.add_experimental_option("prefs", {"intl.accept_languages": accept})
-        options.add_experimental_option("mobileEmulation", {
-            "deviceMetrics": {"width": width, "height": height, "pixelRatio": ratio, "touch": True},
-            "userAgent": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                          "Chrome/126.0 Mobile Safari/537.36")})
-
-    return browser_support._launch(("speaking", lang, width, height, ratio), extra)
+def device(lang: str, width: int, height: int, ratio: float = 3.0) -> browser_support.Device:
+    """A touch screen of ``width`` x ``height`` CSS pixels whose user reads ``lang`` (the
+    Accept-Language its browser sends, the locale it reports)."""
+    return browser_support.Device(width, height, ratio, mobile=True, lang=lang)
 
 
 def wait_for(web, test, timeout: float = 15.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(web, timeout, poll_frequency=0.05).until(lambda w: test(w))
+    return WebDriverWait(web, timeout, poll_frequency=0.1).until(lambda w: test(w))
 
 
 def lang(web) -> str:
@@ -57,13 +45,8 @@ def fits(web) -> bool:
 
 
 def shot(web, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    height = web.execute_script("return document.documentElement.scrollHeight")
-    web.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": web.execute_script("return window.innerWidth"), "height": min(int(height), 4000),
-        "deviceScaleFactor": 1, "mobile": True})
-    web.save_screenshot(str(SHOTS / f"{name}.png"))
-    web.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    """The whole page at one device pixel a CSS pixel, kept with ``COMPANION_SHOTS=DIR``."""
+    browser_support.shot(web, f"german-{name}", whole=True, ratio=1)
 
 
 def enter(web, points: str) -> None:
@@ -78,17 +61,19 @@ def test_mixed_phones_at_one_table_each_in_its_own_language(run, home):
     run(["new", "scoresheet", "--players", ",".join(players)], expect=0)
     run(["add", "Ann=68.5", "Bob=7", "Cy=3"], expect=0)
     proc, links = serve(home, players)
-    german, english, tv = browser("de", NARROW, 780), browser("en", NARROW, 780), browser("de", 1920, 1080, 1.0)
+    web = browser_support.phone()  # three devices, a window each (browser_support.Window)
+    german, english, tv = browser_support.windows(web, device("de", NARROW, 780), device("en", NARROW, 780),
+                                                  device("de", 1920, 1080, 1.0))
     try:
         english.get(links["Ann"])
         german.get(links["Bob"])
         tv.get(links["table"])
         assert (lang(english), lang(german), lang(tv)) == ("en", "de", "de")
         assert "Scores" in text(english) and "68.5" in text(english) and "Punktestand" not in text(english)
-        for web in (german, tv):
-            assert "Punktestand" in text(web) and "68,5" in text(web) and "Diese Seite folgt dem Spiel" in text(web)
-            assert "Scores" not in text(web) and "This page follows" not in text(web)
-            assert fits(web)
+        for page in (german, tv):
+            assert "Punktestand" in text(page) and "68,5" in text(page) and "Diese Seite folgt dem Spiel" in text(page)
+            assert "Scores" not in text(page) and "This page follows" not in text(page)
+            assert fits(page)
         shot(german, "bob-360-de")
         shot(tv, "tv-1920-de")
         # Bob types his points with a German decimal comma; Ann hers in English
@@ -97,7 +82,6 @@ def test_mixed_phones_at_one_table_each_in_its_own_language(run, home):
         enter(english, "12,5")
         wait_for(english, lambda w: not w.find_elements("css selector", "input[name=points]"))
         # Cy's page, opened in the German browser, switched to English: that page only
-        german.switch_to.new_window("tab")
         german.get(links["Cy"])
         assert lang(german) == "de"
         german.find_element("css selector", "nav.lang a[hreflang=en]").click()
@@ -110,7 +94,6 @@ def test_mixed_phones_at_one_table_each_in_its_own_language(run, home):
         wait_for(english, lambda w: "81" in text(w) and "9.5" in text(w))
         assert lang(tv) == "de" and "Punktestand" in text(tv) and fits(tv)
         assert lang(english) == "en" and "Scores" in text(english)
-        german.switch_to.window(german.window_handles[0])
         german.get(links["Bob"])  # Bob's page in the same browser: still German
         assert lang(german) == "de" and "9,5" in text(german) and fits(german)
         shot(german, "bob-360-de-after")
@@ -123,8 +106,7 @@ def test_mixed_phones_at_one_table_each_in_its_own_language(run, home):
         ids = [p.name[:8] for p in (home / "sessions").glob("*.json")]  # an id is drawn as it is: random letters
         assert leaks(own_words(german.page_source), allowed=[*players, "Deutsch", "English", "Score", "sheet", *ids]) == []
     finally:
-        for web in (german, english, tv):
-            quit_chrome(web)
+        quit_chrome(web)
         stop(proc)
 
 
@@ -137,25 +119,24 @@ def test_every_german_page_fits_a_360_px_phone_and_the_tv(game, run, home):
 
     players = test_serve_layout.GAMES[game](run)
     proc, links = serve(home, players)
-    web, tv = browser("de", NARROW, 780), browser("de", 1920, 1080, 1.0)
+    web = browser_support.phone()
+    tv, phone = browser_support.windows(web, device("de", 1920, 1080, 1.0), device("de", NARROW, 780))
     try:
-        for n, who in enumerate(["table", *players]):
-            web.get(links[who])
-            assert lang(web) == "de" and "Punktestand" in text(web), (game, who)
-            assert fits(web), (game, who, web.execute_script("return document.documentElement.scrollWidth"))
-            assert test_serve_layout.overflow(web) == [], (game, who)
-            if n < 2:
-                shot(web, f"{game}-{who}-360-de")
-                found = violations(web)
-                assert found == [], f"{game} {who}:\n{summary(found)}"
-                web.get(links[who] + "?lang=xx")  # every message 40% longer: the page still within the phone
-                assert lang(web) == "xx" and fits(web), (game, who)
-                shot(web, f"{game}-{who}-360-xx")
-                web.get(links[who] + "?lang=de")
-        tv.get(links["table"])
+        tv.get(links["table"])  # the TV first: the phone's switch to "xx" below is remembered by its page
         assert lang(tv) == "de" and fits(tv) and test_serve_layout.overflow(tv) == []
         shot(tv, f"{game}-tv-1920-de")
+        for n, who in enumerate(["table", *players]):
+            phone.get(links[who])
+            assert lang(phone) == "de" and "Punktestand" in text(phone), (game, who)
+            assert fits(phone), (game, who, phone.execute_script("return document.documentElement.scrollWidth"))
+            assert test_serve_layout.overflow(phone) == [], (game, who)
+            if n < 2:
+                shot(phone, f"{game}-{who}-360-de")
+                found = violations(phone)
+                assert found == [], f"{game} {who}:\n{summary(found)}"
+                phone.get(links[who] + "?lang=xx")  # every message 40% longer: the page still within the phone
+                assert lang(phone) == "xx" and fits(phone), (game, who)
+                shot(phone, f"{game}-{who}-360-xx")
     finally:
         quit_chrome(web)
-        quit_chrome(tv)
         stop(proc)

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from browser_support import body_text, chrome, quit_chrome
+from browser_support import body_text, new_tab, phone, quit_chrome
 from live_support import PLAYERS, Served, companion, new_trans
 from serve_support import hands
 
@@ -41,8 +41,7 @@ check();
 
 @pytest.fixture
 def web():
-    browser = chrome(390, 844)
-    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    browser = phone()
     yield browser
     quit_chrome(browser)
 
@@ -50,7 +49,7 @@ def web():
 def wait_for(web, test, timeout: float = 10.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(web, timeout, poll_frequency=0.02).until(lambda w: test(w))
+    return WebDriverWait(web, timeout, poll_frequency=0.1).until(lambda w: test(w))
 
 
 def open_every_page(web, srv: Served) -> dict:
@@ -58,7 +57,7 @@ def open_every_page(web, srv: Served) -> dict:
     windows = {}
     for n, who in enumerate([None, *PLAYERS]):
         if n:
-            web.switch_to.new_window("window")
+            new_tab(web, "window")
         web.get(srv.table if who is None else srv.players[who])
         windows[who] = web.current_window_handle
     return windows

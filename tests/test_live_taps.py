@@ -47,7 +47,7 @@ def one_rail(home, sid: str, player: str) -> str:
 def wait_for(web, test, timeout: float = 10.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(web, timeout, poll_frequency=0.02).until(lambda w: test(w))
+    return WebDriverWait(web, timeout, poll_frequency=0.05).until(lambda w: test(w))
 
 
 def test_a_button_found_before_another_players_move_is_still_the_button_tapped(web, home):

@@ -26,7 +26,7 @@ def wait_for(web, ok, timeout: float = 15.0):
             got = None
         if got:
             return got
-        time.sleep(0.05)
+        time.sleep(0.1)
     raise AssertionError(f"not seen in {timeout} s: {b.body_text(web)[:600]}")
 
 

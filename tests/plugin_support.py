@@ -72,16 +72,19 @@ def not_loaded(out: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def on_path(site: Path, packages: tuple[str, ...]):
+def on_path(site: Path, packages: tuple[str, ...], last: bool = False):
     """Distributions installed into ``site`` found by the registry like any plugin while the
-    block runs (``site`` put first on this process's path), then taken off again with their
-    ``packages``' modules and the commands made from them, so the next test sees only what it
-    installs itself."""
+    block runs (``site`` put first on this process's path, or ``last``, after the companion's
+    own distribution), then taken off again with their ``packages``' modules and the commands
+    made from them, so the next test sees only what it installs itself."""
     import importlib
 
     from companion.core import registry
 
-    sys.path.insert(0, str(site))
+    if last:
+        sys.path.append(str(site))
+    else:
+        sys.path.insert(0, str(site))
     importlib.invalidate_caches()
     registry.use_cache_file(None)
     registry.forget()

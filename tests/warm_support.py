@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,18 +40,25 @@ for line in commands:
         answers.write(json.dumps({"code": code}) + "\n")
         continue
     out = os.open(job["out"], os.O_WRONLY)  # opened before the fork: the reader waits for it
+    given = os.open(job["stdin"], os.O_RDONLY) if job["stdin"] else os.open(os.devnull, os.O_RDONLY)
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+            os.dup2(given, 0)
             os.dup2(out, 1)
             os.dup2(os.open(job["err"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
             os.close(out)
+            os.close(given)
             answers.close()
             os.chdir(job["cwd"])
+            for key, value in job["env"].items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
             sys.stdin = open(0, closefd=False)
             sys.argv = ["-c", *job["argv"]]
             try:
@@ -68,6 +76,7 @@ for line in commands:
         finally:
             os._exit(code)
     os.close(out)
+    os.close(given)
     answers.write(json.dumps({"pid": pid}) + "\n")
 """
 
@@ -76,8 +85,8 @@ class Forked:
     """One writer forked by :class:`Warm`: ``stdout`` to read, ``send_signal``, ``communicate``
     and ``returncode`` as a Popen's."""
 
-    def __init__(self, warm: "Warm", pid: int, stdout, err: Path, args: list[str]):
-        self.warm, self.pid, self.stdout, self.err, self.args = warm, pid, stdout, err, args
+    def __init__(self, warm: "Warm", pid: int, stdin, stdout, err: Path, args: list[str]):
+        self.warm, self.pid, self.stdin, self.stdout, self.err, self.args = warm, pid, stdin, stdout, err, args
         self.returncode: int | None = None
 
     def send_signal(self, signal: int) -> None:
@@ -93,6 +102,8 @@ class Forked:
         return self.returncode
 
     def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        if self.stdin is not None and not self.stdin.closed:
+            self.stdin.close()
         out = self.stdout.read()  # to its end: the writer ended (or was killed)
         self.stdout.close()
         self.wait()
@@ -105,13 +116,16 @@ class Warm:
     """A process that has imported ``modules`` and forks a writer each time :meth:`start` is called."""
 
     def __init__(self, modules: tuple[str, ...] = ("companion.terminal.cli", "companion.core.session",
-                                                    "companion.core.app", "companion.core.store"),
+                                                    "companion.core.app", "companion.core.store",
+                                                    "companion.terminal.start"),
                  cwd: Path | None = None):
         self.cwd = Path(cwd or os.getcwd())
         self.folder = Path(tempfile.mkdtemp(prefix="companion-warm-"))
         self.count = 0
+        # a writer given no data folder writes into one of this process's, never a user's
+        env = dict(os.environ, COMPANION_HOME=str(self.folder / "home"))
         self.proc = subprocess.Popen([sys.executable, "-c", WARM, *modules], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1, cwd=self.cwd)
+                                     stdout=subprocess.PIPE, text=True, bufsize=1, cwd=self.cwd, env=env)
 
     def _ask(self, job: dict) -> dict:
         self.proc.stdin.write(json.dumps(job) + "\n")
@@ -120,19 +134,33 @@ class Warm:
         assert line, "the warm process died"
         return json.loads(line)
 
-    def start(self, script: str, *argv: str) -> Forked:
-        """``python -c script argv...``, forked: its stdout a pipe read like a Popen's."""
+    def start(self, script: str, *argv: str, stdin: bool = False, env: dict | None = None) -> Forked:
+        """``python -c script argv...``, forked: its stdout a pipe read like a Popen's, its
+        standard input a pipe written by the caller (``stdin``) or empty, ``env`` its
+        environment's changes (a value None: the variable removed)."""
         self.count += 1
-        fifo, err = self.folder / f"out{self.count}", self.folder / f"err{self.count}"
+        fifo, err, given = (self.folder / f"{kind}{self.count}" for kind in ("out", "err", "in"))
         os.mkfifo(fifo)
+        if stdin:
+            os.mkfifo(given)
         self.proc.stdin.write(json.dumps({"script": script, "argv": [str(a) for a in argv], "out": str(fifo),
-                                          "err": str(err), "cwd": str(self.cwd)}) + "\n")
+                                          "err": str(err), "stdin": str(given) if stdin else None,
+                                          "env": env or {}, "cwd": str(self.cwd)}) + "\n")
         self.proc.stdin.flush()
         stdout = open(fifo, encoding="utf-8")  # meets the warm process's open for writing
         fifo.unlink()
+        writer = None
+        if stdin:
+            writer = open(given, "w", encoding="utf-8")  # and its open for reading
+            given.unlink()
         line = self.proc.stdout.readline()
         assert line, "the warm process died"
-        return Forked(self, json.loads(line)["pid"], stdout, err, ["-c", "<writer>", *argv])
+        return Forked(self, json.loads(line)["pid"], writer, stdout, err, ["-c", "<writer>", *argv])
+
+    def companion(self, *args: str, stdin: bool = False, env: dict | None = None) -> Forked:
+        """`companion ARGS` as its entry point runs it (`python -m companion`), forked."""
+        return self.start("import sys; sys.argv[0] = 'companion'\nfrom companion.terminal.start import main\nmain()",
+                          *args, stdin=stdin, env=env)
 
     def _wait(self, pid: int) -> int:
         return self._ask({"wait": pid})["code"]
@@ -140,9 +168,7 @@ class Warm:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
-        for leftover in self.folder.iterdir():
-            leftover.unlink()
-        self.folder.rmdir()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

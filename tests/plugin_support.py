@@ -100,3 +100,18 @@ def on_path(site: Path, packages: tuple[str, ...], last: bool = False):
             del declared._built[name]
         importlib.invalidate_caches()
         registry.forget()
+
+
+def run_here(args: list[str], env: dict, input: str | None = None) -> subprocess.CompletedProcess:
+    """`companion ARGS` through its command line in this process (a plugin put on the path by
+    :func:`on_path`), answered as a process's run is: exit status, stdout, stderr. ``env`` is
+    the command's environment's changes (a value None: the variable removed while it runs).
+    A process of its own for each command cost its start, two thirds of a plugin test file."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    done = CliRunner().invoke(cli, list(args), input=input, env=env, catch_exceptions=True)
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        raise done.exception
+    return subprocess.CompletedProcess(["companion", *args], done.exit_code, done.stdout, done.stderr)

@@ -25,10 +25,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from long_mode import scaled
-
-from companion.terminal.cli import cli
+from plugin_support import on_path, pip_install, run_here
 
 PLUGIN = {
     "pyproject.toml": """[build-system]
@@ -220,8 +218,6 @@ def site(tmp_path_factory) -> Path:
     """The plugin installed once for the file (pip, into a folder of its own), put on this
     process's path while the file's tests run (and taken off again after), so the registry
     finds it through its entry points like any plugin."""
-    from plugin_support import on_path, pip_install
-
     work = tmp_path_factory.mktemp("sealed")
     source = work / "companion-sealed"
     for name, text in PLUGIN.items():
@@ -239,12 +235,9 @@ def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     """`companion check ARGS` run through the command line in this process (a process of its
     own for each cost a start of the companion and its games each time: 2 s of the file's 9);
     the first test runs it as an author does, `python -m companion check` (`own_process`)."""
-    result = CliRunner().invoke(cli, ["check", *args], env={"COMPANION_HOME": str(home), "COLUMNS": "200"},
-                                catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
+    result = run_here(["check", *args], {"COMPANION_HOME": str(home), "COLUMNS": "200"})
     assert "Traceback" not in result.stdout + result.stderr, result.stderr
-    return subprocess.CompletedProcess(["companion", "check", *args], result.exit_code, result.stdout, result.stderr)
+    return result
 
 
 @pytest.fixture(scope="module")

@@ -20,10 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from plugin_support import on_path, pip_install, write_distribution
-
-from companion.terminal.cli import cli
+from plugin_support import on_path, pip_install, run_here, write_distribution
 
 PLUGIN = {
     "boomgames/__init__.py": "",
@@ -114,10 +111,7 @@ def runner(site: Path, home: Path):
 
     def _run(*args: str, expect: int | None = 0, boom: bool = False) -> subprocess.CompletedProcess:
         env = {**base, "BOOM": "1"} if boom else base
-        done = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=True)
-        if done.exception is not None and not isinstance(done.exception, SystemExit):
-            raise done.exception
-        result = subprocess.CompletedProcess(["companion", *args], done.exit_code, done.stdout, done.stderr)
+        result = run_here(list(args), env)
         assert "Traceback" not in result.stdout + result.stderr
         assert "inside companion" not in result.stderr, result.stderr
         if expect is not None:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, write_distribution
+from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
@@ -177,17 +177,10 @@ def companion(site, home):
     """`companion ARGS` (or script mode, given ``stdin``) through the command line in this
     process, the plugins on its path as PYTHONPATH puts them in a process of its own (a process
     for each command cost two thirds of the file; the first test below starts them as a user does)."""
-    from click.testing import CliRunner
-
-    from companion.terminal.cli import cli
-
-    base = {"COMPANION_HOME": str(home), "COLUMNS": "80", "COMPANION_GAMES": None}
+    base = {"COMPANION_HOME": str(home), "COLUMNS": "80"}
 
     def _run(*args: str, stdin: str | None = None, expect: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
-        done = CliRunner().invoke(cli, list(args), input=stdin, env={**base, **(env or {})}, catch_exceptions=True)
-        if done.exception is not None and not isinstance(done.exception, SystemExit):
-            raise done.exception
-        result = subprocess.CompletedProcess(["companion", *args], done.exit_code, done.stdout, done.stderr)
+        result = run_here(list(args), {**base, **(env or {})}, input=stdin)
         assert "Traceback" not in result.stdout + result.stderr
         assert result.returncode == expect, (result.stdout, result.stderr)
         return result
@@ -261,7 +254,10 @@ def test_an_error_in_a_plugins_code_names_the_plugin_not_the_companion(companion
     assert json.loads(companion("log", "--json").stdout) == []  # nothing was recorded
 
 
-def test_companion_games_loads_only_the_games_it_names(companion):
+def test_companion_games_loads_only_the_games_it_names(own_process):
+    """COMPANION_GAMES is read as a process starts (its commands are made from the games it
+    names): each command here is a process of its own."""
+    companion = own_process
     out = companion("games", env={"COMPANION_GAMES": "yacht,scoresheet"}).stdout
     listed = [line.split()[0] for line in out.splitlines() if line and not line.startswith((" ", "Not loaded"))]
     assert listed == ["scoresheet", "yacht"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, write_distribution
+from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -172,16 +172,8 @@ def companion(request, site, home):
     """The companion's command line in this process, the plugins' folder first on its path or
     last (after the companion's own distribution): nothing may depend on the order. (A process
     of its own for each command cost two thirds of the file; `own_process` below is one.)"""
-    from click.testing import CliRunner
-
-    from companion.terminal.cli import cli
-
     def _run(*args: str, expect: int | None = 0) -> subprocess.CompletedProcess:
-        done = CliRunner().invoke(cli, list(args), env={"COMPANION_HOME": str(home), "COLUMNS": "200"},
-                                  catch_exceptions=True)
-        if done.exception is not None and not isinstance(done.exception, SystemExit):
-            raise done.exception
-        result = subprocess.CompletedProcess(["companion", *args], done.exit_code, done.stdout, done.stderr)
+        result = run_here(list(args), {"COMPANION_HOME": str(home), "COLUMNS": "200"})
         assert "Traceback" not in result.stdout + result.stderr
         assert "inside companion" not in result.stdout + result.stderr
         if expect is not None:

@@ -301,17 +301,21 @@ for line in sys.stdin:
 
 class Companion:
     """One laptop's companion: a process that runs the real CLI on one data folder, a command
-    line at a time (so a test can kill -9 it in the middle of one)."""
+    line at a time (so a test can kill -9 it in the middle of one). Given ``warm`` (a
+    tests/warm_support.Warm), the process is forked from it, the companion imported already."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.proc: subprocess.Popen | None = None
+    def __init__(self, folder: Path, warm=None):
+        self.folder, self.warm = folder, warm
+        self.proc = None
         self.start()
 
     def start(self) -> None:
-        env = {**os.environ, "COMPANION_HOME": str(self.folder), "NO_COLOR": "1", "COLUMNS": "100"}
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
+        env = {"COMPANION_HOME": str(self.folder), "NO_COLOR": "1", "COLUMNS": "100"}
+        if self.warm is not None:
+            self.proc = self.warm.start(WORKER, stdin=True, env=env)
+        else:
+            self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, env={**os.environ, **env})
         assert self.proc.stdout.readline().strip() == "ready"
         self.run("games", "--json")  # what a command imports, imported before the timed ones
         self.run("sessions", "--json")

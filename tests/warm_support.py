@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -122,15 +123,17 @@ class Warm:
         self.cwd = Path(cwd or os.getcwd())
         self.folder = Path(tempfile.mkdtemp(prefix="companion-warm-"))
         self.count = 0
+        self.lock = threading.Lock()  # one request at a time on the pipe (writers start from threads)
         # a writer given no data folder writes into one of this process's, never a user's
         env = dict(os.environ, COMPANION_HOME=str(self.folder / "home"))
         self.proc = subprocess.Popen([sys.executable, "-c", WARM, *modules], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1, cwd=self.cwd, env=env)
 
     def _ask(self, job: dict) -> dict:
-        self.proc.stdin.write(json.dumps(job) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
+        with self.lock:
+            self.proc.stdin.write(json.dumps(job) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
         assert line, "the warm process died"
         return json.loads(line)
 
@@ -138,22 +141,23 @@ class Warm:
         """``python -c script argv...``, forked: its stdout a pipe read like a Popen's, its
         standard input a pipe written by the caller (``stdin``) or empty, ``env`` its
         environment's changes (a value None: the variable removed)."""
-        self.count += 1
-        fifo, err, given = (self.folder / f"{kind}{self.count}" for kind in ("out", "err", "in"))
-        os.mkfifo(fifo)
-        if stdin:
-            os.mkfifo(given)
-        self.proc.stdin.write(json.dumps({"script": script, "argv": [str(a) for a in argv], "out": str(fifo),
-                                          "err": str(err), "stdin": str(given) if stdin else None,
-                                          "env": env or {}, "cwd": str(self.cwd)}) + "\n")
-        self.proc.stdin.flush()
-        stdout = open(fifo, encoding="utf-8")  # meets the warm process's open for writing
-        fifo.unlink()
-        writer = None
-        if stdin:
-            writer = open(given, "w", encoding="utf-8")  # and its open for reading
-            given.unlink()
-        line = self.proc.stdout.readline()
+        with self.lock:
+            self.count += 1
+            fifo, err, given = (self.folder / f"{kind}{self.count}" for kind in ("out", "err", "in"))
+            os.mkfifo(fifo)
+            if stdin:
+                os.mkfifo(given)
+            self.proc.stdin.write(json.dumps({"script": script, "argv": [str(a) for a in argv], "out": str(fifo),
+                                              "err": str(err), "stdin": str(given) if stdin else None,
+                                              "env": env or {}, "cwd": str(self.cwd)}) + "\n")
+            self.proc.stdin.flush()
+            stdout = open(fifo, encoding="utf-8")  # meets the warm process's open for writing
+            fifo.unlink()
+            writer = None
+            if stdin:
+                writer = open(given, "w", encoding="utf-8")  # and its open for reading
+                given.unlink()
+            line = self.proc.stdout.readline()
         assert line, "the warm process died"
         return Forked(self, json.loads(line)["pid"], writer, stdout, err, ["-c", "<writer>", *argv])
 

@@ -40,7 +40,7 @@ for line in commands:
         code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         answers.write(json.dumps({"code": code}) + "\n")
         continue
-    out = os.open(job["out"], os.O_WRONLY)  # opened before the fork: the reader waits for it
+    out = os.open(job["out"], os.O_WRONLY)  # the caller holds the other end of each already
     given = os.open(job["stdin"], os.O_RDONLY) if job["stdin"] else os.open(os.devnull, os.O_RDONLY)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -147,18 +147,25 @@ class Warm:
             os.mkfifo(fifo)
             if stdin:
                 os.mkfifo(given)
+            # both ends opened here first, without waiting (the warm process's opens then never
+            # wait either, and a warm process that died is an empty answer, not a hang)
+            out_fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+            in_fd = os.open(given, os.O_RDWR) if stdin else None
             self.proc.stdin.write(json.dumps({"script": script, "argv": [str(a) for a in argv], "out": str(fifo),
                                               "err": str(err), "stdin": str(given) if stdin else None,
                                               "env": env or {}, "cwd": str(self.cwd)}) + "\n")
             self.proc.stdin.flush()
-            stdout = open(fifo, encoding="utf-8")  # meets the warm process's open for writing
-            fifo.unlink()
-            writer = None
-            if stdin:
-                writer = open(given, "w", encoding="utf-8")  # and its open for reading
-                given.unlink()
             line = self.proc.stdout.readline()
-        assert line, "the warm process died"
+            fifo.unlink()
+            if stdin:
+                given.unlink()
+        if not line:
+            os.close(out_fd)
+            in_fd is None or os.close(in_fd)
+            raise AssertionError("the warm process died")
+        os.set_blocking(out_fd, True)
+        stdout = open(out_fd, encoding="utf-8")
+        writer = open(in_fd, "w", encoding="utf-8") if stdin else None
         return Forked(self, json.loads(line)["pid"], writer, stdout, err, ["-c", "<writer>", *argv])
 
     def companion(self, *args: str, stdin: bool = False, env: dict | None = None) -> Forked:

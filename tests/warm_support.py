@@ -2,11 +2,13 @@
 
 The kill tests (tests/test_crash.py, tests/test_crash_games.py) start a writer, wait for its
 first acknowledged action and kill it with SIGKILL at a random instant; the concurrency tests
-start several writers at once. Each writer started as `python -c SCRIPT` spent 0.1 s of CPU
-importing the companion and its games before its first write: most of what those files cost.
-Here one process (`Warm`) imports them once, and each writer is a child it forks: a real
-process of its own, with its own pid, files and locks, killed by a real SIGKILL, that only
-skips the imports. Its output comes through a pipe of its own (a FIFO) read as a Popen's is.
+start several writers, scripts and one-shot commands at once; the Syncthing trials run each
+laptop's companion. Each started as `python -c SCRIPT` spent 0.1 s of CPU importing the
+companion and its games before its first write: most of what the kill tests cost. Here one
+process (`Warm`) imports them once, and each writer is a child it forks: a real process of
+its own, with its own pid, files and locks, killed by a real SIGKILL, that only skips the
+imports. Its output (and, when asked, its standard input) is a pipe of its own (a FIFO), used
+as a Popen's is.
 """
 
 from __future__ import annotations

@@ -234,7 +234,8 @@ def site(tmp_path_factory) -> Path:
 def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     """`companion check ARGS` run through the command line in this process (a process of its
     own for each cost a start of the companion and its games each time: 2 s of the file's 9);
-    the first test runs it as an author does, `python -m companion check` (`own_process`)."""
+    the first test runs it as an author does, `python -m companion check` (`own_process`), and
+    so do the checks that load Leaky Trans."""
     result = run_here(["check", *args], {"COMPANION_HOME": str(home), "COLUMNS": "200"})
     assert "Traceback" not in result.stdout + result.stderr, result.stderr
     return result
@@ -243,8 +244,10 @@ def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def everything(site, tmp_path_factory) -> subprocess.CompletedProcess:
     """`check --json` of every installed game (one random move a game: what is asked here is
-    which games are checked, and which are named as not loaded), run once for the tests below."""
-    return check(site, tmp_path_factory.mktemp("everything") / "home", "--seeds", "1", "--moves", "1", "--json")
+    which games are checked, and which are named as not loaded), run once for the tests below,
+    in a process of its own: Leaky Trans shares Trans Europa's own commands, which, loaded in
+    this process, would answer for it in the next test file's Trans games."""
+    return own_process(site, tmp_path_factory.mktemp("everything") / "home", "--seeds", "1", "--moves", "1", "--json")
 
 
 def own_process(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
@@ -281,7 +284,8 @@ def test_a_dealt_hand_drawn_on_another_players_page_is_named(site, home):
     the page of a player whose hand is the same in both shows the other's city, and is named."""
     # the leak is named at the first random move of seed 2 (`round start`, which deals: a run
     # starts from the playthrough's `new`); the long run plays 40
-    result = check(site, home, "leaky-trans", "--seeds", "2", "--moves", str(scaled(2, 40)))
+    # (in a process of its own, as `everything`: Leaky Trans shares Trans Europa's commands)
+    result = own_process(site, home, "leaky-trans", "--seeds", "2", "--moves", str(scaled(2, 40)))
     assert result.returncode == 1, result.stdout + result.stderr
     found = [re.search(r"^leaky-trans: seed \d+, move \d+ `[^`]+`: (\w+)'s page: shows a secret of (\w+)'s: "
                        r"'([^']+)' in '(.*)' \(its twin", line) for line in result.stdout.splitlines()]

@@ -72,16 +72,19 @@ def not_loaded(out: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def on_path(site: Path, packages: tuple[str, ...]):
+def on_path(site: Path, packages: tuple[str, ...], last: bool = False):
     """Distributions installed into ``site`` found by the registry like any plugin while the
-    block runs (``site`` put first on this process's path), then taken off again with their
-    ``packages``' modules and the commands made from them, so the next test sees only what it
-    installs itself."""
+    block runs (``site`` put first on this process's path, or ``last``, after the companion's
+    own distribution), then taken off again with their ``packages``' modules and the commands
+    made from them, so the next test sees only what it installs itself."""
     import importlib
 
     from companion.core import registry
 
-    sys.path.insert(0, str(site))
+    if last:
+        sys.path.append(str(site))
+    else:
+        sys.path.insert(0, str(site))
     importlib.invalidate_caches()
     registry.use_cache_file(None)
     registry.forget()
@@ -97,3 +100,18 @@ def on_path(site: Path, packages: tuple[str, ...]):
             del declared._built[name]
         importlib.invalidate_caches()
         registry.forget()
+
+
+def run_here(args: list[str], env: dict, input: str | None = None) -> subprocess.CompletedProcess:
+    """`companion ARGS` through its command line in this process (a plugin put on the path by
+    :func:`on_path`), answered as a process's run is: exit status, stdout, stderr. ``env`` is
+    the command's environment's changes (a value None: the variable removed while it runs).
+    A process of its own for each command cost its start, two thirds of a plugin test file."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    done = CliRunner().invoke(cli, list(args), input=input, env=env, catch_exceptions=True)
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        raise done.exception
+    return subprocess.CompletedProcess(["companion", *args], done.exit_code, done.stdout, done.stderr)

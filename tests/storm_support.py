@@ -392,12 +392,11 @@ class Storm(RuleBasedStateMachine):
         assert session.replay().state == copying_replay(session), f"replay differs after {self.trail!r}"
 
     def undo_everything(self) -> None:
+        """`undo` until "Nothing to undo", as a script (one `undo` a line, stopped by the first
+        refusal): a command a line cost a start of the command line each, a second a storm."""
         limit = 2 * len(sessions.load(self.store, self.sid).journal) + 2
-        for _ in range(limit):
-            code, out, err = self.invoke(["undo", "--session", self.sid])
-            if code:
-                assert "Nothing to undo" in err, (self.trail, err)
-                break
-        else:
+        code, out, err = self.invoke([], input=f"undo --session {self.sid}\n" * limit)
+        if not code:
             raise AssertionError(f"undo never reached the start after {self.trail!r}")
+        assert "Nothing to undo" in err and err.count("\n") == 1, (self.trail, err)
         assert self.status() == self.initial, f"undoing everything did not give the start back after {self.trail!r}"

@@ -26,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -33,8 +34,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from companion.terminal.cli import cli
 
 FOLDER_ID = "club"
+_RUNNING = threading.Lock()  # CliRunner swaps sys.stdout: one command line at a time
 SYNCTHING = shutil.which("syncthing")
 
 
@@ -72,6 +77,10 @@ class Syncthing:
                        check=True, capture_output=True, timeout=60)
         self.device_id = subprocess.run([SYNCTHING, "serve", f"--home={home}", "--device-id"], check=True,
                                         capture_output=True, text=True, timeout=60).stdout.strip()
+        # The GUI's HTTPS key, which a first start makes (0.7 s of CPU, though the GUI here speaks
+        # plain HTTP on the loopback): the device's own key pair, just generated, serves instead.
+        for name in ("cert.pem", "key.pem"):
+            shutil.copy(home / name, home / f"https-{name}")
 
     def configure(self, peers: list["Syncthing"]) -> None:
         path = self.home / "config.xml"
@@ -114,7 +123,9 @@ class Syncthing:
 
     # -- the process -------------------------------------------------------------------------
     def start(self) -> None:
-        env = {**os.environ, "STNOUPGRADE": "1", "STNORESTART": "1", "STMONITORED": "1"}
+        # STHASHING: Go's own SHA-256, named, so no start measures two implementations first
+        # (half of a start's CPU); the sync hashes and compares files exactly as with the other.
+        env = {**os.environ, "STNOUPGRADE": "1", "STNORESTART": "1", "STMONITORED": "1", "STHASHING": "standard"}
         log = open(self.home / "syncthing.log", "ab")
         self.proc = subprocess.Popen([SYNCTHING, "serve", f"--home={self.home}", "--no-browser", "--no-restart",
                                       "--no-default-folder"], stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -218,10 +229,9 @@ class Cluster:
                       for i, folder in enumerate(self.folders)]
         for folder in self.folders:  # what a club does first: `companion sync setup` on every laptop
             folder.mkdir(parents=True, exist_ok=True)
-            done = subprocess.run([sys.executable, "-c", "from companion.terminal.cli import main; main()",
-                                   "--data-dir", str(folder), "sync", "setup"], capture_output=True, text=True,
-                                  timeout=120)
-            assert done.returncode == 0, done.stderr
+            with _RUNNING:  # (the command line in this process: clubs start side by side in threads)
+                done = CliRunner().invoke(cli, ["--data-dir", str(folder), "sync", "setup"], catch_exceptions=True)
+            assert done.exit_code == 0, (done.output, done.stderr, done.exception)
         for node in self.nodes:
             node.configure([peer for peer in self.nodes if peer is not node])
         for node in self.nodes:
@@ -291,17 +301,21 @@ for line in sys.stdin:
 
 class Companion:
     """One laptop's companion: a process that runs the real CLI on one data folder, a command
-    line at a time (so a test can kill -9 it in the middle of one)."""
+    line at a time (so a test can kill -9 it in the middle of one). Given ``warm`` (a
+    tests/warm_support.Warm), the process is forked from it, the companion imported already."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.proc: subprocess.Popen | None = None
+    def __init__(self, folder: Path, warm=None):
+        self.folder, self.warm = folder, warm
+        self.proc = None
         self.start()
 
     def start(self) -> None:
-        env = {**os.environ, "COMPANION_HOME": str(self.folder), "NO_COLOR": "1", "COLUMNS": "100"}
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
+        env = {"COMPANION_HOME": str(self.folder), "NO_COLOR": "1", "COLUMNS": "100"}
+        if self.warm is not None:
+            self.proc = self.warm.start(WORKER, stdin=True, env=env)
+        else:
+            self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, env={**os.environ, **env})
         assert self.proc.stdout.readline().strip() == "ready"
         self.run("games", "--json")  # what a command imports, imported before the timed ones
         self.run("sessions", "--json")

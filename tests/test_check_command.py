@@ -16,6 +16,7 @@ log. A fourth entry point, ``broken``, names a module that does not exist.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from long_mode import scaled
+from plugin_support import on_path, pip_install, run_here
 
 PLUGIN = {
     "pyproject.toml": """[build-system]
@@ -213,6 +215,9 @@ def status_view(at):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    """The plugin installed once for the file (pip, into a folder of its own), put on this
+    process's path while the file's tests run (and taken off again after), so the registry
+    finds it through its entry points like any plugin."""
     work = tmp_path_factory.mktemp("sealed")
     source = work / "companion-sealed"
     for name, text in PLUGIN.items():
@@ -221,12 +226,32 @@ def site(tmp_path_factory) -> Path:
     root = Path(__file__).resolve().parent.parent
     shutil.copy(root / "data" / "trans-europa.json", source / "leakytrans" / "trans-europa.json")
     target = work / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--no-index", "--target", str(target), str(source)], check=True, capture_output=True, text=True)
-    return target
+    pip_install(source, target=target)
+    with on_path(target, ("sealedbids", "leakytrans")):
+        yield target
 
 
 def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
+    """`companion check ARGS` run through the command line in this process (a process of its
+    own for each cost a start of the companion and its games each time: 2 s of the file's 9);
+    the first test runs it as an author does, `python -m companion check` (`own_process`), and
+    so do the checks that load Leaky Trans."""
+    result = run_here(["check", *args], {"COMPANION_HOME": str(home), "COLUMNS": "200"})
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    return result
+
+
+@pytest.fixture(scope="module")
+def everything(site, tmp_path_factory) -> subprocess.CompletedProcess:
+    """`check --json` of every installed game (one random move a game: what is asked here is
+    which games are checked, and which are named as not loaded), run once for the tests below,
+    in a process of its own: Leaky Trans shares Trans Europa's own commands, which, loaded in
+    this process, would answer for it in the next test file's Trans games."""
+    return own_process(site, tmp_path_factory.mktemp("everything") / "home", "--seeds", "1", "--moves", "1", "--json")
+
+
+def own_process(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m companion check ARGS` in a process of its own, the plugin on PYTHONPATH."""
     env = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="200")
     result = subprocess.run([sys.executable, "-m", "companion", "check", *args], capture_output=True, text=True,
                             env=env, timeout=300)
@@ -234,8 +259,9 @@ def check(site: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     return result
 
 
-def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
-    result = check(site, home, "leaky", "--seeds", "2", "--moves", "40")  # naming a leak needs no long run
+@pytest.mark.parametrize("how", [own_process, check], ids=["its own process", "in this one"])
+def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home, how):
+    result = how(site, home, "leaky", "--seeds", "2", "--moves", "40")  # naming a leak needs no long run
     assert result.returncode == 1, result.stdout
     lines = result.stdout.splitlines()
     # one line per failure: the game, the move, the surface, the value; then the game's summary
@@ -256,8 +282,10 @@ def test_a_plugin_drawing_another_players_bid_on_a_page_is_named(site, home):
 def test_a_dealt_hand_drawn_on_another_players_page_is_named(site, home):
     """The twin of an even seed is dealt the same cards but two, one player's hand at a time:
     the page of a player whose hand is the same in both shows the other's city, and is named."""
-    # the leak is named within the first 8 random moves of 2 seeds; the long run plays 40
-    result = check(site, home, "leaky-trans", "--seeds", "2", "--moves", str(scaled(8, 40)))
+    # the leak is named at the first random move of seed 2 (`round start`, which deals: a run
+    # starts from the playthrough's `new`); the long run plays 40
+    # (in a process of its own, as `everything`: Leaky Trans shares Trans Europa's commands)
+    result = own_process(site, home, "leaky-trans", "--seeds", "2", "--moves", str(scaled(2, 40)))
     assert result.returncode == 1, result.stdout + result.stderr
     found = [re.search(r"^leaky-trans: seed \d+, move \d+ `[^`]+`: (\w+)'s page: shows a secret of (\w+)'s: "
                        r"'([^']+)' in '(.*)' \(its twin", line) for line in result.stdout.splitlines()]
@@ -285,21 +313,18 @@ def test_the_same_game_keeping_its_secrets_passes(site, home):
     assert " 0 surfaces compared" not in summary, summary  # the twins were compared, not skipped
 
 
-def test_every_installed_game_is_checked_without_a_name(site, home):
-    result = check(site, home, "--seeds", "1", "--moves", "3")
-    games = {line.split(":", 1)[0] for line in result.stdout.splitlines() if "random moves" in line}
+def test_every_installed_game_is_checked_without_a_name(everything):
+    games = {g["game"]: g for g in json.loads(everything.stdout)["games"]}
     assert {"sealed", "leaky", "scoresheet", "trans-europa", "trans-amerika", "transatlantic",
-            "atlantic-star"} <= games, result.stdout
-    assert result.returncode == 1  # the leaky one fails the whole check
+            "atlantic-star"} <= set(games), everything.stdout
+    assert all(g["moves"] >= 1 for g in games.values()), everything.stdout  # each played, not only named
+    assert everything.returncode == 1  # the leaky one fails the whole check
 
 
-def test_a_game_that_does_not_load_is_named_as_it_is_in_games(site, home):
+def test_a_game_that_does_not_load_is_named_as_it_is_in_games(site, home, everything):
     result = check(site, home, "broken")
     assert result.returncode == 1 and not result.stdout
     assert result.stderr.startswith("Error: Not loaded: broken (companion-sealed 0.0.1): "), result.stderr
-    everything = check(site, home, "--seeds", "0", "--json")
-    import json
-
     assert any(line.startswith("broken (companion-sealed 0.0.1): ") for line in json.loads(everything.stdout)["not_loaded"])
 
 
@@ -313,8 +338,6 @@ def test_an_unknown_game_is_one_line_and_checks_nothing(site, home):
 def test_check_json_is_described_in_docs_json(site, home):
     """`check --json` (format check/1) lists what docs/json.md says, a failure with its move,
     surface, value, the twin's value and whose secret it is."""
-    import json
-
     from test_json_contract import check as keys_fit
     from test_json_contract import keys, section
 

@@ -10,6 +10,7 @@ import sys
 import time
 
 from long_mode import report_kills, scaled
+from warm_support import warm  # noqa: F401 (a fixture: writers forked from a process that imported the companion)
 
 from companion.core import session as sessions
 from companion.core.store import Store, read_json_file
@@ -34,17 +35,16 @@ while True:
 """
 
 
-def write_then_kill(store: Store, sid: str, n: int, pause: float, *flags: str) -> list[int]:
-    """Run WRITER from action ``n``, wait for its first save, kill it ``pause`` seconds later
-    (at a random instant among the following writes) and return the actions it reported saved."""
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store.root), sid, str(n), *flags],
-                            stdout=subprocess.PIPE, text=True)
+def write_then_kill(warm, store: Store, sid: str, n: int, pause: float, *flags: str) -> list[int]:
+    """Run WRITER from action ``n`` (a process forked by ``warm``), wait for its first save, kill
+    it ``pause`` seconds later (at a random instant among the following writes) and return the
+    actions it reported saved."""
+    proc = warm.start(WRITER, store.root, sid, n, *flags)
     first = proc.stdout.readline()
     time.sleep(pause)
     proc.send_signal(signal.SIGKILL)
-    out = first + proc.stdout.read()
-    proc.wait()
-    return [int(x) for x in out.split()]
+    out, _ = proc.communicate()
+    return [int(x) for x in (first + out).split()]
 
 
 def every_file_loads(root) -> None:
@@ -53,14 +53,14 @@ def every_file_loads(root) -> None:
         read_json_file(path, kinds.get(path.name, "session"))
 
 
-def test_kills_lose_nothing_reported_saved(tmp_path):
+def test_kills_lose_nothing_reported_saved(tmp_path, warm):
     store = Store(tmp_path / "home")
     s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
     rng = random.Random(20261130)
     saved: list[int] = []
     n = 1
     for kill in range(KILLS):
-        saved += write_then_kill(store, s.id, n, rng.uniform(0, 0.08))
+        saved += write_then_kill(warm, store, s.id, n, rng.uniform(0, 0.08))
         every_file_loads(store.root)
         session = sessions.load(store, s.id)
         session.replay()  # the state still replays
@@ -79,7 +79,7 @@ def test_kills_lose_nothing_reported_saved(tmp_path):
 
 
 
-def test_kills_in_a_long_session_read_from_its_snapshot(tmp_path):
+def test_kills_in_a_long_session_read_from_its_snapshot(tmp_path, warm):
     """Issue 12, item 14: past a snapshot an action parses only the entries since and splices
     its own into the text it read. Killed at any instant, it still loses nothing acknowledged,
     and the session replays from its snapshot to the state a full replay gives."""
@@ -95,7 +95,7 @@ def test_kills_in_a_long_session_read_from_its_snapshot(tmp_path):
     n = 1
     kills = scaled(6, 150)
     for kill in range(kills):
-        saved += write_then_kill(store, s.id, n, rng.uniform(0, 0.05), "no-undo")
+        saved += write_then_kill(warm, store, s.id, n, rng.uniform(0, 0.05), "no-undo")
         every_file_loads(store.root)
         meta, journal = store.read_session(s.id)
         recorded = [e["event"]["scores"]["Ann"] for e in journal if "Ann" in e["event"]["scores"]]

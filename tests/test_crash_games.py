@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from long_mode import report_kills, scaled
+from warm_support import warm  # noqa: F401 (a fixture: writers forked from a process that imported the companion)
 
 from companion.record import players
 from companion.core import session as sessions
@@ -173,14 +174,14 @@ def every_file_loads(root: Path) -> None:
             read_json_file(path, kinds.get(path.name, "session"))
 
 
-def child(root: Path, sid: str, game: str, seed: int, first: tuple[str, ...] = ()) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(root), sid, game, str(seed), *first], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def child(warm, root: Path, sid: str, game: str, seed: int, first: tuple[str, ...] = ()):
+    """The writer, in a process forked by ``warm`` (tests/warm_support.py) in the repository's folder."""
+    return warm.start(WRITER, root, sid, game, seed, *first)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", list(SETUP))
-def test_kills_lose_nothing_reported_saved(tmp_path, game):
+def test_kills_lose_nothing_reported_saved(tmp_path, game, warm):
     root = tmp_path / "home"
     sid = start(root, game)
     store = Store(root)
@@ -189,7 +190,7 @@ def test_kills_lose_nothing_reported_saved(tmp_path, game):
     for kill in range(KILLS_PER_GAME):
         # every fourth writer starts with an undo, so that even a short run kills undos and redos
         # (left to chance, 8 writers of Atlantic Star, whose charters rarely fail, never undid)
-        proc = child(root, sid, game, rng.randrange(10**9), ("undo",) if kill % 4 == 3 else ())
+        proc = child(warm, root, sid, game, rng.randrange(10**9), ("undo",) if kill % 4 == 3 else ())
         first = proc.stdout.readline()  # one action saved, then a kill at a random moment after it
         time.sleep(rng.uniform(0, 0.08))
         proc.send_signal(signal.SIGKILL)
@@ -267,7 +268,7 @@ print("done", flush=True)
 
 
 @pytest.mark.slow
-def test_four_processes_on_four_games_keep_all_two_hundred(tmp_path):
+def test_four_processes_on_four_games_keep_all_two_hundred(tmp_path, warm):
     """Two writers share a Transatlantic session, two others play Trans Europa and Atlantic Star."""
     root = tmp_path / "home"
     app = App(root)
@@ -277,8 +278,7 @@ def test_four_processes_on_four_games_keep_all_two_hundred(tmp_path):
         assert run_line(app, line)[0] == 0, line
     shared, europa, star = [e["id"] for e in sessions.index(app.store)]
     plan = [(shared, "vp", "Ann"), (shared, "vp", "Bob"), (europa, "trans", "-"), (star, "star", "-")]
-    procs = [subprocess.Popen([sys.executable, "-c", MIXED_WRITER, str(root), sid, kind, name, "50"], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for sid, kind, name in plan]
+    procs = [warm.start(MIXED_WRITER, root, sid, kind, name, 50) for sid, kind, name in plan]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     store = Store(root)

@@ -79,9 +79,13 @@ def _sdist(tmp_path: Path) -> Path:
     return out / result.stdout.strip().splitlines()[-1]
 
 
-def _unpacked(tmp_path: Path) -> tuple[Path, set[str]]:
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory) -> tuple[Path, set[str]]:
+    """The sdist, built once for the file's two tests (each built its own), unpacked: its
+    folder and the names it carries."""
     import tarfile
 
+    tmp_path = tmp_path_factory.mktemp("sdist")
     sdist = _sdist(tmp_path)
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
@@ -91,8 +95,8 @@ def _unpacked(tmp_path: Path) -> tuple[Path, set[str]]:
 
 
 @pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
-def test_the_sdist_carries_tests_helpers_fixtures_docs_and_licence(tmp_path):
-    folder, names = _unpacked(tmp_path)
+def test_the_sdist_carries_tests_helpers_fixtures_docs_and_licence(unpacked):
+    folder, names = unpacked
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     wanted = [n for n in tracked if n.startswith(("tests/", "docs/", "companion/", "data/", "benchmarks/"))]
     if not wanted:  # not a git checkout (an unpacked sdist itself): what is here is what it carries
@@ -110,7 +114,7 @@ def test_the_sdist_carries_tests_helpers_fixtures_docs_and_licence(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
-def test_the_unpacked_sdist_installs_with_its_test_extra_and_collects_every_test(tmp_path):
+def test_the_unpacked_sdist_installs_with_its_test_extra_and_collects_every_test(tmp_path, unpacked):
     """`pip install ".[test]"` in the unpacked sdist, then pytest collects with no error. The
     install takes the dependencies from this environment (a new venv that sees this one's
     packages), so the check needs no network and stays a few seconds. The default run collects
@@ -118,7 +122,7 @@ def test_the_unpacked_sdist_installs_with_its_test_extra_and_collects_every_test
     file (COMPANION_LONG_TESTS=1: collecting 1,900 tests takes half a minute on a busy machine)."""
     import sysconfig
 
-    folder, _ = _unpacked(tmp_path)
+    folder, _ = unpacked
     venv = tmp_path / "venv"
     # no pip of its own: this environment's pip and setuptools (seen through the .pth) build it
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import pip_install, write_distribution
+from plugin_support import on_path, pip_install, run_here, write_distribution
 
 PLUGIN = {
     "boomgames/__init__.py": "",
@@ -93,21 +93,25 @@ NEW = {cls.id: _new(cls) for cls in (Boom, BoomSummary)}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    """The plugin installed once for the file, on this process's path while its tests run."""
     work = tmp_path_factory.mktemp("boom")
     source = write_distribution(work / "companion-boom", "companion-boom", PLUGIN, {
         "boom-call": "boomgames.atcall:Boom", "boom-summary": "boomgames.atcall:BoomSummary"},
         version="0.0.2", packages=["boomgames"])
     pip_install(source, target=work / "site")
-    return work / "site"
+    with on_path(work / "site", ("boomgames",)):
+        yield work / "site"
 
 
 def runner(site: Path, home: Path):
-    base = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="200")
+    """`companion ARGS` through the command line in this process (the plugin found on the path
+    like any plugin); ``boom`` sets BOOM=1 for the command, which breaks the plugin's rules.
+    The shell's test below runs the companion in a process of its own."""
+    base = {"COMPANION_HOME": str(home), "COLUMNS": "200", "BOOM": None}
 
     def _run(*args: str, expect: int | None = 0, boom: bool = False) -> subprocess.CompletedProcess:
         env = {**base, "BOOM": "1"} if boom else base
-        result = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=env,
-                                timeout=120)
+        result = run_here(list(args), env)
         assert "Traceback" not in result.stdout + result.stderr
         assert "inside companion" not in result.stderr, result.stderr
         if expect is not None:

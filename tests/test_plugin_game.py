@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import SIMPLEST_RULES, not_loaded, pip_install, write_distribution
+from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
@@ -154,8 +154,12 @@ def site(tmp_path_factory) -> Path:
     return target
 
 
+PACKAGES = ("yacht_companion", "broken_game", "odd_game", "twin_game", "typo_game", "typo_moves", "typo_views")
+
+
 @pytest.fixture
-def companion(site, home):
+def own_process(site, home):
+    """`companion ARGS` started as a user starts it, the plugins found through PYTHONPATH."""
     base = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), COLUMNS="80")
 
     def _run(*args: str, stdin: str | None = None, expect: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -166,6 +170,23 @@ def companion(site, home):
         return result
 
     return _run
+
+
+@pytest.fixture
+def companion(site, home):
+    """`companion ARGS` (or script mode, given ``stdin``) through the command line in this
+    process, the plugins on its path as PYTHONPATH puts them in a process of its own (a process
+    for each command cost two thirds of the file; the first test below starts them as a user does)."""
+    base = {"COMPANION_HOME": str(home), "COLUMNS": "80"}
+
+    def _run(*args: str, stdin: str | None = None, expect: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
+        result = run_here(list(args), {**base, **(env or {})}, input=stdin)
+        assert "Traceback" not in result.stdout + result.stderr
+        assert result.returncode == expect, (result.stdout, result.stderr)
+        return result
+
+    with on_path(site, PACKAGES):
+        yield _run
 
 
 GAME = """\
@@ -191,7 +212,8 @@ score Bob ones 1,2,2,2,2
 """
 
 
-def test_the_plugin_shows_up_like_a_built_in_game(companion):
+def test_the_plugin_shows_up_like_a_built_in_game(own_process):
+    companion = own_process
     games = companion("games").stdout
     assert "yacht" in games and "Five dice, nine boxes each" in games
     assert "trans-europa" in games and "scoresheet" in games  # the others still load
@@ -232,7 +254,10 @@ def test_an_error_in_a_plugins_code_names_the_plugin_not_the_companion(companion
     assert json.loads(companion("log", "--json").stdout) == []  # nothing was recorded
 
 
-def test_companion_games_loads_only_the_games_it_names(companion):
+def test_companion_games_loads_only_the_games_it_names(own_process):
+    """COMPANION_GAMES is read as a process starts (its commands are made from the games it
+    names): each command here is a process of its own."""
+    companion = own_process
     out = companion("games", env={"COMPANION_GAMES": "yacht,scoresheet"}).stdout
     listed = [line.split()[0] for line in out.splitlines() if line and not line.startswith((" ", "Not loaded"))]
     assert listed == ["scoresheet", "yacht"]
@@ -296,26 +321,24 @@ def test_import_stats_and_completion_know_the_plugin(companion, site, home, tmp_
     exported = tmp_path / "yacht.json"
     companion("export", "-o", str(exported))
     other = tmp_path / "other-laptop"
-    env = dict(os.environ, COMPANION_HOME=str(other), PYTHONPATH=str(site))
-    imported = subprocess.run([sys.executable, "-m", "companion", "import", str(exported)], capture_output=True,
-                              text=True, env=env)
-    assert imported.returncode == 0, imported.stderr
-    stats = subprocess.run([sys.executable, "-m", "companion", "stats"], capture_output=True, text=True, env=env)
-    assert "126 by Bob" in stats.stdout and "Yacht (example)" in stats.stdout
+    imported = companion("import", str(exported), env={"COMPANION_HOME": str(other)})
+    stats = companion("stats", env={"COMPANION_HOME": str(other)})
+    assert "126 by Bob" in stats.stdout and "Yacht (example)" in stats.stdout and imported.returncode == 0
     # the shell offers the plugin's command and what may go in its parameters now (the boxes
     # still empty on Ann's sheet), through the same completer
     companion("new", "yacht", "--players", "Ann,Bob")
     companion("score", "Ann", "ones", "1,1,2,3,4")
-    code = ("from prompt_toolkit.document import Document\n"
-            "from companion.core.app import App\n"
-            "from companion.terminal.cli import cli\n"
-            "from companion.terminal.shell import CommandCompleter, SessionView\n"
-            "app = App(__import__('pathlib').Path(%r))\n"
-            "c = CommandCompleter(app, SessionView(app), cli)\n"
-            "print(sorted(x.text for x in c.get_completions(Document('sc'), None)))\n"
-            "print(sorted(x.text for x in c.get_completions(Document('score Ann full'), None)))\n"
-            "print(sorted(x.text for x in c.get_completions(Document('score Ann on'), None)))\n") % str(home)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=str(site)), check=True).stdout
-    assert "'score'" in out.splitlines()[0] and "'full-house'" in out.splitlines()[1]
-    assert out.splitlines()[2] == "[]"  # Ann filled ones already
+    from prompt_toolkit.document import Document
+
+    from companion.core.app import App
+    from companion.terminal.cli import cli
+    from companion.terminal.shell import CommandCompleter, SessionView
+
+    app = App(home)
+    c = CommandCompleter(app, SessionView(app), cli)
+
+    def offered(text: str) -> list[str]:
+        return sorted(x.text for x in c.get_completions(Document(text), None))
+
+    assert "score" in offered("sc") and "full-house" in offered("score Ann full")
+    assert offered("score Ann on") == []  # Ann filled ones already

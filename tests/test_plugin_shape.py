@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from plugin_support import SIMPLEST_RULES, not_loaded, pip_install, write_distribution
+from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -169,8 +169,27 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture(params=["plugins first", "plugins last"])
 def companion(request, site, home):
-    """The companion with the plugins' folder first on the path (PYTHONPATH) or last (after
-    the companion's own distribution): nothing may depend on the order."""
+    """The companion's command line in this process, the plugins' folder first on its path or
+    last (after the companion's own distribution): nothing may depend on the order. (A process
+    of its own for each command cost two thirds of the file; `own_process` below is one.)"""
+    def _run(*args: str, expect: int | None = 0) -> subprocess.CompletedProcess:
+        result = run_here(list(args), {"COMPANION_HOME": str(home), "COLUMNS": "200"})
+        assert "Traceback" not in result.stdout + result.stderr
+        assert "inside companion" not in result.stdout + result.stderr
+        if expect is not None:
+            assert result.returncode == expect, (result.stdout, result.stderr)
+        return result
+
+    with on_path(site, ("shapes_game", "shapes_moves", "shapes_views", "shapes_badmoves", "shapes_badallowed",
+                        "shapes_badkind", "shapes_badplaythrough", "shapes_allbad", "shapes_badstatus",
+                        "oldnames_game", "twins_game", "twins_moves"), last=request.param == "plugins last"):
+        yield _run
+
+
+@pytest.fixture(params=["plugins first", "plugins last"])
+def own_process(request, site, home):
+    """The companion in a process of its own, started as a user starts it, with the plugins'
+    folder first on the path (PYTHONPATH) or last (after the companion's own distribution)."""
     env = dict(os.environ, COMPANION_HOME=str(home), COLUMNS="200")
     if request.param == "plugins first":
         env["PYTHONPATH"] = str(site)
@@ -209,7 +228,8 @@ WRONG = {
 }
 
 
-def test_each_wrong_shape_is_named_at_load_in_one_line(companion):
+def test_each_wrong_shape_is_named_at_load_in_one_line(own_process):
+    companion = own_process
     out = companion("games").stdout
     lines = not_loaded(out)
     for gid, wrong in WRONG.items():

@@ -6,13 +6,23 @@ import json
 
 import pytest
 
+from companion.core import recording
 from companion.core import session as sessions
 from companion.contract.errors import RuleError
 from companion.core.store import Store
 from companion.contract.api import Game
 from built_once import built_once
 from journal_support import edit_entry, entries, journal_files
+from long_mode import LONG
 from storm_support import copying_replay
+
+
+@pytest.fixture(autouse=True)
+def snapshot_every(monkeypatch):
+    """A write keeps a snapshot every 20 events replayed by default (200 in use, and in the long
+    run): the same paths on sessions of tens of rounds instead of hundreds."""
+    if not LONG:
+        monkeypatch.setattr(recording, "SNAPSHOT_EVERY", 20)
 
 
 def long_scoresheet(tmp_path, rounds: int) -> tuple[Store, str]:
@@ -28,27 +38,27 @@ def long_scoresheet(tmp_path, rounds: int) -> tuple[Store, str]:
 
 
 def test_a_long_session_replays_from_its_snapshot_to_the_same_state(tmp_path):
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 30)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 30)
     assert store.snapshot_path(sid).is_file()
     session = sessions.load(store, sid)
     replay = session.replay()
     assert replay.fresh < 40, "the rules replayed only the events after the snapshot"
     assert replay.state == copying_replay(session)
-    assert len(replay.events) == sessions.SNAPSHOT_EVERY + 30
+    assert len(replay.events) == recording.SNAPSHOT_EVERY + 30
 
 
 def test_a_changed_journal_is_replayed_from_the_start(tmp_path):
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 5)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 5)
     # a hand edit before the snapshot (issue 30: in this laptop's journal of the session)
     edit_entry(store.root, sid, 1, lambda e: e["event"]["scores"].update(Ann=1000))
     session = sessions.load(store, sid)
     replay = session.replay()
-    assert replay.fresh == sessions.SNAPSHOT_EVERY + 5
+    assert replay.fresh == recording.SNAPSHOT_EVERY + 5
     assert replay.state == copying_replay(session) and replay.state["totals"]["Ann"] >= 1000
 
 
 def test_undo_after_a_snapshot_and_a_damaged_snapshot(tmp_path):
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 2)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 2)
     sessions.step(store, sid, "undo")
     session = sessions.load(store, sid)
     assert session.replay().state == copying_replay(session)
@@ -91,7 +101,7 @@ def test_a_refusal_half_way_leaves_the_callers_state_alone():
 
 
 def test_a_refused_action_in_a_long_session_changes_nothing(tmp_path):
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 1)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 1)
     before = store.session_path(sid).read_bytes()
     with pytest.raises(RuleError):
         sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1, "Zed": 2}})
@@ -123,15 +133,15 @@ def full_replay(store: Store, sid: str) -> sessions.Replay:
 def test_an_action_after_a_snapshot_parses_only_the_entries_since(tmp_path):
     """Issue 12, item 14: recording one action at 10,000 events should cost about what it costs
     at 10, so the entries a snapshot stands for are neither parsed nor replayed."""
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 30)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 30)
     session, after, _ = sessions.record(store, sid, {"type": "add", "scores": {"Ann": 2, "Bob": 3}})
     assert isinstance(session._journal, sessions.Later), "the covered entries were not parsed"
-    assert isinstance(after._events, sessions.Later) and after.count == sessions.SNAPSHOT_EVERY + 31
+    assert isinstance(after._events, sessions.Later) and after.count == recording.SNAPSHOT_EVERY + 31
     assert after.fresh <= 31
     full = full_replay(store, sid)
     assert after.state == full.state and after.data == full.data
     assert [e["at"] for e in after.events] == [e["at"] for e in full.events]  # parsed when asked for
-    assert len(session.journal) == session.length == sessions.SNAPSHOT_EVERY + 31
+    assert len(session.journal) == session.length == recording.SNAPSHOT_EVERY + 31
 
 
 def test_the_journal_is_one_compact_line_per_entry(tmp_path):
@@ -154,17 +164,17 @@ def test_the_journal_is_one_compact_line_per_entry(tmp_path):
 
 
 def test_an_undo_after_the_covered_entries_replays_them_all(tmp_path):
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 3)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 3)
     session, after, moved = sessions.step(store, sid, "undo")
-    assert after.state == full_replay(store, sid).state and after.count == sessions.SNAPSHOT_EVERY + 2
+    assert after.state == full_replay(store, sid).state and after.count == recording.SNAPSHOT_EVERY + 2
     session, after, moved = sessions.step(store, sid, "redo")
-    assert after.state == full_replay(store, sid).state and after.count == sessions.SNAPSHOT_EVERY + 3
+    assert after.state == full_replay(store, sid).state and after.count == recording.SNAPSHOT_EVERY + 3
 
 
 def test_values_frozen_before_the_snapshot_are_kept_by_it(tmp_path):
     """Printed values an event froze (``_data``) before the snapshot still apply afterwards,
     in the order they were frozen, though their events are not parsed."""
-    events = [{"type": "add", "scores": {"Ann": 1, "Bob": 2}} for _ in range(sessions.SNAPSHOT_EVERY + 10)]
+    events = [{"type": "add", "scores": {"Ann": 1, "Bob": 2}} for _ in range(recording.SNAPSHOT_EVERY + 10)]
     events[3]["_data"] = {"chart.first": 1}
     events[7]["_data"] = {"chart": {"first": 5, "second": 6}}
     events[9]["_data"] = {"chart.second": 7}
@@ -178,7 +188,7 @@ def test_values_frozen_before_the_snapshot_are_kept_by_it(tmp_path):
 def test_a_reveal_before_the_snapshot_is_still_known(tmp_path):
     store, sid = long_scoresheet(tmp_path, 3)
     sessions.reveal(store, sid)
-    for i in range(sessions.SNAPSHOT_EVERY + 2):
+    for i in range(recording.SNAPSHOT_EVERY + 2):
         sessions.record(store, sid, {"type": "add", "scores": {"Ann": i % 3}})
     session = sessions.load(store, sid)
     assert isinstance(session._journal, sessions.Later) and session.revealed
@@ -189,7 +199,7 @@ def test_a_reveal_before_the_snapshot_is_still_known(tmp_path):
 def test_a_file_changed_under_the_snapshot_is_read_whole(tmp_path, edit):
     """The snapshot stands for the text it was taken of (its SHA-256): a hand edit before it,
     a changed entry after it or a file written with spaces is read and replayed whole."""
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 2)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 2)
     sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1}})
     last = len(entries(store.root, sid))
     if edit == "before":
@@ -211,7 +221,7 @@ def test_a_second_replay_of_one_session_starts_from_the_snapshot_again(tmp_path)
     """The first replay changes the snapshot's state in place (no copy of a long state); a
     second replay of the same loaded session (a retry after a printed value was supplied,
     `log`) must not start from that changed state: before, it counted the later events twice."""
-    store, sid = long_scoresheet(tmp_path, sessions.SNAPSHOT_EVERY + 10)
+    store, sid = long_scoresheet(tmp_path, recording.SNAPSHOT_EVERY + 10)
     full = full_replay(store, sid).state
     lazy = sessions.load(store, sid)
     assert isinstance(lazy._journal, sessions.Later)

@@ -15,11 +15,13 @@ import pytest
 
 from companion.contract.api import json_copy
 from companion.core import journals as jn
+from companion.core import recording
 from companion.core import session as sessions
 from companion.core import snapshot_parts
 from companion.core.device import device
 from companion.core.snapshot_parts import Apart
 from companion.core.store import Store, now
+from long_mode import LONG
 from storm_support import copying_replay
 
 PLAYERS = ["Ann", "Bob"]
@@ -27,8 +29,14 @@ PLAYERS = ["Ann", "Bob"]
 
 @pytest.fixture(autouse=True)
 def small_parts(monkeypatch):
-    """Lists of 16 items or more are kept apart (512 in use): the tests stay short."""
+    """Lists of 16 items or more are kept apart (512 in use): the tests stay short. By default
+    an action also checks 4 KiB at each end of what a snapshot covers (64 KiB in use) and a
+    write keeps a snapshot every 20 events replayed (200): the same paths on journals of 200
+    rounds instead of 2,000; the long run (COMPANION_LONG_TESTS=1) keeps the sizes in use."""
     monkeypatch.setattr(snapshot_parts, "APART_MIN", 16)
+    if not LONG:
+        monkeypatch.setattr(jn, "EDGE", 4096)
+        monkeypatch.setattr(recording, "SNAPSHOT_EVERY", 20)
 
 
 def written_sheet(home, rounds: int) -> tuple[Store, str]:
@@ -83,12 +91,12 @@ def test_the_next_snapshot_grows_the_same_part_and_an_older_snapshot_still_reads
     old_text = store.snapshot_path(sid).read_text(encoding="utf-8")
     old_state = truth(store, sid)
     held = None
-    for i in range(sessions.SNAPSHOT_EVERY):  # as a shell does: one session held, actions one by one
+    for i in range(recording.SNAPSHOT_EVERY):  # as a shell does: one session held, actions one by one
         held = sessions.record(store, sid, {"type": "add", "scores": {"Ann": i % 4, "Bob": 1}}, held)
         held = (held.session, held.replay)
     second = snapshot(store, sid)
     assert second["apart"]["rounds"]["file"] == first["apart"]["rounds"]["file"], "the part was written again"
-    assert second["apart"]["rounds"]["count"] == 301 + sessions.SNAPSHOT_EVERY
+    assert second["apart"]["rounds"]["count"] == 301 + recording.SNAPSHOT_EVERY
     assert held[1].state["rounds"].unread, "writing the snapshot read the rounds"
     assert sessions.load(Store(store.root), sid).replay().state == truth(store, sid)
     # a reader that still holds the older snapshot reads the bytes it names, whatever followed
@@ -189,8 +197,9 @@ def test_a_long_list_behaves_as_a_list():
 
 
 def big_journal_sheet(home) -> tuple[Store, str, os.PathLike]:
-    """A sheet whose journal is longer than both ends the action checks."""
-    store, sid = written_sheet(home, 2000)
+    """A sheet whose journal is longer than both ends the action checks (2,000 rounds at the
+    ends in use, 200 at the tests' own)."""
+    store, sid = written_sheet(home, 2000 if LONG else 200)
     (path,) = [p for p in store.journal_paths(sid)]
     assert path.stat().st_size > 3 * jn.EDGE
     return Store(home), sid, path
@@ -250,7 +259,7 @@ def test_a_change_in_the_middle_is_seen_by_the_next_snapshot(tmp_path):
     with open(path, "r+", encoding="utf-8") as fh:
         fh.write("".join(line + "\n" for line in lines))
     held = None
-    for i in range(sessions.SNAPSHOT_EVERY):
+    for i in range(recording.SNAPSHOT_EVERY):
         held = sessions.record(Store(store.root), sid, {"type": "add", "scores": {"Ann": 1}}, held)
         held = (held.session, held.replay)
     assert sessions.load(Store(store.root), sid).replay().state == truth(store, sid)

@@ -1,19 +1,46 @@
 """A session continued on two laptops while their real Syncthing was paused (issue 30's trial):
 both laptops then show the same fork, nothing acknowledged is lost, and the choice made on one
-laptop reaches the other through Syncthing. Skipped, saying why, when syncthing is absent."""
+laptop reaches the other through Syncthing. Skipped, saying why, when syncthing is absent.
+
+The two laptops are tests/syncthing_support.py's, as in the trials: each data folder set up by
+`companion sync setup`, and "in sync" asked of each Syncthing's REST API (idle, nothing needed,
+every peer complete) before the files are compared, not waited for as three quiet seconds."""
 
 from __future__ import annotations
 
 import pytest
-from syncthing_pair import SYNCTHING, Pair
+from syncthing_support import SYNCTHING, Cluster
 from sync_support import Laptop
 
 pytestmark = pytest.mark.skipif(SYNCTHING is None, reason="syncthing is not installed (apt-get install syncthing)")
 
 
+class Pair:
+    """Two laptops' Syncthing: paused together (the Wi-Fi drops), and asked when they agree."""
+
+    def __init__(self, root):
+        self.cluster = Cluster(root, 2)
+
+    def __enter__(self) -> "Pair":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cluster.close()
+
+    def pause(self) -> None:
+        self.cluster.pause(self.cluster.nodes)
+
+    def resume(self) -> None:
+        self.cluster.resume_all()
+
+    def converged(self) -> bool:
+        self.cluster.wait_in_sync()  # raises, saying what differs, after 120 s
+        return True
+
+
 def test_a_session_continued_on_two_paused_laptops_forks_and_is_resolved_through_syncthing(tmp_path):
-    ann, bob = tmp_path / "ann" / "data", tmp_path / "bob" / "data"
-    with Pair(tmp_path / "syncthing", [ann, bob]) as pair:
+    with Pair(tmp_path) as pair:
+        ann, bob = pair.cluster.folders
         ann_laptop, bob_laptop = Laptop(ann, "Ann's laptop"), Laptop(bob, "Bob's laptop")
         ann_laptop.run("new", "scoresheet", "--players", "Ann,Bob", expect=0)
         sid = ann_laptop.json("status")["session"]

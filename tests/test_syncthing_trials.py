@@ -17,7 +17,8 @@ sometimes a Syncthing is killed with SIGKILL and started again; then every sync 
 A session is continued only on the laptop that started it: two laptops continuing one session
 at once is the session half of issue 30 (per-device journals, docs/forks.md).
 
-A few trials by default; COMPANION_LONG_TESTS=1 runs 204: three clubs of two laptops and three of
+One trial of each kind by default (two laptops, three laptops: each syncing through a real
+Syncthing); COMPANION_LONG_TESTS=1 runs 204: three clubs of two laptops and three of
 three side by side, 34 trials each.
 """
 
@@ -32,6 +33,7 @@ import time
 import pytest
 from long_mode import report_races, scaled
 from syncthing_support import Cluster, Companion, need_syncthing
+from warm_support import warm  # noqa: F401 (a fixture: the laptops' companions forked from it)
 
 from companion.core.journal import load
 from companion.core.store import Store
@@ -45,9 +47,9 @@ KINDS = ["play", "new", "add", "add", "undo", "finish", "rename", "title", "valu
 class Laptop:
     """One laptop: its folder, its companion, and what it started (session -> rounds known)."""
 
-    def __init__(self, index: int, folder):
+    def __init__(self, index: int, folder, warm=None):
         self.index, self.folder = index, folder
-        self.companion = Companion(folder)
+        self.companion = Companion(folder, warm)
         self.in_play: dict[str, dict] = {}  # its own sessions: {"players", "finished"}
 
 
@@ -183,10 +185,10 @@ def rounds_in(folder, sid: str) -> int:
     return sum(1 for entry in done if entry["event"].get("type") == "add")
 
 
-def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
+def run_trials(tmp_path, laptops: int, trials: int, seed: int, warm=None) -> dict:
     need_syncthing()
     cluster = Cluster(tmp_path, laptops)
-    machines = [Laptop(i, folder) for i, folder in enumerate(cluster.folders)]
+    machines = [Laptop(i, folder, warm) for i, folder in enumerate(cluster.folders)]
     ledger = Ledger()
     overlapped = killed_syncthings = 0
     problems: list[str] = []
@@ -250,14 +252,15 @@ def run_trials(tmp_path, laptops: int, trials: int, seed: int) -> dict:
             "problems": problems}
 
 
-def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int) -> None:
+def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int, warm=None) -> None:
     """``clusters`` clubs of ``laptops`` laptops, each running ``trials`` trials, side by side
-    (most of a trial is waiting for the clock or the sync, so they share the machine well)."""
+    (most of a trial is waiting for the clock or the sync, so they share the machine well); each
+    laptop's companion a process forked from ``warm`` (tests/warm_support.py)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(clusters) as pool:
-        runs = list(pool.map(lambda i: run_trials(tmp_path / f"club{i}", laptops, trials, seed=laptops * 100 + i),
-                             range(clusters)))
+        runs = list(pool.map(lambda i: run_trials(tmp_path / f"club{i}", laptops, trials, seed=laptops * 100 + i,
+                                                  warm=warm), range(clusters)))
     total = {k: sum(r[k] for r in runs)
              for k in ("trials", "overlapped", "acknowledged", "rounds", "refused", "killed", "syncthings")}
     problems = [p for r in runs for p in r["problems"]]
@@ -272,9 +275,9 @@ def trials_side_by_side(tmp_path, laptops: int, clusters: int, trials: int) -> N
     assert not problems, f"{len(problems)} problems: " + "; ".join(problems[:4])
 
 
-def test_two_laptops_end_with_the_same_record(tmp_path):
-    trials_side_by_side(tmp_path, 2, clusters=scaled(1, 3), trials=scaled(2, 34))
+def test_two_laptops_end_with_the_same_record(tmp_path, warm):
+    trials_side_by_side(tmp_path, 2, clusters=scaled(1, 3), trials=scaled(1, 34), warm=warm)
 
 
-def test_three_laptops_end_with_the_same_record(tmp_path):
-    trials_side_by_side(tmp_path, 3, clusters=scaled(1, 3), trials=scaled(2, 34))
+def test_three_laptops_end_with_the_same_record(tmp_path, warm):
+    trials_side_by_side(tmp_path, 3, clusters=scaled(1, 3), trials=scaled(1, 34), warm=warm)

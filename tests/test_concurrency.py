@@ -9,7 +9,6 @@ from long_mode import scaled
 from warm_support import warm  # noqa: F401 (a fixture)
 
 from companion.core import session as sessions
-from companion.core.device import device
 from companion.core.store import Store
 
 WRITER = r"""
@@ -87,11 +86,6 @@ def test_eight_scripts_and_four_one_shot_writers_nothing_refused(tmp_path, warm)
     store = Store(home)
     ids = [sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None}).id
            for _ in range(8)]
-    # This laptop's device id made first: several companions' FIRST action at once on a new
-    # folder refuses some ("Could not write .local/device.json: No such file or directory":
-    # each write of the unlocked device.json removes the others' temporary files), a bug of
-    # its own, left to core/device.py's owner (issue 29's report); this test is about the locks.
-    device(store)
     actions = scaled(60, 150)
     env = {"COMPANION_HOME": str(home)}
     scripts = []

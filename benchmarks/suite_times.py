@@ -2,8 +2,9 @@
 
     python benchmarks/suite_times.py FILE [--top 30] [--tests]
 
-Prints, per test file, its tests' wall time, their CPU (the test process and the children it
-reaped) and the wait (wall minus CPU): where the suite computes and where it waits.
+Prints, per test file, its tests' wall time, their CPU (the test process, the children it
+reaped, and the processes it keeps: a Chromium, the commands' helper) and the wait (wall minus
+CPU): where the suite computes and where it waits.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def main() -> None:
         key = row["test"] if args.tests else row["test"].split("::")[0]
         entry = sums[key]
         entry[0] += row["wall"]
-        entry[1] += row["cpu"] + row["children"]
+        entry[1] += row["cpu"] + row["children"] + max(0.0, row.get("kept", 0.0))
         entry[2] += 1
     wall = sum(e[0] for e in sums.values())
     cpu = sum(e[1] for e in sums.values())

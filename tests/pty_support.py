@@ -277,23 +277,28 @@ class Shell:
 
 def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
     """What a pty's ``fd`` printed until ``text`` came (decoded), or an AssertionError naming
-    the end of what came instead."""
+    the end of what came instead. Every cursor position request (``ESC [ 6 n``) is answered as
+    a terminal does, even one split between two reads: unanswered, prompt_toolkit waited 1 s at
+    every Enter, and after 2 s printed a warning over what it draws (issue 29, item 7)."""
     seen = b""
+    answered = 0
     deadline = time.monotonic() + timeout
     while text.encode() not in seen:
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-            if b"\x1b[6n" in chunk:  # where is the cursor? A terminal answers at once; unanswered,
-                os.write(fd, b"\x1b[1;1R")  # prompt_toolkit waited 1 s at every Enter (issue 29, item 7)
+        if not select.select([fd], [], [], left)[0]:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        asked = seen.count(b"\x1b[6n")
+        if asked > answered:
+            os.write(fd, b"\x1b[1;1R" * (asked - answered))
+            answered = asked
     return seen.decode("utf-8", "replace")
 

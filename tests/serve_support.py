@@ -224,33 +224,11 @@ def typed_round(run, folder: Path, dealt: dict[str, list[str]], typed: list[list
 
 
 def read_pty_until(fd: int, text: str, timeout: float = 60.0) -> str:
-    """What a pty's ``fd`` printed until ``text`` came (decoded), answering every cursor
-    position request (``ESC [ 6 n``) as a terminal does, even one split between two reads:
-    prompt_toolkit, unanswered for 2 s, decides the terminal cannot answer and prints a warning
-    over what it draws, which is what a busy machine's reads made of `serve --player-codes`'s
-    private screen once (issue 29, item 7). Read everything a screen shows before spending
+    """:func:`pty_support.read_until` with a minute's bound: what a pty's ``fd`` printed until
+    ``text`` came, every cursor question answered (prompt_toolkit, unanswered for 2 s, prints a
+    warning over what it draws: what a busy machine's reads made of `serve --player-codes`'s
+    private screen once, issue 29, item 7). Read everything a screen shows before spending
     seconds on it (decoding its codes), so that no question waits meanwhile."""
-    import os
-    import select
+    from pty_support import read_until
 
-    seen = b""
-    answered = 0
-    deadline = time.monotonic() + timeout
-    while text.encode() not in seen:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"{text!r} never came; saw {seen[-800:]!r}")
-        if not select.select([fd], [], [], left)[0]:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-        asked = seen.count(b"\x1b[6n")
-        if asked > answered:
-            os.write(fd, b"\x1b[1;1R" * (asked - answered))
-            answered = asked
-    return seen.decode("utf-8", "replace")
+    return read_until(fd, text, timeout)

@@ -121,7 +121,11 @@ def test_a_page_changes_in_place_keeping_its_scroll(web, home):
 
 
 def test_a_phone_back_from_a_lost_wifi_shows_the_current_state_and_records_once(web, home):
-    from live_support import Wifi
+    """While Bob's phone is away, a stream of his page opened straight at the server (not
+    through the lost Wi-Fi) shows when the server sent his new page to every open stream; the
+    phone, WITHIN (the promise's whole budget) later still shows the old state: it could not know.
+    (Before: a fixed 2 s wait, with nothing telling whether the move had gone out yet.)"""
+    from live_support import Stream, Wifi
 
     sid = new_trans(home, special="pass-three")
     with Served(home) as srv:
@@ -133,8 +137,13 @@ def test_a_phone_back_from_a_lost_wifi_shows_the_current_state_and_records_once(
             offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
             wifi.cut()  # the phone's connections die, and nothing gets through
             web.execute_cdp_cmd("Network.emulateNetworkConditions", offline)  # the phone knows it is offline
-            companion(home, "pass", "Ann", hands(home, sid)["Ann"][0])  # while Bob's phone is away
-            time.sleep(2)
+            control = Stream(srv.host, srv.port, srv.path("Bob"), since=shown)
+            try:
+                companion(home, "pass", "Ann", hands(home, sid)["Ann"][0])  # while Bob's phone is away
+                assert control.data(timeout=30) != shown  # sent: a page still connected has it now
+            finally:
+                control.close()
+            time.sleep(WITHIN)
             assert "Waiting for Ann" in body_text(web)  # it could not know
             wifi.restore()
             web.execute_cdp_cmd("Network.emulateNetworkConditions", dict(offline, offline=False))  # 'online'

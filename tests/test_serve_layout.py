@@ -1,7 +1,7 @@
 """Every page as a phone and a TV show it (issue 21 items 5 and 6), in headless Chromium: no
 horizontal overflow at 360 px on any page of any game, board labels never cut off, each
-player's colour the same everywhere, no violation axe-core finds (on the table's and two
-players' pages of each game, every page with COMPANION_LONG_TESTS=1), and a TV page that reads from
+player's colour the same everywhere, no violation axe-core finds (on the table's and one
+player's pages of each game, every page with COMPANION_LONG_TESTS=1), and a TV page that reads from
 across the room (scores at least 4% of the screen's height, the screen used, the final score
 broken down, no private card)."""
 
@@ -109,7 +109,7 @@ def test_no_page_overflows_a_360_px_phone_and_axe_finds_nothing(game, run, home)
             web.get(links[who])
             assert overflow(web) == [], (game, who)
             assert clipped_labels(web) == [], (game, who)
-            if LONG or n < 3:  # axe on the table's and two players' pages (the others are built alike)
+            if LONG or n < 2:  # axe on the table's and a player's pages (the others are built alike)
                 found = violations(web)
                 assert found == [], f"{game} {who}:\n{summary(found)}"
     finally:
@@ -201,7 +201,8 @@ def test_the_tv_page_shows_the_final_score_broken_down(game, run, home):
         assert "The game is over" in text
         for words in expected:
             assert words in text, words
-        assert violations(web) == []
+        if LONG or game == "transatlantic":  # one finished TV by default (its score table is one row a player)
+            assert violations(web) == []
     finally:
         quit_chrome(web)
         stop(proc)

@@ -388,7 +388,8 @@ def test_undo_in_the_shell_takes_a_phones_move_back_and_the_page_shows_it(web, r
             with create_app_session(input=pipe, output=DummyOutput()):
                 run_shell(App(home), input=pipe, output=DummyOutput())
         assert status_of(run)["rails"] == []
-        web.refresh()
+        # no reload: the page follows the game by itself (a reload here loaded it twice)
+        assert settled(lambda: "2 rails' worth left this turn" in body_text(web), within=WAIT), body_text(web)[:1500]
         phones.ready("Ann", ".tapboard input[type=image]")
         text = body_text(web)
         assert "2 rails' worth left this turn" in text and "Ann built E6-E7" not in text

@@ -108,6 +108,9 @@ def test_under_build_anywhere_only_the_lines_next_to_the_network_stand_out(web, 
         companion(home, "start", who, where)
     first = status(home)["turn"]["player"] if status(home).get("turn") else "Ann"
     with Served(home) as srv:
+        web.get(srv.players[first] + "?z=1")  # the whole board first: the page then opens as it opens, to be tapped
+        shot(web, "build-anywhere-whole-board")
+        assert labels_apart(web.execute_script(BOXES)) == []
         web.get(srv.players[first])
         board = web.find_element("css selector", "form.tapboard")
         assert board.find_element("css selector", "input[name=z]").get_attribute("value") == str(screens.CLOSE)
@@ -117,10 +120,6 @@ def test_under_build_anywhere_only_the_lines_next_to_the_network_stand_out(web, 
         assert "zoom in elsewhere" in web.find_element("css selector", "body").text
         shot(web, "build-anywhere-opening")
         assert labels_apart(web.execute_script(BOXES)) == []
-        web.get(srv.players[first] + "?z=1")
-        shot(web, "build-anywhere-whole-board")
-        assert labels_apart(web.execute_script(BOXES)) == []
-        web.get(srv.players[first])
         line = web.find_elements("css selector", 'svg.tapboard-svg line[stroke-dasharray]')[0]
         name = line.get_attribute("data-v")
         image = web.find_element("css selector", "form.tapboard input[type=image]")

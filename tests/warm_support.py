@@ -130,10 +130,10 @@ class Forked:
 
     def wait(self, timeout: float | None = None) -> int:
         """The child's end; with ``timeout``, asked in short steps (the warm process answers one
-        request at a time, and a blocking wait would hold every other test's start)."""
+        request at a time: a wait that may not end must not hold every other start)."""
         if timeout is None:
-            while self.poll() is None:
-                time.sleep(0.01)
+            if self.returncode is None:
+                self.returncode = self.warm._wait(self.pid)
             return self.returncode
         deadline = time.monotonic() + timeout
         while self.poll() is None:
@@ -243,6 +243,14 @@ WEB = ("companion.terminal.cli", "companion.core.session", "companion.core.app",
        "email.parser", "uvicorn", "uvicorn.config", "uvicorn.main", "uvicorn.server", "uvicorn.lifespan.on",
        "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.websockets.auto", "uvicorn.loops.asyncio")
 _web: Warm | None = None
+
+
+def _python(env) -> dict:
+    """What an interpreter reads as it starts: a forked server would not see a change in it."""
+    return {key: value for key, value in env.items() if key.startswith("PYTHON")}
+
+
+_STARTED = _python(os.environ)  # the warm process's (a server in another environment is a new interpreter)
 _web_lock = threading.Lock()
 
 
@@ -258,7 +266,7 @@ def serve_process(home: Path, *args: str):
     server once: ~0.15 s of CPU a server less), or a new interpreter (:func:`forking`)."""
     global _web
     env = dict(os.environ, COMPANION_HOME=str(home))
-    if not forking():
+    if not forking() or _python(os.environ) != _STARTED:  # e.g. PYTHONPATH: a plugin a test installed
         return subprocess.Popen([sys.executable, "-m", "companion", "serve", *args], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
     with _web_lock:

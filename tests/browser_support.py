@@ -22,7 +22,6 @@ import atexit
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, replace
 
@@ -334,11 +333,12 @@ def link_line(line: str) -> tuple[str, str | None, str]:
 
 
 def serve(home, players):
-    """`companion serve --port 0` in its own process: (process, {who: url}), the table's link
-    under "table" (a test with a player called "table" reads :func:`link_line` itself)."""
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    """`companion serve --port 0` in its own process (forked from a warm one that imported the
+    web server once: tests/warm_support.py serve_process): (process, {who: url}), the table's
+    link under "table" (a test with a player called "table" reads :func:`link_line` itself)."""
+    from warm_support import serve_process
+
+    proc = serve_process(home, "--port", "0")
     links = {}
     for _ in range(1 + len(players)):
         line = proc.stdout.readline()
@@ -355,6 +355,7 @@ def stop(proc) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait(timeout=10)
 
 
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: the tests' screenshots are kept there for people

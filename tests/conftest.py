@@ -213,6 +213,7 @@ def pytest_sessionfinish(session, exitstatus):
     for name in ("pty_fork", "tests.pty_fork"):  # the commands' helper, reaped (tests/pty_fork.py)
         if name in sys.modules:
             sys.modules[name].close()
+    getattr(sys.modules.get("warm_support"), "close_web", lambda: None)()  # the servers' warm process
 
 
 # -- where the suite's time goes (tests/suite_times.py) ----------------------------------------------

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from browser_support import link_line
+from warm_support import serve_process
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
 
@@ -47,13 +46,12 @@ def new_trans(home: Path, players=PLAYERS, special: str | None = "three-rails", 
 
 
 class Served:
-    """`companion serve --port 0` on 127.0.0.1 in its own process, piped."""
+    """`companion serve --port 0` on 127.0.0.1 in its own process, piped (forked from a warm one:
+    tests/warm_support.py serve_process)."""
 
     def __init__(self, home: Path, players=PLAYERS):
-        env = dict(os.environ, COMPANION_HOME=str(home))
         self.home = home
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.proc = serve_process(home, "--port", "0")
         self.players: dict[str, str] = {}
         self.table = ""
         for _ in range(1 + len(players)):

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,9 @@ commands = sys.stdin
 answers = os.fdopen(os.dup(1), "w", buffering=1)
 for line in commands:
     job = json.loads(line)
-    if "wait" in job:
-        _, status = os.waitpid(job["wait"], 0)
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    if "wait" in job:  # "poll": None while the child runs
+        pid, status = os.waitpid(job["wait"], os.WNOHANG if job.get("poll") else 0)
+        code = None if pid == 0 else -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         answers.write(json.dumps({"code": code}) + "\n")
         continue
     out = os.open(job["out"], os.O_WRONLY)  # the caller holds the other end of each already
@@ -84,24 +85,61 @@ for line in commands:
 """
 
 
+class Errors:
+    """A forked child's standard error (a file), read as a Popen's pipe: to its end, once the
+    child has ended."""
+
+    def __init__(self, child: "Forked"):
+        self.child = child
+
+    def read(self) -> str:
+        self.child.wait(timeout=60)
+        try:
+            return self.child.err.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def close(self) -> None:
+        pass
+
+
 class Forked:
-    """One writer forked by :class:`Warm`: ``stdout`` to read, ``send_signal``, ``communicate``
-    and ``returncode`` as a Popen's."""
+    """One writer forked by :class:`Warm`: ``stdout`` to read, ``stderr`` to read once it ended,
+    ``send_signal``, ``terminate``, ``kill``, ``poll``, ``wait``, ``communicate``, ``pid`` and
+    ``returncode`` as a Popen's."""
 
     def __init__(self, warm: "Warm", pid: int, stdin, stdout, err: Path, args: list[str]):
         self.warm, self.pid, self.stdin, self.stdout, self.err, self.args = warm, pid, stdin, stdout, err, args
+        self.stderr = Errors(self)
         self.returncode: int | None = None
 
     def send_signal(self, signal: int) -> None:
         if self.returncode is None:
             os.kill(self.pid, signal)
 
+    def terminate(self) -> None:
+        self.send_signal(15)
+
     def kill(self) -> None:
         self.send_signal(9)
 
-    def wait(self, timeout: float | None = None) -> int:
+    def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = self.warm._wait(self.pid)
+            self.returncode = self.warm._wait(self.pid, poll=True)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The child's end; with ``timeout``, asked in short steps (the warm process answers one
+        request at a time: a wait that may not end must not hold every other start)."""
+        if timeout is None:
+            if self.returncode is None:
+                self.returncode = self.warm._wait(self.pid)
+            return self.returncode
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(0.01)
         return self.returncode
 
     def communicate(self, timeout: float | None = None) -> tuple[str, str]:
@@ -109,7 +147,7 @@ class Forked:
             self.stdin.close()
         out = self.stdout.read()  # to its end: the writer ended (or was killed)
         self.stdout.close()
-        self.wait()
+        self.wait(timeout)
         err = self.err.read_text(encoding="utf-8", errors="replace")
         self.err.unlink()
         return out, err
@@ -127,7 +165,7 @@ class Warm:
         self.count = 0
         self.lock = threading.Lock()  # one request at a time on the pipe (writers start from threads)
         # a writer given no data folder writes into one of this process's, never a user's
-        env = dict(os.environ, COMPANION_HOME=str(self.folder / "home"))
+        env = self.env = dict(os.environ, COMPANION_HOME=str(self.folder / "home"))
         self.proc = subprocess.Popen([sys.executable, "-c", WARM, *modules], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1, cwd=self.cwd, env=env)
 
@@ -175,8 +213,13 @@ class Warm:
         return self.start("import sys; sys.argv[0] = 'companion'\nfrom companion.terminal.start import main\nmain()",
                           *args, stdin=stdin, env=env)
 
-    def _wait(self, pid: int) -> int:
-        return self._ask({"wait": pid})["code"]
+    def _wait(self, pid: int, poll: bool = False) -> int | None:
+        return self._ask({"wait": pid, "poll": poll})["code"]
+
+    def changes(self, env: dict) -> dict:
+        """What turns this process's environment into ``env`` (for :meth:`start`'s ``env``)."""
+        return {**{key: None for key in self.env if key not in env},
+                **{key: value for key, value in env.items() if self.env.get(key) != value}}
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -190,3 +233,52 @@ def warm():
     process = Warm(cwd=Path(__file__).resolve().parents[1])
     yield process
     process.close()
+
+
+# -- the tests' servers (tests/browser_support.py serve(), tests/live_support.py Served) ---------
+
+WEB = ("companion.terminal.cli", "companion.core.session", "companion.core.app", "companion.core.store",
+       "companion.terminal.start", "companion.terminal.setup", "companion.core.datapack",
+       "companion.web.server", "companion.web.site", "companion.web.seats", "importlib.metadata",
+       "email.parser", "uvicorn", "uvicorn.config", "uvicorn.main", "uvicorn.server", "uvicorn.lifespan.on",
+       "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.websockets.auto", "uvicorn.loops.asyncio")
+_web: Warm | None = None
+
+
+def _python(env) -> dict:
+    """What an interpreter reads as it starts: a forked server would not see a change in it."""
+    return {key: value for key, value in env.items() if key.startswith("PYTHON")}
+
+
+_STARTED = _python(os.environ)  # the warm process's (a server in another environment is a new interpreter)
+_web_lock = threading.Lock()
+
+
+def forking() -> bool:
+    """Whether servers are forked (not in the long run, nor with COMPANION_PTY_FORK=0: there each
+    is a new interpreter, as a person starts it)."""
+    return os.environ.get("COMPANION_LONG_TESTS") != "1" and os.environ.get("COMPANION_PTY_FORK", "1") != "0"
+
+
+def serve_process(home: Path, *args: str):
+    """`companion serve ARGS` with COMPANION_HOME=home, stdout and stderr piped: forked from
+    this test process's warm web process (started on first use, which has imported the web
+    server once: ~0.15 s of CPU a server less), or a new interpreter (:func:`forking`)."""
+    global _web
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    if not forking() or _python(os.environ) != _STARTED:  # e.g. PYTHONPATH: a plugin a test installed
+        return subprocess.Popen([sys.executable, "-m", "companion", "serve", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env)
+    with _web_lock:
+        if _web is None:
+            _web = Warm(WEB, cwd=Path(__file__).resolve().parents[1])
+    return _web.companion("serve", *args, env=_web.changes(env))
+
+
+def close_web() -> None:
+    """The warm web process ended (tests/conftest.py, as the test process's tests end)."""
+    global _web
+    with _web_lock:
+        if _web is not None:
+            _web.close()
+            _web = None

@@ -53,56 +53,32 @@ def _read(store: Any) -> dict | None:
     return dict(doc)
 
 
+def _text(doc: dict) -> str:
+    """The record's file: TinyDB's layout, as every file of the data folder."""
+    stamped = {SCHEMA_KEY: {"kind": "device", "version": schema_version("device")}, "device": {"1": doc}}
+    return json.dumps(stamped, ensure_ascii=False)
+
+
 def _write(store: Any, doc: dict) -> None:
     make_private_folder(local_folder(store))
-    # TinyDB's layout, as every file of the data folder
-    stamped = {SCHEMA_KEY: {"kind": "device", "version": schema_version("device")}, "device": {"1": doc}}
-    atomic_write_text(device_path(store), json.dumps(stamped, ensure_ascii=False))
+    atomic_write_text(device_path(store), _text(doc))
 
 
 def _create(store: Any, doc: dict) -> dict:
     """The device's record made for the first time: ``doc``, or the one another companion of
     this machine made meanwhile. Several companions' first actions on a new data folder start
-    together (a script, the phones' server and the shell): each used to write its own id, and
+    together (a script, the phones' server, the shell): each used to write its own id, and
     one's cleaning of leftover temporary files removed the others' before they were renamed
-    ("Could not write .local/device.json"). The file is now written whole under a name of its
-    own and linked into place only if absent, so the first wins and the others read its id."""
-    import os
-    import tempfile
+    ("Could not write .local/device.json"). Made only if absent (files.create_text), the first
+    record stays and the others read its id; a damaged one is replaced, as before."""
+    from companion.core.files import create_text
 
-    from companion.contract.errors import StoreError
-    from companion.contract.language import _
-
-    path = device_path(store)
-    stamped = {SCHEMA_KEY: {"kind": "device", "version": schema_version("device")}, "device": {"1": doc}}
-    tmp = None
-    try:
-        make_private_folder(local_folder(store))
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".device-new.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(stamped, ensure_ascii=False))
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.link(tmp, path)  # only if absent: written whole before anyone can read it
-        except FileExistsError:
-            made = _read(store)
-            if made is not None:
-                return made
-            os.replace(tmp, path)  # a damaged record: replaced, as before
-            tmp = None
-        except OSError:  # a file system without hard links: written as every other file
-            os.replace(tmp, path)
-            tmp = None
-    except OSError as exc:
-        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
-            path=path, reason=exc.strerror or exc)) from exc
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    if create_text(device_path(store), _text(doc)):
+        return doc
+    made = _read(store)
+    if made is not None:
+        return made
+    _write(store, doc)
     return doc
 
 

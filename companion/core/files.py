@@ -77,6 +77,32 @@ def clean_leftovers(path: Path) -> None:
                 leftover.unlink()
 
 
+def _cannot_write(path: Path, exc: OSError) -> StoreError:
+    return StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(
+        path=path, reason=exc.strerror or exc))
+
+
+def _written_aside(path: Path, prefix: str, text: str) -> str:
+    """``text`` written whole and flushed to a new temporary file beside ``path`` (its name
+    starting with ``prefix``): the file's name, or a StoreError (nothing left behind)."""
+    import tempfile  # only writes need it
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
+    except OSError as exc:
+        raise _cannot_write(path, exc) from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise _cannot_write(path, exc) from exc
+    return tmp
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
 
@@ -84,24 +110,48 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         make_private_folder(path.parent)
     except OSError as exc:
-        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
+        raise _cannot_write(path, exc) from exc
     clean_leftovers(path)
-    import tempfile  # only writes need it
-
+    tmp = _written_aside(path, f".{path.name}.", text)
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise StoreError(_("Could not write {path}: {reason}. Nothing was changed.").format(path=path, reason=exc.strerror or exc)) from exc
+        raise _cannot_write(path, exc) from exc
+    _sync_folder(path)
+
+
+def create_text(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` only if no file is there: True if this call made it, False
+    if one was there already (left as it was). The file appears whole or not at all (written
+    aside, then linked into place), so several processes making it at once agree on one: the
+    first. Its temporary name is not one :func:`clean_leftovers` removes, so another process's
+    write of ``path`` never deletes it midway. A file system without hard links gets the file
+    as :func:`atomic_write_text` writes it."""
+    try:
+        make_private_folder(path.parent)
+    except OSError as exc:
+        raise _cannot_write(path, exc) from exc
+    tmp = _written_aside(path, f".{path.name}-new.", text)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except OSError:  # no hard links here: renamed into place instead
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _cannot_write(path, exc) from exc
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    _sync_folder(path)
+    return True
+
+
+def _sync_folder(path: Path) -> None:
+    """The folder's entry for ``path`` flushed too (a rename or link survives a power cut)."""
     if hasattr(os, "O_DIRECTORY"):
         with contextlib.suppress(OSError):
             dfd = os.open(path.parent, os.O_DIRECTORY)

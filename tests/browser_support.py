@@ -30,13 +30,19 @@ import pytest
 # --headless=new draws as a windowed Chromium does; the rest spare work no test looks at (the
 # network's background fetches, updates, sync, crash reports, the translation and media-router
 # services, extensions, audio). Every one is a switch of Chromium's own (chrome://flags lists
-# none of them: see https://peter.sh/experiments/chromium-command-line-switches/).
+# none of them: see https://peter.sh/experiments/chromium-command-line-switches/). The three
+# WebUIOmnibox features are the address bar's drop-downs, which Chromium 156 loads as pages of
+# their own (chrome://omnibox-popup.top-chrome) in a renderer of their own for every window, even
+# headless: they took more CPU than the companion's pages (3.3 s against 2.5 s in the German page
+# tests). tests/test_browser_itself.py checks that a window loads no such page.
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--no-first-run", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--hide-scrollbars", "--disable-extensions",
                   "--disable-default-apps", "--disable-breakpad", "--disable-domain-reliability",
                   "--disable-client-side-phishing-detection", "--mute-audio", "--no-default-browser-check",
-                  "--password-store=basic", "--disable-features=Translate,OptimizationHints,MediaRouter")
+                  "--password-store=basic",
+                  "--disable-features=Translate,OptimizationHints,MediaRouter,"
+                  "WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup")
 WINDOW = (1920, 1080)  # the browser's window: the largest page a test asks for fits it
 
 

@@ -62,7 +62,8 @@ class Recorder:
             def __exit__(self, *exc):
                 row = {"test": nodeid, "wall": round(time.perf_counter() - self.wall, 4),
                        "cpu": round(time.process_time() - self.cpu, 4),
-                       "children": round(_children() - self.kids, 4), "kept": round(_kept() - self.kept, 4)}
+                       "children": round(_children() - self.kids, 4), "kept": round(_kept() - self.kept, 4),
+                       "ended": round(time.time(), 3), "worker": os.environ.get("PYTEST_XDIST_WORKER", "")}
                 with open(recorder.path, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(row) + "\n")
 

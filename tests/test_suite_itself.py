@@ -48,7 +48,7 @@ def test_a_tests_wall_time_and_cpu_are_recorded(tmp_path):
         sum(i * i for i in range(200_000))
     waits, computes = (json.loads(line) for line in path.read_text().splitlines())
     assert waits["test"] == "tests/test_x.py::test_waits" and waits["wall"] >= 0.05 and waits["cpu"] < waits["wall"]
-    assert computes["cpu"] > 0 and set(computes) == {"test", "wall", "cpu", "children", "kept"}
+    assert computes["cpu"] > 0 and set(computes) == {"test", "wall", "cpu", "children", "kept", "ended", "worker"}
 
 
 def test_a_pytest_started_by_a_test_leaves_the_runs_counts_alone(tmp_path):

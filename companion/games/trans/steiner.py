@@ -23,6 +23,7 @@ inner loops in C (see benchmarks/bench_steiner.py for the figures).
 
 from __future__ import annotations
 
+from array import array
 import math
 from dataclasses import dataclass, field
 from itertools import product
@@ -330,6 +331,12 @@ def hand_costs(
     """
     by_colour = board.hands_colours(players)
     cost = board.costs(single)
+    key = _hands_key(board, cost, by_colour)
+    kept = _known_hands(key, by_colour)
+    if kept is not None:
+        if progress is not None and kept:
+            progress(len(kept), len(kept))  # known: every hand counted at once
+        return by_colour, kept
     g = _contract(board, cost, (), ())
     adj = g.adj
     dist = all_pairs(adj)
@@ -381,7 +388,47 @@ def hand_costs(
         done += len(last_rows)
         if progress is not None:
             progress(done, total)
+    _keep_hands(key, by_colour, out)
     return by_colour, out
+
+
+# -- the counts of every hand, kept ----------------------------------------------------------
+# A board's all-hands counts depend only on its lines' costs (the special card's kinds laid
+# over them) and on the junctions of each colour's cities (the players decide which cards are
+# in): the key below is exactly those, so a board rewritten by `data set` with other values is
+# a new key, never a stale answer. A shell or a server asked again answers at once instead of
+# relaxing 16,807 hands anew. Each entry keeps only the counts, in the order of the hands
+# (about 34 KB for Amerika), and a few boards are kept.
+_HANDS_KEPT = 16
+_hands_kept: dict[tuple, array] = {}
+_hands_lock = threading.Lock()
+
+
+def _hands_key(board: Board, cost: dict[Edge, int], by_colour: list[list[City]]) -> tuple:
+    return (len(board.xy), tuple(sorted(cost.items())), tuple(tuple(c.node for c in cs) for cs in by_colour))
+
+
+def _hand_order(by_colour: list[list[City]]):
+    """Every hand as indices of each colour's city, in the order hand_costs finds them."""
+    return product(*(range(len(cs)) for cs in by_colour))
+
+
+def _keep_hands(key: tuple, by_colour: list[list[City]], out: dict[tuple[int, ...], int]) -> None:
+    values = array("L", (out[h] for h in _hand_order(by_colour)))
+    with _hands_lock:
+        _hands_kept.pop(key, None)
+        _hands_kept[key] = values
+        while len(_hands_kept) > _HANDS_KEPT:
+            del _hands_kept[next(iter(_hands_kept))]  # the least recently used
+
+
+def _known_hands(key: tuple, by_colour: list[list[City]]) -> dict[tuple[int, ...], int] | None:
+    with _hands_lock:
+        values = _hands_kept.pop(key, None)
+        if values is None:
+            return None
+        _hands_kept[key] = values  # now the most recently used
+    return dict(zip(_hand_order(by_colour), values))
 
 
 def all_hands(

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+import threading
 from typing import Any, Iterator
 
 from companion.contract.language import _
@@ -192,9 +193,8 @@ def merged(game: str, user_values: dict[str, Any]) -> dict:
 
 def known_key(game: str, key: str) -> bool:
     """Whether ``key`` names a value (or a part of one) that the pack describes."""
-    p = pack(game)
     try:
-        get_path(p["values"], key)
+        get_path(_load(game)["values"], key)  # read only: no copy of the pack
         return True
     except KeyError:
         pass
@@ -246,7 +246,7 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
     trial[key] = value
     values = merged(game, trial)
     check_stated(game, values)
-    schema = pack(game).get("schema")
+    schema = schema_of(game)
     if not schema:
         return
     import json
@@ -255,7 +255,10 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
 
     from jsonschema.exceptions import best_match
 
-    error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(values))
+    checked = _still_to_check(schema, values)
+    error = best_match(jsonschema.Draft202012Validator(checked).iter_errors(values))
+    if error is None:
+        _known_valid(schema, values, checked)
     if error is not None:
         while error.context:  # inside anyOf/oneOf: the branch that got furthest explains best,
             # never the "or null" branch (null only means "not known yet")
@@ -264,6 +267,55 @@ def validate(game: str, key: str, value: Any, user_values: dict[str, Any]) -> No
         where = ".".join(str(p) for p in error.absolute_path) or key
         raise CompanionError(_("{dumps} does not fit {where}: {message}.").format(dumps=json.dumps(value), where=where, message=error.message))
     _game_check(game, values, key)
+
+
+# The values a schema check found valid, part by part (issue 29): `data set` checks the whole
+# merged values (a Trans board is thousands of items), though one value changed; a part (a
+# top-level property) seen valid before under the same schema is left out of the next check.
+# Only for a schema whose top level is a plain object of properties with no references: its
+# errors are then the errors of each part, so leaving out a valid part changes no refusal.
+_VALID_KEPT = 512
+_valid: dict[bytes, None] = {}
+_valid_lock = threading.Lock()
+_PLAIN_TOP = {"$schema", "type", "required", "properties", "title", "description"}
+
+
+def _part_digest(name: str, schema: Any, value: Any) -> bytes:
+    import hashlib
+    import json
+
+    text = json.dumps([name, schema, value], sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=20).digest()
+
+
+def _plain(schema: dict) -> bool:
+    import json
+
+    return (set(schema) <= _PLAIN_TOP and isinstance(schema.get("properties"), dict)
+            and not any(k in json.dumps(schema) for k in ('"$ref"', '"$dynamicRef"', '"$id"', '"$anchor"')))
+
+
+def _still_to_check(schema: dict, values: Any) -> dict:
+    """The schema with the parts already known valid left out (the whole schema otherwise)."""
+    if not isinstance(values, dict) or not _plain(schema):
+        return schema
+    props = schema["properties"]
+    left = {name: sub for name, sub in props.items()
+            if name not in values or _part_digest(name, sub, values[name]) not in _valid}
+    return schema if len(left) == len(props) else {**schema, "properties": left}
+
+
+def _known_valid(schema: dict, values: Any, checked: dict) -> None:
+    """Remember the parts of ``values`` that ``checked`` found valid (a bounded number)."""
+    if not isinstance(values, dict) or not _plain(schema):
+        return
+    digests = [_part_digest(name, sub, values[name]) for name, sub in checked["properties"].items() if name in values]
+    with _valid_lock:  # the server's questions are kept from its worker threads
+        for digest in digests:
+            _valid.pop(digest, None)
+            _valid[digest] = None
+        while len(_valid) > _VALID_KEPT:
+            del _valid[next(iter(_valid))]
 
 
 def _game_check(game: str, values: dict, key: str) -> None:

@@ -21,6 +21,7 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.history import InMemoryHistory
 
 from companion.terminal.render import wrap
+from companion.terminal import keys  # noqa: F401 - one set of default key bindings per process
 
 
 def on_terminal(output) -> bool:

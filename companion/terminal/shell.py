@@ -23,6 +23,7 @@ from companion.core.app import App
 from companion.contract.text import safe_text
 from companion.contract.errors import CompanionError
 from companion.terminal.groups import click_message, is_yes
+from companion.terminal import keys  # noqa: F401 - one set of default key bindings per process
 from companion.terminal.private import PrivateScreen, on_terminal
 from companion.terminal.script import STOPPED, RunAgain, RunInstead, run_line, split_line
 

@@ -121,6 +121,11 @@ def pack(game: str) -> dict:
     return json_copy(_load(game))
 
 
+def suggestions(game: str) -> dict:
+    """The pack's public suggestions (key -> {"value", "source"}), a copy of that part alone."""
+    return json_copy(_load(game).get("suggestions") or {})
+
+
 def split_key(key: str) -> list[str]:
     parts = key.split(".")
     if not key or any(not p for p in parts):
@@ -383,7 +388,7 @@ def unknowns(values: Any, prefix: str = "", schema: dict | None = None) -> Itera
 
 def missing(game: str, values: dict) -> list[str]:
     """Every value of ``game`` still unknown, given the merged ``values``."""
-    return list(unknowns(values, "", pack(game).get("schema")))
+    return list(unknowns(values, "", schema_of(game)))  # read only: no copy of the pack
 
 
 def _nearest(game: str, section: str, key: str) -> str:

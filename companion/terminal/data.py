@@ -114,9 +114,9 @@ def set_value(app, game: str, key: str, value: str) -> None:
 @pass_app
 def accept(app, game: str, key: str) -> None:
     _game(game)
-    hint = (datapack.pack(game).get("suggestions") or {}).get(key)
+    hint = datapack.suggestions(game).get(key)
     if not hint or hint.get("value") is None or _has_unknown(hint["value"]):
-        offered = [k for k, h in (datapack.pack(game).get("suggestions") or {}).items()
+        offered = [k for k, h in datapack.suggestions(game).items()
                    if h.get("value") is not None and not _has_unknown(h["value"])]
         if offered:
             raise CompanionError(_("{game} offers no whole suggestion for {key}: the ones to confirm are "

@@ -200,7 +200,7 @@ def ask(app: App, game: str, key: str, progress: str = "", why: str = "") -> boo
             _say(_("The rulebook states {what}: {value}.").format(what=fact["what"], value=fact["value"]))
     found = datapack.suggestion_for(game, key)
     suggestion = found[1] if found and found[0] == key else None
-    hint = (datapack.pack(game).get("suggestions") or {}).get(key)
+    hint = datapack.suggestions(game).get(key)
     if suggestion is not None:
         source = suggestion.get("source") or suggestion.get("note") or _("a public source")
         if "check" in source.casefold():

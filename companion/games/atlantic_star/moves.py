@@ -71,7 +71,7 @@ def ask_vp(at, key: str) -> None:
     and keep the answer as their own value."""
     cls = key.split(".")[1]
     told = [Line(_("The game is over, and the victory points of the {n}-star class are not known yet.").format(n=cls))]
-    hint = (datapack.pack(GAME).get("suggestions") or {}).get(key)
+    hint = datapack.suggestions(GAME).get(key)
     if hint:
         row = ", ".join("?" if v is None else str(v) for v in hint["value"]) if hint.get("value") else ""
         told.append(Line(_("Suggested: {row} — {note}.").format(row=row, note=hint["note"]) if row else

@@ -81,3 +81,13 @@ def test_only_so_many_parts_are_kept(nothing_kept):
     assert len(datapack._valid) == datapack._VALID_KEPT
     assert datapack._still_to_check(plain, {"a": 0}) is plain, "the oldest is forgotten"
     assert datapack._still_to_check(plain, {"a": datapack._VALID_KEPT + 9})["properties"] == {}
+
+
+def test_a_value_json_would_not_tell_apart_is_always_checked(nothing_kept):
+    plain = {"type": "object", "properties": {"a": {"type": "array"}}}
+    datapack._known_valid(plain, {"a": [1, 2]}, plain)
+    assert datapack._still_to_check(plain, {"a": [1, 2]})["properties"] == {}
+    # a tuple is written as the same list, but it is not an array to the schema
+    assert datapack._still_to_check(plain, {"a": (1, 2)}) is plain
+    datapack._known_valid(plain, {"a": {"k": (1,)}}, plain)
+    assert datapack._still_to_check(plain, {"a": {"k": (1,)}}) is plain

@@ -285,12 +285,27 @@ _valid_lock = threading.Lock()
 _PLAIN_TOP = {"$schema", "type", "required", "properties", "title", "description"}
 
 
-def _part_digest(name: str, schema: Any, value: Any) -> bytes:
+def _part_digest(name: str, schema: Any, value: Any) -> bytes | None:
+    """The part's digest with its schema; None for a value JSON would not tell apart (a tuple
+    is written as a list, but the schema's "array" is a list only): such a part is checked."""
     import hashlib
     import json
 
+    if not _json_only(value):
+        return None
     text = json.dumps([name, schema, value], sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf-8"), digest_size=20).digest()
+
+
+def _json_only(value: Any) -> bool:
+    """Whether ``value`` is made of JSON's own kinds only (dict with text keys, list, text,
+    numbers, true/false, null), as read from a file."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _json_only(v) for k, v in value.items())
+    if kind is list:
+        return all(_json_only(v) for v in value)
+    return value is None or kind in (str, int, float, bool)
 
 
 def _plain(schema: dict) -> bool:
@@ -306,7 +321,7 @@ def _still_to_check(schema: dict, values: Any) -> dict:
         return schema
     props = schema["properties"]
     left = {name: sub for name, sub in props.items()
-            if name not in values or _part_digest(name, sub, values[name]) not in _valid}
+            if name not in values or (_part_digest(name, sub, values[name]) or b"") not in _valid}
     return schema if len(left) == len(props) else {**schema, "properties": left}
 
 
@@ -314,7 +329,8 @@ def _known_valid(schema: dict, values: Any, checked: dict) -> None:
     """Remember the parts of ``values`` that ``checked`` found valid (a bounded number)."""
     if not isinstance(values, dict) or not _plain(schema):
         return
-    digests = [_part_digest(name, sub, values[name]) for name, sub in checked["properties"].items() if name in values]
+    digests = [d for name, sub in checked["properties"].items() if name in values
+               for d in [_part_digest(name, sub, values[name])] if d is not None]
     with _valid_lock:  # the server's questions are kept from its worker threads
         for digest in digests:
             _valid.pop(digest, None)

@@ -24,7 +24,9 @@ def default_bindings():
 
 def share_default_bindings() -> None:
     """Make every Application made from now on use the one set (idempotent)."""
-    if application.load_key_bindings is load_key_bindings:
+    # a later prompt_toolkit that builds its defaults elsewhere is left as it is: prompts then
+    # build their own, as before (tests/test_shared_key_bindings.py checks that they are shared)
+    if getattr(application, "load_key_bindings", None) is load_key_bindings:
         application.load_key_bindings = default_bindings
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from html import unescape
 
 import pytest
-from plugin_support import pip_install, write_distribution
+from plugin_support import install, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -127,7 +127,7 @@ def site(tmp_path_factory) -> Path:
                                 {"checks_rules.py": RULES, "checks_moves.py": MOVES, "checks_views.py": VIEWS,
                                  "checks_slowturn.py": SLOW_TURN},
                                 {"checky": "checks_rules:Checky", "slowturn": "checks_rules:SlowTurn"})
-    pip_install(source, target=work / "site")
+    install(source, target=work / "site")
     return work / "site"
 
 

@@ -221,6 +221,26 @@ class Warm:
         return self.start("import sys; sys.argv[0] = 'companion'\nfrom companion.terminal.start import main\nmain()",
                           *args, stdin=stdin, env=env, path=path)
 
+    def run(self, *args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+        """`companion ARGS` forked, as ``subprocess.run(..., capture_output=True, timeout=...)``
+        answers: a child still running after ``timeout`` is killed and TimeoutExpired raised."""
+        child = self.companion(*args, env=env)
+        out: list[str] = []
+        reader = threading.Thread(target=lambda: out.append(child.stdout.read()), daemon=True)
+        reader.start()
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            raise
+        finally:
+            reader.join(timeout)
+        child.stdout.close()
+        err = child.err.read_text(encoding="utf-8", errors="replace")
+        child.err.unlink()
+        return subprocess.CompletedProcess(["companion", *args], child.returncode, "".join(out), err)
+
     def _wait(self, pid: int, poll: bool = False) -> int | None:
         return self._ask({"wait": pid, "poll": poll})["code"]
 

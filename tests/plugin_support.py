@@ -70,14 +70,16 @@ def install(*sources: Path, target: Path) -> None:
 
 
 KNOWN = {"packages", "py-modules", "package-data"}
+PROJECT = {"name", "version", "description", "license", "requires-python", "dependencies", "entry-points"}
 
 
 def _install_one(source: Path, target: Path) -> None:
     config = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))
     project, tool = config["project"], config.get("tool", {}).get("setuptools", {})
-    if set(tool) - KNOWN or set(project.get("entry-points", {})) - {"companion.games"} or project.get("dependencies"):
-        raise ValueError(f"{source}: only {sorted(KNOWN)}, companion.games entry points and no dependencies "
-                         "are installed without pip (use pip_install)")
+    if (set(tool) - KNOWN or set(project) - PROJECT or not isinstance(project.get("license", ""), str)
+            or set(project.get("entry-points", {})) - {"companion.games"} or project.get("dependencies")):
+        raise ValueError(f"{source}: only the project's {sorted(PROJECT)}, setuptools' {sorted(KNOWN)}, "
+                         "companion.games entry points and no dependencies are installed without pip (use pip_install)")
     files = [f"{m}.py" for m in tool.get("py-modules", [])]
     data = tool.get("package-data", {})
     for package in tool.get("packages", []):

@@ -1,11 +1,28 @@
-"""Plugins installed as real distributions for the tests: pip, into a folder of their own,
-which the companion then finds on its path through the entry point group, as any plugin."""
+"""Plugins installed as real distributions for the tests, into a folder of their own, which the
+companion then finds on its path through the entry point group, as any plugin.
+
+Two ways to install one: :func:`pip_install`, pip itself (kept where pip is the subject, and for
+the tricks example every run shares), and :func:`install`, which writes what pip leaves in the
+folder (the installed form of a wheel: the modules and ``NAME-VERSION.dist-info/`` with METADATA,
+WHEEL, entry_points.txt, top_level.txt, INSTALLER, REQUESTED and RECORD, as the binary
+distribution format and PEP 376/627 say) straight from the source's pyproject.toml. A pip start
+with setuptools' build hooks in three more processes cost 0.7 s of CPU and 0.45 s per further
+source, 8 s a run (issue 29, item 7); tests/test_plugin_install.py installs one source both ways
+and holds that importlib.metadata sees the same distribution.
+"""
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import csv
+import hashlib
+import io
+import json
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 PYPROJECT = """[build-system]
@@ -40,6 +57,65 @@ def pip_install(*sources: Path, target: Path) -> None:
     """The projects at ``sources`` installed into ``target`` by one pip (each pip start takes seconds)."""
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--no-index", "--target", str(target), *map(str, sources)], check=True, capture_output=True, text=True)
+
+
+def install(*sources: Path, target: Path) -> None:
+    """The projects at ``sources`` installed into ``target`` as pip installs them, without pip:
+    each one's modules and its ``.dist-info`` written from its pyproject.toml (the setuptools
+    configuration the tests' plugins use: ``packages`` or ``py-modules``, ``package-data``;
+    anything else is refused, so that no source is silently installed otherwise than by pip)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        _install_one(Path(source), target)
+
+
+KNOWN = {"packages", "py-modules", "package-data"}
+PROJECT = {"name", "version", "description", "license", "requires-python", "dependencies", "entry-points"}
+
+
+def _install_one(source: Path, target: Path) -> None:
+    config = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))
+    project, tool = config["project"], config.get("tool", {}).get("setuptools", {})
+    if (set(tool) - KNOWN or set(project) - PROJECT or not isinstance(project.get("license", ""), str)
+            or set(project.get("entry-points", {})) - {"companion.games"} or project.get("dependencies")):
+        raise ValueError(f"{source}: only the project's {sorted(PROJECT)}, setuptools' {sorted(KNOWN)}, "
+                         "companion.games entry points and no dependencies are installed without pip (use pip_install)")
+    files = [f"{m}.py" for m in tool.get("py-modules", [])]
+    data = tool.get("package-data", {})
+    for package in tool.get("packages", []):
+        folder = package.replace(".", "/")
+        files += sorted(p.relative_to(source).as_posix() for p in (source / folder).glob("*.py"))
+        for pattern in data.get(package, []) + data.get("*", []) + data.get("", []):
+            files += sorted(p.relative_to(source).as_posix() for p in (source / folder).glob(pattern) if p.is_file())
+    tops = sorted({f.split("/")[0].removesuffix(".py") for f in files})
+    name, version = project["name"], project["version"]
+    info = f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}.dist-info"
+    record: list[tuple[str, bytes]] = []
+    for file in dict.fromkeys(files):
+        record.append((file, (source / file).read_bytes()))
+    metadata = ["Metadata-Version: 2.4", f"Name: {name}", f"Version: {version}"]
+    for key, field in (("description", "Summary"), ("license", "License-Expression"),
+                       ("requires-python", "Requires-Python")):
+        if isinstance(project.get(key), str):
+            metadata.append(f"{field}: {project[key]}")
+    points = "\n\n".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items())
+                          for group, eps in project.get("entry-points", {}).items())
+    for file, text in (("METADATA", "\n".join(metadata) + "\n"),
+                       ("WHEEL", "Wheel-Version: 1.0\nGenerator: tests/plugin_support.py\n"
+                                 "Root-Is-Purelib: true\nTag: py3-none-any\n\n"),
+                       ("entry_points.txt", points), ("top_level.txt", "".join(f"{t}\n" for t in tops)),
+                       ("INSTALLER", "companion-tests\n"), ("REQUESTED", ""),
+                       ("direct_url.json", json.dumps({"dir_info": {}, "url": source.resolve().as_uri()}))):
+        record.append((f"{info}/{file}", text.encode()))
+    rows = io.StringIO()
+    writer = csv.writer(rows, lineterminator="\n")
+    for file, content in record:
+        (target / file).parent.mkdir(parents=True, exist_ok=True)
+        (target / file).write_bytes(content)
+        digest = base64.urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b"=").decode()
+        writer.writerow([file, f"sha256={digest}", len(content)])
+    writer.writerow([f"{info}/RECORD", "", ""])
+    (target / info / "RECORD").write_text(rows.getvalue())
 
 
 def write_distribution(folder: Path, name: str, files: dict[str, str], entry_points: dict[str, str],

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from long_mode import scaled
-from plugin_support import on_path, pip_install, run_here
+from plugin_support import install, on_path, run_here
 
 PLUGIN = {
     "pyproject.toml": """[build-system]
@@ -215,9 +215,9 @@ def status_view(at):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """The plugin installed once for the file (pip, into a folder of its own), put on this
-    process's path while the file's tests run (and taken off again after), so the registry
-    finds it through its entry points like any plugin."""
+    """The plugin installed once for the file (into a folder of its own, as pip installs it:
+    plugin_support.install), put on this process's path while the file's tests run (and taken
+    off again after), so the registry finds it through its entry points like any plugin."""
     work = tmp_path_factory.mktemp("sealed")
     source = work / "companion-sealed"
     for name, text in PLUGIN.items():
@@ -226,7 +226,7 @@ def site(tmp_path_factory) -> Path:
     root = Path(__file__).resolve().parent.parent
     shutil.copy(root / "data" / "trans-europa.json", source / "leakytrans" / "trans-europa.json")
     target = work / "site"
-    pip_install(source, target=target)
+    install(source, target=target)
     with on_path(target, ("sealedbids", "leakytrans")):
         yield target
 

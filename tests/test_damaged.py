@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from warm_support import warm  # noqa: F401 - the fixture
 
 
 def new(run, players="Ann,Bob") -> str:
@@ -189,11 +190,10 @@ def test_a_wrong_shape_index_or_settings(run, two_sessions):
     one_line_error(run(["status"]), str(home / ".local" / "settings.json"))
 
 
-def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_path):
-    """A FIFO in place of a session hung `sessions`; a link to /dev/zero read until MemoryError."""
-    import subprocess
-    import sys
-
+def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_path, warm):
+    """A FIFO in place of a session hung `sessions`; a link to /dev/zero read until MemoryError.
+    Each reading command is a process of its own (a hang is killed at its timeout, not this
+    test's process), forked from a warm one (tests/warm_support.py)."""
     home, damaged, healthy = two_sessions
     path = home / "sessions" / f"{damaged}.json"
     for make in ("fifo", "zero", "folder"):
@@ -208,8 +208,7 @@ def test_a_fifo_a_device_a_folder_and_a_link_to_dev_zero(run, two_sessions, tmp_
         else:
             path.mkdir()
         for args in (["sessions"], ["stats"], ["export"]):
-            done = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                                  timeout=60, env=dict(os.environ, COMPANION_HOME=str(home)))
+            done = warm.run(*args, env={"COMPANION_HOME": str(home)}, timeout=60)
             assert done.returncode == 0, (make, args, done.stderr)
             assert "Traceback" not in done.stderr and "Something went wrong" not in done.stderr
             if args == ["sessions"]:  # the skipped file is named, in one line

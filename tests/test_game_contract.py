@@ -37,9 +37,10 @@ GAMES = BUILT_IN + sorted(EXAMPLES)
 
 @pytest.fixture(scope="module")
 def plugins(tmp_path_factory):
-    """The examples installed with pip into a folder put on this process's path (and taken off
-    again), so the registry finds them through their entry points like any plugin."""
-    from plugin_support import on_path, pip_install
+    """The examples installed as pip installs them (plugin_support.install) into a folder put on
+    this process's path (and taken off again), so the registry finds them through their entry
+    points like any plugin."""
+    from plugin_support import install, on_path
 
     work = tmp_path_factory.mktemp("contract")
     site = work / "site"
@@ -47,7 +48,7 @@ def plugins(tmp_path_factory):
     for name, source in EXAMPLES.items():
         copies.append(work / source.name)
         shutil.copytree(source, copies[-1])  # built from a copy: nothing is written into the repository
-    pip_install(*copies, target=site)
+    install(*copies, target=site)
     with on_path(site, ("yacht_companion", "tally_companion", "tricks_companion")):
         yield site
 

@@ -206,31 +206,31 @@ def test_a_german_laptop_is_told_in_german_of_an_english_phones_move(run, home, 
 
 def test_serve_in_the_pseudo_language_keeps_its_links_lines_and_says_the_rest_through_the_catalogue(run, home,
                                                                                                    tmp_path):
-    import os
-    import subprocess
-    import sys
-
     from browser_support import link_line, stop
+    from click.testing import CliRunner
+    from warm_support import answering, serve_process
+
+    from companion.terminal.cli import cli
+
+    def said(*args: str):  # the other commands in this process (their language read as a process's)
+        return CliRunner().invoke(cli, list(args), env={"LANGUAGE": "xx"})
 
     run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
     ids = [p.name[:8] for p in (home / "sessions").glob("*.json")]  # an id is said as it is: random letters
-    env = dict(os.environ, COMPANION_HOME=str(home), LANGUAGE="xx")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = serve_process(home, "--port", "0", env={"LANGUAGE": "xx"})  # the server a process of its own
     try:
         lines = [proc.stdout.readline() for _ in range(4)]
         assert [link_line(line)[:2] for line in lines] == [("table", None), ("player", "Ann"), ("player", "Bob"),
                                                            ("join", None)]
-        again = subprocess.run([sys.executable, "-m", "companion", "serve", "--links"], capture_output=True,
-                               text=True, env=env, timeout=60)
+        again = said("serve", "--links")
         assert again.stdout.splitlines() == [line.rstrip("\n") for line in lines]  # what scripts read: as it was
-        codes = subprocess.run([sys.executable, "-m", "companion", "serve", "--links", "--qr-dir", str(tmp_path)],
-                               capture_output=True, text=True, env=env, timeout=60)
-        said = [line for line in codes.stdout.splitlines() if not line.startswith(("table ", "join ", "  "))]
-        assert said and leaks(" ".join(said), allowed=["QR", "Ann", "Bob", *ids]) == [], said  # each file named with its player
-        stopping = subprocess.run([sys.executable, "-m", "companion", "serve", "--stop"], capture_output=True,
-                                  text=True, env=env, timeout=60)
-        assert stopping.returncode == 0 and stopping.stdout.strip() and leaks(stopping.stdout, allowed=ids) == [], stopping.stdout
+        codes = said("serve", "--links", "--qr-dir", str(tmp_path))
+        named = [line for line in codes.stdout.splitlines() if not line.startswith(("table ", "join ", "  "))]
+        assert named, (codes.exit_code, codes.stdout, codes.stderr)
+        assert leaks(" ".join(named), allowed=["QR", "Ann", "Bob", *ids]) == [], named  # each file named with its player
+        answering(lines[0].split()[1])  # serving: it has said all it says before
+        stopping = said("serve", "--stop")
+        assert stopping.exit_code == 0 and stopping.stdout.strip() and leaks(stopping.stdout, allowed=ids) == [], stopping.stdout
         proc.wait(timeout=30)
         told = proc.stderr.read()
         assert "Score sheet" in told or "Šçöŕé" in told  # the session's line: its game named
@@ -238,7 +238,6 @@ def test_serve_in_the_pseudo_language_keeps_its_links_lines_and_says_the_rest_th
     finally:
         stop(proc)
     for args in (["serve", "--stop"], ["serve", "--force"]):
-        refused = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                                 env=env, timeout=60)
+        refused = said(*args)
         wrapper = ["Error", "shows", "how", "write"]  # the terminal's words around a usage error: its own area
-        assert refused.returncode in (1, 2) and leaks(refused.stderr, allowed=[*wrapper, *ids]) == [], refused.stderr
+        assert refused.exit_code in (1, 2) and leaks(refused.stderr, allowed=[*wrapper, *ids]) == [], refused.stderr

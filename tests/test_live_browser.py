@@ -12,7 +12,6 @@ suite that had nothing wrong)."""
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import pytest
@@ -20,6 +19,7 @@ import pytest
 from browser_support import body_text, new_tab, phone, quit_chrome
 from live_support import PLAYERS, Served, companion, new_trans
 from serve_support import hands
+from warm_support import serve_process
 
 WITHIN = 0.300  # seconds: the issue's promise, from the write to every page showing it
 AT_THE_LATEST = 3.0  # seconds: what the test holds on any machine (a page left to reload itself is later)
@@ -188,12 +188,7 @@ def test_a_page_catches_up_when_the_server_comes_back(web, home):
         port = srv.port
         srv.stop()
         companion(home, "start", "Ann", "E6")
-        env = dict(os.environ, COMPANION_HOME=str(home))
-        import subprocess
-        import sys
-
-        again = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        again = serve_process(home, "--port", str(port))  # forked from the warm web process
         try:
             again.stdout.readline()
             wait_for(web, lambda w: "E6" in body_text(w), timeout=20)  # reconnecting waits 1 s, 2 s, 4 s ...

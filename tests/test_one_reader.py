@@ -381,14 +381,14 @@ def status_view(at):
 
 @pytest.fixture
 def hidden_bid(tmp_path):
-    """The test game installed as a real distribution (pip, from a folder), found by the registry."""
-    from plugin_support import on_path, pip_install
+    """The test game installed as a real distribution (as pip installs it, from a folder), found by the registry."""
+    from plugin_support import install, on_path
 
     source, site = tmp_path / "hidden-bid", tmp_path / "site"
     for name, text in HIDDEN_BID.items():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text, encoding="utf-8")
-    pip_install(source, target=site)
+    install(source, target=site)
     with on_path(site, ("hiddenbid",)):
         yield site
     shutil.rmtree(site, ignore_errors=True)

@@ -97,19 +97,12 @@ def test_a_victory_point_row_is_typed_or_the_suggestion_confirmed_on_the_phone(r
 
 
 def test_serve_says_which_values_the_phones_will_ask(run, home):
-    import os
-    import subprocess
-    import sys
-
-    from test_serve_command import stop
+    from warm_support import serve_links, stop_served
 
     run(["new", "atlantic-star", "--players", "Ann,Bob", "--agency", "Rhea,Oceana,Titan,Ceres"], expect=0)
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
-    for _ in range(4):  # table, Ann, Bob, join
-        assert proc.stdout.readline()
-    err = stop(home, proc)
+    proc, links = serve_links(home)  # forked from the warm web process
+    assert list(links) == ["table", "Ann", "Bob", "join"]
+    err = stop_served(home, proc)
     flat = " ".join(err.split())
     assert "printed values of atlantic-star are not known yet: the phone whose move first needs one asks" in flat
 

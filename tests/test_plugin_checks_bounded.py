@@ -14,9 +14,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import json
-import os
 import subprocess
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,7 +23,7 @@ from pathlib import Path
 from html import unescape
 
 import pytest
-from plugin_support import pip_install, write_distribution
+from plugin_support import install, on_path, run_here, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -127,8 +125,11 @@ def site(tmp_path_factory) -> Path:
                                 {"checks_rules.py": RULES, "checks_moves.py": MOVES, "checks_views.py": VIEWS,
                                  "checks_slowturn.py": SLOW_TURN},
                                 {"checky": "checks_rules:Checky", "slowturn": "checks_rules:SlowTurn"})
-    pip_install(source, target=work / "site")
+    install(source, target=work / "site")
     return work / "site"
+
+
+PACKAGES = ("checks_rules", "checks_moves", "checks_views", "checks_slowturn")
 
 
 def fetch(url: str, data: dict | None = None, timeout: float = 60) -> tuple[int, str]:
@@ -143,16 +144,19 @@ def fetch(url: str, data: dict | None = None, timeout: float = 60) -> tuple[int,
 @contextlib.contextmanager
 def serving(site: Path, home: Path, game: str, **env: str):
     """`companion serve` of a session of Ann, Bob and Cy playing ``game``, with the plugin
-    installed (``env``: more of the server's environment); gives (run a command, {who: url})."""
-    env = dict(os.environ, COMPANION_HOME=str(home), PYTHONPATH=str(site), CHECKY_VIEW_RAISES="1", **env)
+    installed (``env``: more of the server's environment); gives (run a command, {who: url}).
+    The server is a process of its own (forked from the warm web process, the plugin on its
+    path as PYTHONPATH puts it); the other commands run in this process, the plugin on its path."""
+    from warm_support import serve_process
+
+    env = dict(CHECKY_VIEW_RAISES="1", **env)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=env,
-                              timeout=120)
+        with on_path(site, PACKAGES):
+            return run_here(list(args), {"COMPANION_HOME": str(home), **env})
 
     assert run("new", game, "--players", "Ann,Bob,Cy").returncode == 0
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = serve_process(home, "--port", "0", env={"PYTHONPATH": str(site), **env})
     from browser_support import link_line
 
     links = {}

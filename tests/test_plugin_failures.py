@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import on_path, pip_install, run_here, write_distribution
+from plugin_support import install, on_path, run_here, write_distribution
 
 PLUGIN = {
     "boomgames/__init__.py": "",
@@ -98,7 +98,7 @@ def site(tmp_path_factory) -> Path:
     source = write_distribution(work / "companion-boom", "companion-boom", PLUGIN, {
         "boom-call": "boomgames.atcall:Boom", "boom-summary": "boomgames.atcall:BoomSummary"},
         version="0.0.2", packages=["boomgames"])
-    pip_install(source, target=work / "site")
+    install(source, target=work / "site")
     with on_path(work / "site", ("boomgames",)):
         yield work / "site"
 

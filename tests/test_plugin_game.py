@@ -1,7 +1,8 @@
 """A game written outside this repository, installed as a real distribution, plays end to end.
 
 The example of docs/writing-a-game.md (docs/examples/companion-yacht) is copied to a temporary
-folder and installed with pip into a folder of its own (``--target``), which the companion
+folder and installed as pip installs it into a folder of its own (plugin_support.install,
+checked against pip by tests/test_plugin_install.py), which the companion
 then finds on its path, exactly as it finds any installed plugin: through the entry point
 group ``companion.games``. A broken plugin is installed the same way to show it is reported
 in one line and stops nothing.
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
+from plugin_support import SIMPLEST_RULES, install, not_loaded, on_path, run_here, write_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "companion-yacht"
 
@@ -149,7 +150,7 @@ def site(tmp_path_factory) -> Path:
         "broken": "broken_game:Broken", "nocontract": "odd_game:NotAGame", "twin": "twin_game:Twin",
         "typo": "typo_game:Typo", "nosummary": "typo_game:NoSummary", "stauts": "typo_game:Stauts",
         "boom": "typo_game:Boom"})
-    pip_install(source, broken, target=target)
+    install(source, broken, target=target)
     assert any(p.name.startswith("companion_yacht") and p.suffix == ".dist-info" for p in target.iterdir())
     return target
 

@@ -3,8 +3,8 @@
 Issue 27: a game with `initial(self, setup)`, `MOVES = ["not a move", 3]`, `PLAYTHROUGH =
 "not a dict"` and `status_view = 42` passed the check by name; installed, it made `games
 --verbose` fail for every game and `new` on it say "Something went wrong inside companion
-(TypeError)". Each wrong shape is installed here as a real distribution (pip, into a folder of
-its own, found through the entry point group as any plugin is), and so is a plugin claiming
+(TypeError)". Each wrong shape is installed here as a real distribution (as pip installs it,
+into a folder of its own, found through the entry point group as any plugin is), and so is a plugin claiming
 the built-in id `scoresheet` and two plugins claiming one id, each tried with the plugins
 first and last on the path.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from plugin_support import SIMPLEST_RULES, not_loaded, on_path, pip_install, run_here, write_distribution
+from plugin_support import SIMPLEST_RULES, install, not_loaded, on_path, run_here, write_distribution
 
 RULES = '''from companion.contract.api import Game
 
@@ -162,7 +162,7 @@ def site(tmp_path_factory) -> Path:
     points = {g: f"shapes_game:{names[g]}" for g in SHAPE_GAMES}
     points.update(scoresheet="shapes_game:Impostor", twin="shapes_game:Twin", oldnames="oldnames_game:OldNames")
     target = work / "site"
-    pip_install(write_distribution(work / "shapes", "companion-shapes", SHAPES, points),
+    install(write_distribution(work / "shapes", "companion-shapes", SHAPES, points),
                 write_distribution(work / "twins", "companion-twins", TWINS, {"twin": "twins_game:Twin"}), target=target)
     return target
 

@@ -45,11 +45,13 @@ def test_a_players_link_opens_no_choosing_page_and_a_wrong_one_is_the_404(run, h
 
 
 def test_serve_free_frees_a_seat_while_the_server_runs(run, home):
-    from test_serve_command import fetch, start_serve, stop
+    from test_serve_command import fetch
     import urllib.request
 
+    from warm_support import serve_links, stop_served
+
     sid = new_trans(run)
-    proc, links = start_serve(home)
+    proc, links = serve_links(home)  # forked from the warm web process
     try:
         join = links["table"] + "/join"
         assert fetch(join)[0] == 200
@@ -67,23 +69,19 @@ def test_serve_free_frees_a_seat_while_the_server_runs(run, home):
         run(["serve", "--new-links"], expect=0)  # every link changed: every seat is free again
         assert json.loads((home / ".local" / "web" / "seats.json").read_text()) == {sid: []}
     finally:
-        stop(home, proc)
+        stop_served(home, proc)
     assert oct((home / ".local" / "web" / "seats.json").stat().st_mode & 0o777) == "0o600"
 
 
 def test_piped_serve_prints_the_tables_code_last(run, home):
-    from test_serve_command import stop
-    import os
-    import subprocess
-    import sys
+    from warm_support import serve_process, stop_served
 
     new_trans(run)
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = serve_process(home, "--port", "0")  # forked from the warm web process
+    lines = []
     try:
         lines = [proc.stdout.readline().split() for _ in range(2 + len(PLAYERS))]
         assert [line[0] for line in lines] == ["table"] + ["player"] * len(PLAYERS) + ["join"]
         assert lines[-1][1] == lines[0][1] + "/join"
     finally:
-        stop(home, proc)
+        stop_served(home, proc, lines[0][1] if lines else None)

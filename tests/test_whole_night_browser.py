@@ -14,9 +14,7 @@ is a long-run test of its own."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 
 import pytest
@@ -29,10 +27,11 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
 def serve_code(home) -> tuple[subprocess.Popen, str, str]:
-    """`serve` started as the laptop would, piped: (process, the table's code, the TV's page)."""
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    """`serve` started as the laptop would, piped (forked from the warm web process): (process,
+    the table's code, the TV's page)."""
+    from warm_support import serve_process
+
+    proc = serve_process(home, "--port", "0")
     join = table = None
     while join is None:
         line = proc.stdout.readline()

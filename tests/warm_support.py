@@ -65,6 +65,11 @@ for line in commands:
                     os.environ[key] = value
             sys.stdin = open(0, closefd=False)
             sys.argv = ["-c", *job["argv"]]
+            if job.get("path"):  # PYTHONPATH's entries before the warm process's: after the script's folder
+                import importlib
+                sys.path[1:1] = job["path"]
+                importlib.invalidate_caches()
+                registry.forget()
             try:
                 exec(compile(job["script"], "<writer>", "exec"), {"__name__": "__main__"})
                 code = 0
@@ -177,10 +182,12 @@ class Warm:
         assert line, "the warm process died"
         return json.loads(line)
 
-    def start(self, script: str, *argv: str, stdin: bool = False, env: dict | None = None) -> Forked:
+    def start(self, script: str, *argv: str, stdin: bool = False, env: dict | None = None,
+              path: list[str] | None = None) -> Forked:
         """``python -c script argv...``, forked: its stdout a pipe read like a Popen's, its
         standard input a pipe written by the caller (``stdin``) or empty, ``env`` its
-        environment's changes (a value None: the variable removed)."""
+        environment's changes (a value None: the variable removed), ``path`` the folders a
+        PYTHONPATH would put before the warm process's own (the registry then scans again)."""
         with self.lock:
             self.count += 1
             fifo, err, given = (self.folder / f"{kind}{self.count}" for kind in ("out", "err", "in"))
@@ -193,7 +200,7 @@ class Warm:
             in_fd = os.open(given, os.O_RDWR) if stdin else None
             self.proc.stdin.write(json.dumps({"script": script, "argv": [str(a) for a in argv], "out": str(fifo),
                                               "err": str(err), "stdin": str(given) if stdin else None,
-                                              "env": env or {}, "cwd": str(self.cwd)}) + "\n")
+                                              "env": env or {}, "cwd": str(self.cwd), "path": path or []}) + "\n")
             self.proc.stdin.flush()
             line = self.proc.stdout.readline()
             fifo.unlink()
@@ -208,10 +215,31 @@ class Warm:
         writer = open(in_fd, "w", encoding="utf-8") if stdin else None
         return Forked(self, json.loads(line)["pid"], writer, stdout, err, ["-c", "<writer>", *argv])
 
-    def companion(self, *args: str, stdin: bool = False, env: dict | None = None) -> Forked:
+    def companion(self, *args: str, stdin: bool = False, env: dict | None = None,
+                  path: list[str] | None = None) -> Forked:
         """`companion ARGS` as its entry point runs it (`python -m companion`), forked."""
         return self.start("import sys; sys.argv[0] = 'companion'\nfrom companion.terminal.start import main\nmain()",
-                          *args, stdin=stdin, env=env)
+                          *args, stdin=stdin, env=env, path=path)
+
+    def run(self, *args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+        """`companion ARGS` forked, as ``subprocess.run(..., capture_output=True, timeout=...)``
+        answers: a child still running after ``timeout`` is killed and TimeoutExpired raised."""
+        child = self.companion(*args, env=env)
+        out: list[str] = []
+        reader = threading.Thread(target=lambda: out.append(child.stdout.read()), daemon=True)
+        reader.start()
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            raise
+        finally:
+            reader.join(timeout)
+        child.stdout.close()
+        err = child.err.read_text(encoding="utf-8", errors="replace")
+        child.err.unlink()
+        return subprocess.CompletedProcess(["companion", *args], child.returncode, "".join(out), err)
 
     def _wait(self, pid: int, poll: bool = False) -> int | None:
         return self._ask({"wait": pid, "poll": poll})["code"]
@@ -251,6 +279,17 @@ def _python(env) -> dict:
 
 
 _STARTED = _python(os.environ)  # the warm process's (a server in another environment is a new interpreter)
+
+
+def _added_path(env) -> list[str] | None:
+    """The folders ``env``'s PYTHONPATH puts before the warm process's (a plugin a test
+    installed), or None when ``env`` differs in anything else an interpreter reads as it starts."""
+    now, then = _python(env), dict(_STARTED)
+    entries = [e for e in now.pop("PYTHONPATH", "").split(os.pathsep) if e]
+    own = [e for e in then.pop("PYTHONPATH", "").split(os.pathsep) if e]
+    if now != then or entries[len(entries) - len(own):] != own:
+        return None
+    return entries[:len(entries) - len(own)]
 _web_lock = threading.Lock()
 
 
@@ -260,19 +299,21 @@ def forking() -> bool:
     return os.environ.get("COMPANION_LONG_TESTS") != "1" and os.environ.get("COMPANION_PTY_FORK", "1") != "0"
 
 
-def serve_process(home: Path, *args: str):
-    """`companion serve ARGS` with COMPANION_HOME=home, stdout and stderr piped: forked from
-    this test process's warm web process (started on first use, which has imported the web
-    server once: ~0.15 s of CPU a server less), or a new interpreter (:func:`forking`)."""
+def serve_process(home: Path, *args: str, env: dict | None = None):
+    """`companion serve ARGS` with COMPANION_HOME=home (and ``env``'s changes, e.g. LANGUAGE),
+    stdout and stderr piped: forked from this test process's warm web process (started on
+    first use, which has imported the web server once: ~0.15 s of CPU a server less), or a new
+    interpreter (:func:`forking`)."""
     global _web
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    if not forking() or _python(os.environ) != _STARTED:  # e.g. PYTHONPATH: a plugin a test installed
+    env = dict(os.environ, **(env or {}), COMPANION_HOME=str(home))
+    added = _added_path(env)
+    if not forking() or added is None:
         return subprocess.Popen([sys.executable, "-m", "companion", "serve", *args], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
     with _web_lock:
         if _web is None:
             _web = Warm(WEB, cwd=Path(__file__).resolve().parents[1])
-    return _web.companion("serve", *args, env=_web.changes(env))
+    return _web.companion("serve", *args, env=_web.changes(env), path=added)
 
 
 def close_web() -> None:
@@ -282,3 +323,49 @@ def close_web() -> None:
         if _web is not None:
             _web.close()
             _web = None
+
+
+def serve_links(home: Path, *args: str, env: dict | None = None):
+    """:func:`serve_process` of `serve --port 0 ARGS`, its piped lines read up to the table's
+    code (`join`, the last), and its table page answering (so everything it says before it
+    serves is said): (process, {"table"|player|"join": url})."""
+    from browser_support import link_line
+
+    proc = serve_process(home, "--port", "0", *args, env=env)
+    links: dict[str, str] = {}
+    while "join" not in links:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        kind, name, url = link_line(line)
+        links[name if kind == "player" else kind] = url
+    answering(links["table"])
+    return proc, links
+
+
+def answering(url: str) -> None:
+    """Once ``url`` answers (any status): a server says all its lines before it serves, and
+    handles `serve --stop` once it serves. (A `serve --stop` of a process of its own gave the
+    server that time by its start; one in this process can come before it.)"""
+    import urllib.error
+    import urllib.request
+
+    try:
+        urllib.request.urlopen(url, timeout=60).close()
+    except urllib.error.HTTPError:
+        pass
+
+
+def stop_served(home: Path, proc, url: str | None = None) -> str:
+    """`serve --stop` run in this process (the server's own end is what is tested, not this
+    command's start), once the server answers at ``url`` (if given: :func:`serve_links` waited
+    already), then the server's end awaited: what it said on stderr."""
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    if url is not None:
+        answering(url)
+    done = CliRunner().invoke(cli, ["serve", "--stop"], env={"COMPANION_HOME": str(home)})
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    proc.wait(timeout=60)
+    return proc.stderr.read()

@@ -6,6 +6,7 @@ its listing after `new`, and the question on a phone. A pack's "sources" are nev
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -30,7 +31,10 @@ def notes() -> list[tuple[str, str, str, str]]:
     return out
 
 
+@functools.cache
 def german() -> dict[str, str]:
+    """The German of every msgid of the catalogue's parts, read once per process (the tests
+    only read it; the parametrized test asked for it once per note)."""
     table = {}
     for part in sorted((ROOT / "companion" / "locale" / "de").glob("*.po")):
         for entry in catalogue.read_po(part):

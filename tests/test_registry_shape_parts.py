@@ -12,6 +12,7 @@ import pytest
 from companion.contract.api import MOVES_PARTS, RENAMED, RULES, VIEWS_PARTS
 from companion.core import registry
 from companion.core.shape import arity, takes
+from long_mode import scaled
 
 
 def full_distance(a: str, b: str) -> int:
@@ -66,8 +67,10 @@ RULE_NAMES = [r for r in RULES if not r.startswith("on_")]
 
 
 def test_the_typo_detector_answers_as_the_full_distance_does():
+    # 10 typos of every name by default (370 names), 40 in the long run (1,480): the reference
+    # below is the slow recursive definition, and the typos' kinds are all met with 10.
     rng = random.Random(27)
-    names = [n for word in [*PARTS, *RULE_NAMES] for n in typos(word, rng, 40)]
+    names = [n for word in [*PARTS, *RULE_NAMES] for n in typos(word, rng, scaled(10, 40))]
     names += ["status_json", "board", "next", "SETUP_moves", "render", "MAP", "views", "command_names"]
     for name in names:
         assert registry.closest(name, PARTS, 0.75) == full_closest(name, PARTS, 0.75), name
@@ -77,7 +80,7 @@ def test_the_typo_detector_answers_as_the_full_distance_does():
 def test_the_distance_is_the_full_one_without_a_limit():
     rng = random.Random(11)
     words = [n for word in PARTS for n in typos(word, rng, 5)]
-    for _ in range(2000):
+    for _ in range(scaled(500, 2000)):
         a, b = rng.choice(words), rng.choice(words)
         assert registry._distance(a, b) == full_distance(a, b)
 

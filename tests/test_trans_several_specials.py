@@ -13,6 +13,7 @@ import copy
 import itertools
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -64,9 +65,24 @@ def finish_choices(g, s, data):
     return s
 
 
+def edition_values(game="trans-amerika") -> list[list[str]]:
+    """The `data set` commands that give the test edition's colours."""
+    return [["data", "set", game, f"colour_aliases.{key}", json.dumps(value)] for key, value in ALIASES.items()]
+
+
 def set_test_values(run, game="trans-amerika"):
-    for key, value in ALIASES.items():
-        run(["data", "set", game, f"colour_aliases.{key}", json.dumps(value)], expect=0)
+    for args in edition_values(game):
+        run(args, expect=0)
+
+
+@pytest.fixture(scope="module")
+def three_with_values(tmp_path_factory):
+    """A data folder where a three-player Trans Amerika was started and the test edition's
+    colours typed after it, once for the module: the refused pairs' tests each copy it."""
+    from shared_install import typed
+
+    return typed(tmp_path_factory.mktemp("three") / "home",
+                 ["new", "trans-amerika", "--players", "Ann,Bob,Cy"], *edition_values())
 
 
 def cli_state(home):
@@ -160,12 +176,11 @@ def test_a_card_named_twice_is_refused(run, status):
 
 
 @pytest.mark.parametrize("pair", sorted(tuple(sorted(p, key=SPECIAL_IDS.index)) for p in CLASHES))
-def test_a_pair_that_cannot_combine_is_refused_naming_both(run, status, pair):
+def test_a_pair_that_cannot_combine_is_refused_naming_both(run, status, home, three_with_values, pair):
     """Seed 000: "It is also possible, and quite interesting, to play with several special cards at the
     same time." A pair whose texts cannot both hold (docs/trans.md's table) is
     refused in one line naming both cards and why; nothing changes."""
-    run(["new", "trans-amerika", "--players", "Ann,Bob,Cy"], expect=0)
-    set_test_values(run)
+    shutil.copytree(three_with_values, home)  # `new` for three, then the test edition's colours
     before = status()
     a, b = pair
     err = run(["round", "start", "--special", b, "--special", "water-single", "--special", a], expect=1).stderr

@@ -1,6 +1,7 @@
 """What tests make once and only read afterwards: an example game pip-installed once for the
 whole run and shared by every test process (:func:`installed`), a data folder prepared once per
-run (:func:`prepared`), a table typed once for a module (:func:`typed`).
+run (:func:`prepared`), a table typed once for a module (:func:`typed`), a script's table typed
+once per process and copied for each test that starts from it (:func:`scripted`).
 
 Four test files (the exit, the German games, the secret bids and their pages) each pip-installed
 the tricks example into a folder of their own, one pip each (about 1.5 s of CPU, issue 29,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Callable
@@ -80,3 +82,35 @@ def typed(folder: Path, *commands: list[str], script: str | None = None) -> Path
         result = CliRunner().invoke(cli, ["--data-dir", str(folder)], input=script)
         assert result.exit_code == 0, result.output
     return folder
+
+
+_scripts: dict[str, Path] = {}
+
+
+def scripted(text: str, home: Path, where: Callable[[], Path]) -> tuple[int, str, str]:
+    """``text`` typed as a script (its lines on standard input) into the data folder ``home``,
+    as the tests' ``script`` fixture types it: (exit status, stdout, stderr). A ``home`` not made
+    yet gets a copy of the folder the same text made the first time in this process (in
+    ``where()``, a new folder), with that time's answer: a module's tests that start from the
+    same table type it once. A ``home`` already holding something has the text typed into it."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from companion.terminal.cli import cli
+
+    def typed_into(folder: Path) -> tuple[int, str, str]:
+        result = CliRunner().invoke(cli, ["--data-dir", str(folder)], input=text, catch_exceptions=True)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result.exit_code, result.stdout, result.stderr
+
+    if home.exists():
+        return typed_into(home)
+    if text not in _scripts:
+        template = where() / "home"
+        _scripts[text] = template
+        (template.parent / "answer.json").write_text(json.dumps(typed_into(template)))
+    template = _scripts[text]
+    shutil.copytree(template, home, symlinks=True)
+    return tuple(json.loads((template.parent / "answer.json").read_text()))

@@ -26,11 +26,13 @@ RULEBOOK = (
 
 
 @pytest.fixture
-def table(script):
-    """Start from a script; returns nothing, the session is current."""
+def table(home, tmp_path_factory):
+    """Start from a script; returns nothing, the session is current. A table several tests
+    start from is typed once and copied (tests/shared_install.py)."""
+    from shared_install import scripted
 
     def _table(text: str) -> None:
-        code, out, err = script(text)
+        code, out, err = scripted(text, home, lambda: tmp_path_factory.mktemp("table"))
         assert (code, err) == (0, ""), err
 
     return _table

@@ -7,8 +7,8 @@ pixel, touch, the user agent, the languages the browser asks for, scripts on or 
 Chromium's own device mode does. Launching a Chromium took about 0.7 s of CPU, and each kind of
 browser used to be a Chromium of its own (a phone, a phone without scripts, a German phone, a
 TV): now one test process starts one, or two or three when a test drives them side by side,
-and keeps them. :func:`quit_chrome` gives a browser back with one fresh tab, its cookies and
-cache cleared, and the next :func:`chrome` or :func:`phone` takes it; :func:`new_tab` opens a
+and keeps them. :func:`quit_chrome` gives a browser back with one blank tab (the test's first),
+its cookies and cache cleared, and the next :func:`chrome` or :func:`phone` takes it; :func:`new_tab` opens a
 tab set up as the current one. The browsers are quit when the process ends.
 
 The browser tests skip, saying why, where Chromium or its driver is missing (install them with
@@ -88,7 +88,9 @@ def _launch() -> object:
     """A headless Chromium with its own throw-away profile: one given back earlier when there
     is one, else a new one; or a skip with the reason."""
     if _idle:
-        return _idle.pop()
+        web = _idle.pop()
+        web._companion_first = web.current_window_handle
+        return web
     found = find_browser()
     if isinstance(found, str):
         pytest.skip(f"browser tests skipped: {found}")
@@ -107,7 +109,17 @@ def _launch() -> object:
     web._companion_profile = profile
     web._companion_agent = web.execute_script("return navigator.userAgent")
     web._companion_devices = {}  # window handle: the Device its tab was made
+    web._companion_touched = False  # a DevTools command other than the device's was sent: no tab is kept
+    device_commands = web.execute_cdp_cmd
+
+    def execute_cdp_cmd(cmd: str, cmd_args: dict):
+        if not cmd.startswith(("Emulation.", "Network.clearBrowser", "Target.get")):
+            web._companion_touched = True
+        return device_commands(cmd, cmd_args)
+
+    web.execute_cdp_cmd = execute_cdp_cmd
     _launched.append(web)
+    web._companion_first = web.current_window_handle  # the tab :func:`quit_chrome` keeps
     return web
 
 
@@ -280,22 +292,31 @@ def tap(web, element, x: float | None = None, y: float | None = None) -> None:
 
 def quit_chrome(web) -> None:
     """Done with ``web``: it is kept for the next test that asks for a browser, with one blank
-    tab (the test's tabs closed, and with them what was set through the DevTools: the device,
-    the network's state, scripts off), no cookies and an empty cache; quit when that fails or
-    when more are kept than :data:`IDLE_AT_MOST`."""
+    tab (the test's first tab, its page replaced by about:blank, which ends the page's stream
+    and timers; the test's other tabs closed), no cookies and an empty cache; quit when that
+    fails or when more are kept than :data:`IDLE_AT_MOST`. The next test makes the tab its
+    device again (:func:`emulate`). A tab given a DevTools command other than the device's
+    (the network's state, say) is closed too, and a fresh tab opened instead, as every test's
+    tabs used to be (issue 29, item 7: opening a tab took ~0.1 s of CPU, a blank page ~0.03 s)."""
     from selenium.common.exceptions import WebDriverException
 
     try:
         old = list(web.window_handles)
-        web.switch_to.new_window("tab")
+        kept = web._companion_first if web._companion_first in old and not web._companion_touched else None
+        if kept is None:
+            web.switch_to.new_window("tab")
         for handle in old:
-            web.switch_to.window(handle)
-            web.close()
-        web.switch_to.window(web.window_handles[0])
+            if handle != kept:
+                web.switch_to.window(handle)
+                web.close()
+        web.switch_to.window(kept or web.window_handles[0])
+        if kept is not None:
+            web.get("about:blank")
         web.execute_cdp_cmd("Network.clearBrowserCookies", {})
         web.execute_cdp_cmd("Network.clearBrowserCache", {})
         web._companion_devices.clear()
         web._companion_window = None
+        web._companion_touched = False
     except WebDriverException:
         _quit(web)
         return

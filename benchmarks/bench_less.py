@@ -1,0 +1,115 @@
+"""What an action does less (issue 29, round 2), each beside its anchor: the same work done the
+way it was done before. Each line is the CPU of one call, median of many.
+
+1. A dry run of a typed value (`Game.apply`: a Trans Amerika round, 4 players, 60 rails): the
+   state copied by a walk of its plain JSON values (contract/api.state_copy) against
+   ``copy.deepcopy``, as every answer typed to `build` or `pass` is checked.
+2. The paths an action asks of the data folder (a session kept in one laptop's journal: its
+   signature, its file and its journals, asked 10 times as one action asks them): made once
+   per Store against made anew at each call (Store.session_path, journal_paths).
+
+Run: ``.venv/bin/python benchmarks/bench_less.py`` (about 10 seconds).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.contract import api  # noqa: E402
+from companion.contract.api import Setup  # noqa: E402
+from companion.core import datapack  # noqa: E402
+from companion.core import session as sessions  # noqa: E402
+from companion.core.store import Store  # noqa: E402
+from companion.games.trans.rules import TransAmerika, make_round_start  # noqa: E402
+from companion.games.trans.track import trans_board  # noqa: E402
+
+
+def cpu(fn, runs: int, before=lambda: None) -> float:
+    """Median CPU seconds of ``fn`` (``before`` runs untimed ahead of each run)."""
+    times = []
+    for _ in range(runs):
+        before()
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def trans_round() -> tuple:
+    """(game, state, data, a build event): a Trans Amerika round with 60 rails built."""
+    g = TransAmerika()
+    data = datapack.pack(g.id)["values"]
+    board = trans_board(data, g.id)
+    rng = random.Random(7)
+    players = ("Ann", "Bob", "Cy", "Dee")
+    s = g.initial(Setup(g.id, players, {}), data)
+    s = g.apply(s, make_round_start(s, data, "5e" * 32, "", "sess", special="build-anywhere", physical=True), data)
+    for p, node in zip(players, rng.sample(range(len(board.xy)), 4)):
+        s = g.apply(s, {"type": "marker", "player": p, "junction": board.name(node)}, data)
+    lines = rng.sample(sorted(board.cost), 61)
+    build = lambda n, ab: {"type": "build", "player": players[n % 4],  # noqa: E731
+                           "paths": [f"{board.coord[ab[0]]}-{board.coord[ab[1]]}"]}
+    for n, ab in enumerate(lines[:60]):
+        s = g.advance(s, build(n, ab), data)
+    return g, s, data, build(60, lines[60])
+
+
+def dry_run() -> list[tuple[str, float, float]]:
+    g, s, data, event = trans_round()
+    copied = cpu(lambda: api.state_copy(s), 301)
+    deep = cpu(lambda: copy.deepcopy(s), 301)
+    applied = cpu(lambda: g.apply(s, event, data), 301)
+    before = cpu(lambda: g.advance(copy.deepcopy(s), api.json_copy(event), data), 301)
+    return [("the state copied (Trans Amerika, 60 rails)", copied, deep),
+            ("a `build` dry run (Game.apply)", applied, before)]
+
+
+def paths() -> list[tuple[str, float, float]]:
+    store = Store(Path(tempfile.mkdtemp(prefix="bench-less-")) / "home")
+    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+    sessions.record(store, s.id, {"type": "add", "scores": {"Ann": 1, "Bob": 2}})
+
+    def asked() -> None:
+        for _ in range(10):
+            store.signature(s.id)
+            store.session_path(s.id).exists()
+            store.journal_paths(s.id)
+
+    asked()
+    kept = cpu(asked, 301)
+    # the anchor makes every path anew at every call, as before issue 29's round 2
+    real_session_path, real_journal_paths = Store.session_path, Store.journal_paths
+
+    def session_path(self, sid):
+        self._paths = None
+        return real_session_path(self, sid)
+
+    def journal_paths(self, sid):
+        self._paths = self._journal_paths = None
+        return real_journal_paths(self, sid)
+
+    Store.session_path, Store.journal_paths = session_path, journal_paths
+    try:
+        made = cpu(asked, 301)
+    finally:
+        Store.session_path, Store.journal_paths = real_session_path, real_journal_paths
+    return [("an action's paths (signature, file, journals) x10", kept, made)]
+
+
+def main() -> None:
+    print(f"{'what (CPU of one, median)':52} {'now':>9} {'anchor':>9} {'ratio':>7}")
+    for measure in (dry_run, paths):
+        for name, now, anchor in measure():
+            print(f"{name:52} {now * 1000:7.3f}ms {anchor * 1000:7.3f}ms {anchor / max(now, 1e-9):6.1f}x")
+
+
+if __name__ == "__main__":
+    main()

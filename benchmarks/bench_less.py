@@ -7,6 +7,9 @@ way it was done before. Each line is the CPU of one call, median of many.
 2. The paths an action asks of the data folder (a session kept in one laptop's journal: its
    signature, its file and its journals, asked 10 times as one action asks them): made once
    per Store against made anew at each call (Store.session_path, journal_paths).
+3. The two locks an action takes (its session's and the folder's), taken and released: the
+   folders told ready by three stats (Store.ensure) and the files in .local/ named once,
+   against both folders made again (two refused mkdirs, six stats) and the names made anew.
 
 Run: ``.venv/bin/python benchmarks/bench_less.py`` (about 10 seconds).
 """
@@ -104,9 +107,34 @@ def paths() -> list[tuple[str, float, float]]:
     return [("an action's paths (signature, file, journals) x10", kept, made)]
 
 
+def lock() -> list[tuple[str, float, float]]:
+    """The session's lock and the folder's taken and released, as an action takes them."""
+    store = Store(Path(tempfile.mkdtemp(prefix="bench-less-")) / "home")
+    s = sessions.create(store, "scoresheet", ["Ann", "Bob"], {"lowest_wins": False, "target": None})
+
+    def taken() -> None:
+        with store.writing_session(s.id), store.writing():
+            pass
+
+    taken()
+    now = cpu(taken, 301)
+    real_ready, real_local_path = Store._ready, Store.local_path
+
+    def local_path(self, name):  # made anew at each call, as before
+        self._paths = None
+        return real_local_path(self, name)
+
+    Store._ready, Store.local_path = lambda self: False, local_path  # the folders made again at each lock
+    try:
+        before = cpu(taken, 301)
+    finally:
+        Store._ready, Store.local_path = real_ready, real_local_path
+    return [("an action's two locks taken and released", now, before)]
+
+
 def main() -> None:
     print(f"{'what (CPU of one, median)':52} {'now':>9} {'anchor':>9} {'ratio':>7}")
-    for measure in (dry_run, paths):
+    for measure in (dry_run, paths, lock):
         for name, now, anchor in measure():
             print(f"{name:52} {now * 1000:7.3f}ms {anchor * 1000:7.3f}ms {anchor / max(now, 1e-9):6.1f}x")
 

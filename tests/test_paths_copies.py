@@ -105,3 +105,20 @@ def test_paths_follow_the_folder_and_a_bad_id_is_still_refused(tmp_path):
     for n in range(200):  # only the last few are kept: the ids of `stats` over thousands
         assert store.session_path(f"s{n:07d}").name == f"s{n:07d}.json"
     assert len(store._paths[2]) <= 64
+
+
+def test_a_store_writing_again_makes_its_folders_private_and_there_again(tmp_path):
+    """A Store's writes check the folders each time (three stats): a folder opened to others
+    since the last write is made the owner's again, and a removed one is made again."""
+    import os
+
+    store, sid = _scoresheet(tmp_path / "home")
+    os.chmod(store.sessions_dir, 0o755)
+    sessions.record(store, sid, {"type": "add", "scores": {"Ann": 1, "Bob": 2}})
+    assert os.stat(store.sessions_dir).st_mode & 0o777 == 0o700
+    shutil.rmtree(store.local_dir)
+    with store.writing():
+        assert store.local_dir.is_dir() and (store.root / ".stignore").is_file()
+    assert os.stat(store.local_dir).st_mode & 0o777 == 0o700
+    assert store.local_path("index.json") is store.local_path("index.json")
+    assert store.local_path("index.json") == tmp_path / "home" / ".local" / "index.json"

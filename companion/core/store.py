@@ -26,6 +26,7 @@ import contextlib
 import errno
 import os
 from itertools import repeat
+from stat import S_ISDIR
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
@@ -146,15 +147,16 @@ class Store:
         self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
         # paths made once (issue 29): an action asked for the same few paths dozens of times,
         # and each new Path is parsed again and turned into text again for each stat
-        self._paths: tuple | None = None  # (root, sessions dir, {sid: session file})
+        self._paths: tuple | None = None  # (root, sessions dir, {sid: session file}, .local, {name: path})
         self._journal_paths: tuple | None = None  # (listing, {sid: journal files})
 
     # -- paths -----------------------------------------------------------------------------
     def _made_paths(self) -> tuple:
-        """(root, sessions dir, {sid: session file}) for the root as it is now."""
+        """(root, sessions dir, {sid: session file}, .local dir, {name: its file in .local}) for the
+        root as it is now."""
         kept = self._paths
         if kept is None or kept[0] is not self.root:
-            kept = self._paths = (self.root, self.root / "sessions", {})
+            kept = self._paths = (self.root, self.root / "sessions", {}, self.root / ".local", {})
         return kept
 
     @property
@@ -162,7 +164,7 @@ class Store:
         return self._made_paths()[1]
 
     def session_path(self, sid: str) -> Path:
-        _root, folder, made = self._made_paths()
+        _root, folder, made = self._made_paths()[:3]
         path = made.get(sid)
         if path is not None:
             return path
@@ -197,7 +199,11 @@ class Store:
             else:
                 self._local = True
         if self._local:
-            return self.root / ".local" / name
+            made = self._made_paths()[4]
+            path = made.get(name)
+            if path is None:
+                path = made[name] = self.local_dir / name  # (a dozen names at most)
+            return path
         from companion.core.layout import place
 
         return place(self.root, name)
@@ -205,7 +211,7 @@ class Store:
     @property
     def local_dir(self) -> Path:
         """This machine's own folder in the data folder (never synced: see companion.core.layout)."""
-        return self.root / ".local"
+        return self._made_paths()[3]
 
     @property
     def cache_dir(self) -> Path:
@@ -232,7 +238,19 @@ class Store:
     def error_log_path(self) -> Path:
         return self.local_path("errors.log")
 
+    def _ready(self) -> bool:
+        """Whether the data folder, ``sessions/`` and ``.local/`` are folders already, the
+        owner's only: what :meth:`ensure` would then leave as it is, told by three stats (every
+        lock taken asks, and making them again cost two mkdirs refused and six stats: issue 29)."""
+        try:
+            return all(S_ISDIR(st.st_mode) and not st.st_mode & 0o077
+                       for st in map(os.stat, (self.root, self.sessions_dir, self.local_dir)))
+        except (OSError, ValueError):
+            return False
+
     def ensure(self) -> None:
+        if self._ready():
+            return
         try:
             make_private_folder(self.root)
             make_private_folder(self.sessions_dir)

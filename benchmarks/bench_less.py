@@ -10,14 +10,20 @@ way it was done before. Each line is the CPU of one call, median of many.
 3. The two locks an action takes (its session's and the folder's), taken and released: the
    folders told ready by three stats (Store.ensure) and the files in .local/ named once,
    against both folders made again (two refused mkdirs, six stats) and the names made anew.
+4. `rails MAP --all-hands` counted (Amerika's 16,807 hands, Europa's), nothing kept: the least
+   of a subset's splits taken in one pass (steiner.hand_costs), against the tree given with
+   ``--base DIR`` (e.g. a checkout of main before issue 29's round 2), each in its own process.
 
-Run: ``.venv/bin/python benchmarks/bench_less.py`` (about 10 seconds).
+Run: ``.venv/bin/python benchmarks/bench_less.py [--base DIR]`` (about 20 seconds).
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
+import os
 import random
+import subprocess
 import statistics
 import sys
 import tempfile
@@ -132,9 +138,37 @@ def lock() -> list[tuple[str, float, float]]:
     return [("an action's two locks taken and released", now, before)]
 
 
+HANDS = """
+import statistics, sys, time
+from companion.games.trans import board as boards, steiner
+b = boards.load(sys.argv[1])
+times = []
+for _ in range(5):
+    steiner._hands_kept.clear()
+    start = time.process_time()
+    steiner.all_hands(b)
+    times.append(time.process_time() - start)
+print(statistics.median(times))
+"""
+
+
+def hands(base: str | None) -> list[tuple[str, float, float]]:
+    def measured(tree: str, game: str) -> float:
+        env = dict(os.environ, PYTHONPATH=tree)
+        return float(subprocess.run([sys.executable, "-c", HANDS, game], env=env, check=True, capture_output=True,
+                                    text=True, cwd=tempfile.gettempdir()).stdout)
+
+    here = str(Path(__file__).resolve().parent.parent)
+    return [(f"rails {game[6:]} --all-hands, counted anew", measured(here, game),
+             measured(base, game) if base else float("nan")) for game in ("trans-amerika", "trans-europa")]
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", help="another tree of the companion: its all-hands count is the anchor of 4")
+    args = parser.parse_args()
     print(f"{'what (CPU of one, median)':52} {'now':>9} {'anchor':>9} {'ratio':>7}")
-    for measure in (dry_run, paths, lock):
+    for measure in (dry_run, paths, lock, lambda: hands(args.base)):
         for name, now, anchor in measure():
             print(f"{name:52} {now * 1000:7.3f}ms {anchor * 1000:7.3f}ms {anchor / max(now, 1e-9):6.1f}x")
 

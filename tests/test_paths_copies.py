@@ -122,3 +122,17 @@ def test_a_store_writing_again_makes_its_folders_private_and_there_again(tmp_pat
     assert os.stat(store.local_dir).st_mode & 0o777 == 0o700
     assert store.local_path("index.json") is store.local_path("index.json")
     assert store.local_path("index.json") == tmp_path / "home" / ".local" / "index.json"
+
+
+def test_a_schema_is_told_plain_once_per_object_and_another_object_is_told_again():
+    from companion.core import datapack
+
+    schema = datapack.schema_of("trans-europa")
+    assert datapack._plain(schema) is True and datapack._plain(schema) is True
+    assert datapack._plain_kept[id(schema)][0] is schema
+    referring = {**schema, "properties": {**schema["properties"], "x": {"$ref": "#/properties/dashed"}}}
+    assert datapack._plain(referring) is False  # a new object: told anew, not taken for the pack's
+    assert datapack._plain({"type": "object", "properties": {}, "$defs": {}}) is False
+    for n in range(40):  # a few schemas kept, never more
+        datapack._plain({"type": "object", "properties": {"n": {"const": n}}})
+    assert len(datapack._plain_kept) <= 16

@@ -10,7 +10,10 @@ way it was done before. Each line is the CPU of one call, median of many.
 3. The two locks an action takes (its session's and the folder's), taken and released: the
    folders told ready by three stats (Store.ensure) and the files in .local/ named once,
    against both folders made again (two refused mkdirs, six stats) and the names made anew.
-4. `rails MAP --all-hands` counted (Amerika's 16,807 hands, Europa's), nothing kept: the least
+4. A file written whole (atomic_write_text): its folder told there by one stat and the
+   leftovers of killed writes by their names' ends, against a mkdir refused and a glob
+   pattern compiled for each file's name.
+5. `rails MAP --all-hands` counted (Amerika's 16,807 hands, Europa's), nothing kept: the least
    of a subset's splits taken in one pass (steiner.hand_costs), against the tree given with
    ``--base DIR`` (e.g. a checkout of main before issue 29's round 2), each in its own process.
 
@@ -138,6 +141,39 @@ def lock() -> list[tuple[str, float, float]]:
     return [("an action's two locks taken and released", now, before)]
 
 
+def write() -> list[tuple[str, float, float]]:
+    """A file written whole (a session's file, the index, settings: atomic_write_text), its
+    folder told there by a stat and its leftovers by their names' ends, against the folder made
+    again (a mkdir refused) and the leftovers found by a glob pattern compiled for its name.
+    Each run writes another file's name, as a command writes a session's file and the index."""
+    from companion.core import files
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-less-"))
+    names = iter(range(10**6))
+    written = lambda: files.atomic_write_text(folder / f"s{next(names):07d}.json", "{}")  # noqa: E731
+
+    def old_folder(path: Path) -> None:
+        path.mkdir(mode=files.FOLDER_MODE, parents=True, exist_ok=True)
+
+    def old_leftovers(path: Path) -> None:
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            for leftover in path.parent.glob(f".{files.glob_escape(path.name)}.*.tmp"):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+    written()
+    now = cpu(written, 301)
+    real = files.make_private_folder, files.clean_leftovers
+    files.make_private_folder, files.clean_leftovers = old_folder, old_leftovers
+    try:
+        before = cpu(written, 301)
+    finally:
+        files.make_private_folder, files.clean_leftovers = real
+    return [("a file written whole (atomic_write_text, fsync)", now, before)]
+
+
 HANDS = """
 import statistics, sys, time
 from companion.games.trans import board as boards, steiner
@@ -165,10 +201,10 @@ def hands(base: str | None) -> list[tuple[str, float, float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--base", help="another tree of the companion: its all-hands count is the anchor of 4")
+    parser.add_argument("--base", help="another tree of the companion: its all-hands count is the anchor of 5")
     args = parser.parse_args()
     print(f"{'what (CPU of one, median)':52} {'now':>9} {'anchor':>9} {'ratio':>7}")
-    for measure in (dry_run, paths, lock, lambda: hands(args.base)):
+    for measure in (dry_run, paths, lock, write, lambda: hands(args.base)):
         for name, now, anchor in measure():
             print(f"{name:52} {now * 1000:7.3f}ms {anchor * 1000:7.3f}ms {anchor / max(now, 1e-9):6.1f}x")
 

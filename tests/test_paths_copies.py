@@ -136,3 +136,28 @@ def test_a_schema_is_told_plain_once_per_object_and_another_object_is_told_again
     for n in range(40):  # a few schemas kept, never more
         datapack._plain({"type": "object", "properties": {"n": {"const": n}}})
     assert len(datapack._plain_kept) <= 16
+
+
+def test_the_leftovers_of_killed_writes_are_the_names_the_glob_matched(tmp_path):
+    """clean_leftovers tells `.NAME.*.tmp` by the name's ends: exactly what the glob pattern
+    matched, for names holding the glob's own signs too; other files stay."""
+    import fnmatch
+    import glob
+
+    from companion.core.files import atomic_write_text, clean_leftovers
+
+    for name in ("index.json", "a[1]*?.json"):
+        folder = tmp_path / f"f{len(name)}"
+        folder.mkdir()
+        candidates = [f".{name}.x1.tmp", f".{name}..tmp", f".{name}.tmp", f"{name}.x.tmp", f".{name}.x.tmpx",
+                      f".{name}.a.b.tmp", f".other.x.tmp", f".{name}.x.TMP", name]
+        for c in candidates:
+            (folder / c).write_text("x")
+        (folder / f".{name}.dir.tmp").mkdir()  # a folder of that name is left alone
+        clean_leftovers(folder / name)
+        pattern = f".{glob.escape(name)}.*.tmp"
+        assert sorted(p.name for p in folder.iterdir()) == sorted(
+            [c for c in candidates if not fnmatch.fnmatchcase(c, pattern)] + [f".{name}.dir.tmp"])
+    atomic_write_text(tmp_path / "new" / "deeper" / "x.json", "{}")  # a folder missing is made
+    assert (tmp_path / "new" / "deeper" / "x.json").read_text() == "{}"
+    clean_leftovers(tmp_path / "gone" / "x.json")  # no folder: nothing to do, nothing said

@@ -196,6 +196,43 @@ def merged(game: str, user_values: dict[str, Any]) -> dict:
     return values
 
 
+def merged_view(game: str, user_values: dict[str, Any]) -> dict:
+    """What :func:`merged` gives, to read only (never change it): the pack's own objects
+    where no player's value lies over them, only the tables on the way to a value laid over
+    copied. A board drawn for a map name (`board amerika`, `rails amerika --all-hands`) then
+    costs no copy of the whole values, and the board made of the pack's own values is found
+    by their identity, without encoding them again (issue 29)."""
+    values = dict(_load(game)["values"])
+    mine = {id(values)}  # the tables this view made, changed in place where a value is laid
+    for key, value in sorted(by_current_keys(game, user_values).items()):
+        parts = split_key(key)
+        node = values
+        try:
+            for part in parts[:-1]:  # as set_path walks, each table copied before it is changed
+                if isinstance(node, dict):
+                    child = node.get(part)
+                    if child is None:
+                        child = {}
+                    elif isinstance(child, (dict, list)) and id(child) not in mine:
+                        child = dict(child) if isinstance(child, dict) else list(child)
+                    if isinstance(child, (dict, list)):
+                        mine.add(id(child))
+                    node[part] = child
+                    node = child
+                elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                    child = node[int(part)]
+                    if isinstance(child, (dict, list)) and id(child) not in mine:
+                        child = node[int(part)] = dict(child) if isinstance(child, dict) else list(child)
+                        mine.add(id(child))
+                    node = child
+                else:
+                    raise KeyError(key)
+            set_path(node, parts[-1], value)
+        except KeyError:
+            continue  # a key the pack no longer has: ignored, as merged ignores it
+    return values
+
+
 def known_key(game: str, key: str) -> bool:
     """Whether ``key`` names a value (or a part of one) that the pack describes."""
     try:
@@ -309,10 +346,25 @@ def _json_only(value: Any) -> bool:
 
 
 def _plain(schema: dict) -> bool:
+    """Whether ``schema``'s top level is a plain object of properties without references. Told
+    once per schema object (the pack's as loaded, never changed: :func:`schema_of`, held with
+    the answer so that its id stays its own): `data set` asked twice a value, and encoding a
+    Trans schema whole each time cost a third of what the check left to do (issue 29)."""
+    held = _plain_kept.get(id(schema))
+    if held is not None and held[0] is schema:
+        return held[1]
     import json
 
-    return (set(schema) <= _PLAIN_TOP and isinstance(schema.get("properties"), dict)
-            and not any(k in json.dumps(schema) for k in ('"$ref"', '"$dynamicRef"', '"$id"', '"$anchor"')))
+    plain = (set(schema) <= _PLAIN_TOP and isinstance(schema.get("properties"), dict)
+             and not any(k in json.dumps(schema) for k in ('"$ref"', '"$dynamicRef"', '"$id"', '"$anchor"')))
+    with _valid_lock:
+        if len(_plain_kept) >= 16:
+            _plain_kept.clear()
+        _plain_kept[id(schema)] = (schema, plain)
+    return plain
+
+
+_plain_kept: dict[int, tuple[dict, bool]] = {}
 
 
 def _still_to_check(schema: dict, values: Any) -> dict:

@@ -26,6 +26,7 @@ import contextlib
 import errno
 import os
 from itertools import repeat
+from stat import S_ISDIR
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
@@ -144,17 +145,36 @@ class Store:
         self._merged: tuple | None = None  # (sid, signature, meta, Merged)
         self._tip: tuple | None = None  # (sid, signature, head id, names): a read from a snapshot
         self._local: bool | None = None  # .local/ is where this machine's files are (issue 30)
+        # paths made once (issue 29): an action asked for the same few paths dozens of times,
+        # and each new Path is parsed again and turned into text again for each stat
+        self._paths: tuple | None = None  # (root, sessions dir, {sid: session file}, .local, {name: path})
+        self._journal_paths: tuple | None = None  # (listing, {sid: journal files})
 
     # -- paths -----------------------------------------------------------------------------
+    def _made_paths(self) -> tuple:
+        """(root, sessions dir, {sid: session file}, .local dir, {name: its file in .local}) for the
+        root as it is now."""
+        kept = self._paths
+        if kept is None or kept[0] is not self.root:
+            kept = self._paths = (self.root, self.root / "sessions", {}, self.root / ".local", {})
+        return kept
+
     @property
     def sessions_dir(self) -> Path:
-        return self.root / "sessions"
+        return self._made_paths()[1]
 
     def session_path(self, sid: str) -> Path:
+        _root, folder, made = self._made_paths()[:3]
+        path = made.get(sid)
+        if path is not None:
+            return path
         if not is_session_id(sid):
             raise StoreError(_("{id} is not a session id (8 letters and digits): `sessions` lists them.")
                                .format(id=repr(str(sid)[:40])))
-        return self.sessions_dir / f"{sid}.json"
+        if len(made) >= 64:  # `stats` reads thousands of sessions: only the last few are kept
+            made.clear()
+        path = made[sid] = folder / f"{sid}.json"
+        return path
 
     def check_inside(self, path: Path) -> None:
         """Refuse a data file that is a link leading out of the data folder."""
@@ -179,7 +199,11 @@ class Store:
             else:
                 self._local = True
         if self._local:
-            return self.root / ".local" / name
+            made = self._made_paths()[4]
+            path = made.get(name)
+            if path is None:
+                path = made[name] = self.local_dir / name  # (a dozen names at most)
+            return path
         from companion.core.layout import place
 
         return place(self.root, name)
@@ -187,7 +211,7 @@ class Store:
     @property
     def local_dir(self) -> Path:
         """This machine's own folder in the data folder (never synced: see companion.core.layout)."""
-        return self.root / ".local"
+        return self._made_paths()[3]
 
     @property
     def cache_dir(self) -> Path:
@@ -214,7 +238,19 @@ class Store:
     def error_log_path(self) -> Path:
         return self.local_path("errors.log")
 
+    def _ready(self) -> bool:
+        """Whether the data folder, ``sessions/`` and ``.local/`` are folders already, the
+        owner's only: what :meth:`ensure` would then leave as it is, told by three stats (every
+        lock taken asks, and making them again cost two mkdirs refused and six stats: issue 29)."""
+        try:
+            return all(S_ISDIR(st.st_mode) and not st.st_mode & 0o077
+                       for st in map(os.stat, (self.root, self.sessions_dir, self.local_dir)))
+        except (OSError, ValueError):
+            return False
+
     def ensure(self) -> None:
+        if self._ready():
+            return
         try:
             make_private_folder(self.root)
             make_private_folder(self.sessions_dir)
@@ -452,7 +488,17 @@ class Store:
 
     def journal_paths(self, sid: str) -> list[Path]:
         """Session ``sid``'s journal files (its devices' and their conflict copies), by name."""
-        return [self.sessions_dir / name for name in self._journal_listing().get(sid, ())]
+        listing = self._journal_listing()
+        kept = self._journal_paths
+        if kept is None or kept[0] is not listing or kept[1] is not self.sessions_dir:
+            kept = self._journal_paths = (listing, self.sessions_dir, {})
+        paths = kept[2].get(sid)
+        if paths is None:
+            if len(kept[2]) >= 64:
+                kept[2].clear()
+            folder = kept[1]
+            paths = kept[2][sid] = tuple(folder / name for name in listing.get(sid, ()))
+        return list(paths)
 
     def forget_listing(self) -> None:
         """Look at ``sessions/`` again (after this Store made or removed a journal file)."""

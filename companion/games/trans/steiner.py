@@ -353,7 +353,7 @@ def hand_costs(
     def merged(sub: tuple[int, ...]) -> list[int]:
         members = [i for i in range(m) if sub[i] >= 0]
         first, others = members[0], members[1:]
-        best = None
+        pairs = []
         # every split {A, S-A} once: A holds the first member and a proper part of the others
         for mask in range((1 << len(others)) - 1):
             a = [-1] * m
@@ -364,9 +364,10 @@ def hand_costs(
                 if mask >> j & 1:
                     a[i] = sub[i]
                     b[i] = -1
-            pair = map(add, tables[tuple(a)], tables[tuple(b)])
-            best = list(pair) if best is None else list(map(min, best, pair))
-        return best
+            pairs.append(map(add, tables[tuple(a)], tables[tuple(b)]))
+        # the least of every split at once, node by node (one pass, not one list per split:
+        # issue 29, a third less CPU for every hand counted)
+        return list(pairs[0]) if len(pairs) == 1 else list(map(min, *pairs))
 
     # subsets in order of size, so every part a split needs already exists
     choices = [range(-1, len(cs)) for cs in head]

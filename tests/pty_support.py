@@ -196,34 +196,40 @@ class Shell:
             self.close()  # never started: its process and terminal go (a test that failed here left them)
             raise
 
-    def _pump(self, seconds: float) -> None:
+    def _pump(self, seconds: float, until=None) -> bool:
+        """Read what the shell writes for ``seconds``, or until ``until()`` holds after a read
+        (checked as each piece arrives, not after the whole time): whether it held."""
         end = time.monotonic() + seconds
         while True:
             left = end - time.monotonic()
             if left <= 0:
-                return
+                return False
             ready, _, _ = select.select([self.master], [], [], min(left, 0.05))
             if not ready:
                 continue
             try:
                 data = os.read(self.master, 65536)
             except OSError:
-                return
+                return False
             if not data:
-                return
+                return False
             self.raw += data
             self.stream.feed(data)
             if b"\x1b[6n" in data:  # where is the cursor? (answered like a terminal)
                 y, x = self.screen.cursor.y + 1, self.screen.cursor.x + 1
                 os.write(self.master, f"\x1b[{y};{x}R".encode())
+            if until is not None and until():
+                return True
 
     def wait_for(self, text: str, *more: str, timeout: float = 20.0) -> str:
         """The screen once ``text`` (and each of ``more``) is on it, and the rest of that screen."""
+        def shown() -> bool:
+            screen = self.text()
+            return text in screen and all(t in screen for t in more)
+
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            self._pump(0.1)
-            screen = self.text()
-            if text in screen and all(t in screen for t in more):
+            if shown() or self._pump(0.1, until=shown):
                 self._pump(0.3)  # let the rest of that screen arrive
                 return self.text()
         raise TimeoutError(f"{(text, *more)!r} never appeared on the screen:\n{self.text()}")
@@ -232,11 +238,13 @@ class Shell:
         """Type ``line`` and Enter; wait until ``until`` is on the screen again after it."""
         mark = len(self.raw)
         os.write(self.master, line.encode() + b"\r")
+        def came() -> bool:
+            return until.encode() in self.raw[mark + len(line):]
+
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            self._pump(0.1)
-            if until.encode() in self.raw[mark + len(line):]:
-                self._pump(0.3)
+            if came() or self._pump(0.1, until=came):
+                self._pump(0.3)  # let the rest of that screen arrive
                 return self.text()
         raise TimeoutError(f"after {line!r}, {until!r} never appeared:\n{self.text()}")
 

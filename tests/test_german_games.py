@@ -15,6 +15,7 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
+import plugin_support
 import pseudo_support
 import tricks_support
 from companion.contract import language
@@ -150,8 +151,9 @@ def test_the_example_plugin_speaks_its_own_german(tricks_site):
 
 
 def test_the_yacht_example_speaks_german_too(tmp_path):
-    site = tricks_support.install(tmp_path, tricks_support.EXAMPLE.parent / "companion-yacht")
-    for _site in tricks_support.on_path(site, "yacht_companion"):
+    # installed as pip installs it, without pip's start and build hooks (tests/plugin_support.py)
+    plugin_support.install(tricks_support.EXAMPLE.parent / "companion-yacht", target=tmp_path / "site")
+    for _site in tricks_support.on_path(tmp_path / "site", "yacht_companion"):
         text = said("de", ["new yacht --players Ann,Bob", "score Bob yacht 6,6,6,6,6", "score Ann full-house 3,3,3,5,5",
                            "status"])
     assert "Fehler: Ann ist am Zug, nicht Bob." in text

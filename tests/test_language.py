@@ -13,7 +13,6 @@ import io
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -172,11 +171,14 @@ def test_a_decimal_comma_is_read_and_a_thousands_comma_is_refused_with_both_form
 
 
 def run(*args, env=None, cwd=None):
+    """`companion ARGS` in a process of its own with these locale variables (forked from
+    tests/pty_fork.py's helper, which chose no language: each child chooses its own)."""
     import os
 
+    from pty_fork import run as forked
+
     full = {**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, env=full, cwd=cwd)
+    return forked(list(args), full, cwd=cwd)
 
 
 def test_the_terminal_chooses_lang_then_setting_then_locale_variables(tmp_path):

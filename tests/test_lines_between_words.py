@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from pty_support import ESCAPES, _env, _spawn, run_command
+from pty_support import ESCAPES, _env, _start, run_command
 
 
 DRAWN = re.compile(r"\x1b\[\d*[CDJ]")
@@ -51,7 +51,7 @@ def test_report_breaks_between_words(finished, columns, colour):
 def serve_screen(home, columns: int, timeout: float = 60.0) -> str:
     """What `serve` writes to a terminal of ``columns`` until it says how it stops (each
     private screen's Enter pressed, as the players would); then the server is stopped."""
-    proc, master = _spawn(["serve", "--port", "0"], columns, 40, _env(columns, 40, False, home, None))
+    proc, master = _start(["serve", "--port", "0"], columns, 40, _env(columns, 40, False, home, None))
     raw, quiet, asked = b"", time.monotonic(), 0
     deadline = time.monotonic() + timeout
     try:

@@ -9,10 +9,7 @@ browser used to be a Chromium of its own (a phone, a phone without scripts, a Ge
 TV): now one test process starts one, or two or three when a test drives them side by side,
 and keeps them. :func:`quit_chrome` gives a browser back with one blank tab (the test's first),
 its cookies and cache cleared, and the next :func:`chrome` or :func:`phone` takes it; :func:`new_tab` opens a
-tab set up as the current one. The test's other tabs and windows are kept too, blank, up to
-:data:`SPARE_AT_MOST` of them: the next :func:`new_tab` or :class:`Window` of their kind takes
-one instead of opening one (opening a window took ~0.13 s of CPU, making a kept one blank and
-then a device ~0.03 s). The browsers are quit when the process ends.
+tab set up as the current one. The browsers are quit when the process ends.
 
 The browser tests skip, saying why, where Chromium or its driver is missing (install them with
 `apt-get install -y chromium chromium-driver`). Nothing is downloaded: the driver is the
@@ -81,7 +78,6 @@ class Device:
     lang: str = "en"
 
 
-SPARE_AT_MOST = 4  # blank tabs or windows a browser keeps for the next tests (about:blank costs nothing idle)
 IDLE_AT_MOST = 1  # browsers kept between tests, per test process: an idle Chromium takes ~8 ms of CPU a second
 _idle: list = []  # the browsers given back, the last given back last
 _launched: list = []  # every browser this process started and has not quit
@@ -113,8 +109,6 @@ def _launch() -> object:
     web._companion_profile = profile
     web._companion_agent = web.execute_script("return navigator.userAgent")
     web._companion_devices = {}  # window handle: the Device its tab was made
-    web._companion_kinds = {}  # window handle: "tab" or "window", for each the test opened
-    web._companion_spare = []  # (handle, kind) of the blank tabs and windows kept for the next ones
     web._companion_touched = False  # a DevTools command other than the device's was sent: no tab is kept
     device_commands = web.execute_cdp_cmd
 
@@ -160,38 +154,8 @@ def new_tab(web, kind: str = "tab") -> None:
     """Open a tab (or with ``kind`` "window" a window: shown beside the others, never in the
     background) in ``web``, made the device its current tab is, and switch to it."""
     device = device_of(web)
-    _open(web, kind)
+    web.switch_to.new_window(kind)
     emulate(web, device)
-
-
-def _open(web, kind: str) -> None:
-    """Switch to a new tab or window (``kind``): a kept blank one of that kind when there is
-    one, else one opened now."""
-    for n, (handle, spare_kind) in enumerate(web._companion_spare):
-        if spare_kind == kind:
-            del web._companion_spare[n]
-            web.switch_to.window(handle)
-            break
-    else:
-        web.switch_to.new_window(kind)
-    web._companion_kinds[web.current_window_handle] = kind
-
-
-def put_away(web, handle: str) -> None:
-    """Done with the tab or window ``handle`` (not the test's first): made blank and kept for
-    the next :func:`new_tab` or :class:`Window` of its kind while fewer than
-    :data:`SPARE_AT_MOST` are kept, else closed. The current tab is the first afterwards."""
-    kind = web._companion_kinds.pop(handle, None)
-    web._companion_devices.pop(handle, None)
-    web.switch_to.window(handle)
-    if kind is not None and len(web._companion_spare) < SPARE_AT_MOST:
-        web.get("about:blank")
-        web._companion_spare.append((handle, kind))
-    else:
-        web.close()
-    web.switch_to.window(web._companion_first)
-    if getattr(web, "_companion_window", None) == handle:
-        web._companion_window = None
 
 
 def drawn(web, timeout: float = 15.0) -> None:
@@ -230,7 +194,7 @@ class Window:
 
     def __init__(self, web, device: Device, first: bool = False):
         if not first:
-            _open(web, "window")
+            web.switch_to.new_window("window")
         emulate(web, device)
         self.web, self.handle = web, web.current_window_handle
         web._companion_window = self.handle
@@ -333,34 +297,24 @@ def quit_chrome(web) -> None:
     fails or when more are kept than :data:`IDLE_AT_MOST`. The next test makes the tab its
     device again (:func:`emulate`). A tab given a DevTools command other than the device's
     (the network's state, say) is closed too, and a fresh tab opened instead, as every test's
-    tabs used to be (issue 29, item 7: opening a tab took ~0.1 s of CPU, a blank page ~0.03 s).
-    The test's other tabs and windows are made blank and kept (:func:`put_away`) while the
-    browser keeps fewer than :data:`SPARE_AT_MOST`, the others closed."""
+    tabs used to be (issue 29, item 7: opening a tab took ~0.1 s of CPU, a blank page ~0.03 s)."""
     from selenium.common.exceptions import WebDriverException
 
     try:
         old = list(web.window_handles)
-        spare = {handle for handle, _kind in web._companion_spare}
         kept = web._companion_first if web._companion_first in old and not web._companion_touched else None
         if kept is None:
-            web._companion_spare.clear()
-            web._companion_kinds.clear()
             web.switch_to.new_window("tab")
-            fresh = web.current_window_handle
-            for handle in old:
+        for handle in old:
+            if handle != kept:
                 web.switch_to.window(handle)
                 web.close()
-            web.switch_to.window(fresh)
-        else:
-            for handle in old:
-                if handle != kept and handle not in spare:
-                    put_away(web, handle)
-            web.switch_to.window(kept)
+        web.switch_to.window(kept or web.window_handles[0])
+        if kept is not None:
             web.get("about:blank")
         web.execute_cdp_cmd("Network.clearBrowserCookies", {})
         web.execute_cdp_cmd("Network.clearBrowserCache", {})
         web._companion_devices.clear()
-        web._companion_kinds.clear()
         web._companion_window = None
         web._companion_touched = False
     except WebDriverException:

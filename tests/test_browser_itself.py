@@ -3,8 +3,7 @@
 Chromium 156 loads its address bar's drop-downs as WebUI pages of their own in every window,
 headless too, and they took more CPU than the companion's pages: tests/browser_support.py turns
 them off by name. A Chromium that renames them would bring them back without a word; here a
-window opened beside the first lists its targets, and none is the browser's own UI (the
-blank tabs kept for the next tests, browser_support.SPARE_AT_MOST, are left out).
+window opened beside the first lists its targets, and none is the browser's own UI.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ def test_a_window_loads_no_page_of_the_browsers_own():
         browser_support.new_tab(web, "window")
         web.get("data:text/html,<p>second</p>")
         targets = web.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
-        assert sorted(t["url"] for t in targets if t["type"] == "page" and t["url"] != "about:blank") == [
+        assert sorted(t["url"] for t in targets if t["type"] == "page") == [
             "data:text/html,<p>first</p>", "data:text/html,<p>second</p>"]
         assert [t["url"] for t in targets if t["type"] == "browser_ui"] == []
     finally:

@@ -48,8 +48,7 @@ class Phones:
             self.web.get(self.links[who])
             self.tabs[who] = self.web.current_window_handle
             return self.web
-        if self.web.current_window_handle != self.tabs[who]:  # a switch is a round trip and wakes the tab
-            self.web.switch_to.window(self.tabs[who])
+        self.web.switch_to.window(self.tabs[who])
         return self.web
 
     def ready(self, who: str, css: str):

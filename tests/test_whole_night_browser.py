@@ -114,13 +114,12 @@ def type_into(phones: Phones, who: str, css: str, text: str) -> None:
     raise AssertionError(f"could not type into {css} on {who}'s page")
 
 
-def tv_shows_the_winner(phones: Phones, table: str) -> str:
+def tv_shows_the_winner(web, table: str) -> str:
     """The TV's page at 1920x1080 (the last phone's tab made the TV: the game is over, and
     opening a window of its own took ~0.15 s of CPU): the winner and every score row on the
     first screen."""
-    web = phones.web
     phones_tab = web.current_window_handle
-    web.switch_to.window(list(phones.tabs.values())[-1])
+    web.switch_to.window(web.window_handles[-1])
     phone = b.device_of(web)
     b.emulate(web, b.Device(1920, 1080))
     try:
@@ -141,13 +140,12 @@ def tv_shows_the_winner(phones: Phones, table: str) -> str:
         web.switch_to.window(phones_tab)
 
 
-def one_tab_left(phones: Phones) -> None:
-    """Put away every phone's tab but the first (browser_support.put_away: kept blank for the
-    next game's phones), for the night's next game."""
-    for handle in list(phones.tabs.values()):
-        if handle != phones.web._companion_first:
-            b.put_away(phones.web, handle)
-    phones.web.switch_to.window(phones.web._companion_first)
+def one_tab_left(web) -> None:
+    """Close every phone's tab but the first, for the night's next game."""
+    for handle in list(web.window_handles)[1:]:
+        web.switch_to.window(handle)
+        web.close()
+    web.switch_to.window(web.window_handles[0])
 
 
 @pytest.fixture
@@ -165,7 +163,7 @@ def play_score_sheet(web, run, home, rounds: int) -> None:
         b.new_tab(web)  # a fifth phone scans the code: every seat is taken
         web.get(join)
         assert "Every seat is taken" in b.body_text(web) and not web.find_elements("css selector", "button[name=seat]")
-        b.put_away(web, web.current_window_handle)
+        web.close()
         for n in range(rounds):
             for i, who in enumerate(PLAYERS):
                 type_into(phones, who, 'form:has(input[name="move"][value="score"]) input[name="points"]',
@@ -181,7 +179,7 @@ def play_score_sheet(web, run, home, rounds: int) -> None:
         tap_button(phones, "Ann", move_button("end-game", 'button[name="result"]'),
                    lambda: status_of(run)["finished"])
         assert status_of(run)["finished"]
-        winner = tv_shows_the_winner(phones, table)
+        winner = tv_shows_the_winner(web, table)
         assert winner.startswith("The game is over: ") and " wins." in winner
     finally:
         b.stop(proc)
@@ -274,10 +272,10 @@ def test_the_whole_night_trans_transatlantic_and_a_score_sheet(web, run, home):
 
             play_trans_round(home, sid, act, PLAYERS, settle=settle)
         assert status_of(run)["finished"]
-        assert tv_shows_the_winner(phones, table).startswith("The game is over: ")
+        assert tv_shows_the_winner(web, table).startswith("The game is over: ")
     finally:
         b.stop(proc)
-    one_tab_left(phones)
+    one_tab_left(web)
     play_transatlantic(web, run, home)
     play_score_sheet(web, run, home, rounds=3)
 
@@ -361,10 +359,10 @@ def play_transatlantic(web, run, home) -> None:
         from companion.core.store import Store
 
         assert Store(home).user_values("transatlantic")["market.surcharges"] == [0, 10, 20, 30, 40, 50]
-        assert tv_shows_the_winner(phones, table).startswith("The game is over: ")
+        assert tv_shows_the_winner(web, table).startswith("The game is over: ")
     finally:
         b.stop(proc)
-    one_tab_left(phones)
+    one_tab_left(web)
 
 
 @pytest.mark.skipif(not LONG, reason="the whole night runs with COMPANION_LONG_TESTS=1")
@@ -432,8 +430,8 @@ def play_atlantic_star(web, run, home) -> None:
         assert kept["vp.3"] == TEST_VP["3"] and kept["ships.TITAN"] == ["M", "2", "X", "1"]
         for p in final["players"]:  # the final scores, from the rows answered on the phones
             assert p["score"] == sum(kept[f"vp.{x['class']}"][x["place"] - 1] for x in p["places"])
-        winner = tv_shows_the_winner(phones, table)
+        winner = tv_shows_the_winner(web, table)
         assert winner.startswith("The game is over: ") and final["winners"][0] in winner
     finally:
         b.stop(proc)
-    one_tab_left(phones)
+    one_tab_left(web)

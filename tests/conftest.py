@@ -234,22 +234,27 @@ def pytest_runtest_protocol(item, nextitem):
 
 # -- how many workers, and which tests start first ---------------------------------------------------
 
-WORKERS_PER_CORE = 2
+def workers_for(cores: int) -> int:
+    """Three workers for two cores (one and a half a core, rounded up). Two a core filled the
+    waits (a server's clocks, a browser drawing, Syncthing, a shell in a pty) when half of the
+    suite's time was waiting; since the waits were cut (issue 29, item 7) a fourth worker on two
+    cores only adds its own start and the switching between four busy processes: on the same
+    tree, 4 workers took 102-111 s of wall and 187-207 s of CPU, 3 workers 103-107 s and
+    164-172 s (BENCHMARKS.md)."""
+    return max(1, (3 * cores + 1) // 2)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` starts two workers a core: half of the suite's wall time was waiting (a
-    server's clocks, a browser drawing, Syncthing, a shell in a pty), during which a core computed
-    nothing. ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` still chooses N, ``-n N`` too.
-    Measured in BENCHMARKS.md (issue 29, item 7)."""
+    """``-n auto`` starts :func:`workers_for` the cores this process may use.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` still chooses N, ``-n N`` too."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
-    return max(1, cores * WORKERS_PER_CORE)
+    return workers_for(cores)
 
 
 # Files whose tests take seconds each, mostly waiting (real browsers, real servers and their

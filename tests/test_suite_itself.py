@@ -1,5 +1,5 @@
 """The suite's own settings (issue 29, item 7): the files started first exist, `-n auto` starts
-two workers a core, compiled modules are kept, and each test's time can be recorded."""
+three workers for two cores, compiled modules are kept, and each test's time can be recorded."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def test_the_files_started_first_are_collected_first(request):
 
 def test_auto_starts_two_workers_a_core(monkeypatch):
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
-    assert conftest.pytest_xdist_auto_num_workers(None) == 2 * len(os.sched_getaffinity(0))
+    assert conftest.pytest_xdist_auto_num_workers(None) == conftest.workers_for(len(os.sched_getaffinity(0)))
+    assert [conftest.workers_for(n) for n in (1, 2, 3, 4, 8)] == [2, 3, 5, 6, 12]
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
     assert conftest.pytest_xdist_auto_num_workers(None) is None  # xdist's own hook reads it: 3
 

@@ -186,10 +186,13 @@ def _note(data_dir: Path) -> Path:
 
 
 def remember(data_dir: Path, base: str, sid: str) -> None:
-    path = _note(data_dir)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump({"pid": os.getpid(), "base": base, "session": sid}, fh)
+    """Note this server for `serve --links` and `serve --stop` in other processes. Written
+    aside and renamed into place: `serve` notes itself before it prints the links and again
+    when it serves, and a script that read the links and asked `serve --links` at once found
+    the note emptied by the second write ("No server is running")."""
+    from companion.core import files
+
+    files.atomic_write_text(_note(data_dir), json.dumps({"pid": os.getpid(), "base": base, "session": sid}))
 
 
 def forget(data_dir: Path) -> None:

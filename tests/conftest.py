@@ -259,22 +259,25 @@ def pytest_xdist_auto_num_workers(config):
 
 # Files whose tests take seconds each, mostly waiting (real browsers, real servers and their
 # clocks, Syncthing, kill loops, LibreOffice, pip): started first, so that the last minute of a
-# run is not one of them alone on a worker while the others are idle. Measured per test with
+# run is not one of them alone on a worker while the others are idle; those that mostly wait on
+# a clock (the floods, the connections, Syncthing, the live pages, the terminals) are spread
+# between those that compute, so that three workers seldom wait at once. Measured per test with
 # COMPANION_TEST_TIMES (tests/suite_times.py); a file missing here is only started later.
 STARTED_FIRST = (
-    "test_serve_phones.py", "test_web_floods.py", "test_live_browser.py", "test_german_web_browser.py",
-    "test_serve_layout.py", "test_whole_night_browser.py", "test_web_connections.py",
-    "test_report_accessibility.py", "test_german_terminal.py", "test_check_command.py",
-    "test_syncthing_trials.py", "test_live_taps.py", "test_data_setup.py", "test_phone_in_place_browser.py",
-    "test_live.py", "test_serve_moves.py", "test_crash_games.py", "test_lines_between_words.py",
-    "test_plugin_checks_bounded.py", "test_game_contract.py", "test_exports_real_clients.py",
-    "test_storm_transatlantic.py", "test_storm_trans.py", "test_atlantic_star_whole_game.py",
-    "test_web_access_log.py", "test_packaging.py", "test_laptop_says_what_phones_do.py",
-    "test_phone_questions.py", "test_web_error_pages_accessible.py", "test_board_finger.py",
-    "test_syncthing_fork.py", "test_serve_browser.py", "test_trans_several_specials.py", "test_german_trans.py",
-    "test_plugin_shape.py", "test_storm_scoresheet.py", "test_caches_checked.py", "test_plugin_game.py",
-    "test_terminal_screens.py", "test_terminal_board.py", "test_tv_end_browser.py", "test_steiner.py",
-    "test_completion_quoting.py", "test_races.py", "test_storm_atlantic_star.py",
+    "test_serve_phones.py", "test_web_floods.py", "test_serve_layout.py", "test_german_web_browser.py",
+    "test_whole_night_browser.py", "test_web_connections.py", "test_live_browser.py",
+    "test_german_terminal.py", "test_syncthing_trials.py", "test_check_command.py",
+    "test_crash_games.py", "test_live.py", "test_report_accessibility.py", "test_serve_moves.py",
+    "test_lines_between_words.py", "test_game_contract.py", "test_exports_real_clients.py",
+    "test_live_taps.py", "test_storm_scoresheet.py", "test_atlantic_star_whole_game.py",
+    "test_laptop_says_what_phones_do.py", "test_packaging.py", "test_storm_trans.py",
+    "test_phone_in_place_browser.py", "test_board_finger.py", "test_serve_browser.py",
+    "test_data_setup.py", "test_tv_end_browser.py", "test_german_trans.py", "test_syncthing_fork.py",
+    "test_terminal_screens.py", "test_completion_quoting.py", "test_web_access_log.py",
+    "test_storm_atlantic_star.py", "test_caches_checked.py", "test_plugin_checks_bounded.py",
+    "test_races.py", "test_phone_questions.py", "test_terminal_board.py",
+    "test_trans_several_specials.py", "test_web_error_pages_accessible.py",
+    "test_storm_transatlantic.py", "test_plugin_shape.py", "test_plugin_game.py", "test_steiner.py",
 )
 
 

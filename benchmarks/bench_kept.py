@@ -15,29 +15,18 @@ Run: ``.venv/bin/python benchmarks/bench_kept.py`` (about 15 seconds).
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from common import median_cpu as cpu  # noqa: E402  (benchmarks/common.py)
 
 from companion.core import datapack  # noqa: E402
 from companion.games.trans import board as boards  # noqa: E402
 from companion.games.trans import steiner  # noqa: E402
 
 DASHED = ["Glasgow", "Oslo", "Dublin", "Brest", "Paris", "Wien", "Kyiv", "Riga", "Roma", "Sofia"]
-
-
-def cpu(fn, runs: int, before=lambda: None) -> float:
-    """Median CPU seconds of ``fn`` (``before`` runs untimed ahead of each run)."""
-    times = []
-    for _ in range(runs):
-        before()
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
 
 
 def all_hands() -> tuple[float, float]:

@@ -29,13 +29,13 @@ import copy
 import os
 import random
 import subprocess
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from common import median_cpu as cpu  # noqa: E402  (benchmarks/common.py)
 
 from companion.contract import api  # noqa: E402
 from companion.contract.api import Setup  # noqa: E402
@@ -44,17 +44,6 @@ from companion.core import session as sessions  # noqa: E402
 from companion.core.store import Store  # noqa: E402
 from companion.games.trans.rules import TransAmerika, make_round_start  # noqa: E402
 from companion.games.trans.track import trans_board  # noqa: E402
-
-
-def cpu(fn, runs: int, before=lambda: None) -> float:
-    """Median CPU seconds of ``fn`` (``before`` runs untimed ahead of each run)."""
-    times = []
-    for _ in range(runs):
-        before()
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
 
 
 def trans_round() -> tuple:

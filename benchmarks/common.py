@@ -23,6 +23,17 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+def median_cpu(fn: Callable[[], object], runs: int, before: Callable[[], object] = lambda: None) -> float:
+    """Median CPU seconds of ``fn`` (``before`` runs untimed ahead of each run)."""
+    times = []
+    for _ in range(runs):
+        before()
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
 def median_command(argv: list[str], runs: int, env: dict | None = None) -> float:
     return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True, env=env), runs)
 

@@ -6,6 +6,7 @@ values were checked, a part given another value is checked again, and only so ma
 from __future__ import annotations
 
 import pytest
+from kept_support import emptied
 
 from companion.contract.errors import CompanionError
 from companion.core import datapack
@@ -24,11 +25,8 @@ BAD = [
 
 @pytest.fixture
 def nothing_kept():
-    saved = dict(datapack._valid)
-    datapack._valid.clear()
-    yield
-    datapack._valid.clear()
-    datapack._valid.update(saved)
+    with emptied(datapack._valid):
+        yield
 
 
 def refusal(game, key, value, user_values=None):

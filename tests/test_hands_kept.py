@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from kept_support import emptied
 
 from companion.games.trans import board as boards
 from companion.games.trans import steiner
@@ -16,11 +17,8 @@ from companion.games.trans import steiner
 @pytest.fixture
 def fresh():
     """Nothing kept when the test starts; what other tests of this process kept comes back after."""
-    saved = dict(steiner._hands_kept)
-    steiner._hands_kept.clear()
-    yield
-    steiner._hands_kept.clear()
-    steiner._hands_kept.update(saved)
+    with emptied(steiner._hands_kept):
+        yield
 
 
 @pytest.fixture(scope="module")

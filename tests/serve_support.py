@@ -143,9 +143,16 @@ def next_rail(home: Path, sid: str, player: str, known: tuple | None = None) -> 
     board = game.board_of(data)
     route = set(game.missing_tree(state, data, player).edges)
     left = game.rails_worth_left(state, player)
-    for e, cost in screens.buildable(game, board, state, player):
-        if e in route and cost <= left:
+    fits = [e for e, cost in screens.buildable(game, board, state, player) if cost <= left]
+    for e in fits:
+        if e in route:
             return board.edge_name(e)
+    turn = state["track"]["turn"]
+    if fits and not (turn and turn["player"] == player and turn["used"] > 0):
+        # a turn's first rail is placed even when the route's next line costs more than the turn
+        # has (a double line in a turn of one rail): a turn with nothing placed cannot be ended
+        # (the whole night's long run met it: the phone offered no "End my turn")
+        return board.edge_name(fits[0])
     return None
 
 

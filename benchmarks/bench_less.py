@@ -13,9 +13,7 @@ way it was done before. Each line is the CPU of one call, median of many.
 4. A file written whole (atomic_write_text): its folder told there by one stat and the
    leftovers of killed writes by their names' ends, against a mkdir refused and a glob
    pattern compiled for each file's name.
-5. The board a map name means (`board amerika`): drawn from a view of the pack's own values
-   (datapack.merged_view) against a copy of the whole values, encoded to find their board.
-6. `rails MAP --all-hands` counted (Amerika's 16,807 hands, Europa's), nothing kept: the least
+5. `rails MAP --all-hands` counted (Amerika's 16,807 hands, Europa's), nothing kept: the least
    of a subset's splits taken in one pass (steiner.hand_costs), against the tree given with
    ``--base DIR`` (e.g. a checkout of main before issue 29's round 2), each in its own process.
 
@@ -165,20 +163,6 @@ def write() -> list[tuple[str, float, float]]:
     return [("a file written whole (atomic_write_text, fsync)", now, before)]
 
 
-def map_board() -> list[tuple[str, float, float]]:
-    """The board a map name means (`board amerika`, `rails amerika ...`): drawn from a view of
-    the pack's own values (datapack.merged_view, its board found by their identity) against a
-    copy of the whole values, whose board is found by encoding them."""
-    from companion.core.app import App
-    from companion.games.trans import counting
-
-    app = App(Path(tempfile.mkdtemp(prefix="bench-less-")) / "home")
-    counting.map_board(app, "amerika")
-    now = cpu(lambda: counting.map_board(app, "amerika"), 301)
-    before = cpu(lambda: trans_board(counting.map_values(app, "trans-amerika"), "trans-amerika"), 301)
-    return [("the board of a map name (Amerika)", now, before)]
-
-
 HANDS = """
 import statistics, sys, time
 from companion.games.trans import board as boards, steiner
@@ -209,7 +193,7 @@ def main() -> None:
     parser.add_argument("--base", help="another tree of the companion: its all-hands count is the anchor of 6")
     args = parser.parse_args()
     print(f"{'what (CPU of one, median)':52} {'now':>9} {'anchor':>9} {'ratio':>7}")
-    for measure in (dry_run, paths, lock, write, map_board, lambda: hands(args.base)):
+    for measure in (dry_run, paths, lock, write, lambda: hands(args.base)):
         for name, now, anchor in measure():
             print(f"{name:52} {now * 1000:7.3f}ms {anchor * 1000:7.3f}ms {anchor / max(now, 1e-9):6.1f}x")
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 
 import pytest
+
+from process_support import ended
 
 # --headless=new draws as a windowed Chromium does; the rest spare work no test looks at (the
 # network's background fetches, updates, sync, crash reports, the translation and media-router
@@ -377,12 +378,7 @@ def serve(home, players):
 
 
 def stop(proc) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    ended(proc)
 
 
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: the tests' screenshots are kept there for people

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from process_support import ended
+
 from browser_support import link_line
 from warm_support import serve_process
 
@@ -74,12 +76,7 @@ class Served:
         return self.path(who).rsplit("/", 1)[1]
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        ended(self.proc, timeout=15)
         with contextlib.suppress(Exception):
             self.proc.stdout.close()
             self.proc.stderr.close()

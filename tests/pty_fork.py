@@ -34,6 +34,8 @@ import subprocess
 import sys
 import time
 
+from process_support import ended
+
 # What the helper imports before its first fork: what every command and the shell import
 # anyway, and the games' own modules (imports only: the registry is never asked, so nothing
 # is chosen or cached before a command runs).
@@ -235,11 +237,7 @@ class _Helper:
 
     def close(self) -> None:
         self.sock.close()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        ended(self.proc, timeout=5, ask=False)  # its socket closed: it ends by itself
 
 
 _helper: _Helper | None = None

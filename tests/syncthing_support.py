@@ -34,6 +34,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
+from process_support import ended
 from click.testing import CliRunner
 
 from companion.terminal.cli import cli
@@ -163,12 +165,7 @@ class Syncthing:
     def stop(self) -> None:
         if self.proc:
             self.resume()
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            ended(self.proc)
             self.proc = None
 
     # -- the REST API ------------------------------------------------------------------------

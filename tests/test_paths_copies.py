@@ -163,28 +163,6 @@ def test_the_leftovers_of_killed_writes_are_the_names_the_glob_matched(tmp_path)
     clean_leftovers(tmp_path / "gone" / "x.json")  # no folder: nothing to do, nothing said
 
 
-@pytest.mark.parametrize("game", ["trans-amerika", "trans-europa", "atlantic-star"])
-def test_a_merged_view_is_what_merged_gives_and_changes_neither_the_pack_nor_the_values_given(game):
-    import json
-
-    from companion.core import datapack
-
-    pack_before = json.dumps(datapack._load(game), sort_keys=True)
-    values = datapack.merged(game, {})
-    top = sorted(values)
-    rng = random.Random(11)
-    keys = [*top, *(f"{k}.{rng.choice(sorted(values[k]))}" for k in top if isinstance(values[k], dict) and values[k]),
-            "nothing.here", "single_lines.ferry", "single_lines.others", f"{top[0]}.x.y", "board.rows.0",
-            "board.rows.99", "bgg_id.deeper", "a.b.c"]
-    for n in range(30):
-        given = {k: rng.choice([1, "X", None, [1, 2], {"inner": [3]}]) for k in rng.sample(keys, rng.randint(1, 6))}
-        given_before = json.dumps(given, sort_keys=True)
-        view = datapack.merged_view(game, given)
-        assert view == datapack.merged(game, json.loads(given_before)), given
-        assert json.dumps(given, sort_keys=True) == given_before  # the players' values are not changed
-    assert json.dumps(datapack._load(game), sort_keys=True) == pack_before  # nor the pack
-
-
 def test_a_map_board_is_the_board_of_the_merged_values(tmp_path):
     from companion.core import datapack
     from companion.core.app import App

@@ -196,43 +196,6 @@ def merged(game: str, user_values: dict[str, Any]) -> dict:
     return values
 
 
-def merged_view(game: str, user_values: dict[str, Any]) -> dict:
-    """What :func:`merged` gives, to read only (never change it): the pack's own objects
-    where no player's value lies over them, only the tables on the way to a value laid over
-    copied. A board drawn for a map name (`board amerika`, `rails amerika --all-hands`) then
-    costs no copy of the whole values, and the board made of the pack's own values is found
-    by their identity, without encoding them again (issue 29)."""
-    values = dict(_load(game)["values"])
-    mine = {id(values)}  # the tables this view made, changed in place where a value is laid
-    for key, value in sorted(by_current_keys(game, user_values).items()):
-        parts = split_key(key)
-        node = values
-        try:
-            for part in parts[:-1]:  # as set_path walks, each table copied before it is changed
-                if isinstance(node, dict):
-                    child = node.get(part)
-                    if child is None:
-                        child = {}
-                    elif isinstance(child, (dict, list)) and id(child) not in mine:
-                        child = dict(child) if isinstance(child, dict) else list(child)
-                    if isinstance(child, (dict, list)):
-                        mine.add(id(child))
-                    node[part] = child
-                    node = child
-                elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                    child = node[int(part)]
-                    if isinstance(child, (dict, list)) and id(child) not in mine:
-                        child = node[int(part)] = dict(child) if isinstance(child, dict) else list(child)
-                        mine.add(id(child))
-                    node = child
-                else:
-                    raise KeyError(key)
-            set_path(node, parts[-1], value)
-        except KeyError:
-            continue  # a key the pack no longer has: ignored, as merged ignores it
-    return values
-
-
 def known_key(game: str, key: str) -> bool:
     """Whether ``key`` names a value (or a part of one) that the pack describes."""
     try:

@@ -34,8 +34,7 @@ def map_board(app, map_name: str) -> boards.Board:
     from companion.games.trans import board as boards
 
     game = boards.resolve_map(map_name)
-    # the values only read here: the pack's own objects, so its board is found by their identity
-    return trans_board(datapack.merged_view(game, app.store.user_values(game)), game)
+    return trans_board(map_values(app, game), game)
 
 
 def map_values(app, game: str) -> dict:

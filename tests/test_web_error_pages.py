@@ -7,6 +7,7 @@ phone."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from serve_support import PLAYERS, new_trans, site_and_client
 
@@ -40,3 +41,15 @@ def test_any_message_naming_a_file_of_the_folder_is_cut_to_what_is_inside(run, h
     said = site._scrub(f"<p>Could not write {home}/sessions/{sid}.json: no space; see {home}/errors.log</p>")
     assert str(home) not in said
     assert f"session {sid}'s file" in said and "the data folder/errors.log" in said
+
+
+def test_a_data_folder_given_as_a_relative_name_leaves_the_page_as_it_is(run, home, monkeypatch):
+    """`serve --data-dir d` or `.`: the folder named as given was scrubbed letter by letter (every d
+    of the page, its style sheet too, became "the data folder"); the folder's whole path still is."""
+    sid = new_trans(run)
+    monkeypatch.chdir(home)  # `serve --data-dir .`: every full stop of the page was the folder
+    site, _client, _links = site_and_client(Path("."), sid)
+    page = f"<p>Round 1 · {home.name} and the board.</p>"
+    assert site._scrub(page) == page
+    said = site._scrub(f"<p>see {home}/errors.log</p>")
+    assert str(home) not in said and "the data folder/errors.log" in said

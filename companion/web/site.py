@@ -430,7 +430,9 @@ class Site:
         the folder by its name inside it."""
         for path, said in ((self.session_file(), _("session {sid}'s file").format(sid=self.sid)),
                            (self.data_dir, _("the data folder"))):
-            for spelling in {str(path), os.path.realpath(path)}:
+            # the whole path only, however it was given: a folder given as `--data-dir d` is
+            # "d" as given, and each letter d of the page became "the data folder"
+            for spelling in {os.path.abspath(path), os.path.realpath(path)}:
                 html = html.replace(escape(spelling), said).replace(spelling, said)
         return html
 

@@ -51,7 +51,13 @@ from companion.terminal.cli import cli  # noqa: E402
 def home(tmp_path, monkeypatch):
     path = tmp_path / "home"
     monkeypatch.setenv("COMPANION_HOME", str(path))
-    return path
+    yield path
+    from companion.contract import language
+
+    leaked = language._viewer.get()
+    if leaked is not None:  # the next test of this worker would speak it: named where it began
+        language._viewer.set(None)
+        pytest.fail(f"the viewer's language {leaked!r} outlived this test (a context never closed)")
 
 
 @pytest.fixture

@@ -250,3 +250,7 @@ def test_the_shell_started_with_lang_de_speaks_german_on_every_line(tmp_path):
         screen = shell.type("--lang en sessions")  # that line only
         assert "No sessions yet" in screen
         assert shell.type("players").count("Noch keine Spieler") == 1
+        # `--json` speaks English for its own line only, even when Click stops at a usage error
+        # before the command runs (the shell once stayed English for the rest of the evening)
+        assert "Fehlendes Argument" in shell.type("played --json")
+        assert shell.type("players").count("Noch keine Spieler") == 2

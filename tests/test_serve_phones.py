@@ -18,6 +18,7 @@ from long_mode import LONG
 from browser_support import body_text, new_tab, phone, quit_chrome, serve, stop, tap, until
 from serve_support import PLAYERS, hands, play_trans_round, trans_state, transatlantic_cards, typed_round
 
+LOST = 5.0  # seconds after which a tap that sent nothing was lost (a post is sent as the finger lifts)
 WAIT = 30.0  # seconds a page may take to come back after a tap (a few hundred ms, more on a busy CI)
 
 
@@ -63,17 +64,27 @@ class Phones:
     def after(self, who: str, action) -> None:
         """Do ``action`` on ``who``'s page and wait for what it leads to: another page (a link,
         a seat chosen), or this page's post answered in place (issue 31: the page's script posts
-        a move and applies the answer like a pushed page; ``data-posted`` counts those)."""
-        from selenium.common.exceptions import TimeoutException
+        a move and applies the answer like a pushed page; ``data-posted`` counts those).
+        A tap that sent nothing in :data:`LOST` seconds (no post under way, none answered: the
+        finger came down as the page was changed under it, say) raises StaleElementReferenceException,
+        which the callers take as "look again and tap again", as a player taps again."""
+        from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 
         web = self.on(who)
-        posted = web.execute_script("window.__before = true;"
+        posted = web.execute_script("window.__before = true; window.__tappedAt = Date.now();"
                                     "return document.documentElement.getAttribute('data-posted') || '0'")
         action(web)
-        if not until(web, "var posted = document.documentElement.getAttribute('data-posted') || '0';"
-                          "return window.__before === true ? posted !== arguments[0]"
-                          " : document.readyState === 'complete';", posted, timeout=WAIT):
-            raise TimeoutException(f"{who}'s tap led nowhere in {WAIT} s")
+        got = until(web, "var h = document.documentElement, posted = h.getAttribute('data-posted') || '0';"
+                         "if (window.__before !== true) return document.readyState === 'complete' && 'left';"
+                         "if (posted !== arguments[0]) return 'posted';"
+                         "return !h.hasAttribute('aria-busy') && Date.now() - window.__tappedAt > arguments[1]"
+                         " && 'lost';", posted, LOST * 1000, timeout=WAIT)
+        if got == "lost":
+            raise StaleElementReferenceException(f"{who}'s tap sent nothing in {LOST} s")
+        if not got:
+            busy = web.execute_script("return document.documentElement.hasAttribute('aria-busy')")
+            raise TimeoutException(f"{who}'s tap led nowhere in {WAIT} s"
+                                   + (" (its post was sent and never answered)" if busy else ""))
 
 
 def position(web, value: str):

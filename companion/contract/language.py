@@ -73,6 +73,13 @@ def using(lang: str | None):
         _viewer.reset(token)
 
 
+def for_the_rest(lang: str | None) -> None:
+    """What runs after this, until the present context ends, speaks ``lang``: a command line runs
+    in a context of its own (the terminal's root group copies one for each), so `--json`'s English
+    ends with its command even when Click stops at a usage error without closing anything."""
+    _viewer.set(known(lang) or ENGLISH)
+
+
 def known(lang: str | None) -> str | None:
     """``lang`` as one of ours (``de_DE.UTF-8``, ``de-AT`` and ``DE`` are German), or None."""
     if not lang:

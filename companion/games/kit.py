@@ -65,9 +65,9 @@ def english_for_json(ctx, param, value):
     """`--json` is read by programs: its words (a log's lines, a refusal's reason) are made in
     English whatever the viewer's language, for the rest of the command (issue 28)."""
     if value:
-        from companion.contract.language import using
+        from companion.contract.language import for_the_rest
 
-        ctx.with_resource(using("en"))
+        for_the_rest("en")
     return value
 
 

@@ -11,6 +11,7 @@ may use the same command name.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import sys
 
@@ -310,9 +311,9 @@ class RootGroup(LazyGroup):
 
             register()
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            return self._one_command(args, prog_name, complete_var, **extra)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            rv = self._one_command(args, prog_name, complete_var, **extra)
         except click.UsageError as exc:
             typed = sys.argv[1:] if args is None else args
             click.echo(on_terminal(_("Error: {message}").format(message=click_message(usage_line(exc), typed))), err=True)
@@ -336,6 +337,14 @@ class RootGroup(LazyGroup):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_REFUSED)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+    def _one_command(self, args, prog_name, complete_var, **extra):
+        """One command line, in a context of its own: what a command sets on a context variable
+        (``--json``'s English, see kit.english_for_json) ends with it, even when Click stops at
+        a usage error before closing the command's context (a German shell stayed English after
+        `played --json` without a game). Its refusal is then said in the viewer's language."""
+        return contextvars.copy_context().run(super().main, args, prog_name, complete_var,
+                                              standalone_mode=False, **extra)
 
     def invoke(self, ctx):
         # A command (not the shell or script mode, whose prompt_toolkit screen must pass):

@@ -134,6 +134,10 @@ def serve(fd: int) -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - a module that does not import is the command's to report
             pass
+    import gc
+
+    gc.collect()
+    gc.freeze()  # what every command inherits: never walked again, in this helper or a child
     sock = socket.socket(fileno=fd)
     while True:
         try:

@@ -112,13 +112,15 @@ def test_no_balanced_deal_in_the_tries_then_a_plain_deal_on_request(monkeypatch)
 
 
 def test_verify_re_derives_every_deal_tried(run, status):
-    out = run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--deal", "balanced=1",
+    # within 2 rails: ~10 deals tried on average for four hands (within 1: ~37, and one evening in
+    # about 200 found none in the 200 tries, which failed this test by chance; measured 60 times)
+    out = run(["new", "trans-amerika", "--players", "Ann,Bob,Cy,Dee", "--deal", "balanced=2",
                "--entropy", "words"], expect=0).stdout
     assert "New session" in out
     out = run(["round", "start"], expect=0).stdout.replace("\n  ", " ")  # wrapped to 80 columns
-    match = re.search(r"Balanced deal \(house rule, within 1 rails\): every hand needs (\d+) to (\d+) rails "
+    match = re.search(r"Balanced deal \(house rule, within 2 rails\): every hand needs (\d+) to (\d+) rails "
                       r"on the empty board \(", out)
-    assert match and int(match.group(2)) - int(match.group(1)) <= 1
+    assert match and int(match.group(2)) - int(match.group(1)) <= 2
     deals = status()["balance"]["deals"]
     # the log hides every deal tried while the game is on, not only the one dealt
     log = json.dumps(json.loads(run(["log", "--json"], expect=0).stdout))

@@ -34,6 +34,9 @@ from companion.terminal import declared
 for game in registry.available():  # every game's rules, moves and views, and its commands
     registry.parts(game)
     declared.commands_of(game)
+import gc
+gc.collect()
+gc.freeze()  # what every writer inherits: never walked again, in this process or a child
 commands = sys.stdin
 answers = os.fdopen(os.dup(1), "w", buffering=1)
 for line in commands:

@@ -241,13 +241,13 @@ def pytest_runtest_protocol(item, nextitem):
 # -- how many workers, and which tests start first ---------------------------------------------------
 
 def workers_for(cores: int) -> int:
-    """Three workers for two cores (one and a half a core, rounded up). Two a core filled the
-    waits (a server's clocks, a browser drawing, Syncthing, a shell in a pty) when half of the
-    suite's time was waiting; since the waits were cut (issue 29, item 7) a fourth worker on two
-    cores only adds its own start and the switching between four busy processes: on the same
-    tree, 4 workers took 102-111 s of wall and 187-207 s of CPU, 3 workers 103-107 s and
-    164-172 s (BENCHMARKS.md)."""
-    return max(1, (3 * cores + 1) // 2)
+    """Two workers a core: while one waits (a server's clocks, a browser drawing, Syncthing, a
+    shell in a pty) the other computes. With three for two cores 35-40 s of the run's core time
+    was idle, all three waiting at once; once the workers' cycle collector stopped walking their
+    imports (pytest_collection_finish), a fourth cost less CPU than those waits: on the same tree
+    (5 December 2026, quiet), 4 workers took 83-85 s of wall and 150-155 s of CPU, 3 workers
+    92-93 s and 143 s, 5 workers 84 s and 159 s (BENCHMARKS.md)."""
+    return max(1, 2 * cores)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -267,7 +267,7 @@ def pytest_xdist_auto_num_workers(config):
 # clocks, Syncthing, kill loops, LibreOffice, pip): started first, so that the last minute of a
 # run is not one of them alone on a worker while the others are idle; those that mostly wait on
 # a clock (the floods, the connections, Syncthing, the live pages, the terminals) are spread
-# between those that compute, so that three workers seldom wait at once. Measured per test with
+# between those that compute, so that the workers seldom all wait at once. Measured per test with
 # COMPANION_TEST_TIMES (tests/suite_times.py); a file missing here is only started later.
 STARTED_FIRST = (
     "test_serve_phones.py", "test_web_floods.py", "test_serve_layout.py", "test_german_web_browser.py",

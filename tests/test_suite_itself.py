@@ -32,7 +32,7 @@ def test_the_files_started_first_are_collected_first(request):
 def test_auto_starts_two_workers_a_core(monkeypatch):
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     assert conftest.pytest_xdist_auto_num_workers(None) == conftest.workers_for(len(os.sched_getaffinity(0)))
-    assert [conftest.workers_for(n) for n in (1, 2, 3, 4, 8)] == [2, 3, 5, 6, 12]
+    assert [conftest.workers_for(n) for n in (1, 2, 3, 4, 8)] == [2, 4, 6, 8, 16]
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
     assert conftest.pytest_xdist_auto_num_workers(None) is None  # xdist's own hook reads it: 3
 

@@ -238,3 +238,25 @@ def test_the_contracts_shared_refusals_in_german(run):
     assert "Dieses Spiel wurde abgebrochen: `undo` nimmt das zurück" in refused.stderr
     refused = de(run, "abandon", expect=1)
     assert "Diese Partie wurde schon abgebrochen" in refused.stderr
+
+
+def test_the_score_sheets_own_name_is_german_on_every_screen_and_english_in_json(run):
+    """A score sheet without a title of its own is "Punkteblock" on the German screens (the
+    sessions, the statistics, a report and its page); a title a group gave stays its own, and
+    `--json` keeps the game's English name (a program reads it)."""
+    import json
+
+    run(["new", "scoresheet", "--players", "Ann,Bob"], expect=0)
+    run(["add", "Ann=3", "Bob=4"], expect=0)
+    run(["finish"], expect=0)
+    run(["played", "Azul", "--players", "Ann=68,Bob=47.5"], expect=0)
+    sid = next(s["id"] for s in json.loads(run(["sessions", "--json"], expect=0).stdout)
+               if s["title"] == "Score sheet")
+    screens = {"sessions": de(run, "sessions").stdout, "stats": de(run, "stats").stdout,
+               "report": de(run, "report", sid).stdout, "page": de(run, "report", sid, "--html", "-").stdout,
+               "stats page": de(run, "stats", "--html", "-").stdout}
+    for name, text in screens.items():
+        assert "Punkteblock" in text and "Score sheet" not in text.split("https://app.bgstatsapp")[0], name
+    assert "Azul" in screens["sessions"] and "Azul" in screens["stats"]
+    assert "Score sheet" in run(["sessions"], expect=0).stdout  # English where the viewer reads English
+    assert {s["title"] for s in json.loads(de(run, "sessions", "--json").stdout)} == {"Score sheet", "Azul"}

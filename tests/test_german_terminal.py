@@ -65,7 +65,7 @@ def test_refusals_and_errors_are_german(home):
 
     sid = App(home).store.current()
     refused = say(home, "delete", sid, code=1)[1]
-    assert f"`delete` verschiebt Partie {sid} (Score sheet mit Ann, Bob, begonnen" in refused and "--yes" in refused
+    assert f"`delete` verschiebt Partie {sid} (Punkteblock mit Ann, Bob, begonnen" in refused and "--yes" in refused
 
 
 def test_helps_and_the_list_of_commands_are_german(home):
@@ -88,7 +88,7 @@ def test_the_shells_bar_speaks_german():
               "players": [{"name": "Ann", "score": 68.5}, {"name": "Bob", "score": 47}]}
     with using("de"):
         bar = toolbar_text(status, turn=["Ann"], next_action="add")
-        assert bar == "Partie ab12 · Score sheet · Runde 3 · Ann ist dran · vorn Ann (68,5)\nweiter: add"
+        assert bar == "Partie ab12 · Punkteblock · Runde 3 · Ann ist dran · vorn Ann (68,5)\nweiter: add"
         over = toolbar_text({**status, "finished": True, "winners": ["Ann", "Bob"]})
         assert over.endswith("vorbei: Ann & Bob haben gewonnen")
     assert toolbar_text(status, turn=["Ann"]) == "session ab12 · Score sheet · round 3 · Ann's turn · leader Ann (68.5)"

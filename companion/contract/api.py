@@ -178,7 +178,7 @@ class Game(abc.ABC):
         etype = event.get("type", "")
         handler = getattr(self, "on_" + str(etype).replace("-", "_"), None)
         if handler is None:
-            raise RuleError(_("{title} has no action called {etype}.").format(title=self.title, etype=repr(etype)))
+            raise RuleError(_("{title} has no action called {etype}.").format(title=_(self.title), etype=repr(etype)))
         handler(state, event, data)
         return state
 

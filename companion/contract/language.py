@@ -196,6 +196,8 @@ def _from_sources(paths: list) -> Catalogue | None:
 
 def _(message: str) -> str:
     """``message`` in the language of what is being made now."""
+    if not message:  # (an empty text is no message: the catalogue's "" is its header)
+        return message
     lang = _viewer.get() or _process or _resolve()
     return message if lang == ENGLISH else _other(lang, message, message)
 

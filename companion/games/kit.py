@@ -341,7 +341,7 @@ def _announce(app: App, game, s, start: str | None, extra: dict) -> None:
     # who starts, once it is known: a game whose rules decide it later says how
     starts = _(game.start_rule) if game.start_rule and not start else \
         _("{name} starts").format(name=whole(s.players[0]))
-    values = dict(id=s.id, title=s.title, names=", ".join(whole(p) for p in s.players), starts=starts,
+    values = dict(id=s.id, title=_(s.title), names=", ".join(whole(p) for p in s.players), starts=starts,
                   on=extra["played_on"], where=extra["location"])
     if extra["played_on"] and extra["location"]:
         said = _("New session {id}: {title} with {names} ({starts}), played on {on} at {where}.")

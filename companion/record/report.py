@@ -402,7 +402,7 @@ def session_html(facts: dict) -> str:
     caption = _("Each player's total after each round.") if by_round else _("Each player's total after each event.")
     chart = [f"<h2>{esc(heading)}</h2>",
              "<figure>\n" + line_chart(facts["labels"], facts["series"],
-                                       _("{heading}: {title}").format(heading=heading, title=facts["title"]),
+                                       _("{heading}: {title}").format(heading=heading, title=_(facts["title"])),
                                        x_title=axis_words(facts["axis"]),
                                        colours=[facts["colours"].get(n) for n in facts["names"]])
              + f"\n<figcaption>{esc(caption)}</figcaption>\n</figure>"] \
@@ -412,7 +412,7 @@ def session_html(facts: dict) -> str:
     if facts["round"] is not None:
         meta += " · " + _("round {round}").format(round=facts["round"])
     body = [
-        f"<h1>{esc(facts['title'])}</h1>",
+        f"<h1>{esc(_(facts['title']))}</h1>",
         f"<p class=\"meta\">{esc(meta)}</p>",
         f"<p class=\"result\">{esc(result_words(facts))}</p>",
         h2(_("Final scores")) if facts["finished"] else h2(_("Scores so far")),
@@ -423,7 +423,7 @@ def session_html(facts: dict) -> str:
         f"<ol class=\"log\">\n{log}\n</ol>" if log else para(_("Nothing was recorded.")),
         para(_("Made by Tabletop Companion."), "meta"),
     ]
-    return page(_("{title} · session {id}").format(title=facts["title"], id=facts["id"]), "\n".join(body))
+    return page(_("{title} · session {id}").format(title=_(facts["title"]), id=facts["id"]), "\n".join(body))
 
 
 # -- statistics --------------------------------------------------------------------------------
@@ -456,7 +456,7 @@ def stats_html(stats: dict) -> str:
         body.append(h2(_("Players")))
         body.append(table_html([_("player"), _("sessions"), _("wins"), _("win rate"), _("streak now"),
                                 _("longest streak")], rows, numeric=(1, 2, 3, 4, 5)))
-        rows = [[p["name"], history.title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
+        rows = [[p["name"], history.shown_title(g), v["sessions"], v["wins"], _num(v["average"]), _num(v["best"])]
                 for p in players for g, v in p["games"].items()]
         body.append(h2(_("Scores per game")))
         body.append(table_html([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")], rows,
@@ -470,9 +470,9 @@ def stats_html(stats: dict) -> str:
             labels = [str(n - width) if n != width else _("last") for n in range(1, width + 1)]
             caption = ngettext("{title}: each player's scores in their last {n} session of it, oldest left, on "
                                "one scale.", "{title}: each player's scores in their last {n} sessions of it, oldest "
-                               "left, on one scale.", width).format(title=c["title"], n=width)
+                               "left, on one scale.", width).format(title=history.shown_title(c["game"]), n=width)
             body.append("<figure>\n" + line_chart(labels, series,
-                                                  _("{title}: each player's last scores").format(title=c["title"]),
+                                                  _("{title}: each player's last scores").format(title=history.shown_title(c["game"])),
                                                   x_title=_("sessions ago")) +
                         f"\n<figcaption>{esc(caption)}</figcaption>\n"
                         "</figure>")
@@ -490,13 +490,13 @@ def stats_html(stats: dict) -> str:
         rows = []
         for g in stats["games"]:
             rec = g["record"]
-            rows.append([g["title"], g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
+            rows.append([history.shown_title(g["game"]), g["sessions"], _num(g["average_rounds"]), _num(g["average_minutes"]),
                          record_words(rec) if rec else ""])
         body.append(h2(_("Games")))
         body.append(table_html([_("game"), _("sessions"), _("average rounds"), _("average minutes"),
                                 _("record score")], rows, numeric=(1, 2, 3)))
     if stats["unfinished"]:
-        rows = [[u["id"], history.title(u["game"]), ", ".join(u["players"]), _when(u["created"])]
+        rows = [[u["id"], history.shown_title(u["game"]), ", ".join(u["players"]), _when(u["created"])]
                 for u in stats["unfinished"]]
         body.append(h2(_("In play (not counted)")))
         body.append(table_html([_("session"), _("game"), _("players"), _("started")], rows))

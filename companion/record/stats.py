@@ -314,6 +314,13 @@ def title(game_id: str) -> str:
         return game_id
 
 
+def shown_title(game_id: str) -> str:
+    """:func:`title` as a screen shows it: a game's own title in the viewer's language (the score
+    sheet's "Score sheet" is "Punkteblock" in German); a title a group gave is its own words. The
+    `--json` outputs, the exports and the BG Stats link keep :func:`title`, never translated."""
+    return _(title(game_id))
+
+
 def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 

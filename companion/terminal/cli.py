@@ -539,7 +539,7 @@ def cli(ctx: click.Context, data_dir: str | None, session_id: str | None, lang: 
             s = sessions.load(app.store, sid)
             app.pin(sid)
             click.echo(_("Here, now session {id}: {game} with {players} (other terminals keep theirs).").format(
-                id=sid, game=s.game.title, players=", ".join(s.players)))
+                id=sid, game=_(s.game.title), players=", ".join(s.players)))
             return
         if line:  # `--` alone: no second shell or script inside this one
             raise click.UsageError(_("Options alone do nothing: give a command after them, e.g. `--session ID status`."))

@@ -226,7 +226,7 @@ def sessions_cmd(app, as_json: bool, game: str | None, player: str | None, since
     for e in entries:
         key = history.game_key(e)
         if key not in titles:
-            titles[key] = history.title(key)
+            titles[key] = history.shown_title(key)
         result = _("deleted: `restore {id}`").format(id=e["id"]) if deleted else session_state(e, roster)
         if e.get("fork") and not deleted:  # issue 30: shown on every laptop until someone chooses
             from companion.contract.language import pgettext
@@ -271,7 +271,7 @@ def use(app, session_id: str) -> None:
     with app.store.writing():
         app.store.set_current(sid)
     app.pin(sid)  # a shell or a script stays here, whatever another terminal does
-    click.echo(_("Now using session {id}: {game} with {players}.").format(id=sid, game=s.game.title,
+    click.echo(_("Now using session {id}: {game} with {players}.").format(id=sid, game=_(s.game.title),
                                                                           players=", ".join(s.players)))
 
 
@@ -364,7 +364,7 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
     s = app.session()
     if not s.meta.get("seed"):
         raise CompanionError(_("Session {id} ({game}) deals no cards: there is nothing to verify.").format(
-            id=s.id, game=s.game.title))
+            id=s.id, game=_(s.game.title)))
     finished = s.replay().over  # an abandoned game is over too
     if not finished and not s.revealed:
         if not reveal:
@@ -395,7 +395,7 @@ def verify(app, session_id: str | None, reveal: bool) -> None:
             if deal.get("context") != expected:  # the context comes from session, round and deck only
                 bad += 1
                 why = (_("expected {context}").format(context=expected) if expected else
-                       _("{game} makes no such deal").format(game=s.game.title))
+                       _("{game} makes no such deal").format(game=_(s.game.title)))
                 click.echo(_("  event {n} {context}: DOES NOT MATCH (wrong context: {why})").format(
                     n=f"{n:>3}", context=shown, why=why))
                 continue
@@ -437,7 +437,7 @@ def board(app, map_id: str | None) -> None:
     draw = registry.parts(s.meta["game"]).get("board_view")
     view = draw(Exit(s, replay).at(host=app)) if draw is not None else None
     if view is None:
-        raise CompanionError(_("{game} has no board to draw: `status` shows the scores.").format(game=s.game.title))
+        raise CompanionError(_("{game} has no board to draw: `status` shows the scores.").format(game=_(s.game.title)))
     show(app, view)
 
 
@@ -504,7 +504,7 @@ def abandon(app, session_id: str | None, reason: str | None) -> None:
         said = _("Session {id} ({game}) is abandoned ({reason}): it has no result. `undo` takes that back.")
     else:
         said = _("Session {id} ({game}) is abandoned: it has no result. `undo` takes that back.")
-    click.echo(wrap(said.format(id=s.id, game=s.game.title, reason=event.get("reason"))))
+    click.echo(wrap(said.format(id=s.id, game=_(s.game.title), reason=event.get("reason"))))
 
 
 @click.command(help=N_("Add a note to the session (shown by `log`, `report` and the exports; `undo` takes it back)."))

@@ -190,7 +190,7 @@ def render_ratings(ratings: dict) -> str:
              "each player starts at {mu} ± {sigma} (rating 0).").format(mu=number(25), sigma=number(8.3)),
            "", _("All games:"), block(ratings["overall"])]
     for gid, rows in ratings["games"].items():
-        out += ["", _("{title}:").format(title=history.title(gid)), block(rows)]
+        out += ["", _("{title}:").format(title=history.shown_title(gid)), block(rows)]
     return "\n".join(out)
 
 
@@ -232,7 +232,7 @@ def _stats_players(stats: dict) -> list[str]:
         [[p["name"], p["sessions"], p["wins"], bar(p["win_rate"], 1, width=20), _pct(p["win_rate"]),
           p["current_streak"], p["longest_streak"]] for p in players],
         right=(1, 2, 4, 5, 6))]
-    rows = [[p["name"], history.title(g), v["sessions"], v["wins"],
+    rows = [[p["name"], history.shown_title(g), v["sessions"], v["wins"],
              "" if v["average"] is None else _num(v["average"]),
              "" if v["best"] is None else as_written(v["best"])] for p in players for g, v in p["games"].items()]
     out += ["", _("Per game:"), table([_("player"), _("game"), _("sessions"), _("wins"), _("average"), _("best")],
@@ -242,7 +242,7 @@ def _stats_players(stats: dict) -> list[str]:
         out += ["", wrap(_("Recent scores per game, oldest first (last {n} at most; one scale per "
                            "game):").format(n=history.RECENT))]
         for c in charts:
-            out.append(f"  {c['title']} ({scale_words(c['lo'], c['hi'])})")
+            out.append(f"  {history.shown_title(c['game'])} ({scale_words(c['lo'], c['hi'])})")
             width = max(_width(name) for name, _w in c["rows"])
             out += [f"    {name}{' ' * (width - _width(name))}  {sparkline(vs, c['lo'], c['hi'])}  "
                     + " ".join(_num(float(v)) for v in vs) for name, vs in c["rows"]]
@@ -281,6 +281,8 @@ def _stats_head_to_head(stats: dict) -> list[str]:
 
 def _stats_games(stats: dict) -> list[str]:
     """Per game: sessions, average rounds and minutes, and its record score."""
+    from companion.record import stats as history
+
     if not stats["games"]:
         return []
     rows = []
@@ -293,7 +295,7 @@ def _stats_games(stats: dict) -> list[str]:
             best = record_words(rec)
         else:
             best = _("co-op: won {wins} of {n}").format(wins=coop["wins"], n=coop["sessions"]) if coop else ""
-        rows.append([g["title"], g["sessions"] + (coop["sessions"] if coop else 0),
+        rows.append([history.shown_title(g["game"]), g["sessions"] + (coop["sessions"] if coop else 0),
                      "" if g["average_rounds"] is None else _num(g["average_rounds"]),
                      "" if g["average_minutes"] is None else _num(g["average_minutes"]), best])
     return ["", _("Games:"), table([_("game"), _("sessions"), _("avg rounds"), _("avg minutes"), _("record score")],
@@ -481,7 +483,7 @@ def export(app, session_id: str | None, fmt: str, game: str | None, player: str 
             click.echo(text, nl=False)
             return
         write_output(app, output, text, force)
-        click.echo(_("Exported session {id} ({title}) for BG Stats to {file}.").format(id=s.id, title=s.title,
+        click.echo(_("Exported session {id} ({title}) for BG Stats to {file}.").format(id=s.id, title=_(s.title),
                                                                                      file=output))
         return
     only = app.store.resolve(session_id) if session_id else None
@@ -607,7 +609,7 @@ def render_report(facts: dict) -> str:
 
     when = pages.when_words(facts)
     rounds = " · " + _("round {round}").format(round=facts["round"]) if facts["round"] is not None else ""  # a game may have no rounds
-    out = [wrap(_("Session {id} · {game} · {when}").format(id=facts["id"], game=facts["title"], when=when) + rounds),
+    out = [wrap(_("Session {id} · {game} · {when}").format(id=facts["id"], game=_(facts["title"]), when=when) + rounds),
            wrap(pages.result_words(facts)), ""]
     rows = []
     series = dict(zip(facts["seats"], (vs for _, vs in facts["series"])))
@@ -668,7 +670,7 @@ def report(app, session_id: str | None, html_file: Path | None, force: bool) -> 
         click.echo(pages.session_html(facts), nl=False)
         return
     write_output(app, html_file, pages.session_html(facts), force)
-    click.echo(_("Wrote the report of session {id} ({title}) to {file}.").format(id=s.id, title=facts["title"],
+    click.echo(_("Wrote the report of session {id} ({title}) to {file}.").format(id=s.id, title=_(facts["title"]),
                                                                                file=html_file))
 
 
@@ -720,7 +722,7 @@ def delete(app, session_id: str, yes: bool) -> None:
     sid = app.store.resolve(session_id)
     s = sessions.load(app.store, sid)
     what = _("session {id} ({game} with {players}, started {date})").format(
-        id=sid, game=s.game.title, players=", ".join(s.players), date=s.meta["created"][:10])
+        id=sid, game=_(s.game.title), players=", ".join(s.players), date=s.meta["created"][:10])
     if not yes:
         if not app.can_ask():
             raise CompanionError(_("`delete` moves {what} to the bin: add --yes to do it here "
@@ -749,7 +751,7 @@ def restore(app, session_id: str) -> None:
     from companion.terminal.render import wrap
 
     click.echo(wrap(_("Restored session {id} ({game} with {players}): it counts again.").format(
-        id=s.id, game=s.game.title, players=", ".join(s.players))))
+        id=s.id, game=_(s.game.title), players=", ".join(s.players))))
 
 
 # -- a play logged after the fact --------------------------------------------------------------
@@ -919,7 +921,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         raise click.UsageError(_("Give every player's final score (--players Ann=52,Bob=47), or none of them."))
     if have_scores and options.get("no_points"):
         raise CompanionError(_("{game} has no points (--no-points): name the winners with --winner "
-                               "or give --ranks.").format(game=title or game.title))
+                               "or give --ranks.").format(game=_(title or game.title)))
     if coop_won is not None and not coop:
         raise CompanionError(_("--won and --lost are for a co-operative game: add --coop."))
     rank_of = _played_ranks(ranks, names)
@@ -940,7 +942,7 @@ def played(app, game_id: str, players_: str | None, ranks: str | None, winners: 
         event["minutes"] = minutes
     if teams is not None and not sheet:
         raise CompanionError(_("--teams is for a game without rules of its own; {game} has its own.").format(
-            game=game.title))
+            game=_(game.title)))
     if sheet and teams is not None:
         options["teams"] = teams
     extra = {"played_on": sessions.parse_played_on(played_on), "location": sessions.parse_location(location),
@@ -969,9 +971,9 @@ def _sheet_options_only_for_a_sheet(game, named: dict) -> None:
         if given[0] == "bgg_id":
             raise CompanionError(_("{option} is for a game without rules of its own; {game} has its own: its "
                                    "BoardGameGeek id is set with `data set {id} bgg_id N`.").format(
-                option=option, game=game.title, id=game.id))
+                option=option, game=_(game.title), id=game.id))
         raise CompanionError(_("{option} is for a game without rules of its own; {game} has its own.").format(
-            option=option, game=game.title))
+            option=option, game=_(game.title)))
 
 
 def _played_ranks(ranks: str | None, names: list) -> dict | None:
@@ -1060,7 +1062,7 @@ def _played_winners(game, title, options: dict, event: dict, names: list, seats:
             raise CompanionError(
                 _("{names} tie at {points}: {game} settles that by {rule}, which the "
                   "scores do not show. Add --winner NAME (repeat it for a shared win).").format(
-                    names=_(" and ").join(tied), points=points(best), game=title or game.title, rule=rule))
+                    names=_(" and ").join(tied), points=points(best), game=_(title or game.title), rule=rule))
         return [p for p in seats if any(p in side.split("+") for side in top)]
     raise CompanionError(_("Say who won: --winner NAME, --ranks Ann=1,Bob=2, or the scores (--players Ann=52,Bob=47)."))
 
@@ -1087,4 +1089,4 @@ def _logged_line(s, extra: dict, event: dict, teams, have_scores: bool, rank_of:
     else:
         result = ", ".join(seats)
     return _("Logged session {id}: {title}{when}{where}: {result}; {won}.").format(
-        id=s.id, title=s.title, when=when, where=where, result=result, won=won)
+        id=s.id, title=_(s.title), when=when, where=where, result=result, won=won)

@@ -234,7 +234,7 @@ def toolbar_text(status: dict, lowest_wins: bool = False, next_action: str = "",
         next_action = (_("The phones are playing: it is {names}'s turn; nothing to type here.").format(names=who)
                        if who else _("The phones are playing: nothing to type here."))
         return toolbar_text(status, lowest_wins, "", turn).split("\n")[0] + "\n" + next_action
-    parts = [_("session {id}").format(id=status["session"]), status.get("title", status["game"])]
+    parts = [_("session {id}").format(id=status["session"]), _(status.get("title", status["game"]))]
     if status.get("round") is not None:
         parts.append(_("round {round}").format(round=status["round"]))
     players = status.get("players") or []

@@ -33,7 +33,7 @@ def status(app, as_json: bool) -> None:
         from companion.terminal.render import players_line, winners_line
 
         info = seen.status
-        show(app, [Line(_("Session {id} · {game} · logged with `played`").format(id=s.id, game=s.game.title)),
+        show(app, [Line(_("Session {id} · {game} · logged with `played`").format(id=s.id, game=_(s.game.title))),
                    Line(players_line(info)),
                    Line(winners_line(info))])
         return

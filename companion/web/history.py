@@ -34,7 +34,7 @@ def sessions_table(entries: list[dict], roster, sid: str) -> Table:
     days = {e["id"]: history.played_date(e) for e in entries}
     newest = list(reversed(sorted(entries, key=lambda e: days[e["id"]])))  # stable: the latest typed first
     rows = [[(_("{id} (this game)").format(id=e["id"]) if e["id"] == sid else e["id"]), days[e["id"]],
-             history.title(history.game_key(e)), ", ".join(roster.show(p) for p in e.get("players") or ()),
+             history.shown_title(history.game_key(e)), ", ".join(roster.show(p) for p in e.get("players") or ()),
              session_state(e, roster)] for e in newest[:SHOWN]]
     title = (_("The sessions of this group") if len(newest) <= SHOWN else
              _("The {shown} latest sessions of this group ({count} in all)").format(
@@ -55,7 +55,7 @@ def own_stats(stats: dict, name: str) -> list:
                          "{name} won {wins} of {sessions} finished games ({rate} %), longest streak {streak}.",
                          row["sessions"]).format(name=row["name"], wins=row["wins"], sessions=row["sessions"],
                                                  rate=round(100 * row["win_rate"]), streak=row["longest_streak"]))]
-    games = [[history.title(gid), g["sessions"], g["wins"], "" if g["average"] is None else round(g["average"], 1),
+    games = [[history.shown_title(gid), g["sessions"], g["wins"], "" if g["average"] is None else round(g["average"], 1),
               "" if g["best"] is None else g["best"]] for gid, g in row["games"].items()]
     out.append(Table([_("game"), _("games"), _("wins"), _("average"), _("best")], games,
                      title=_("{name} by game").format(name=row["name"]), right=(1, 2, 3, 4)))
@@ -79,7 +79,7 @@ def ratings_tables(ratings: dict) -> list:
         return [Line(_("No finished plays of two or more players to rate yet."))]
     out = [Line(_("Ratings: skill − 3 × uncertainty, a cautious estimate; everyone starts at 25 ± 8.3 (rating 0)."),
                 style="muted"), table(ratings["overall"], _("Ratings, all games"))]
-    out += [table(rows, history.title(gid)) for gid, rows in ratings["games"].items()]
+    out += [table(rows, history.shown_title(gid)) for gid, rows in ratings["games"].items()]
     return out
 
 

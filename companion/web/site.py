@@ -268,7 +268,7 @@ class Site:
             s, _replay = self.load()
         except CompanionError:
             return pages.error_page("Tabletop Companion", self.unreadable())
-        title = (s.meta.get("options") or {}).get("title") or s.game.title
+        title = _((s.meta.get("options") or {}).get("title") or s.game.title)
         return pages.join_page(title, list(s.players), seats.taken(self.root, self.sid),
                                f"/t/{token}/join", f"/t/{token}", said)
 

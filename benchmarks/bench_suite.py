@@ -41,9 +41,10 @@ def one_run(workers: str, extra: list[str]) -> dict:
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - started
     busy1, idle1 = machine_ticks()
-    last = (done.stdout.strip().splitlines() or [""])[-1]
+    lines = done.stdout.strip().splitlines() or [""]
+    failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
     return {"workers": workers, "wall": wall, "cpu": (busy1 - busy0) / tick, "idle": (idle1 - idle0) / tick,
-            "code": done.returncode, "summary": last.strip("= ")}
+            "code": done.returncode, "summary": lines[-1].strip("= "), "failed": failed}
 
 
 def main() -> None:
@@ -61,6 +62,8 @@ def main() -> None:
             row = one_run(w, args.extra)
             results[w].append(row)
             print(f"{w:>8} {row['wall']:7.1f}s {row['cpu']:7.1f}s {row['idle']:7.1f}s  {row['summary']}", flush=True)
+            for line in row["failed"]:  # a timing is worth little without knowing what failed
+                print(f"{'':>10}{line[:150]}", flush=True)
     print("medians:")
     for w, rows in results.items():
         print(f"{w:>8} {statistics.median(r['wall'] for r in rows):7.1f}s "

@@ -49,11 +49,18 @@ from companion.terminal.cli import cli  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
-    path = tmp_path / "home"
-    monkeypatch.setenv("COMPANION_HOME", str(path))
-    yield path
+    """Each test's own data folder, and English until the test chooses otherwise: an in-process
+    command chooses the process's language from its own line (`--lang de`) and leaves that
+    choice for whatever is translated next, in the product a process's next line, here the
+    next test's (test_history_stats' refusals came out German after a German test on the same
+    worker, one run in ~15)."""
     from companion.contract import language
 
+    path = tmp_path / "home"
+    monkeypatch.setenv("COMPANION_HOME", str(path))
+    language._process, language.resolver = None, None
+    yield path
+    language._process, language.resolver = None, None
     leaked = language._viewer.get()
     if leaked is not None:  # the next test of this worker would speak it: named where it began
         language._viewer.set(None)

@@ -16,16 +16,6 @@ from pseudo_support import leaks
 NAMES = ["Ann", "Bob", "Zoë", "Azul", "Carcassonne", "Cy's", "kitchen"]
 
 
-@pytest.fixture(autouse=True)
-def english_again():
-    """`--lang de` chooses the process's language (and leaves a resolver reading that command
-    line): every test starts and ends without either, as the next test file expects."""
-    before = language._process, language.resolver
-    language._process, language.resolver = None, None
-    yield
-    language._process, language.resolver = before
-
-
 
 def evening(run):
     """Two plays of Azul (Ann 68 and 69: her average is 68,5) and one of Carcassonne."""
